@@ -1,0 +1,45 @@
+// Server-wide, unauthenticated endpoints: GET /server_settings.
+import type { PublicRequest } from '../http/route.js';
+import { realmHost } from '../realm/records.js';
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
+
+export function realmUrl(request: PublicRequest): string {
+  const scheme = request.config.mode === 'production' ? 'https' : 'http';
+  return `${scheme}://${realmHost(request.realm.realm, request.config.externalHost)}`;
+}
+
+export function getServerSettings(request: PublicRequest) {
+  const { realm } = request.realm;
+  const url = realmUrl(request);
+  const development = request.config.mode === 'development';
+  return {
+    authentication_methods: {
+      password: true,
+      dev: development,
+      email: true,
+      ldap: false,
+      remoteuser: false,
+      github: false,
+      azuread: false,
+      gitlab: false,
+      apple: false,
+      google: false,
+      saml: false,
+      'openid connect': false,
+    },
+    external_authentication_methods: [],
+    zulip_feature_level: ZULIP_FEATURE_LEVEL,
+    zulip_version: ZULIP_VERSION,
+    zulip_merge_base: ZULIP_MERGE_BASE,
+    push_notifications_enabled: false,
+    is_incompatible: false,
+    email_auth_enabled: true,
+    require_email_format_usernames: true,
+    realm_uri: url,
+    realm_url: url,
+    realm_name: realm.name,
+    realm_icon: `${url}/static/images/logo/zulip-icon-128x128.png`,
+    realm_description: realm.description,
+    realm_web_public_access_enabled: request.config.webPublicStreamsEnabled && realm.enableSpectatorAccess,
+  };
+}

@@ -1,0 +1,45 @@
+// Assembles a Parley server from a configuration: the store, the realms, the HTTP server. Used by
+// the entry point and by tests, which start it on a free port with a temporary data directory.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { routes } from './api/routes.js';
+import type { Config } from './config.js';
+import { startHttpServer, type HttpServer } from './http/server.js';
+import { Realms } from './realm/registry.js';
+import { seedDemoRealm } from './seed/demo.js';
+import { Store } from './store/store.js';
+
+export interface Parley {
+  readonly config: Config;
+  readonly realms: Realms;
+  readonly http: HttpServer;
+  /** Stops accepting requests, answers those in flight, makes every write durable, closes LMDB. */
+  close(): Promise<void>;
+}
+
+/** The file that tells the management CLI a server has this data directory open. */
+export const pidFile = (dataDir: string): string => join(dataDir, 'parley.pid');
+
+export function openStore(config: Config): Store {
+  mkdirSync(config.dataDir, { recursive: true });
+  return new Store(join(config.dataDir, 'parley.mdb'));
+}
+
+export async function startParley(config: Config): Promise<Parley> {
+  const store = openStore(config);
+  const realms = new Realms(store, config);
+  if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
+  const http = await startHttpServer(config, realms, routes);
+  writeFileSync(pidFile(config.dataDir), String(process.pid));
+  return {
+    config,
+    realms,
+    http,
+    async close() {
+      await http.close();
+      await realms.idle();
+      await store.close();
+      rmSync(pidFile(config.dataDir), { force: true });
+    },
+  };
+}

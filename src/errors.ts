@@ -1,0 +1,72 @@
+// The error catalogue: every error the API returns, once, with its Zulip code and HTTP status.
+// Handlers throw `ApiError`s made here; nothing else builds error bodies.
+
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'REQUEST_VARIABLE_MISSING'
+  | 'UNAUTHORIZED'
+  | 'UNAUTHORIZED_PRINCIPAL'
+  | 'USER_DEACTIVATED'
+  | 'REALM_DEACTIVATED'
+  | 'INVALID_API_KEY'
+  | 'AUTHENTICATION_FAILED'
+  | 'STREAM_DOES_NOT_EXIST'
+  | 'BAD_EVENT_QUEUE_ID'
+  | 'RATE_LIMIT_HIT'
+  | 'REQUEST_ENTITY_TOO_LARGE'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'INTERNAL_SERVER_ERROR';
+
+export type ErrorExtra = Record<string, string | number | boolean | null>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: ErrorExtra = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  body(): Record<string, unknown> {
+    return { result: 'error', msg: this.message, code: this.code, ...this.extra };
+  }
+}
+
+const basicChallenge = { 'WWW-Authenticate': 'Basic realm="zulip"' };
+
+export const errors = {
+  badRequest: (msg: string) => new ApiError(400, 'BAD_REQUEST', msg),
+  missingArgument: (name: string) => new ApiError(400, 'REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { var_name: name }),
+  invalidArgument: (name: string) => new ApiError(400, 'BAD_REQUEST', `Invalid ${name}`),
+  malformedJson: (name: string) => new ApiError(400, 'BAD_REQUEST', `Argument "${name}" is not valid JSON.`),
+  unauthorized: (msg = 'Not logged in: API authentication or user session required') =>
+    new ApiError(401, 'UNAUTHORIZED', msg, {}, basicChallenge),
+  invalidApiKey: () => new ApiError(401, 'INVALID_API_KEY', 'Invalid API key', {}, basicChallenge),
+  userDeactivated: () => new ApiError(401, 'USER_DEACTIVATED', 'Account is deactivated', {}, basicChallenge),
+  realmDeactivated: () => new ApiError(401, 'REALM_DEACTIVATED', 'This organization is deactivated'),
+  adminRequired: () => new ApiError(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator'),
+  ownerRequired: () => new ApiError(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner'),
+  insufficientRights: () => new ApiError(400, 'BAD_REQUEST', 'Insufficient permission'),
+  noSuchUser: () => new ApiError(400, 'BAD_REQUEST', 'No such user'),
+  streamDoesNotExist: (streamId: number) =>
+    new ApiError(400, 'STREAM_DOES_NOT_EXIST', `Channel with ID '${streamId}' does not exist`, { stream_id: streamId }),
+  badEventQueueId: (queueId: string) =>
+    new ApiError(400, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, { queue_id: queueId }),
+  rateLimited: (retryAfterSeconds: number) =>
+    new ApiError(429, 'RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': retryAfterSeconds }, {
+      'Retry-After': String(Math.ceil(retryAfterSeconds)),
+    }),
+  bodyTooLarge: (limit: number) =>
+    new ApiError(413, 'REQUEST_ENTITY_TOO_LARGE', `Request body is larger than the limit of ${limit} bytes`),
+  notFound: () => new ApiError(404, 'NOT_FOUND', 'Endpoint not found'),
+  methodNotAllowed: (allowed: readonly string[]) =>
+    new ApiError(405, 'METHOD_NOT_ALLOWED', 'Method Not Allowed', {}, { Allow: allowed.join(', ') }),
+  authenticationFailed: () =>
+    new ApiError(401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect', {}, basicChallenge),
+  devOnly: () => new ApiError(400, 'BAD_REQUEST', 'DevAuthBackend not enabled.'),
+  internal: () => new ApiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error'),
+} as const;

@@ -1,0 +1,47 @@
+// Turns a request's query string and body into one flat parameter object, like Zulip: parameters
+// come from the query string and the body for every method, the body winning. Bodies may be
+// form-urlencoded, multipart/form-data (as the zulip-js client sends) or JSON.
+import { parse as parseQuery } from 'fast-querystring';
+import { errors } from '../errors.js';
+
+export type RawParams = Record<string, unknown>;
+
+function lastValues(parsed: Record<string, unknown>): RawParams {
+  const out: RawParams = Object.create(null) as RawParams;
+  for (const [key, value] of Object.entries(parsed)) out[key] = Array.isArray(value) ? value[value.length - 1] : value;
+  return out;
+}
+
+async function parseMultipart(body: Buffer, contentType: string): Promise<RawParams> {
+  // Node's own fetch implementation (undici) parses multipart bodies.
+  const form = await new Response(body, { headers: { 'content-type': contentType } }).formData().catch(() => {
+    throw errors.badRequest('Malformed multipart body');
+  });
+  const out: RawParams = Object.create(null) as RawParams;
+  for (const [key, value] of form.entries()) if (typeof value === 'string') out[key] = value;
+  return out;
+}
+
+function parseJsonBody(body: Buffer): RawParams {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw errors.badRequest('Malformed JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw errors.badRequest('Malformed JSON');
+  return Object.assign(Object.create(null) as RawParams, parsed);
+}
+
+export async function readParams(query: string, body: Buffer, contentType: string): Promise<RawParams> {
+  const fromQuery = lastValues(parseQuery(query));
+  if (body.length === 0) return fromQuery;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const fromBody =
+    type === 'multipart/form-data'
+      ? await parseMultipart(body, contentType)
+      : type === 'application/json'
+        ? parseJsonBody(body)
+        : lastValues(parseQuery(body.toString('utf8')));
+  return Object.assign(fromQuery, fromBody);
+}

@@ -1,0 +1,47 @@
+// Writes JSON responses on a uWS response object: corked, and never after the client went away.
+import type { HttpResponse } from 'uWebSockets.js';
+import { ApiError, errors } from '../errors.js';
+
+const statusText: Record<number, string> = {
+  200: '200 OK',
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
+  403: '403 Forbidden',
+  404: '404 Not Found',
+  405: '405 Method Not Allowed',
+  413: '413 Payload Too Large',
+  429: '429 Too Many Requests',
+  500: '500 Internal Server Error',
+  502: '502 Bad Gateway',
+};
+
+/** One in-flight exchange; `aborted` is set by uWS's onAborted. */
+export interface Exchange {
+  res: HttpResponse;
+  aborted: boolean;
+  done: boolean;
+}
+
+export function sendJson(exchange: Exchange, status: number, body: unknown, headers: Record<string, string> = {}, close = false): void {
+  if (exchange.aborted || exchange.done) return;
+  exchange.done = true;
+  const json = JSON.stringify(body);
+  exchange.res.cork(() => {
+    exchange.res.writeStatus(statusText[status] ?? String(status));
+    exchange.res.writeHeader('Content-Type', 'application/json');
+    for (const [name, value] of Object.entries(headers)) exchange.res.writeHeader(name, value);
+    exchange.res.end(json, close);
+  });
+}
+
+export function sendSuccess(exchange: Exchange, body: object, ignored: readonly string[]): void {
+  const payload: Record<string, unknown> = { result: 'success', msg: '', ...body };
+  if (ignored.length > 0) payload.ignored_parameters_unsupported = ignored;
+  sendJson(exchange, 200, payload);
+}
+
+export function sendError(exchange: Exchange, error: unknown): void {
+  const apiError = error instanceof ApiError ? error : errors.internal();
+  if (!(error instanceof ApiError)) console.error('request failed', error);
+  sendJson(exchange, apiError.status, apiError.body(), apiError.headers);
+}

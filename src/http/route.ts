@@ -1,0 +1,41 @@
+// The shape of one route-table entry and of the request a handler sees.
+import type { Config } from '../config.js';
+import type { RealmActor } from '../realm/actor.js';
+import type { Principal } from '../realm/commands/auth.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/** Who may call a route: anyone, any authenticated user, or organization administrators. */
+export type AuthKind = 'none' | 'user' | 'admin';
+
+export interface PublicRequest {
+  realm: RealmActor;
+  config: Config;
+}
+
+export interface UserRequest extends PublicRequest {
+  user: Principal;
+}
+
+/** The fields a handler adds to a success response. */
+export type Body = object;
+
+export interface Route {
+  method: Method;
+  path: string;
+  /** The parameter schema, schemas/<schema>.json. */
+  schema: string;
+  auth: AuthKind;
+  // Params were validated against `schema` before the handler runs; each handler names their type.
+  handler(request: PublicRequest | UserRequest, params: never): Promise<Body> | Body;
+}
+
+type Handler<R, P> = (request: R, params: P) => Promise<Body> | Body;
+
+function routeKind<R extends PublicRequest>(auth: AuthKind) {
+  return <P>(method: Method, path: string, schema: string, handler: Handler<R, P>): Route => ({ method, path, schema, auth, handler });
+}
+
+export const publicRoute = routeKind<PublicRequest>('none');
+export const userRoute = routeKind<UserRequest>('user');
+export const adminRoute = routeKind<UserRequest>('admin');

@@ -1,0 +1,147 @@
+// The uWS application: one catch-all handler runs each request through small named steps —
+// copy the request out of uWS, read the body, route, authenticate, validate, run the handler,
+// respond — each of which may end the exchange early with an error.
+import uWS from 'uWebSockets.js';
+import type { Config } from '../config.js';
+import { errors } from '../errors.js';
+import type { Realms } from '../realm/registry.js';
+import { parseBasic } from './auth.js';
+import { readParams } from './params.js';
+import { sendError, sendJson, sendSuccess, type Exchange } from './response.js';
+import type { PublicRequest, Route } from './route.js';
+import { Router } from './router.js';
+import { compileValidator, type Validator } from '../api/validation.js';
+import { Role } from '../users/records.js';
+
+export const API_PREFIX = '/api/v1';
+
+/** What the pipeline needs of a request, copied out of uWS before the handler returns. */
+interface RequestHead {
+  method: string;
+  path: string;
+  query: string;
+  host: string;
+  authorization: string;
+  contentType: string;
+  contentLength: string;
+  transferEncoding: string;
+}
+
+interface CompiledRoute {
+  route: Route;
+  validate: Validator;
+}
+
+export interface HttpServer {
+  readonly port: number;
+  /** Stops accepting connections and resolves when every in-flight request has been answered. */
+  close(): Promise<void>;
+}
+
+export function buildRouter(routes: readonly Route[]): Router<CompiledRoute> {
+  const router = new Router<CompiledRoute>();
+  for (const route of routes) {
+    try {
+      router.add(route.method, route.path, { route, validate: compileValidator(route.schema) });
+    } catch (cause) {
+      throw new Error(`route ${route.method} ${route.path}`, { cause });
+    }
+  }
+  return router;
+}
+
+export async function startHttpServer(config: Config, realms: Realms, routes: readonly Route[]): Promise<HttpServer> {
+  const router = buildRouter(routes);
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+
+  const app = uWS.App();
+  app.any('/*', (res, req) => {
+    const head: RequestHead = {
+      method: req.getCaseSensitiveMethod().toUpperCase(),
+      path: req.getUrl(),
+      query: req.getQuery() ?? '',
+      host: req.getHeader('host'),
+      authorization: req.getHeader('authorization'),
+      contentType: req.getHeader('content-type'),
+      contentLength: req.getHeader('content-length'),
+      transferEncoding: req.getHeader('transfer-encoding'),
+    };
+    const exchange: Exchange = { res, aborted: false, done: false };
+    res.onAborted(() => {
+      exchange.aborted = true;
+    });
+    inFlight++;
+    readBody(exchange, head, config.maxBodyBytes)
+      .then((body) => handle(exchange, head, body))
+      .catch((error: unknown) => sendError(exchange, error))
+      .finally(() => {
+        inFlight--;
+        if (inFlight === 0) drained?.();
+      });
+  });
+
+  async function handle(exchange: Exchange, head: RequestHead, body: Buffer): Promise<void> {
+    if (!head.path.startsWith(`${API_PREFIX}/`)) throw errors.notFound();
+    const match = router.match(head.method, head.path.slice(API_PREFIX.length));
+    if (match.kind === 'notFound') throw errors.notFound();
+    if (match.kind === 'wrongMethod') throw errors.methodNotAllowed(match.allowed);
+    const { route, validate } = match.value;
+    const realm = realms.forHost(head.host);
+    if (!realm) throw errors.notFound();
+    const request: PublicRequest = { realm, config };
+    const principal = route.auth === 'none' ? undefined : await authenticate(request, head.authorization);
+    if (route.auth === 'admin' && principal && principal.role > Role.administrator) throw errors.adminRequired();
+    const params = Object.assign(await readParams(head.query, body, head.contentType), match.params);
+    const ignored = validate(params);
+    const result = await route.handler(principal ? { ...request, user: principal } : request, params as never);
+    sendSuccess(exchange, result, ignored);
+  }
+
+  const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
+    app.listen(config.host, config.port, (socket) => (socket ? resolve(socket) : reject(new Error(`cannot listen on ${config.host}:${config.port}`))));
+  });
+
+  return {
+    port: uWS.us_socket_local_port(listenSocket),
+    async close() {
+      uWS.us_listen_socket_close(listenSocket);
+      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+    },
+  };
+}
+
+async function authenticate(request: PublicRequest, header: string) {
+  if (header === '') throw errors.unauthorized();
+  const credentials = parseBasic(header);
+  if (!credentials) throw errors.unauthorized('Invalid authorization header for basic auth');
+  return request.realm.ask('auth.basic', null, { username: credentials.username, apiKey: credentials.password });
+}
+
+/** Reads the whole body within the size limit; a request without a body resolves at once. */
+function readBody(exchange: Exchange, head: RequestHead, limit: number): Promise<Buffer> {
+  const declared = head.contentLength === '' ? 0 : Number(head.contentLength);
+  if (head.transferEncoding === '' && declared === 0) return Promise.resolve(Buffer.alloc(0));
+  if (declared > limit) {
+    // Answer before reading and close the connection, so the client need not send the rest.
+    const error = errors.bodyTooLarge(limit);
+    sendJson(exchange, error.status, error.body(), error.headers, true);
+    return Promise.reject(error);
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    exchange.res.onData((chunk, isLast) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        const error = errors.bodyTooLarge(limit);
+        sendJson(exchange, error.status, error.body(), error.headers, true);
+        reject(error);
+        return;
+      }
+      // uWS reuses the chunk's memory after this callback returns: copy it.
+      chunks.push(Buffer.from(chunk.slice(0)));
+      if (isLast) resolve(Buffer.concat(chunks, size));
+    });
+  });
+}

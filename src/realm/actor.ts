@@ -1,0 +1,115 @@
+// The realm actor: the only writer of its realm's data. Commands (plain, serializable objects)
+// are taken from a mailbox one at a time. A write runs inside a child transaction of LMDB's next
+// write batch (so commands of many realms share one commit) and is answered only once that batch
+// is durable; a read waits until every earlier write of the realm is durable, then runs.
+import type { Config } from '../config.js';
+import { ApiError, errors } from '../errors.js';
+import type { Store } from '../store/store.js';
+import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
+import { CommandContext, type CommandDef } from './context.js';
+import type { RealmRecord } from './records.js';
+import { RealmState } from './state.js';
+
+/** A command as it travels through the mailbox: plain data plus the promise to settle. */
+interface Envelope {
+  name: CommandName;
+  actorId: number | null;
+  input: unknown;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+export class RealmActor {
+  private state: RealmState;
+  private readonly mailbox: Envelope[] = [];
+  private draining = false;
+  private lastWrite: Promise<unknown> = Promise.resolve();
+  /** Set when a command failed with an unexpected error, possibly half-way through changing memory. */
+  private stale = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly config: Config,
+    realm: RealmRecord,
+  ) {
+    this.state = RealmState.load(store, realm);
+  }
+
+  get realm(): RealmRecord {
+    return this.state.realm;
+  }
+
+  ask<N extends CommandName>(name: N, actorId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
+    return new Promise<OutputOf<N>>((resolve, reject) => {
+      this.mailbox.push({ name, actorId, input, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  /** Resolves once every write accepted so far is durable. */
+  async idle(): Promise<void> {
+    while (this.draining || this.mailbox.length > 0) await this.settled(this.lastWrite);
+    await this.settled(this.lastWrite);
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      for (let envelope = this.mailbox.shift(); envelope; envelope = this.mailbox.shift()) {
+        const def = commands[envelope.name] as CommandDef<unknown, unknown>;
+        if (this.stale) await this.reload();
+        if (def.mode === 'write') {
+          this.lastWrite = this.write(def, envelope);
+        } else {
+          await this.settled(this.lastWrite);
+          this.read(def, envelope);
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private read(def: CommandDef<unknown, unknown>, envelope: Envelope): void {
+    try {
+      envelope.resolve(def.run(this.context(envelope), envelope.input));
+    } catch (error) {
+      envelope.reject(this.failure(error, envelope));
+    }
+  }
+
+  private write(def: CommandDef<unknown, unknown>, envelope: Envelope): Promise<unknown> {
+    return this.store.write(() => def.run(this.context(envelope), envelope.input)).then(
+      (output) => envelope.resolve(output),
+      (error: unknown) => envelope.reject(this.failure(error, envelope)),
+    );
+  }
+
+  private context(envelope: Envelope): CommandContext {
+    return new CommandContext(this.state, this.store, this.config, envelope.actorId);
+  }
+
+  /** Expected errors go back to the caller as they are. Anything else is a bug: it is logged, the
+   * caller gets a 500, and the realm's memory is reloaded from LMDB, where the command's writes were
+   * rolled back. */
+  private failure(error: unknown, envelope: Envelope): unknown {
+    if (error instanceof ApiError) return error;
+    console.error(`realm ${this.state.realm.id}: command ${envelope.name} failed`, error);
+    this.stale = true;
+    return errors.internal();
+  }
+
+  private async reload(): Promise<void> {
+    await this.settled(this.lastWrite);
+    const realm = this.store.realms.get(this.state.realm.id);
+    if (realm) this.state = RealmState.load(this.store, realm);
+    this.stale = false;
+  }
+
+  private settled(promise: Promise<unknown>): Promise<void> {
+    return promise.then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+}

@@ -1,0 +1,52 @@
+// What a command sees while it runs: the realm's state, the store, the clock and the acting user.
+import type { Config } from '../config.js';
+import { errors } from '../errors.js';
+import type { Store } from '../store/store.js';
+import type { UserRecord } from '../users/records.js';
+import { fakeEmailDomain } from './records.js';
+import type { RealmState } from './state.js';
+
+export class CommandContext {
+  /** UNIX seconds at the start of the command. */
+  readonly now = Math.floor(Date.now() / 1000);
+
+  constructor(
+    readonly state: RealmState,
+    readonly store: Store,
+    readonly config: Config,
+    private readonly actorId: number | null,
+  ) {}
+
+  /** False for commands of the system itself (management CLI, demo seed). */
+  get hasActor(): boolean {
+    return this.actorId !== null;
+  }
+
+  /** The user the command runs for; checked again here because the user may have been deactivated
+   * between authentication and this command. */
+  get actor(): UserRecord {
+    const user = this.actorId === null ? undefined : this.state.users.get(this.actorId);
+    if (!user) throw errors.unauthorized();
+    if (!user.isActive) throw errors.userDeactivated();
+    return user;
+  }
+
+  /** Stores a user and updates the realm's indexes; call inside a write command. */
+  saveUser(user: UserRecord): void {
+    this.store.users.put([user.realmId, user.id], user);
+    this.state.indexUser(user);
+  }
+
+  get fakeEmailDomain(): string {
+    return fakeEmailDomain(this.state.realm, this.config.externalHost);
+  }
+}
+
+export interface CommandDef<I, O> {
+  /** Reads run after every earlier write of the realm is durable; writes run inside one. */
+  readonly mode: 'read' | 'write';
+  run(ctx: CommandContext, input: I): O;
+}
+
+export const readCommand = <I, O>(run: (ctx: CommandContext, input: I) => O): CommandDef<I, O> => ({ mode: 'read', run });
+export const writeCommand = <I, O>(run: (ctx: CommandContext, input: I) => O): CommandDef<I, O> => ({ mode: 'write', run });

@@ -1,0 +1,24 @@
+// The stored realm (organization) record and the host names derived from it.
+
+export interface RealmRecord {
+  id: number;
+  /** Subdomain under the external host; '' is the organization at the root domain. */
+  subdomain: string;
+  name: string;
+  description: string;
+  dateCreated: number;
+  deactivated: boolean;
+  /** Zulip's enable_spectator_access. */
+  enableSpectatorAccess: boolean;
+  /** Zulip's realm_empty_topic_display_name is fixed; kept here so a realm could change it later. */
+  emptyTopicDisplayName: string;
+}
+
+export function realmHost(realm: Pick<RealmRecord, 'subdomain'>, externalHost: string): string {
+  return realm.subdomain === '' ? externalHost : `${realm.subdomain}.${externalHost}`;
+}
+
+/** The domain of the dummy `user{id}@{domain}` addresses: the realm's host without its port. */
+export function fakeEmailDomain(realm: Pick<RealmRecord, 'subdomain'>, externalHost: string): string {
+  return realmHost(realm, externalHost).replace(/:\d+$/, '');
+}

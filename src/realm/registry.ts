@@ -1,0 +1,85 @@
+// All realms of the server: finds the realm a request's Host header names, activates its actor on
+// first use, and creates new realms. Loading reads LMDB synchronously, so two requests for the
+// same realm can never race to load it twice.
+import type { Config } from '../config.js';
+import type { Store } from '../store/store.js';
+import { RealmActor } from './actor.js';
+import type { RealmRecord } from './records.js';
+
+export interface NewRealm {
+  subdomain: string;
+  name: string;
+  description?: string;
+}
+
+const DEFAULT_REALM_KEY = 'defaultRealm';
+
+export class Realms {
+  private readonly actors = new Map<number, RealmActor>();
+  private readonly bySubdomain = new Map<string, number>();
+  private readonly externalHostname: string;
+
+  constructor(
+    private readonly store: Store,
+    private readonly config: Config,
+  ) {
+    this.externalHostname = hostname(config.externalHost);
+    for (const { value } of store.realms.getRange()) this.bySubdomain.set(value.subdomain, value.id);
+  }
+
+  get isEmpty(): boolean {
+    return this.bySubdomain.size === 0;
+  }
+
+  /** The realm for a Host header: its subdomain of the external host, else the default realm. */
+  forHost(host: string): RealmActor | undefined {
+    const name = hostname(host);
+    const subdomain = name === this.externalHostname ? '' : name.endsWith(`.${this.externalHostname}`) ? name.slice(0, -this.externalHostname.length - 1) : undefined;
+    const id = (subdomain === undefined ? undefined : this.bySubdomain.get(subdomain)) ?? this.store.meta.get(DEFAULT_REALM_KEY);
+    return id === undefined ? undefined : this.actor(id);
+  }
+
+  bySubdomainName(subdomain: string): RealmActor | undefined {
+    const id = this.bySubdomain.get(subdomain);
+    return id === undefined ? undefined : this.actor(id);
+  }
+
+  async create(input: NewRealm): Promise<RealmActor> {
+    if (this.bySubdomain.has(input.subdomain)) throw new Error(`a realm with subdomain '${input.subdomain}' exists`);
+    const realm = await this.store.write(() => {
+      const record: RealmRecord = {
+        id: this.store.nextId('realm'),
+        subdomain: input.subdomain,
+        name: input.name,
+        description: input.description ?? '',
+        dateCreated: Math.floor(Date.now() / 1000),
+        deactivated: false,
+        enableSpectatorAccess: false,
+        emptyTopicDisplayName: 'general chat',
+      };
+      this.store.realms.put(record.id, record);
+      if (this.store.meta.get(DEFAULT_REALM_KEY) === undefined) this.store.meta.put(DEFAULT_REALM_KEY, record.id);
+      return record;
+    });
+    this.bySubdomain.set(realm.subdomain, realm.id);
+    return this.activate(realm);
+  }
+
+  /** Resolves once every realm's accepted writes are durable. */
+  async idle(): Promise<void> {
+    await Promise.all([...this.actors.values()].map((actor) => actor.idle()));
+  }
+
+  private actor(id: number): RealmActor | undefined {
+    const record = this.actors.has(id) ? undefined : this.store.realms.get(id);
+    return this.actors.get(id) ?? (record && this.activate(record));
+  }
+
+  private activate(record: RealmRecord): RealmActor {
+    const actor = new RealmActor(this.store, this.config, record);
+    this.actors.set(record.id, actor);
+    return actor;
+  }
+}
+
+const hostname = (host: string): string => host.toLowerCase().replace(/:\d+$/, '');

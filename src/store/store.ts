@@ -1,0 +1,54 @@
+// The LMDB environment and its named sub-databases. Values are msgpack (msgpackr); keys are
+// ordered-binary arrays, so every realm's rows are one contiguous key range.
+//
+// Key layout (sub-database: key → value):
+//   meta     'ids:<kind>'                 → last ID handed out for <kind> (server-wide counters)
+//            'defaultRealm'               → realm ID served when the Host header names no realm
+//   realms   realmId                      → RealmRecord
+//   users    [realmId, userId]            → UserRecord
+//   queues   queueId                      → persisted event queue (written at graceful shutdown)
+import { open, type Database, type RootDatabase } from 'lmdb';
+import type { RealmRecord } from '../realm/records.js';
+import type { UserRecord } from '../users/records.js';
+
+export type IdKind = 'realm' | 'user' | 'stream' | 'group' | 'message' | 'draft' | 'scheduled' | 'folder' | 'linkifier' | 'field';
+
+export class Store {
+  readonly env: RootDatabase;
+  readonly meta: Database<number, string>;
+  readonly realms: Database<RealmRecord, number>;
+  readonly users: Database<UserRecord, [number, number]>;
+  readonly queues: Database<unknown, string>;
+  private readonly lastIds = new Map<IdKind, number>();
+
+  constructor(readonly path: string) {
+    // overlappingSync flushes outside the write lock; without separateFlushed a write's promise
+    // resolves only once its commit is flushed to disk, which is when a reply may be sent.
+    this.env = open({ path, overlappingSync: true, separateFlushed: false, noSync: false });
+    this.meta = this.env.openDB({ name: 'meta' });
+    this.realms = this.env.openDB({ name: 'realms' });
+    this.users = this.env.openDB({ name: 'users' });
+    this.queues = this.env.openDB({ name: 'queues' });
+  }
+
+  /** Runs `fn` in a child transaction of the next write batch (group commit): everything it wrote is
+   * rolled back if it throws. Resolves with its result once the batch is durable on disk. */
+  write<T>(fn: () => T): Promise<T> {
+    return this.env.childTransaction(fn) as Promise<T>;
+  }
+
+  /** Hands out the next server-wide ID of a kind. Call inside `write`: the counter is stored in the
+   * same transaction as the row that uses it. */
+  nextId(kind: IdKind): number {
+    const key = `ids:${kind}`;
+    const id = (this.lastIds.get(kind) ?? this.meta.get(key) ?? 0) + 1;
+    this.lastIds.set(kind, id);
+    this.meta.put(key, id);
+    return id;
+  }
+
+  async close(): Promise<void> {
+    await this.env.flushed;
+    await this.env.close();
+  }
+}

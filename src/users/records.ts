@@ -1,0 +1,38 @@
+// The stored user record, Zulip's role values and the e-mail visibility policy values.
+
+export const Role = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 } as const;
+export type Role = (typeof Role)[keyof typeof Role];
+export const roles: readonly Role[] = Object.values(Role);
+
+/** Zulip's email_address_visibility values. */
+export const EmailVisibility = { everyone: 1, members: 2, administrators: 3, nobody: 4, moderators: 5 } as const;
+export type EmailVisibility = (typeof EmailVisibility)[keyof typeof EmailVisibility];
+
+export interface UserRecord {
+  id: number;
+  realmId: number;
+  /** The real (delivery) e-mail address. */
+  email: string;
+  fullName: string;
+  role: Role;
+  isActive: boolean;
+  isBot: boolean;
+  botType: number | null;
+  botOwnerId: number | null;
+  apiKey: string;
+  /** scrypt hash (users/password.ts); null when the user cannot log in with a password. */
+  passwordHash: string | null;
+  /** Creation time, UNIX seconds. */
+  dateCreated: number;
+  /** First login (API-key fetch), UNIX seconds; date_joined reports it once set. */
+  firstLogin: number | null;
+  timezone: string;
+  avatarSource: 'G' | 'U';
+  avatarVersion: number;
+  isImportedStub: boolean;
+  isDeleted: boolean;
+  emailAddressVisibility: EmailVisibility;
+}
+
+export const isAdmin = (user: Pick<UserRecord, 'role'>): boolean => user.role <= Role.administrator;
+export const isModerator = (user: Pick<UserRecord, 'role'>): boolean => user.role <= Role.moderator;

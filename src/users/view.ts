@@ -1,0 +1,82 @@
+// The User object of the API, as one requester may see it (spec: "User object").
+import { createHash } from 'node:crypto';
+import { EmailVisibility, Role, type UserRecord } from './records.js';
+
+export interface UserView {
+  user_id: number;
+  delivery_email: string | null;
+  email: string;
+  full_name: string;
+  date_joined: string;
+  is_active: boolean;
+  is_owner: boolean;
+  is_admin: boolean;
+  is_guest: boolean;
+  is_bot: boolean;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  role: number;
+  timezone: string;
+  avatar_url: string | null;
+  avatar_version: number;
+  is_imported_stub: boolean;
+  is_deleted?: true;
+}
+
+export interface ViewOptions {
+  /** The domain of dummy addresses, see fakeEmailDomain. */
+  fakeEmailDomain: string;
+  clientGravatar: boolean;
+}
+
+/** Whether `viewer` may see `target`'s real e-mail under the target's visibility setting. */
+export function canSeeDeliveryEmail(target: UserRecord, viewer: Pick<UserRecord, 'id' | 'role'>): boolean {
+  if (viewer.id === target.id || target.isBot) return true;
+  switch (target.emailAddressVisibility) {
+    case EmailVisibility.everyone:
+      return true;
+    case EmailVisibility.members:
+      return viewer.role <= Role.member;
+    case EmailVisibility.moderators:
+      return viewer.role <= Role.moderator;
+    case EmailVisibility.administrators:
+      return viewer.role <= Role.administrator;
+    case EmailVisibility.nobody:
+      return false;
+  }
+}
+
+export const dummyEmail = (userId: number, domain: string): string => `user${userId}@${domain}`;
+
+function gravatarUrl(email: string, version: number): string {
+  const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
+}
+
+const isoTime = (seconds: number): string => new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
+
+export function userView(target: UserRecord, viewer: Pick<UserRecord, 'id' | 'role'>, options: ViewOptions): UserView {
+  const visible = canSeeDeliveryEmail(target, viewer);
+  const view: UserView = {
+    user_id: target.id,
+    delivery_email: visible ? target.email : null,
+    email: visible ? target.email : dummyEmail(target.id, options.fakeEmailDomain),
+    full_name: target.fullName,
+    date_joined: isoTime(target.firstLogin ?? target.dateCreated),
+    is_active: target.isActive,
+    is_owner: target.role === Role.owner,
+    is_admin: target.role <= Role.administrator,
+    is_guest: target.role === Role.guest,
+    is_bot: target.isBot,
+    bot_type: target.botType,
+    bot_owner_id: target.botOwnerId,
+    role: target.role,
+    timezone: target.timezone,
+    // Zulip's client_gravatar: the client computes a gravatar URL itself when it knows the e-mail.
+    avatar_url: options.clientGravatar && visible && target.avatarSource === 'G' ? null : gravatarUrl(target.email, target.avatarVersion),
+    avatar_version: target.avatarVersion,
+    is_imported_stub: target.isImportedStub,
+  };
+  if (target.isDeleted) view.is_deleted = true;
+  return view;
+}
