@@ -15,11 +15,12 @@ const statusText: Record<number, string> = {
   502: '502 Bad Gateway',
 };
 
-/** One in-flight exchange; `aborted` is set by uWS's onAborted. */
+/** One in-flight exchange; `aborted` is set by uWS's onAborted, which also calls `onAbort`. */
 export interface Exchange {
   res: HttpResponse;
   aborted: boolean;
   done: boolean;
+  onAbort?: () => void;
 }
 
 export function sendJson(exchange: Exchange, status: number, body: unknown, headers: Record<string, string> = {}, close = false): void {
@@ -41,6 +42,7 @@ export function sendSuccess(exchange: Exchange, body: object, ignored: readonly 
 }
 
 export function sendError(exchange: Exchange, error: unknown): void {
+  if (exchange.aborted) return;
   const apiError = error instanceof ApiError ? error : errors.internal();
   if (!(error instanceof ApiError)) console.error('request failed', error);
   sendJson(exchange, apiError.status, apiError.body(), apiError.headers);

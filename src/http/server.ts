@@ -70,6 +70,7 @@ export async function startHttpServer(config: Config, realms: Realms, routes: re
     const exchange: Exchange = { res, aborted: false, done: false };
     res.onAborted(() => {
       exchange.aborted = true;
+      exchange.onAbort?.();
     });
     inFlight++;
     readBody(exchange, head, config.maxBodyBytes)
@@ -129,6 +130,7 @@ function readBody(exchange: Exchange, head: RequestHead, limit: number): Promise
     return Promise.reject(error);
   }
   return new Promise((resolve, reject) => {
+    exchange.onAbort = () => reject(new Error('client went away before sending the whole body'));
     const chunks: Buffer[] = [];
     let size = 0;
     exchange.res.onData((chunk, isLast) => {

@@ -1,0 +1,110 @@
+// Validates responses against Zulip's reference response schemas (test/reference/zulip-openapi.json,
+// a copy of the project's reference). OpenAPI schemas are turned into JSON Schema first: $refs
+// resolved, allOf merged into one object schema (Zulip puts additionalProperties: false inside one
+// allOf branch, which plain JSON Schema would apply to the other branches' fields too), and
+// OpenAPI's `nullable` made into a null type.
+import { readFileSync } from 'node:fs';
+import { Ajv, type ValidateFunction } from 'ajv';
+import * as assert from 'uvu/assert';
+
+type Schema = { [key: string]: unknown };
+
+const spec = JSON.parse(readFileSync(new URL('../../../test/reference/zulip-openapi.json', import.meta.url), 'utf8')) as Schema;
+const ajv = new Ajv({ strict: false, allErrors: true });
+const compiled = new Map<string, ValidateFunction>();
+
+const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function resolve(ref: string): Schema {
+  let node: unknown = spec;
+  for (const part of ref.replace(/^#\//, '').split('/')) node = isSchema(node) ? node[part] : undefined;
+  if (!isSchema(node)) throw new Error(`unresolved ${ref}`);
+  return node;
+}
+
+function normalize(input: Schema, seen: ReadonlySet<string>): Schema {
+  if (typeof input.$ref === 'string') {
+    // A recursive reference validates as anything; the outer levels are still checked.
+    return seen.has(input.$ref) ? {} : normalize(resolve(input.$ref), new Set([...seen, input.$ref]));
+  }
+  let schema: Schema = { ...input };
+  if (Array.isArray(schema.allOf)) {
+    const parts = (schema.allOf as Schema[]).map((part) => normalize(part, seen));
+    delete schema.allOf;
+    schema = parts.reduce<Schema>(mergeObjects, schema);
+  }
+  for (const key of ['items', 'additionalProperties', 'not']) {
+    if (isSchema(schema[key])) schema[key] = normalize(schema[key] as Schema, seen);
+  }
+  for (const key of ['oneOf', 'anyOf']) {
+    if (Array.isArray(schema[key])) schema[key] = (schema[key] as Schema[]).map((part) => normalize(part, seen));
+  }
+  if (isSchema(schema.properties)) {
+    schema.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, normalize(v as Schema, seen)]));
+  }
+  if (schema.nullable === true) {
+    delete schema.nullable;
+    return { anyOf: [schema, { type: 'null' }] };
+  }
+  return schema;
+}
+
+function mergeObjects(into: Schema, part: Schema): Schema {
+  const merged: Schema = { ...into, ...part };
+  if (isSchema(into.properties) || isSchema(part.properties)) merged.properties = { ...(into.properties as Schema), ...(part.properties as Schema) };
+  const required = [...((into.required as string[]) ?? []), ...((part.required as string[]) ?? [])];
+  if (required.length > 0) merged.required = [...new Set(required)];
+  if (into.additionalProperties === false || part.additionalProperties === false) merged.additionalProperties = false;
+  return merged;
+}
+
+/** The JSON Schema of one operation's response for a status code. */
+export function responseSchema(operation: string, status = 200): Schema {
+  const [method, path] = operation.split(' ') as [string, string];
+  const paths = spec.paths as Record<string, Record<string, Schema>>;
+  const op = paths[path]?.[method.toLowerCase()];
+  const responses = op?.responses as Record<string, Schema> | undefined;
+  const content = responses?.[String(status)]?.content as Record<string, Schema> | undefined;
+  const schema = content?.['application/json']?.schema;
+  if (!isSchema(schema)) throw new Error(`no ${status} response schema for ${operation}`);
+  return normalize(schema, new Set());
+}
+
+/** Fields the project's spec adds to Zulip's (the spec wins over the reference). */
+export interface SpecAdditions {
+  /** Extra properties allowed on the top-level object. */
+  properties?: Record<string, Schema>;
+}
+
+/** Asserts that a response body matches the reference schema of its operation. */
+export function assertMatchesReference(operation: string, body: unknown, additions: SpecAdditions = {}, status = 200): void {
+  const key = `${operation} ${status} ${JSON.stringify(additions)}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    const schema = responseSchema(operation, status);
+    if (additions.properties) schema.properties = { ...(schema.properties as Schema), ...additions.properties };
+    validate = ajv.compile(schema);
+    compiled.set(key, validate);
+  }
+  if (!validate(body)) assert.unreachable(`${operation} response does not match the reference: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
+}
+
+/** Asserts that a body matches one of the reference's component schemas (error bodies, say). */
+export function assertMatchesComponent(name: string, body: unknown): void {
+  let validate = compiled.get(`#${name}`);
+  if (!validate) {
+    validate = ajv.compile(normalize({ $ref: `#/components/schemas/${name}` }, new Set()));
+    compiled.set(`#${name}`, validate);
+  }
+  if (!validate(body)) assert.unreachable(`body does not match ${name}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
+}
+
+/** The spec's User-object fields that Zulip's reference (feature level <= 420) lacks. */
+export const specUserFields: SpecAdditions = {
+  properties: {
+    is_imported_stub: { type: 'boolean' },
+    is_deleted: { type: 'boolean' },
+    bot_type: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+    bot_owner_id: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+  },
+};

@@ -1,0 +1,52 @@
+// Starts a real Parley server for a test: 127.0.0.1, a port the OS picks, a fresh data directory.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startParley, type Parley } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { ApiClient } from './client.js';
+
+export interface TestServer {
+  parley: Parley;
+  config: Config;
+  baseUrl: string;
+  /** A client without credentials. */
+  anonymous: ApiClient;
+  /** A client authenticated as a demo user, by e-mail (key from the development key fetch). */
+  as(email: string): Promise<ApiClient>;
+  stop(): Promise<void>;
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
+  return { ...loadConfig({}), host: '127.0.0.1', port: 0, dataDir, ...overrides };
+}
+
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const config = testConfig(overrides);
+  const parley = await startParley(config);
+  const baseUrl = `http://127.0.0.1:${parley.http.port}`;
+  const anonymous = new ApiClient(baseUrl);
+  const keys = new Map<string, ApiClient>();
+  return {
+    parley,
+    config,
+    baseUrl,
+    anonymous,
+    async as(email) {
+      let client = keys.get(email);
+      if (!client) {
+        const realm = parley.realms.forHost('');
+        if (!realm) throw new Error('no default realm');
+        const { apiKey } = await realm.ask('users.apiKey', null, { email });
+        client = new ApiClient(baseUrl, { email, apiKey });
+        keys.set(email, client);
+      }
+      return client;
+    },
+    async stop() {
+      await parley.close();
+      rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
