@@ -13,6 +13,9 @@ export interface NewRealm {
 }
 
 const DEFAULT_REALM_KEY = 'defaultRealm';
+const subdomainPattern = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)?$/;
+
+export class InvalidRealmError extends Error {}
 
 export class Realms {
   private readonly actors = new Map<number, RealmActor>();
@@ -45,7 +48,8 @@ export class Realms {
   }
 
   async create(input: NewRealm): Promise<RealmActor> {
-    if (this.bySubdomain.has(input.subdomain)) throw new Error(`a realm with subdomain '${input.subdomain}' exists`);
+    if (!subdomainPattern.test(input.subdomain)) throw new InvalidRealmError(`invalid subdomain '${input.subdomain}'`);
+    if (this.bySubdomain.has(input.subdomain)) throw new InvalidRealmError(`a realm with subdomain '${input.subdomain}' exists`);
     const realm = await this.store.write(() => {
       const record: RealmRecord = {
         id: this.store.nextId('realm'),

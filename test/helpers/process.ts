@@ -1,0 +1,46 @@
+// Runs Parley as a child process (the way `npm start` does), for restart and crash tests.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+
+const root = new URL('../../../', import.meta.url);
+const mainScript = new URL('build/src/main.js', root).pathname;
+const manageScript = new URL('build/src/cli/manage.js', root).pathname;
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+}
+
+/** Starts the server with the given environment on a free port; resolves once it listens. */
+export function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [mainScript], {
+    env: { ...process.env, PARLEY_HOST: '127.0.0.1', PARLEY_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 15_000);
+    child.stdout!.on('data', (data: Buffer) => {
+      output += data.toString();
+      const listening = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
+      if (listening) {
+        clearTimeout(timer);
+        resolve({ child, baseUrl: listening[1]!, exited });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code} before listening: ${output}`)));
+  });
+}
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runManage(args: string[], env: Record<string, string>): CliResult {
+  const result = spawnSync(process.execPath, [manageScript, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
