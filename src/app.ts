@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { routes } from './api/routes.js';
 import type { Config } from './config.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
+import { EventQueues } from './events/queues.js';
+import { SocketTokens } from './events/socketTokens.js';
 import { Realms } from './realm/registry.js';
 import { seedDemoRealm } from './seed/demo.js';
 import { Store } from './store/store.js';
@@ -12,6 +14,7 @@ import { Store } from './store/store.js';
 export interface Parley {
   readonly config: Config;
   readonly realms: Realms;
+  readonly queues: EventQueues;
   readonly http: HttpServer;
   /** Stops accepting requests, answers those in flight, makes every write durable, closes LMDB. */
   close(): Promise<void>;
@@ -25,19 +28,28 @@ export function openStore(config: Config): Store {
   return new Store(join(config.dataDir, 'parley.mdb'));
 }
 
+/** How often idle event queues are looked for. */
+const QUEUE_GC_INTERVAL_MS = 60_000;
+
 export async function startParley(config: Config): Promise<Parley> {
   const store = openStore(config);
-  const realms = new Realms(store, config);
+  const queues = new EventQueues(store);
+  await queues.restore();
+  const realms = new Realms(store, config, queues);
   if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
-  const http = await startHttpServer(config, realms, routes);
+  const http = await startHttpServer({ config, realms, queues, socketTokens: new SocketTokens() }, routes);
+  const gc = setInterval(() => queues.collectGarbage(), QUEUE_GC_INTERVAL_MS).unref();
   writeFileSync(pidFile(config.dataDir), String(process.pid));
   return {
     config,
     realms,
+    queues,
     http,
     async close() {
-      await http.close();
+      clearInterval(gc);
+      await http.close(() => queues.releaseConsumers());
       await realms.idle();
+      await queues.persist();
       await store.close();
       rmSync(pidFile(config.dataDir), { force: true });
     },

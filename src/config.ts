@@ -12,6 +12,10 @@ export interface Config {
   maxBodyBytes: number;
   /** Enables is_web_public channels server-wide (Zulip's WEB_PUBLIC_STREAMS_ENABLED). */
   webPublicStreamsEnabled: boolean;
+  /** A parked long-poll is answered with a heartbeat after this long (below the 90 s clients wait). */
+  heartbeatSeconds: number;
+  /** How long an event queue lives without a client attached, unless register asks for longer. */
+  queueLifespanSeconds: number;
 }
 
 function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -44,5 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mode,
     maxBodyBytes: intSetting(env, 'PARLEY_MAX_BODY_BYTES', 25 * 1024 * 1024),
     webPublicStreamsEnabled: boolSetting(env, 'PARLEY_WEB_PUBLIC_STREAMS_ENABLED', false),
+    heartbeatSeconds: intSetting(env, 'PARLEY_HEARTBEAT_SECONDS', 50),
+    queueLifespanSeconds: intSetting(env, 'PARLEY_QUEUE_LIFESPAN_SECONDS', 600),
   };
 }

@@ -2,12 +2,18 @@
 // may call it, and its handler. Paths are relative to /api/v1; `{name:int}` is an integer segment.
 import { adminRoute, publicRoute, userRoute, type Route } from '../http/route.js';
 import { devFetchApiKey } from './auth.js';
+import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { getServerSettings } from './server.js';
 import { createUser, getOwnUser, regenerateOwnApiKey } from './users.js';
 
 export const routes: readonly Route[] = [
   publicRoute('GET', '/server_settings', 'get-server-settings', getServerSettings),
   publicRoute('POST', '/dev_fetch_api_key', 'dev-fetch-api-key', devFetchApiKey),
+
+  userRoute('POST', '/register', 'register-queue', register),
+  userRoute('GET', '/events', 'get-events', getEvents),
+  userRoute('DELETE', '/events', 'delete-queue', deleteQueue),
+  userRoute('POST', '/events/socket_token', 'issue-socket-token', issueSocketToken),
 
   userRoute('GET', '/users/me', 'get-own-user', getOwnUser),
   userRoute('POST', '/users/me/api_key/regenerate', 'regenerate-api-key', regenerateOwnApiKey),

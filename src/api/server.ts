@@ -1,16 +1,11 @@
 // Server-wide, unauthenticated endpoints: GET /server_settings.
 import type { PublicRequest } from '../http/route.js';
-import { realmHost } from '../realm/records.js';
+import { realmUrl } from '../realm/records.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
-
-export function realmUrl(request: PublicRequest): string {
-  const scheme = request.config.mode === 'production' ? 'https' : 'http';
-  return `${scheme}://${realmHost(request.realm.realm, request.config.externalHost)}`;
-}
 
 export function getServerSettings(request: PublicRequest) {
   const { realm } = request.realm;
-  const url = realmUrl(request);
+  const url = realmUrl(realm, request.config);
   const development = request.config.mode === 'development';
   return {
     authentication_methods: {

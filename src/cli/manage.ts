@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openStore, pidFile } from '../app.js';
 import { loadConfig } from '../config.js';
+import { EventQueues } from '../events/queues.js';
 import { ApiError } from '../errors.js';
 import type { RealmActor } from '../realm/actor.js';
 import { InvalidRealmError, Realms } from '../realm/registry.js';
@@ -56,7 +57,10 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   if (serverRunning(config.dataDir)) throw new UsageError(`a server is running on ${config.dataDir}; stop it first`);
   const store = openStore(config);
-  const realms = new Realms(store, config);
+  // The queues a stopped server saved get the events of what the CLI changes, as they would live.
+  const queues = new EventQueues(store);
+  await queues.restore();
+  const realms = new Realms(store, config, queues);
   const realmOf = (): RealmActor => {
     const realm = values.realm === undefined ? realms.forHost('') : realms.bySubdomainName(values.realm);
     if (!realm) throw new UsageError(`no realm '${values.realm ?? '(default)'}'`);
@@ -106,6 +110,7 @@ async function main(argv: string[]): Promise<void> {
     }
   } finally {
     await realms.idle();
+    await queues.persist();
     await store.close();
   }
 }

@@ -1,4 +1,7 @@
-// Reads HTTP Basic credentials (e-mail and API key) from an Authorization header.
+// HTTP Basic authentication: e-mail (or the dummy form) and API key, checked by the realm actor.
+import { errors } from '../errors.js';
+import type { RealmActor } from '../realm/actor.js';
+import type { Principal } from '../realm/commands/auth.js';
 
 export interface BasicCredentials {
   username: string;
@@ -12,4 +15,12 @@ export function parseBasic(header: string): BasicCredentials | undefined {
   const colon = decoded.indexOf(':');
   if (colon < 0) return undefined;
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/** The user an Authorization header names; 401 errors for a missing, malformed or wrong one. */
+export async function authenticate(realm: RealmActor, header: string): Promise<Principal> {
+  if (header === '') throw errors.unauthorized();
+  const credentials = parseBasic(header);
+  if (!credentials) throw errors.unauthorized('Invalid authorization header for basic auth');
+  return realm.ask('auth.basic', null, { username: credentials.username, apiKey: credentials.password });
 }

@@ -15,12 +15,12 @@ const statusText: Record<number, string> = {
   502: '502 Bad Gateway',
 };
 
-/** One in-flight exchange; `aborted` is set by uWS's onAborted, which also calls `onAbort`. */
+/** One in-flight exchange; uWS's onAborted sets `aborted` and fires `abort`. */
 export interface Exchange {
   res: HttpResponse;
   aborted: boolean;
   done: boolean;
-  onAbort?: () => void;
+  abort: AbortController;
 }
 
 export function sendJson(exchange: Exchange, status: number, body: unknown, headers: Record<string, string> = {}, close = false): void {

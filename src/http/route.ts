@@ -1,6 +1,9 @@
 // The shape of one route-table entry and of the request a handler sees.
 import type { Config } from '../config.js';
+import type { EventQueues } from '../events/queues.js';
+import type { SocketTokens } from '../events/socketTokens.js';
 import type { RealmActor } from '../realm/actor.js';
+import type { Realms } from '../realm/registry.js';
 import type { Principal } from '../realm/commands/auth.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -8,9 +11,21 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 /** Who may call a route: anyone, any authenticated user, or organization administrators. */
 export type AuthKind = 'none' | 'user' | 'admin';
 
+/** What every handler can reach. */
+export interface ServerContext {
+  config: Config;
+  realms: Realms;
+  queues: EventQueues;
+  socketTokens: SocketTokens;
+}
+
 export interface PublicRequest {
   realm: RealmActor;
   config: Config;
+  queues: EventQueues;
+  socketTokens: SocketTokens;
+  /** Aborted when the client goes away (long-polls stop waiting). */
+  signal: AbortSignal;
 }
 
 export interface UserRequest extends PublicRequest {

@@ -2,15 +2,14 @@
 // copy the request out of uWS, read the body, route, authenticate, validate, run the handler,
 // respond — each of which may end the exchange early with an error.
 import uWS from 'uWebSockets.js';
-import type { Config } from '../config.js';
 import { errors } from '../errors.js';
-import type { Realms } from '../realm/registry.js';
-import { parseBasic } from './auth.js';
+import { authenticate } from './auth.js';
 import { readParams } from './params.js';
 import { sendError, sendJson, sendSuccess, type Exchange } from './response.js';
-import type { PublicRequest, Route } from './route.js';
+import type { PublicRequest, Route, ServerContext } from './route.js';
 import { Router } from './router.js';
 import { compileValidator, type Validator } from '../api/validation.js';
+import { addEventSocket } from '../events/socket.js';
 import { Role } from '../users/records.js';
 
 export const API_PREFIX = '/api/v1';
@@ -34,8 +33,9 @@ interface CompiledRoute {
 
 export interface HttpServer {
   readonly port: number;
-  /** Stops accepting connections and resolves when every in-flight request has been answered. */
-  close(): Promise<void>;
+  /** Stops accepting connections, runs `release` (which lets parked long-polls and sockets go),
+   * and resolves when every in-flight request has been answered. */
+  close(release: () => void): Promise<void>;
 }
 
 export function buildRouter(routes: readonly Route[]): Router<CompiledRoute> {
@@ -50,12 +50,14 @@ export function buildRouter(routes: readonly Route[]): Router<CompiledRoute> {
   return router;
 }
 
-export async function startHttpServer(config: Config, realms: Realms, routes: readonly Route[]): Promise<HttpServer> {
+export async function startHttpServer(server: ServerContext, routes: readonly Route[]): Promise<HttpServer> {
+  const { config, realms, queues, socketTokens } = server;
   const router = buildRouter(routes);
   let inFlight = 0;
   let drained: (() => void) | undefined;
 
   const app = uWS.App();
+  const sockets = addEventSocket(app, server, socketTokens);
   app.any('/*', (res, req) => {
     const head: RequestHead = {
       method: req.getCaseSensitiveMethod().toUpperCase(),
@@ -67,10 +69,10 @@ export async function startHttpServer(config: Config, realms: Realms, routes: re
       contentLength: req.getHeader('content-length'),
       transferEncoding: req.getHeader('transfer-encoding'),
     };
-    const exchange: Exchange = { res, aborted: false, done: false };
+    const exchange: Exchange = { res, aborted: false, done: false, abort: new AbortController() };
     res.onAborted(() => {
       exchange.aborted = true;
-      exchange.onAbort?.();
+      exchange.abort.abort();
     });
     inFlight++;
     readBody(exchange, head, config.maxBodyBytes)
@@ -90,8 +92,8 @@ export async function startHttpServer(config: Config, realms: Realms, routes: re
     const { route, validate } = match.value;
     const realm = realms.forHost(head.host);
     if (!realm) throw errors.notFound();
-    const request: PublicRequest = { realm, config };
-    const principal = route.auth === 'none' ? undefined : await authenticate(request, head.authorization);
+    const request: PublicRequest = { realm, config, queues, socketTokens, signal: exchange.abort.signal };
+    const principal = route.auth === 'none' ? undefined : await authenticate(realm, head.authorization);
     if (route.auth === 'admin' && principal && principal.role > Role.administrator) throw errors.adminRequired();
     const params = Object.assign(await readParams(head.query, body, head.contentType), match.params);
     const ignored = validate(params);
@@ -105,18 +107,13 @@ export async function startHttpServer(config: Config, realms: Realms, routes: re
 
   return {
     port: uWS.us_socket_local_port(listenSocket),
-    async close() {
+    async close(release) {
       uWS.us_listen_socket_close(listenSocket);
+      release();
+      sockets.closeAll();
       if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
     },
   };
-}
-
-async function authenticate(request: PublicRequest, header: string) {
-  if (header === '') throw errors.unauthorized();
-  const credentials = parseBasic(header);
-  if (!credentials) throw errors.unauthorized('Invalid authorization header for basic auth');
-  return request.realm.ask('auth.basic', null, { username: credentials.username, apiKey: credentials.password });
 }
 
 /** Reads the whole body within the size limit; a request without a body resolves at once. */
@@ -130,7 +127,7 @@ function readBody(exchange: Exchange, head: RequestHead, limit: number): Promise
     return Promise.reject(error);
   }
   return new Promise((resolve, reject) => {
-    exchange.onAbort = () => reject(new Error('client went away before sending the whole body'));
+    exchange.abort.signal.addEventListener('abort', () => reject(new Error('client went away before sending the whole body')));
     const chunks: Buffer[] = [];
     let size = 0;
     exchange.res.onData((chunk, isLast) => {

@@ -4,6 +4,7 @@
 // is durable; a read waits until every earlier write of the realm is durable, then runs.
 import type { Config } from '../config.js';
 import { ApiError, errors } from '../errors.js';
+import type { EventQueues } from '../events/queues.js';
 import type { Store } from '../store/store.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
 import { CommandContext, type CommandDef } from './context.js';
@@ -30,6 +31,7 @@ export class RealmActor {
   constructor(
     private readonly store: Store,
     private readonly config: Config,
+    private readonly queues: EventQueues,
     realm: RealmRecord,
   ) {
     this.state = RealmState.load(store, realm);
@@ -78,15 +80,21 @@ export class RealmActor {
     }
   }
 
+  /** Events go out after the commit and before the answer, so a client that reads its queue once
+   * it has the answer finds the events of its own change there. */
   private write(def: CommandDef<unknown, unknown>, envelope: Envelope): Promise<unknown> {
-    return this.store.write(() => def.run(this.context(envelope), envelope.input)).then(
-      (output) => envelope.resolve(output),
+    const ctx = this.context(envelope);
+    return this.store.write(() => def.run(ctx, envelope.input)).then(
+      (output) => {
+        this.queues.publish(this.state.realm.id, ctx.emitted);
+        envelope.resolve(output);
+      },
       (error: unknown) => envelope.reject(this.failure(error, envelope)),
     );
   }
 
   private context(envelope: Envelope): CommandContext {
-    return new CommandContext(this.state, this.store, this.config, envelope.actorId);
+    return new CommandContext(this.state, this.store, this.config, this.queues, envelope.actorId);
   }
 
   /** Expected errors go back to the caller as they are. Anything else is a bug: it is logged, the

@@ -1,6 +1,8 @@
 // What a command sees while it runs: the realm's state, the store, the clock and the acting user.
 import type { Config } from '../config.js';
 import { errors } from '../errors.js';
+import type { EventQueues } from '../events/queues.js';
+import type { Emitted, ZulipEvent } from '../events/types.js';
 import type { Store } from '../store/store.js';
 import type { UserRecord } from '../users/records.js';
 import { fakeEmailDomain } from './records.js';
@@ -9,13 +11,21 @@ import type { RealmState } from './state.js';
 export class CommandContext {
   /** UNIX seconds at the start of the command. */
   readonly now = Math.floor(Date.now() / 1000);
+  /** Events to deliver once the command's transaction is committed. */
+  readonly emitted: Emitted[] = [];
 
   constructor(
     readonly state: RealmState,
     readonly store: Store,
     readonly config: Config,
+    readonly queues: EventQueues,
     private readonly actorId: number | null,
   ) {}
+
+  /** Announces a change to exactly these users, after the commit. */
+  emit(event: ZulipEvent, userIds: Iterable<number>): void {
+    this.emitted.push({ event, userIds });
+  }
 
   /** False for commands of the system itself (management CLI, demo seed). */
   get hasActor(): boolean {

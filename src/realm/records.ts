@@ -18,6 +18,11 @@ export function realmHost(realm: Pick<RealmRecord, 'subdomain'>, externalHost: s
   return realm.subdomain === '' ? externalHost : `${realm.subdomain}.${externalHost}`;
 }
 
+/** The realm's URL: https in production, http on a development server. */
+export function realmUrl(realm: Pick<RealmRecord, 'subdomain'>, config: { externalHost: string; mode: string }): string {
+  return `${config.mode === 'production' ? 'https' : 'http'}://${realmHost(realm, config.externalHost)}`;
+}
+
 /** The domain of the dummy `user{id}@{domain}` addresses: the realm's host without its port. */
 export function fakeEmailDomain(realm: Pick<RealmRecord, 'subdomain'>, externalHost: string): string {
   return realmHost(realm, externalHost).replace(/:\d+$/, '');

@@ -2,6 +2,7 @@
 // first use, and creates new realms. Loading reads LMDB synchronously, so two requests for the
 // same realm can never race to load it twice.
 import type { Config } from '../config.js';
+import type { EventQueues } from '../events/queues.js';
 import type { Store } from '../store/store.js';
 import { RealmActor } from './actor.js';
 import type { RealmRecord } from './records.js';
@@ -25,6 +26,7 @@ export class Realms {
   constructor(
     private readonly store: Store,
     private readonly config: Config,
+    private readonly queues: EventQueues,
   ) {
     this.externalHostname = hostname(config.externalHost);
     for (const { value } of store.realms.getRange()) this.bySubdomain.set(value.subdomain, value.id);
@@ -80,7 +82,7 @@ export class Realms {
   }
 
   private activate(record: RealmRecord): RealmActor {
-    const actor = new RealmActor(this.store, this.config, record);
+    const actor = new RealmActor(this.store, this.config, this.queues, record);
     this.actors.set(record.id, actor);
     return actor;
   }

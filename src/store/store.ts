@@ -8,6 +8,7 @@
 //   users    [realmId, userId]            → UserRecord
 //   queues   queueId                      → persisted event queue (written at graceful shutdown)
 import { open, type Database, type RootDatabase } from 'lmdb';
+import type { QueueSnapshot } from '../events/queue.js';
 import type { RealmRecord } from '../realm/records.js';
 import type { UserRecord } from '../users/records.js';
 
@@ -18,7 +19,7 @@ export class Store {
   readonly meta: Database<number, string>;
   readonly realms: Database<RealmRecord, number>;
   readonly users: Database<UserRecord, [number, number]>;
-  readonly queues: Database<unknown, string>;
+  readonly queues: Database<QueueSnapshot, string>;
   private readonly lastIds = new Map<IdKind, number>();
 
   constructor(readonly path: string) {

@@ -74,6 +74,8 @@ export function responseSchema(operation: string, status = 200): Schema {
 export interface SpecAdditions {
   /** Extra properties allowed on the top-level object. */
   properties?: Record<string, Schema>;
+  /** Where the extra properties go: dotted paths, '' for the top level (the default). */
+  at?: string[];
 }
 
 /** Asserts that a response body matches the reference schema of its operation. */
@@ -81,9 +83,7 @@ export function assertMatchesReference(operation: string, body: unknown, additio
   const key = `${operation} ${status} ${JSON.stringify(additions)}`;
   let validate = compiled.get(key);
   if (!validate) {
-    const schema = responseSchema(operation, status);
-    if (additions.properties) schema.properties = { ...(schema.properties as Schema), ...additions.properties };
-    validate = ajv.compile(schema);
+    validate = ajv.compile(withAdditions(responseSchema(operation, status), additions));
     compiled.set(key, validate);
   }
   if (!validate(body)) assert.unreachable(`${operation} response does not match the reference: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
@@ -99,12 +99,60 @@ export function assertMatchesComponent(name: string, body: unknown): void {
   if (!validate(body)) assert.unreachable(`body does not match ${name}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
 }
 
+type EventLike = { type: string; op?: string };
+
+let eventVariants: Schema[] | undefined;
+
+function enumOf(schema: unknown): unknown[] | undefined {
+  return isSchema(schema) && Array.isArray(schema.enum) ? schema.enum : undefined;
+}
+
+/** Asserts that an event matches the reference variant of its type and op (GET /events). */
+export function assertEventMatchesReference(event: EventLike, additions: SpecAdditions = {}): void {
+  eventVariants ??= (((responseSchema('GET /events').properties as Schema).events as Schema).items as Schema).oneOf as Schema[];
+  const variant = eventVariants.find((candidate) => {
+    const properties = candidate.properties as Schema | undefined;
+    const types = enumOf(properties?.type);
+    const ops = enumOf(properties?.op);
+    return types?.includes(event.type) && (ops === undefined || ops.includes(event.op));
+  });
+  const label = `${event.type}/${event.op ?? ''}`;
+  if (!variant) return assert.unreachable(`no reference schema for event ${label}`);
+  const key = `event ${label} ${JSON.stringify(additions)}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(withAdditions(variant, additions));
+    compiled.set(key, validate);
+  }
+  if (!validate(event)) assert.unreachable(`event ${label} does not match the reference: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(event)}`);
+}
+
+/** A copy of a schema that also allows the spec's additional fields at each path of
+ * `additions.at`: '' is the top level, 'person' a property, 'realm_users[]' an array's items. */
+function withAdditions(schema: Schema, additions: SpecAdditions): Schema {
+  if (!additions.properties) return schema;
+  let result = schema;
+  for (const path of additions.at ?? ['']) result = addAt(result, path === '' ? [] : path.split('.'), additions.properties);
+  return result;
+}
+
+function addAt(schema: Schema, path: string[], extra: Record<string, Schema>): Schema {
+  if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: (schema.anyOf as Schema[]).map((part) => addAt(part, path, extra)) };
+  const [head, ...rest] = path;
+  if (head === undefined) return { ...schema, properties: { ...(schema.properties as Schema), ...extra } };
+  const properties = schema.properties as Schema;
+  const name = head.replace(/\[\]$/, '');
+  const target = properties[name] as Schema;
+  const replaced = head.endsWith('[]') ? { ...target, items: addAt(target.items as Schema, rest, extra) } : addAt(target, rest, extra);
+  return { ...schema, properties: { ...properties, [name]: replaced } };
+}
+
 /** The spec's User-object fields that Zulip's reference (feature level <= 420) lacks. */
-export const specUserFields: SpecAdditions = {
+export const specUserFields = {
   properties: {
     is_imported_stub: { type: 'boolean' },
     is_deleted: { type: 'boolean' },
     bot_type: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
     bot_owner_id: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
   },
-};
+} satisfies SpecAdditions;

@@ -50,3 +50,12 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     },
   };
 }
+
+/** Waits until a condition holds, checking every few milliseconds, for at most `timeoutMs`. */
+export async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

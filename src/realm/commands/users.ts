@@ -2,7 +2,8 @@
 import { errors } from '../../errors.js';
 import { newApiKey } from '../../users/apiKey.js';
 import { EmailVisibility, isAdmin, Role, type UserRecord } from '../../users/records.js';
-import { userView, type UserView } from '../../users/view.js';
+import { canSeeDeliveryEmail, userView, type UserView } from '../../users/view.js';
+import type { ZulipEvent } from '../../events/types.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 
 export const MAX_FULL_NAME_LENGTH = 100;
@@ -60,6 +61,49 @@ export interface UserViewOptions {
 export const viewAs = (ctx: CommandContext, target: UserRecord, options: UserViewOptions): UserView =>
   userView(target, ctx.actor, { fakeEmailDomain: ctx.fakeEmailDomain, clientGravatar: options.clientGravatar });
 
+/** Emits an event carrying `target`'s User object to every active user of the realm: one variant
+ * for those who may see the real e-mail and one for those who may not, each built once. Events
+ * use client_gravatar=false, as Zulip's do. */
+export function emitUserEvent(ctx: CommandContext, target: UserRecord, build: (person: UserView) => ZulipEvent): void {
+  const variants = new Map<boolean, { event: ZulipEvent; userIds: number[] }>();
+  for (const viewer of ctx.state.users.values()) {
+    if (!viewer.isActive) continue;
+    const visible = canSeeDeliveryEmail(target, viewer);
+    let variant = variants.get(visible);
+    if (!variant) {
+      variant = { event: build(userView(target, viewer, { fakeEmailDomain: ctx.fakeEmailDomain, clientGravatar: false })), userIds: [] };
+      variants.set(visible, variant);
+    }
+    variant.userIds.push(viewer.id);
+  }
+  for (const { event, userIds } of variants.values()) ctx.emit(event, userIds);
+}
+
+/** The `realm_user` part of register: every user as the requester sees them, and the requester. */
+export function usersInitialState(ctx: CommandContext, options: UserViewOptions) {
+  const me = ctx.actor;
+  const active: UserView[] = [];
+  const inactive: UserView[] = [];
+  for (const user of ctx.state.users.values()) (user.isActive ? active : inactive).push(viewAs(ctx, user, options));
+  const own = viewAs(ctx, me, options);
+  return {
+    realm_users: active,
+    realm_non_active_users: inactive,
+    cross_realm_bots: [],
+    user_id: me.id,
+    email: own.email,
+    delivery_email: me.email,
+    full_name: me.fullName,
+    is_owner: own.is_owner,
+    is_admin: own.is_admin,
+    is_moderator: me.role === Role.moderator,
+    is_guest: own.is_guest,
+    avatar_source: me.avatarSource,
+    avatar_url: own.avatar_url,
+    avatar_url_medium: own.avatar_url,
+  };
+}
+
 export const userCommands = {
   'users.me': readCommand((ctx, options: UserViewOptions) => viewAs(ctx, ctx.actor, options)),
 
@@ -70,6 +114,7 @@ export const userCommands = {
     if (ctx.hasActor && !isAdmin(ctx.actor)) throw errors.adminRequired();
     checkNewUser(ctx, input);
     const user = insertUser(ctx, input);
+    emitUserEvent(ctx, user, (person) => ({ type: 'realm_user', op: 'add', person }));
     return { userId: user.id, apiKey: user.apiKey };
   }),
 

@@ -1,0 +1,55 @@
+// Event endpoints: POST /register, GET /events (long-poll), DELETE /events.
+import { waitForEvents } from '../events/longPoll.js';
+import { SOCKET_TOKEN_TTL_SECONDS } from '../events/socketTokens.js';
+import type { QueuedEvent } from '../events/types.js';
+import type { UserRequest } from '../http/route.js';
+
+type NarrowTerm = [string, string] | { operator: string; operand: unknown; negated?: boolean };
+
+interface RegisterParams {
+  event_types?: string[] | null;
+  fetch_event_types?: string[] | null;
+  narrow: NarrowTerm[];
+  all_public_streams: boolean;
+  client_gravatar: boolean;
+  apply_markdown: boolean;
+  lifespan_secs?: number;
+}
+
+/** Register narrows come as [operator, operand] pairs or as objects; queues keep pairs. */
+const narrowPair = (term: NarrowTerm): [string, string] => (Array.isArray(term) ? term : [term.operator, String(term.operand)]);
+
+export const register = (request: UserRequest, params: RegisterParams) =>
+  request.realm.ask('events.register', request.user.userId, {
+    eventTypes: params.event_types ?? null,
+    fetchEventTypes: params.fetch_event_types ?? null,
+    narrow: params.narrow.map(narrowPair),
+    allPublicStreams: params.all_public_streams,
+    clientGravatar: params.client_gravatar,
+    applyMarkdown: params.apply_markdown,
+    lifespanSecs: params.lifespan_secs ?? null,
+  });
+
+const wire = ({ id, event }: QueuedEvent) => ({ ...event, id });
+
+export async function getEvents(request: UserRequest, params: { queue_id: string; last_event_id: number; dont_block: boolean }) {
+  const queue = request.queues.get(params.queue_id, request.realm.realm.id, request.user.userId);
+  queue.acknowledge(params.last_event_id);
+  const ready = queue.after(params.last_event_id);
+  const events =
+    ready.length > 0 || params.dont_block || request.queues.closing
+      ? ready
+      : await waitForEvents(queue, params.last_event_id, request.config.heartbeatSeconds * 1000, request.signal);
+  queue.lastActive = Date.now();
+  return { events: events.map(wire), queue_id: queue.id };
+}
+
+export function deleteQueue(request: UserRequest, params: { queue_id: string }) {
+  request.queues.delete(request.queues.get(params.queue_id, request.realm.realm.id, request.user.userId));
+  return {};
+}
+
+/** A single-use token for opening the event WebSocket from a browser (README, "Event stream"). */
+export function issueSocketToken(request: UserRequest) {
+  return { token: request.socketTokens.issue(request.realm.realm.id, request.user.userId), expires_in: SOCKET_TOKEN_TTL_SECONDS };
+}

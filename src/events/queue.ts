@@ -1,0 +1,104 @@
+// One event queue (Zulip's "client descriptor"): the events one client registered for, kept until
+// the client acknowledges them, delivered to at most one consumer at a time — a parked long-poll
+// or an attached WebSocket.
+import type { QueuedEvent, ZulipEvent } from './types.js';
+
+/** Who reads a queue right now. */
+export interface Consumer {
+  /** New events are in the queue. */
+  notify(queue: EventQueue): void;
+  /** Another consumer took the queue over, or the queue is gone. */
+  detach(reason: DetachReason): void;
+}
+
+export type DetachReason = 'replaced' | 'deleted' | 'shutdown';
+
+/** What a queue is made of; all of it survives a graceful restart. */
+export interface QueueSnapshot {
+  id: string;
+  realmId: number;
+  userId: number;
+  eventTypes: string[] | null;
+  allPublicStreams: boolean;
+  narrow: [string, string][];
+  clientGravatar: boolean;
+  applyMarkdown: boolean;
+  /** How long the queue lives without a consumer (Zulip: 10 minutes, `lifespan_secs` up to 7 days). */
+  lifespanMs: number;
+  nextEventId: number;
+  events: QueuedEvent[];
+}
+
+export class EventQueue {
+  private events: QueuedEvent[];
+  private nextEventId: number;
+  private readonly eventTypes: Set<string> | null;
+  consumer: Consumer | null = null;
+  /** When a consumer last read or let go of the queue (ms); idle time counts from here. */
+  lastActive = Date.now();
+
+  constructor(readonly settings: Omit<QueueSnapshot, 'events' | 'nextEventId'>, events: QueuedEvent[] = [], nextEventId = 0) {
+    this.events = events;
+    this.nextEventId = nextEventId;
+    this.eventTypes = settings.eventTypes === null ? null : new Set(settings.eventTypes);
+  }
+
+  get id(): string {
+    return this.settings.id;
+  }
+
+  get userId(): number {
+    return this.settings.userId;
+  }
+
+  /** The ID of the newest event (-1 before the first): register's last_event_id. */
+  get lastEventId(): number {
+    return this.nextEventId - 1;
+  }
+
+  wants(event: ZulipEvent): boolean {
+    // Heartbeats and restarts go to every queue, as in Zulip.
+    if (event.type === 'heartbeat' || event.type === 'restart') return true;
+    return this.eventTypes === null || this.eventTypes.has(event.type);
+  }
+
+  push(event: ZulipEvent): void {
+    this.events.push({ id: this.nextEventId++, event });
+    this.consumer?.notify(this);
+  }
+
+  /** Drops every event up to and including `lastEventId`: the client has them. */
+  acknowledge(lastEventId: number): void {
+    let keep = 0;
+    while (keep < this.events.length && this.events[keep]!.id <= lastEventId) keep++;
+    if (keep > 0) this.events = this.events.slice(keep);
+  }
+
+  /** Events after `lastEventId`, oldest first. */
+  after(lastEventId: number): QueuedEvent[] {
+    let first = 0;
+    while (first < this.events.length && this.events[first]!.id <= lastEventId) first++;
+    return this.events.slice(first);
+  }
+
+  attach(consumer: Consumer): void {
+    if (this.consumer && this.consumer !== consumer) this.consumer.detach('replaced');
+    this.consumer = consumer;
+    this.lastActive = Date.now();
+  }
+
+  release(consumer: Consumer): void {
+    if (this.consumer !== consumer) return;
+    this.consumer = null;
+    this.lastActive = Date.now();
+  }
+
+  /** Collectable: no consumer, and idle for longer than its lifespan. */
+  expired(now: number): boolean {
+    return this.consumer === null && now - this.lastActive > this.settings.lifespanMs;
+  }
+
+  snapshot(): QueueSnapshot {
+    return { ...this.settings, events: this.events, nextEventId: this.nextEventId };
+  }
+}

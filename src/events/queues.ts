@@ -1,0 +1,106 @@
+// Every event queue of the server: creation at register, delivery of committed events to the
+// queues of exactly the users they are for, garbage collection of idle queues, and persistence
+// across a graceful restart (as Zulip does; after a crash clients get BAD_EVENT_QUEUE_ID and
+// register again).
+import { randomBytes } from 'node:crypto';
+import { errors } from '../errors.js';
+import type { Store } from '../store/store.js';
+import { EventQueue, type QueueSnapshot } from './queue.js';
+import type { Emitted } from './types.js';
+
+export type NewQueue = Omit<QueueSnapshot, 'id' | 'events' | 'nextEventId'>;
+
+export class EventQueues {
+  private readonly byId = new Map<string, EventQueue>();
+  /** realmId → userId → that user's queues: fan-out touches only recipients' queues. */
+  private readonly byUser = new Map<number, Map<number, Set<EventQueue>>>();
+
+  constructor(private readonly store: Store) {}
+
+  create(settings: NewQueue): EventQueue {
+    const queue = new EventQueue({ ...settings, id: `${randomBytes(12).toString('hex')}` });
+    this.add(queue);
+    return queue;
+  }
+
+  /** The queue, if it exists and belongs to this user; else BAD_EVENT_QUEUE_ID. */
+  get(queueId: string, realmId: number, userId: number): EventQueue {
+    const queue = this.byId.get(queueId);
+    if (!queue || queue.userId !== userId || queue.settings.realmId !== realmId) throw errors.badEventQueueId(queueId);
+    return queue;
+  }
+
+  delete(queue: EventQueue): void {
+    this.byId.delete(queue.id);
+    this.byUser.get(queue.settings.realmId)?.get(queue.userId)?.delete(queue);
+    queue.consumer?.detach('deleted');
+  }
+
+  /** Drops every queue of a user (deactivation). */
+  deleteUserQueues(realmId: number, userId: number): void {
+    for (const queue of [...(this.byUser.get(realmId)?.get(userId) ?? [])]) this.delete(queue);
+  }
+
+  publish(realmId: number, emitted: readonly Emitted[]): void {
+    const users = this.byUser.get(realmId);
+    if (!users) return;
+    for (const { event, userIds } of emitted) {
+      for (const userId of userIds) {
+        const queues = users.get(userId);
+        if (queues) for (const queue of queues) if (queue.wants(event)) queue.push(event);
+      }
+    }
+  }
+
+  collectGarbage(now = Date.now()): number {
+    let dropped = 0;
+    for (const queue of this.byId.values()) {
+      if (queue.expired(now)) {
+        this.delete(queue);
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** Set once the server is stopping: long-polls answer at once instead of parking. */
+  closing = false;
+
+  /** First step of a graceful shutdown: every consumer is let go (long-polls answered, sockets
+   * closed); events keep going into the queues until they are persisted. */
+  releaseConsumers(): void {
+    this.closing = true;
+    for (const queue of this.byId.values()) queue.consumer?.detach('shutdown');
+  }
+
+  /** Last step of a graceful shutdown, once every write is committed: saves every queue. */
+  async persist(): Promise<void> {
+    const queues = [...this.byId.values()];
+    await this.store.write(() => {
+      for (const queue of queues) this.store.queues.put(queue.id, queue.snapshot());
+    });
+  }
+
+  /** Loads the queues a graceful shutdown saved, and forgets them on disk at once, so that after a
+   * later crash they are not resurrected with events missing. */
+  async restore(): Promise<void> {
+    const saved = [...this.store.queues.getRange()].map(({ value }) => value);
+    for (const { events, nextEventId, ...settings } of saved) this.add(new EventQueue(settings, events, nextEventId));
+    await this.store.write(() => {
+      for (const snapshot of saved) this.store.queues.remove(snapshot.id);
+    });
+  }
+
+  private add(queue: EventQueue): void {
+    this.byId.set(queue.id, queue);
+    let users = this.byUser.get(queue.settings.realmId);
+    if (!users) this.byUser.set(queue.settings.realmId, (users = new Map()));
+    let queues = users.get(queue.userId);
+    if (!queues) users.set(queue.userId, (queues = new Set()));
+    queues.add(queue);
+  }
+}

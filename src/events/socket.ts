@@ -1,0 +1,194 @@
+// The WebSocket event stream, another way to read an event queue (see README, "Event stream").
+// Authenticated at the upgrade (Basic header, or a token from POST /events/socket_token), bound
+// to that user; the client attaches to one of its queues with the last event ID it has, gets
+// every later event as one frame each, and acknowledges to prune. JSON text frames by default,
+// msgpack binary frames with ?format=msgpack.
+import { pack, unpack } from 'msgpackr';
+import { parse as parseQuery } from 'fast-querystring';
+import uWS from 'uWebSockets.js';
+import { ApiError, errors } from '../errors.js';
+import { authenticate } from '../http/auth.js';
+import { sendError, type Exchange } from '../http/response.js';
+import type { ServerContext } from '../http/route.js';
+import type { RealmActor } from '../realm/actor.js';
+import { CloseCode } from './closeCodes.js';
+import type { Consumer, DetachReason, EventQueue } from './queue.js';
+import type { SocketTokens } from './socketTokens.js';
+import { eventJson, type QueuedEvent } from './types.js';
+
+export const SOCKET_PATH = '/api/v1/events/socket';
+/** A reader this far behind is cut off (it resumes from its last event ID when it reconnects). */
+const MAX_BACKPRESSURE_BYTES = 1024 * 1024;
+const MAX_FRAME_BYTES = 16 * 1024;
+/** uWS's send() result for a frame dropped because of backpressure. */
+const SEND_DROPPED = 2;
+
+type Format = 'json' | 'msgpack';
+
+interface SocketData {
+  realm: RealmActor;
+  userId: number;
+  format: Format;
+  attached: SocketConsumer | null;
+}
+
+type Socket = uWS.WebSocket<SocketData>;
+
+const detachCodes: Record<DetachReason, [number, string]> = {
+  replaced: [CloseCode.replaced, 'another consumer attached to the queue'],
+  deleted: [CloseCode.badEventQueueId, 'the queue was deleted'],
+  shutdown: [CloseCode.goingAway, 'server shutting down'],
+};
+
+/** The socket as a queue's consumer: sends every event after the last one it sent. */
+class SocketConsumer implements Consumer {
+  closed = false;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly queue: EventQueue,
+    private sentUpTo: number,
+  ) {}
+
+  notify(): void {
+    this.flush(this.queue.after(this.sentUpTo));
+  }
+
+  flush(events: QueuedEvent[]): void {
+    if (this.closed) return;
+    const { format } = this.socket.getUserData();
+    let dropped = false;
+    this.socket.cork(() => {
+      for (const queued of events) {
+        const status = format === 'json' ? this.socket.send(eventJson(queued), false) : this.socket.send(pack({ ...queued.event, id: queued.id }), true);
+        if (status === SEND_DROPPED) {
+          dropped = true;
+          break;
+        }
+        this.sentUpTo = queued.id;
+      }
+    });
+    if (dropped || this.socket.getBufferedAmount() > MAX_BACKPRESSURE_BYTES) this.close(CloseCode.tooSlow, 'reader too slow; resume from the last event ID');
+  }
+
+  acknowledge(lastEventId: number): void {
+    this.queue.acknowledge(lastEventId);
+  }
+
+  detach(reason: DetachReason): void {
+    const [code, message] = detachCodes[reason];
+    this.close(code, message);
+  }
+
+  close(code: number, message: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue.release(this);
+    this.socket.end(code, message);
+  }
+
+  release(): void {
+    this.closed = true;
+    this.queue.release(this);
+  }
+}
+
+function send(socket: Socket, message: Record<string, unknown>): void {
+  if (socket.getUserData().format === 'json') socket.send(JSON.stringify(message), false);
+  else socket.send(pack(message), true);
+}
+
+function refuse(socket: Socket, code: number, error: ApiError): void {
+  send(socket, { control: 'error', code: error.code, msg: error.message });
+  socket.end(code, error.message);
+}
+
+function decode(message: ArrayBuffer, isBinary: boolean): unknown {
+  const bytes = Buffer.from(message);
+  return isBinary ? unpack(bytes) : JSON.parse(bytes.toString('utf8'));
+}
+
+function isInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value);
+}
+
+function onMessage(server: ServerContext, socket: Socket, message: ArrayBuffer, isBinary: boolean): void {
+  let frame: unknown;
+  try {
+    frame = decode(message, isBinary);
+  } catch {
+    return refuse(socket, CloseCode.badFrame, errors.badRequest('Malformed frame'));
+  }
+  const data = socket.getUserData();
+  const op = typeof frame === 'object' && frame !== null ? (frame as Record<string, unknown>).op : undefined;
+  const fields = frame as Record<string, unknown>;
+  if (op === 'attach' && typeof fields.queue_id === 'string' && isInteger(fields.last_event_id ?? -1)) {
+    const lastEventId = (fields.last_event_id as number | undefined) ?? -1;
+    let queue: EventQueue;
+    try {
+      queue = server.queues.get(fields.queue_id, data.realm.realm.id, data.userId);
+    } catch (error) {
+      return refuse(socket, CloseCode.badEventQueueId, error as ApiError);
+    }
+    data.attached?.release();
+    queue.acknowledge(lastEventId);
+    const consumer = new SocketConsumer(socket, queue, lastEventId);
+    data.attached = consumer;
+    queue.attach(consumer);
+    send(socket, { control: 'attached', queue_id: queue.id, last_event_id: queue.lastEventId });
+    consumer.flush(queue.after(lastEventId));
+  } else if (op === 'ack' && data.attached && isInteger(fields.last_event_id)) {
+    data.attached.acknowledge(fields.last_event_id);
+  } else {
+    refuse(socket, CloseCode.badFrame, errors.badRequest('Expected {"op": "attach", "queue_id", "last_event_id"} or {"op": "ack", "last_event_id"}'));
+  }
+}
+
+export function addEventSocket(app: uWS.TemplatedApp, server: ServerContext, tokens: SocketTokens): { closeAll(): void } {
+  const open = new Set<Socket>();
+  app.ws<SocketData>(SOCKET_PATH, {
+    maxPayloadLength: MAX_FRAME_BYTES,
+    // Past our own limit the socket is closed (tooSlow); uWS's, higher, only guards against bursts.
+    maxBackpressure: MAX_BACKPRESSURE_BYTES * 4,
+    idleTimeout: 60,
+    sendPingsAutomatically: true,
+    upgrade: (res, req, context) => {
+      const head = {
+        host: req.getHeader('host'),
+        authorization: req.getHeader('authorization'),
+        query: parseQuery(req.getQuery() ?? '') as Record<string, unknown>,
+        key: req.getHeader('sec-websocket-key'),
+        protocol: req.getHeader('sec-websocket-protocol'),
+        extensions: req.getHeader('sec-websocket-extensions'),
+      };
+      const exchange: Exchange = { res, aborted: false, done: false, abort: new AbortController() };
+      res.onAborted(() => {
+        exchange.aborted = true;
+      });
+      void (async () => {
+        const realm = server.realms.forHost(head.host);
+        if (!realm) throw errors.notFound();
+        if (server.queues.closing) throw errors.notFound();
+        const token = typeof head.query.token === 'string' ? head.query.token : undefined;
+        const userId = token === undefined ? (await authenticate(realm, head.authorization)).userId : tokens.redeem(token, realm.realm.id);
+        if (userId === undefined) throw errors.invalidApiKey();
+        const format: Format = head.query.format === 'msgpack' ? 'msgpack' : 'json';
+        if (exchange.aborted) return;
+        res.cork(() => res.upgrade<SocketData>({ realm, userId, format, attached: null }, head.key, head.protocol, head.extensions, context));
+      })().catch((error: unknown) => sendError(exchange, error));
+    },
+    open: (socket) => {
+      open.add(socket);
+    },
+    message: (socket, message, isBinary) => onMessage(server, socket, message, isBinary),
+    close: (socket) => {
+      open.delete(socket);
+      socket.getUserData().attached?.release();
+    },
+  });
+  return {
+    closeAll() {
+      for (const socket of open) socket.end(CloseCode.goingAway, 'server shutting down');
+    },
+  };
+}

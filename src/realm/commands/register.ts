@@ -1,0 +1,84 @@
+// POST /register: creates an event queue and returns the initial state of everything the client
+// asked for, in one step of the realm actor, after every earlier write is committed and its events
+// delivered — so the initial state plus the queue's events always equals a fresh register.
+import { realmUrl } from '../records.js';
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../version.js';
+import { readCommand, type CommandContext } from '../context.js';
+import { usersInitialState } from './users.js';
+
+/** Zulip's limits, which clients read from register (spec: Limits). */
+export const limits = {
+  max_stream_name_length: 60,
+  max_stream_description_length: 1024,
+  max_topic_length: 60,
+  max_message_length: 10000,
+  max_channel_folder_name_length: 60,
+  max_channel_folder_description_length: 1024,
+};
+
+/** Zulip's event_queue_longpoll_timeout_seconds: how long clients wait on GET /events. */
+export const LONGPOLL_TIMEOUT_SECONDS = 90;
+const MAX_LIFESPAN_SECONDS = 7 * 24 * 3600;
+
+export interface RegisterInput {
+  eventTypes: string[] | null;
+  fetchEventTypes: string[] | null;
+  narrow: [string, string][];
+  allPublicStreams: boolean;
+  clientGravatar: boolean;
+  applyMarkdown: boolean;
+  lifespanSecs: number | null;
+}
+
+type Fetcher = (ctx: CommandContext, input: RegisterInput) => object;
+
+function realmState(ctx: CommandContext) {
+  const { realm } = ctx.state;
+  const url = realmUrl(realm, ctx.config);
+  return {
+    realm_name: realm.name,
+    realm_description: realm.description,
+    realm_uri: url,
+    realm_url: url,
+    realm_date_created: realm.dateCreated,
+    realm_enable_spectator_access: realm.enableSpectatorAccess,
+    server_web_public_streams_enabled: ctx.config.webPublicStreamsEnabled,
+    development_environment: ctx.config.mode === 'development',
+  };
+}
+
+/** Initial state by the event type whose events keep it current. */
+const fetchers = new Map<string, Fetcher>([
+  ['realm', realmState],
+  ['realm_user', (ctx, input) => usersInitialState(ctx, { clientGravatar: input.clientGravatar })],
+]);
+
+export const registerCommands = {
+  'events.register': readCommand((ctx, input: RegisterInput) => {
+    const user = ctx.actor;
+    const lifespan = Math.min(input.lifespanSecs ?? ctx.config.queueLifespanSeconds, MAX_LIFESPAN_SECONDS);
+    const queue = ctx.queues.create({
+      realmId: ctx.state.realm.id,
+      userId: user.id,
+      eventTypes: input.eventTypes,
+      allPublicStreams: input.allPublicStreams,
+      narrow: input.narrow,
+      clientGravatar: input.clientGravatar,
+      applyMarkdown: input.applyMarkdown,
+      lifespanMs: lifespan * 1000,
+    });
+    const wanted = input.fetchEventTypes ?? input.eventTypes;
+    const state: Record<string, unknown> = {
+      queue_id: queue.id,
+      last_event_id: queue.lastEventId,
+      zulip_feature_level: ZULIP_FEATURE_LEVEL,
+      zulip_version: ZULIP_VERSION,
+      zulip_merge_base: ZULIP_MERGE_BASE,
+      event_queue_longpoll_timeout_seconds: LONGPOLL_TIMEOUT_SECONDS,
+      realm_empty_topic_display_name: ctx.state.realm.emptyTopicDisplayName,
+      ...limits,
+    };
+    for (const [type, fetch] of fetchers) if (wanted === null || wanted.includes(type)) Object.assign(state, fetch(ctx, input));
+    return state;
+  }),
+};

@@ -1,0 +1,190 @@
+// Event queues through the long-poll API: register, GET /events, DELETE /events, heartbeats,
+// acknowledgement, filtering, ownership, garbage collection and graceful restarts.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startParley } from '../src/app.js';
+import { ApiClient } from './helpers/client.js';
+import { applyEvent, comparable, pollEvents, register, type Event } from './helpers/events.js';
+import { assertEventMatchesReference, assertMatchesComponent, assertMatchesReference, specUserFields } from './helpers/reference.js';
+import { startTestServer, waitFor, type TestServer } from './helpers/server.js';
+
+const events = suite<{ server: TestServer }>('event queues');
+
+events.before(async (context) => {
+  context.server = await startTestServer({ heartbeatSeconds: 1 });
+});
+events.after(async ({ server }) => server.stop());
+
+let created = 0;
+async function createUser(server: TestServer): Promise<number> {
+  const iago = await server.as('iago@zulip.com');
+  created++;
+  const response = await iago.post('/users', { email: `new${created}@zulip.com`, full_name: `New ${created}`, password: 'pw' });
+  assert.is(response.status, 200, JSON.stringify(response.body));
+  return Number(response.body.user_id);
+}
+
+events('register returns the queue, the versions, the limits and the initial state', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const response = await hamlet.post('/register', { client_gravatar: false });
+  assert.is(response.status, 200);
+  assertMatchesReference('POST /register', response.body, { ...specUserFields, at: ['realm_users[]', 'realm_non_active_users[]'] });
+  const body = response.body;
+  assert.type(body.queue_id, 'string');
+  assert.is(body.last_event_id, -1);
+  assert.is(body.zulip_feature_level, 404);
+  assert.is(body.event_queue_longpoll_timeout_seconds, 90);
+  assert.is(body.realm_empty_topic_display_name, 'general chat');
+  for (const limit of ['max_stream_name_length', 'max_stream_description_length', 'max_topic_length', 'max_message_length', 'max_channel_folder_name_length', 'max_channel_folder_description_length']) {
+    assert.type(body[limit], 'number', limit);
+  }
+  const users = body.realm_users as { email: string }[];
+  assert.ok(users.some((user) => user.email === 'polonius@zulip.com'));
+  assert.is(body.user_id, (await hamlet.get('/users/me')).body.user_id);
+});
+
+events('fetch_event_types limits the initial state to those types', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const { state } = await register(hamlet, { fetch_event_types: ['realm'] });
+  assert.ok('realm_name' in state);
+  assert.not.ok('realm_users' in state);
+  assert.ok('max_topic_length' in state, 'limits are always there');
+});
+
+events('a change wakes a parked long-poll with its event, validated against the reference', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const { queueId } = await register(hamlet);
+  const parked = pollEvents(hamlet, queueId, 1);
+  const userId = await createUser(server);
+  const [event] = await parked;
+  assert.is(event!.type, 'realm_user');
+  assert.is(event!.op, 'add');
+  assert.is((event!.person as { user_id: number }).user_id, userId);
+  assertEventMatchesReference(event!, { ...specUserFields, at: ['person'] });
+});
+
+events('event IDs increase; last_event_id acknowledges and prunes; dont_block answers at once', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const { queueId } = await register(hamlet);
+  await createUser(server);
+  await createUser(server);
+  const both = await pollEvents(hamlet, queueId, 2);
+  assert.equal(both.map((event) => event.id), [0, 1]);
+  const afterFirst = await hamlet.get('/events', { queue_id: queueId, last_event_id: 0, dont_block: true });
+  assert.equal((afterFirst.body.events as Event[]).map((event) => event.id), [1]);
+  const again = await hamlet.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+  assert.equal((again.body.events as Event[]).map((event) => event.id), [1], 'event 0 was acknowledged and pruned');
+  const empty = await hamlet.get('/events', { queue_id: queueId, last_event_id: 1, dont_block: true });
+  assert.equal(empty.body.events, []);
+  assertMatchesReference('GET /events', empty.body);
+});
+
+events('a long-poll with nothing to deliver is answered by a heartbeat event', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const { queueId } = await register(hamlet);
+  const response = await hamlet.get('/events', { queue_id: queueId, last_event_id: -1 });
+  assert.equal(response.body.events, [{ type: 'heartbeat', id: 0 }]);
+  assertEventMatchesReference((response.body.events as Event[])[0]!);
+});
+
+events('event_types filters what a queue receives', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const { queueId } = await register(hamlet, { event_types: ['stream'] });
+  await createUser(server);
+  const response = await hamlet.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+  assert.equal(response.body.events, []);
+});
+
+events("another user's queue, a deleted queue and an unknown queue are BAD_EVENT_QUEUE_ID", async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const { queueId } = await register(hamlet);
+  const stolen = await othello.get('/events', { queue_id: queueId, dont_block: true });
+  assert.is(stolen.status, 400);
+  assertMatchesComponent('BadEventQueueIdError', stolen.body);
+  assert.is(stolen.body.code, 'BAD_EVENT_QUEUE_ID');
+  assert.is((await othello.delete('/events', { queue_id: queueId })).status, 400);
+  const deleted = await hamlet.delete('/events', { queue_id: queueId });
+  assert.equal(deleted.body, { result: 'success', msg: '' });
+  assert.is((await hamlet.get('/events', { queue_id: queueId, dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
+  assert.is((await hamlet.get('/events', { queue_id: 'nope', dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
+  assert.is((await hamlet.get('/events')).body.code, 'REQUEST_VARIABLE_MISSING');
+});
+
+events('the event endpoints require credentials', async ({ server }) => {
+  for (const [method, path] of [['POST', '/register'], ['GET', '/events'], ['DELETE', '/events'], ['POST', '/events/socket_token']] as const) {
+    const response = await server.anonymous.call(method, path, { queue_id: 'x' });
+    assert.is(response.status, 401, `${method} ${path}`);
+    const wrong = await server.anonymous.withCredentials({ email: 'hamlet@zulip.com', apiKey: 'nope' }).call(method, path, { queue_id: 'x' });
+    assert.is(wrong.status, 401, `${method} ${path}`);
+  }
+});
+
+events('queues idle past their lifespan are collected', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const short = await register(hamlet, { lifespan_secs: 1 });
+  const long = await register(hamlet);
+  server.parley.queues.collectGarbage(Date.now() + 2000);
+  assert.is((await hamlet.get('/events', { queue_id: short.queueId, dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
+  assert.is((await hamlet.get('/events', { queue_id: long.queueId, dont_block: true })).status, 200);
+});
+
+events('register + events == a fresh register, after a sequence of changes', async ({ server }) => {
+  const cordelia = await server.as('cordelia@zulip.com');
+  const { queueId, state } = await register(cordelia, { client_gravatar: false });
+  await createUser(server);
+  await createUser(server);
+  const received = await pollEvents(cordelia, queueId, 2);
+  for (const event of received) applyEvent(state, event);
+  const fresh = await register(cordelia, { client_gravatar: false });
+  assert.equal(comparable(state), comparable(fresh.state));
+});
+
+events.run();
+
+const restart = suite('event queues across a graceful restart');
+
+restart('a queue and its unacknowledged events survive a graceful restart, then keep working', async () => {
+  const server = await startTestServer();
+  const hamlet = await server.as('hamlet@zulip.com');
+  const { queueId } = await register(hamlet);
+  const iago = await server.as('iago@zulip.com');
+  await iago.post('/users', { email: 'before@zulip.com', full_name: 'Before', password: 'pw' });
+  await server.parley.close();
+
+  const again = await startParley(server.config);
+  try {
+    const baseUrl = `http://127.0.0.1:${again.http.port}`;
+    const hamletAgain = new ApiClient(baseUrl, hamlet.credentials);
+    const iagoAgain = new ApiClient(baseUrl, iago.credentials);
+    await iagoAgain.post('/users', { email: 'after@zulip.com', full_name: 'After', password: 'pw' });
+    const received = await pollEvents(hamletAgain, queueId, 2);
+    assert.equal(
+      received.map((event) => [event.id, (event.person as { email: string }).email]),
+      [
+        [0, 'before@zulip.com'],
+        [1, 'after@zulip.com'],
+      ],
+    );
+  } finally {
+    await again.close();
+  }
+});
+
+restart('closing the server answers a parked long-poll instead of waiting for it', async () => {
+  const server = await startTestServer({ heartbeatSeconds: 60 });
+  const hamlet = await server.as('hamlet@zulip.com');
+  const { queueId } = await register(hamlet);
+  const parked = hamlet.get('/events', { queue_id: queueId, last_event_id: -1 });
+  const userId = Number((await hamlet.get('/users/me')).body.user_id);
+  const realmId = server.parley.realms.forHost('')!.realm.id;
+  await waitFor(() => server.parley.queues.get(queueId, realmId, userId).consumer !== null);
+  const started = Date.now();
+  await server.stop();
+  const response = await parked;
+  assert.is(response.status, 200);
+  assert.equal(response.body.events, []);
+  assert.ok(Date.now() - started < 10_000);
+});
+
+restart.run();

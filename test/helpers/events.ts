@@ -1,0 +1,119 @@
+// Client-side helpers for event tests: a long-poll reader, a WebSocket reader, and Zulip's
+// apply_events — how a client keeps its register state current from events.
+import { unpack } from 'msgpackr';
+import WebSocket from 'ws';
+import * as assert from 'uvu/assert';
+import type { ApiClient } from './client.js';
+
+export type Event = { id: number; type: string; op?: string; [field: string]: unknown };
+export type State = Record<string, unknown>;
+
+export interface Registered {
+  queueId: string;
+  state: State;
+}
+
+export async function register(client: ApiClient, params: Record<string, unknown> = {}): Promise<Registered> {
+  const response = await client.post('/register', params);
+  assert.is(response.status, 200, JSON.stringify(response.body));
+  return { queueId: String(response.body.queue_id), state: response.body };
+}
+
+/** Long-polls until at least `count` events after `lastEventId` have arrived (bounded by time). */
+export async function pollEvents(client: ApiClient, queueId: string, count: number, lastEventId = -1, timeoutMs = 5000): Promise<Event[]> {
+  const events: Event[] = [];
+  const deadline = Date.now() + timeoutMs;
+  while (events.length < count) {
+    if (Date.now() > deadline) assert.unreachable(`expected ${count} events, got ${events.length}: ${JSON.stringify(events)}`);
+    const response = await client.get('/events', { queue_id: queueId, last_event_id: events.at(-1)?.id ?? lastEventId });
+    assert.is(response.status, 200, JSON.stringify(response.body));
+    events.push(...(response.body.events as Event[]).filter((event) => event.type !== 'heartbeat'));
+  }
+  return events;
+}
+
+/** A WebSocket client of the event stream that records every frame it receives. */
+export class StreamClient {
+  readonly frames: Record<string, unknown>[] = [];
+  closed: { code: number; reason: string } | undefined;
+  private waiters: (() => void)[] = [];
+
+  private constructor(readonly socket: WebSocket) {
+    socket.on('message', (data: Buffer, isBinary: boolean) => {
+      this.frames.push(isBinary ? (unpack(data) as Record<string, unknown>) : (JSON.parse(data.toString()) as Record<string, unknown>));
+      this.wake();
+    });
+    socket.on('close', (code: number, reason: Buffer) => {
+      this.closed = { code, reason: reason.toString() };
+      this.wake();
+    });
+  }
+
+  static open(url: string, headers: Record<string, string> = {}): Promise<StreamClient> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(url, { headers });
+      socket.once('open', () => resolve(new StreamClient(socket)));
+      socket.once('unexpected-response', (_request, response) => reject(new Error(`upgrade refused: ${response.statusCode}`)));
+      socket.once('error', reject);
+    });
+  }
+
+  send(frame: Record<string, unknown>): void {
+    this.socket.send(JSON.stringify(frame));
+  }
+
+  events(): Event[] {
+    return this.frames.filter((frame) => !('control' in frame)) as Event[];
+  }
+
+  /** Waits (bounded) until the predicate holds over what has been received. */
+  async until(predicate: (client: StreamClient) => boolean, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate(this)) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) assert.unreachable(`condition not met; frames: ${JSON.stringify(this.frames)} closed: ${JSON.stringify(this.closed)}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, remaining);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+}
+
+/** Zulip's apply_events for the event types Parley emits: what a client does with each event. */
+export function applyEvent(state: State, event: Event): void {
+  const { id: _id, ...payload } = event;
+  switch (payload.type) {
+    case 'realm_user': {
+      const users = state.realm_users as { user_id: number }[];
+      const person = payload.person as { user_id: number };
+      if (payload.op === 'add') users.push(person);
+      else if (payload.op === 'update') Object.assign(users.find((user) => user.user_id === person.user_id) ?? {}, person);
+      else assert.unreachable(`unhandled realm_user op ${payload.op}`);
+      return;
+    }
+    case 'heartbeat':
+      return;
+    default:
+      assert.unreachable(`no apply_events rule for ${payload.type}`);
+  }
+}
+
+/** Register state without what differs between two registers by design. */
+export function comparable(state: State): State {
+  const { queue_id: _queue, last_event_id: _last, ...rest } = state;
+  return rest;
+}
