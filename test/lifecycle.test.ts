@@ -43,11 +43,12 @@ async function adminClient(baseUrl: string): Promise<ApiClient> {
   return new ApiClient(baseUrl, { email: 'iago@zulip.com', apiKey: String(key.body.api_key) });
 }
 
-test('a write acknowledged just before a crash (SIGKILL) is still there after the restart', async () => {
+test('a write acknowledged just before a crash (SIGKILL) is still there after the restart; its queues are not', async () => {
   const dataDir = tempDataDir();
   try {
     const first = await spawnServer({ PARLEY_DATA_DIR: dataDir });
     const iago = await adminClient(first.baseUrl);
+    const queue = await iago.post('/register');
     const regenerated = await iago.post('/users/me/api_key/regenerate');
     const created = await iago.post('/users', { email: 'durable@zulip.com', full_name: 'Durable', password: 'pw' });
     first.child.kill('SIGKILL');
@@ -56,6 +57,8 @@ test('a write acknowledged just before a crash (SIGKILL) is still there after th
     const second = await spawnServer({ PARLEY_DATA_DIR: dataDir });
     const renewed = new ApiClient(second.baseUrl, { email: 'iago@zulip.com', apiKey: String(regenerated.body.api_key) });
     assert.is((await renewed.get('/users/me')).status, 200);
+    const lost = await renewed.get('/events', { queue_id: String(queue.body.queue_id), dont_block: true });
+    assert.is(lost.body.code, 'BAD_EVENT_QUEUE_ID', 'queues are not kept across a crash: clients register again');
     const durable = await new ApiClient(second.baseUrl).post('/dev_fetch_api_key', { username: 'durable@zulip.com' });
     assert.is(durable.body.user_id, created.body.user_id);
     second.child.kill('SIGTERM');
