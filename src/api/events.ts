@@ -13,6 +13,7 @@ interface RegisterParams {
   all_public_streams: boolean;
   client_gravatar: boolean;
   apply_markdown: boolean;
+  include_subscribers: boolean | 'true' | 'false' | 'partial';
   lifespan_secs?: number;
 }
 
@@ -27,6 +28,8 @@ export const register = (request: UserRequest, params: RegisterParams) =>
     allPublicStreams: params.all_public_streams,
     clientGravatar: params.client_gravatar,
     applyMarkdown: params.apply_markdown,
+    // 'partial' (subscribers of small channels only) is answered in full.
+    includeSubscribers: params.include_subscribers !== false && params.include_subscribers !== 'false',
     lifespanSecs: params.lifespan_secs ?? null,
   });
 

@@ -2,6 +2,7 @@
 // may call it, and its handler. Paths are relative to /api/v1; `{name:int}` is an integer segment.
 import { adminRoute, publicRoute, userRoute, type Route } from '../http/route.js';
 import { devFetchApiKey } from './auth.js';
+import { getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, subscribe } from './channels.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { getServerSettings } from './server.js';
 import { createUser, getOwnUser, regenerateOwnApiKey } from './users.js';
@@ -18,4 +19,11 @@ export const routes: readonly Route[] = [
   userRoute('GET', '/users/me', 'get-own-user', getOwnUser),
   userRoute('POST', '/users/me/api_key/regenerate', 'regenerate-api-key', regenerateOwnApiKey),
   adminRoute('POST', '/users', 'create-user', createUser),
+
+  userRoute('POST', '/users/me/subscriptions', 'subscribe', subscribe),
+  userRoute('GET', '/users/me/subscriptions', 'get-subscriptions', getSubscriptions),
+  userRoute('GET', '/streams', 'get-streams', getChannels),
+  userRoute('GET', '/streams/{stream_id:int}', 'get-stream-by-id', getChannel),
+  userRoute('GET', '/streams/{stream_id:int}/members', 'get-subscribers', getChannelMembers),
+  userRoute('GET', '/get_stream_id', 'get-stream-id', getChannelId),
 ];

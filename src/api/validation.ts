@@ -26,7 +26,7 @@ export interface Validator {
 }
 
 const schemaDir = new URL('../../../schemas/', import.meta.url);
-const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: true });
+const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: true, allowUnionTypes: true });
 
 function typesOf(schema: PropertySchema): string[] {
   const own = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];

@@ -1,4 +1,13 @@
 // The stored realm (organization) record and the host names derived from it.
+import type { GroupSetting } from '../groups/records.js';
+
+/** Organization-level permissions that are group settings. */
+export interface RealmPermissions {
+  can_add_subscribers_group: GroupSetting;
+  can_create_public_channel_group: GroupSetting;
+  can_create_private_channel_group: GroupSetting;
+  can_create_web_public_channel_group: GroupSetting;
+}
 
 export interface RealmRecord {
   id: number;
@@ -12,6 +21,11 @@ export interface RealmRecord {
   enableSpectatorAccess: boolean;
   /** Zulip's realm_empty_topic_display_name is fixed; kept here so a realm could change it later. */
   emptyTopicDisplayName: string;
+  /** Zulip's realm_topics_policy: whether channels that inherit allow the empty topic. */
+  topicsPolicy: 'allow_empty_topic' | 'disable_empty_topic';
+  permissions: RealmPermissions;
+  /** Channels new users are subscribed to. */
+  defaultChannelIds: number[];
 }
 
 export function realmHost(realm: Pick<RealmRecord, 'subdomain'>, externalHost: string): string {

@@ -3,6 +3,7 @@
 // same realm can never race to load it twice.
 import type { Config } from '../config.js';
 import type { EventQueues } from '../events/queues.js';
+import { systemGroupOrder, systemGroups, type GroupRecord, type SystemGroupName } from '../groups/records.js';
 import type { Store } from '../store/store.js';
 import { RealmActor } from './actor.js';
 import type { RealmRecord } from './records.js';
@@ -53,15 +54,26 @@ export class Realms {
     if (!subdomainPattern.test(input.subdomain)) throw new InvalidRealmError(`invalid subdomain '${input.subdomain}'`);
     if (this.bySubdomain.has(input.subdomain)) throw new InvalidRealmError(`a realm with subdomain '${input.subdomain}' exists`);
     const realm = await this.store.write(() => {
+      const id = this.store.nextId('realm');
+      const now = Math.floor(Date.now() / 1000);
+      const groups = createSystemGroups(this.store, id, now);
       const record: RealmRecord = {
-        id: this.store.nextId('realm'),
+        id,
         subdomain: input.subdomain,
         name: input.name,
         description: input.description ?? '',
-        dateCreated: Math.floor(Date.now() / 1000),
+        dateCreated: now,
         deactivated: false,
         enableSpectatorAccess: false,
         emptyTopicDisplayName: 'general chat',
+        topicsPolicy: 'allow_empty_topic',
+        permissions: {
+          can_add_subscribers_group: groups.get('role:members')!,
+          can_create_public_channel_group: groups.get('role:members')!,
+          can_create_private_channel_group: groups.get('role:members')!,
+          can_create_web_public_channel_group: groups.get('role:owners')!,
+        },
+        defaultChannelIds: [],
       };
       this.store.realms.put(record.id, record);
       if (this.store.meta.get(DEFAULT_REALM_KEY) === undefined) this.store.meta.put(DEFAULT_REALM_KEY, record.id);
@@ -86,6 +98,29 @@ export class Realms {
     this.actors.set(record.id, actor);
     return actor;
   }
+}
+
+/** Zulip's system groups for a new realm, nested as Zulip nests them; returns name → ID. */
+function createSystemGroups(store: Store, realmId: number, now: number): Map<SystemGroupName, number> {
+  const ids = new Map<SystemGroupName, number>();
+  for (const name of systemGroupOrder) {
+    const shape = systemGroups[name];
+    const group: GroupRecord = {
+      id: store.nextId('group'),
+      realmId,
+      name,
+      description: shape.description,
+      isSystemGroup: true,
+      members: [],
+      subgroups: shape.subgroup === null ? [] : [ids.get(shape.subgroup)!],
+      deactivated: false,
+      creatorId: null,
+      dateCreated: now,
+    };
+    store.groups.put([realmId, group.id], group);
+    ids.set(name, group.id);
+  }
+  return ids;
 }
 
 const hostname = (host: string): string => host.toLowerCase().replace(/:\d+$/, '');

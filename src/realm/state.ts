@@ -1,19 +1,79 @@
 // The hot, in-memory state of one realm, loaded from LMDB when the realm actor is activated.
 // Only the realm actor changes it, inside the write transaction that persists the change.
 import type { Store } from '../store/store.js';
+import type { ChannelRecord, SubscriptionRecord } from '../channels/records.js';
+import type { GroupRecord, SystemGroupName } from '../groups/records.js';
 import type { UserRecord } from '../users/records.js';
 import type { RealmRecord } from './records.js';
 
 export class RealmState {
   readonly users = new Map<number, UserRecord>();
   private readonly byEmail = new Map<string, UserRecord>();
+  readonly groups = new Map<number, GroupRecord>();
+  /** System group ID → name, and back. */
+  readonly systemGroupNames = new Map<number, string>();
+  private readonly systemGroupIds = new Map<string, number>();
+  readonly channels = new Map<number, ChannelRecord>();
+  private readonly channelsByName = new Map<string, ChannelRecord>();
+  /** channelId → userId → subscription (active or not). */
+  readonly subscriptions = new Map<number, Map<number, SubscriptionRecord>>();
 
   constructor(public realm: RealmRecord) {}
 
   static load(store: Store, realm: RealmRecord): RealmState {
     const state = new RealmState(realm);
-    for (const { value } of store.users.getRange({ start: [realm.id], end: [realm.id + 1] })) state.indexUser(value);
+    const range = { start: [realm.id], end: [realm.id + 1] };
+    for (const { value } of store.users.getRange(range)) state.indexUser(value);
+    for (const { value } of store.groups.getRange(range)) state.indexGroup(value);
+    for (const { value } of store.channels.getRange(range)) state.indexChannel(value);
+    for (const { value } of store.subscriptions.getRange(range)) state.indexSubscription(value);
     return state;
+  }
+
+  indexGroup(group: GroupRecord): void {
+    this.groups.set(group.id, group);
+    if (group.isSystemGroup) {
+      this.systemGroupNames.set(group.id, group.name);
+      this.systemGroupIds.set(group.name, group.id);
+    }
+  }
+
+  systemGroup(name: SystemGroupName): number {
+    const id = this.systemGroupIds.get(name);
+    if (id === undefined) throw new Error(`realm ${this.realm.id} lacks system group ${name}`);
+    return id;
+  }
+
+  indexChannel(channel: ChannelRecord): void {
+    const previous = this.channels.get(channel.id);
+    if (previous) this.channelsByName.delete(previous.name.toLowerCase());
+    this.channels.set(channel.id, channel);
+    this.channelsByName.set(channel.name.toLowerCase(), channel);
+  }
+
+  channelByName(name: string): ChannelRecord | undefined {
+    return this.channelsByName.get(name.toLowerCase());
+  }
+
+  indexSubscription(subscription: SubscriptionRecord): void {
+    let byUser = this.subscriptions.get(subscription.channelId);
+    if (!byUser) this.subscriptions.set(subscription.channelId, (byUser = new Map()));
+    byUser.set(subscription.userId, subscription);
+  }
+
+  /** Active subscribers' IDs of a channel. */
+  subscriberIds(channelId: number): number[] {
+    const ids: number[] = [];
+    for (const subscription of this.subscriptions.get(channelId)?.values() ?? []) if (subscription.active) ids.push(subscription.userId);
+    return ids;
+  }
+
+  subscription(channelId: number, userId: number): SubscriptionRecord | undefined {
+    return this.subscriptions.get(channelId)?.get(userId);
+  }
+
+  isSubscribed(channelId: number, userId: number): boolean {
+    return this.subscription(channelId, userId)?.active === true;
   }
 
   /** Adds or replaces a user in the indexes (the caller stores it). */

@@ -6,19 +6,34 @@
 //            'defaultRealm'               → realm ID served when the Host header names no realm
 //   realms   realmId                      → RealmRecord
 //   users    [realmId, userId]            → UserRecord
+//   groups   [realmId, groupId]           → GroupRecord (system groups included)
+//   channels [realmId, channelId]         → ChannelRecord
+//   subscriptions [realmId, channelId, userId] → SubscriptionRecord
+//   messages messageId                    → MessageRecord (message IDs are server-wide and increasing)
+//   userMessages [userId, messageId]      → flags bitmask (Zulip's bit values), one row per recipient
+//   channelMessages [channelId, messageId] → topic; a channel's messages in order
 //   queues   queueId                      → persisted event queue (written at graceful shutdown)
 import { open, type Database, type RootDatabase } from 'lmdb';
+import type { ChannelRecord, SubscriptionRecord } from '../channels/records.js';
 import type { QueueSnapshot } from '../events/queue.js';
+import type { GroupRecord } from '../groups/records.js';
+import type { MessageRecord } from '../messages/records.js';
 import type { RealmRecord } from '../realm/records.js';
 import type { UserRecord } from '../users/records.js';
 
-export type IdKind = 'realm' | 'user' | 'stream' | 'group' | 'message' | 'draft' | 'scheduled' | 'folder' | 'linkifier' | 'field';
+export type IdKind = 'realm' | 'user' | 'channel' | 'group' | 'message' | 'recipient' | 'draft' | 'scheduled' | 'folder' | 'linkifier' | 'field';
 
 export class Store {
   readonly env: RootDatabase;
   readonly meta: Database<number, string>;
   readonly realms: Database<RealmRecord, number>;
   readonly users: Database<UserRecord, [number, number]>;
+  readonly groups: Database<GroupRecord, [number, number]>;
+  readonly channels: Database<ChannelRecord, [number, number]>;
+  readonly subscriptions: Database<SubscriptionRecord, [number, number, number]>;
+  readonly messages: Database<MessageRecord, number>;
+  readonly userMessages: Database<number, [number, number]>;
+  readonly channelMessages: Database<string, [number, number]>;
   readonly queues: Database<QueueSnapshot, string>;
   private readonly lastIds = new Map<IdKind, number>();
 
@@ -29,6 +44,12 @@ export class Store {
     this.meta = this.env.openDB({ name: 'meta' });
     this.realms = this.env.openDB({ name: 'realms' });
     this.users = this.env.openDB({ name: 'users' });
+    this.groups = this.env.openDB({ name: 'groups' });
+    this.channels = this.env.openDB({ name: 'channels' });
+    this.subscriptions = this.env.openDB({ name: 'subscriptions' });
+    this.messages = this.env.openDB({ name: 'messages' });
+    this.userMessages = this.env.openDB({ name: 'userMessages' });
+    this.channelMessages = this.env.openDB({ name: 'channelMessages' });
     this.queues = this.env.openDB({ name: 'queues' });
   }
 

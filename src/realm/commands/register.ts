@@ -4,17 +4,9 @@
 import { realmUrl } from '../records.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../version.js';
 import { readCommand, type CommandContext } from '../context.js';
+import { channelsInitialState, subscriptionsInitialState } from './channels.js';
+import { limits } from './limits.js';
 import { usersInitialState } from './users.js';
-
-/** Zulip's limits, which clients read from register (spec: Limits). */
-export const limits = {
-  max_stream_name_length: 60,
-  max_stream_description_length: 1024,
-  max_topic_length: 60,
-  max_message_length: 10000,
-  max_channel_folder_name_length: 60,
-  max_channel_folder_description_length: 1024,
-};
 
 /** Zulip's event_queue_longpoll_timeout_seconds: how long clients wait on GET /events. */
 export const LONGPOLL_TIMEOUT_SECONDS = 90;
@@ -27,6 +19,7 @@ export interface RegisterInput {
   allPublicStreams: boolean;
   clientGravatar: boolean;
   applyMarkdown: boolean;
+  includeSubscribers: boolean;
   lifespanSecs: number | null;
 }
 
@@ -51,6 +44,8 @@ function realmState(ctx: CommandContext) {
 const fetchers = new Map<string, Fetcher>([
   ['realm', realmState],
   ['realm_user', (ctx, input) => usersInitialState(ctx, { clientGravatar: input.clientGravatar })],
+  ['subscription', (ctx, input) => subscriptionsInitialState(ctx, input.includeSubscribers)],
+  ['stream', channelsInitialState],
 ]);
 
 export const registerCommands = {

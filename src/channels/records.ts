@@ -1,0 +1,59 @@
+// Stored channel (stream) and subscription records.
+import type { GroupSetting } from '../groups/records.js';
+
+export const topicsPolicies = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const;
+export type TopicsPolicy = (typeof topicsPolicies)[number];
+
+/** The channel permissions of the spec's Channel object, plus Zulip's others. */
+export const channelPermissions = [
+  'can_add_subscribers_group',
+  'can_remove_subscribers_group',
+  'can_administer_channel_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+  'can_resolve_topics_group',
+] as const;
+export type ChannelPermission = (typeof channelPermissions)[number];
+
+export interface ChannelRecord {
+  id: number;
+  realmId: number;
+  name: string;
+  description: string;
+  renderedDescription: string;
+  dateCreated: number;
+  creatorId: number | null;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean;
+  /** null: the organization's setting; -1: forever. */
+  messageRetentionDays: number | null;
+  topicsPolicy: TopicsPolicy;
+  folderId: number | null;
+  isArchived: boolean;
+  firstMessageId: number | null;
+  permissions: Record<ChannelPermission, GroupSetting>;
+}
+
+export interface SubscriptionRecord {
+  realmId: number;
+  channelId: number;
+  userId: number;
+  /** False once unsubscribed: the row stays so the channel counts as "unsubscribed", not "never". */
+  active: boolean;
+  color: string;
+  isMuted: boolean;
+  pinToTop: boolean;
+  desktopNotifications: boolean | null;
+  audibleNotifications: boolean | null;
+  pushNotifications: boolean | null;
+  emailNotifications: boolean | null;
+  wildcardMentionsNotify: boolean | null;
+}
+
+/** Zulip's palette for new subscriptions, taken in turn. */
+export const subscriptionColors = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a'];

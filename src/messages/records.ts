@@ -1,0 +1,41 @@
+// Stored messages and Zulip's per-user message flag bits.
+
+export interface MessageRecord {
+  id: number;
+  realmId: number;
+  senderId: number;
+  /** Zulip's recipient ID: the channel's, or the direct-message group's. */
+  recipientId: number;
+  type: 'stream' | 'private';
+  channelId: number | null;
+  /** '' is the empty topic; direct messages have none. */
+  topic: string;
+  /** Direct messages: every participant's user ID, sorted (sender included). */
+  participants: number[];
+  content: string;
+  renderedContent: string;
+  timestamp: number;
+  client: string;
+}
+
+/** Zulip's flag bits (UserMessage.flags). */
+export const Flag = {
+  read: 1,
+  starred: 2,
+  collapsed: 4,
+  mentioned: 8,
+  stream_wildcard_mentioned: 16,
+  topic_wildcard_mentioned: 32,
+  group_mentioned: 64,
+  has_alert_word: 512,
+  historical: 1024,
+} as const;
+export type FlagName = keyof typeof Flag;
+
+/** The flag names of a bitmask, as the API lists them (with the deprecated wildcard_mentioned). */
+export function flagNames(bits: number): string[] {
+  const names: string[] = [];
+  for (const [name, bit] of Object.entries(Flag)) if (bits & bit) names.push(name);
+  if (bits & (Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned)) names.push('wildcard_mentioned');
+  return names;
+}

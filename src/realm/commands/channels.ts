@@ -1,0 +1,301 @@
+// Channel commands: creating channels, subscribing users, reading channels and subscriptions,
+// and their part of register's initial state.
+import { canAddSubscribers, canReadChannel, canSeeChannel, canSubscribeSelf, channelObservers } from '../../channels/access.js';
+import { subscriptionColors, type ChannelPermission, type ChannelRecord, type SubscriptionRecord, type TopicsPolicy } from '../../channels/records.js';
+import { channelView, subscriptionView, type ChannelView } from '../../channels/view.js';
+import { errors } from '../../errors.js';
+import { satisfies } from '../../groups/membership.js';
+import type { GroupSetting, SystemGroupName } from '../../groups/records.js';
+import { renderMarkdown } from '../../markdown.js';
+import { isAdmin, Role, type UserRecord } from '../../users/records.js';
+import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import type { RealmState } from '../state.js';
+import { limits } from './limits.js';
+
+export const channelViewOf = (state: RealmState, channel: ChannelRecord): ChannelView =>
+  channelView(channel, state.subscriberIds(channel.id).length, state.systemGroupNames);
+
+const systemSetting = (state: RealmState, name: SystemGroupName): GroupSetting => state.systemGroup(name);
+
+function checkChannelName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '') throw errors.badRequest('Channel name can\'t be empty.');
+  if ([...trimmed].length > limits.max_stream_name_length) {
+    throw errors.badRequest(`Channel name too long (limit: ${limits.max_stream_name_length} characters).`);
+  }
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(trimmed)) throw errors.badRequest('Invalid character in channel name, at position 1.');
+  return trimmed;
+}
+
+export function checkDescription(description: string): string {
+  if ([...description].length > limits.max_stream_description_length) {
+    throw errors.badRequest(`Channel description too long (limit: ${limits.max_stream_description_length} characters).`);
+  }
+  return description.replace(/\n/g, ' ');
+}
+
+function checkGroupSetting(state: RealmState, setting: GroupSetting): GroupSetting {
+  const groupIds = typeof setting === 'number' ? [setting] : setting.direct_subgroups;
+  for (const id of groupIds) if (!state.groups.has(id)) throw errors.badRequest(`Invalid user group ID: ${id}`);
+  if (typeof setting !== 'number') {
+    for (const id of setting.direct_members) if (!state.users.get(id)?.isActive) throw errors.badRequest(`Invalid user ID: ${id}`);
+  }
+  return setting;
+}
+
+export interface NewChannel {
+  name: string;
+  description: string;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean | null;
+  messageRetentionDays: number | null;
+  topicsPolicy: TopicsPolicy;
+  permissions: Partial<Record<ChannelPermission, GroupSetting>>;
+}
+
+function defaultPermissions(state: RealmState, creator: UserRecord | null): Record<ChannelPermission, GroupSetting> {
+  const nobody = systemSetting(state, 'role:nobody');
+  return {
+    can_add_subscribers_group: nobody,
+    can_remove_subscribers_group: systemSetting(state, 'role:administrators'),
+    can_administer_channel_group: creator ? { direct_members: [creator.id], direct_subgroups: [] } : nobody,
+    can_delete_any_message_group: systemSetting(state, 'role:administrators'),
+    can_delete_own_message_group: systemSetting(state, 'role:everyone'),
+    can_move_messages_out_of_channel_group: nobody,
+    can_move_messages_within_channel_group: nobody,
+    can_send_message_group: systemSetting(state, 'role:everyone'),
+    can_subscribe_group: nobody,
+    can_resolve_topics_group: nobody,
+  };
+}
+
+/** Checks that `creator` may create such a channel (null: the system itself). */
+function checkMayCreate(ctx: CommandContext, creator: UserRecord | null, channel: NewChannel): void {
+  if (!creator) return;
+  const { permissions } = ctx.state.realm;
+  const setting = channel.inviteOnly ? permissions.can_create_private_channel_group : permissions.can_create_public_channel_group;
+  if (creator.role === Role.guest || !satisfies(ctx.state, setting, creator)) throw errors.insufficientRights();
+  if (channel.isWebPublic) {
+    if (!ctx.config.webPublicStreamsEnabled) throw errors.badRequest('Web-public channels are not enabled.');
+    if (!ctx.state.realm.enableSpectatorAccess) throw errors.badRequest('Web-public channels are not enabled.');
+    if (!satisfies(ctx.state, permissions.can_create_web_public_channel_group, creator)) throw errors.insufficientRights();
+  }
+  if (channel.messageRetentionDays !== null && creator.role !== Role.owner) throw errors.ownerRequired();
+}
+
+/** Creates a channel and announces it to everyone who may see it; call inside a write command. */
+export function createChannel(ctx: CommandContext, creator: UserRecord | null, spec: NewChannel): ChannelRecord {
+  const name = checkChannelName(spec.name);
+  if (ctx.state.channelByName(name)) throw errors.badRequest(`Channel '${name}' already exists`);
+  checkMayCreate(ctx, creator, spec);
+  const description = checkDescription(spec.description);
+  const permissions = { ...defaultPermissions(ctx.state, creator) };
+  for (const [key, value] of Object.entries(spec.permissions) as [ChannelPermission, GroupSetting][]) permissions[key] = checkGroupSetting(ctx.state, value);
+  const channel: ChannelRecord = {
+    id: ctx.store.nextId('channel'),
+    realmId: ctx.state.realm.id,
+    name,
+    description,
+    renderedDescription: renderMarkdown(description),
+    dateCreated: ctx.now,
+    creatorId: creator?.id ?? null,
+    inviteOnly: spec.inviteOnly,
+    isWebPublic: spec.isWebPublic,
+    // Public channels always share history; private ones only when asked (Zulip's default).
+    historyPublicToSubscribers: !spec.inviteOnly || (spec.historyPublicToSubscribers ?? false),
+    messageRetentionDays: spec.messageRetentionDays,
+    topicsPolicy: spec.topicsPolicy,
+    folderId: null,
+    isArchived: false,
+    firstMessageId: null,
+    permissions,
+  };
+  ctx.store.channels.put([channel.realmId, channel.id], channel);
+  ctx.state.indexChannel(channel);
+  const observers = channelObservers(ctx.state, channel).map((user) => user.id);
+  ctx.emit({ type: 'stream', op: 'create', streams: [channelViewOf(ctx.state, channel)] }, observers);
+  return channel;
+}
+
+/** Subscribes users (already checked) to a channel, with Zulip's events: `subscription add` to each
+ * new subscriber and `peer_add` to everyone else who can see the channel's subscribers. */
+export function subscribeUsers(ctx: CommandContext, channel: ChannelRecord, users: UserRecord[]): UserRecord[] {
+  const added = users.filter((user) => !ctx.state.isSubscribed(channel.id, user.id));
+  if (added.length === 0) return added;
+  for (const user of added) {
+    const previous = ctx.state.subscription(channel.id, user.id);
+    const subscription: SubscriptionRecord = previous
+      ? { ...previous, active: true }
+      : {
+          realmId: channel.realmId,
+          channelId: channel.id,
+          userId: user.id,
+          active: true,
+          color: subscriptionColors[channel.id % subscriptionColors.length]!,
+          isMuted: false,
+          pinToTop: false,
+          desktopNotifications: null,
+          audibleNotifications: null,
+          pushNotifications: null,
+          emailNotifications: null,
+          wildcardMentionsNotify: null,
+        };
+    ctx.store.subscriptions.put([channel.realmId, channel.id, user.id], subscription);
+    ctx.state.indexSubscription(subscription);
+  }
+  const view = channelViewOf(ctx.state, channel);
+  const subscribers = ctx.state.subscriberIds(channel.id);
+  for (const user of added) {
+    ctx.emit({ type: 'subscription', op: 'add', subscriptions: [subscriptionView(view, ctx.state.subscription(channel.id, user.id)!, subscribers)] }, [user.id]);
+  }
+  const addedIds = new Set(added.map((user) => user.id));
+  const peers = channelObservers(ctx.state, channel).filter((user) => !addedIds.has(user.id)).map((user) => user.id);
+  ctx.emit({ type: 'subscription', op: 'peer_add', stream_ids: [channel.id], user_ids: [...addedIds] }, peers);
+  return added;
+}
+
+export interface ChannelListInput {
+  includePublic: boolean;
+  includeWebPublic: boolean;
+  includeSubscribed: boolean;
+  excludeArchived: boolean;
+  includeAll: boolean;
+  includeDefault: boolean;
+  includeOwnerSubscribed: boolean;
+  includeCanAccessContent: boolean;
+  includeAllActive: boolean;
+}
+
+export interface SubscribeInput {
+  subscriptions: { name: string; description?: string }[];
+  principals: (string | number)[] | null;
+  authorizationErrorsFatal: boolean;
+  newChannel: Omit<NewChannel, 'name' | 'description'>;
+  isDefaultStream: boolean;
+}
+
+function resolvePrincipal(ctx: CommandContext, principal: string | number): UserRecord {
+  const user = typeof principal === 'number' ? ctx.state.users.get(principal) : ctx.state.userByEmail(principal);
+  // Feature level 208: an unknown or deactivated principal is a 400 BAD_REQUEST.
+  if (!user || !user.isActive) throw errors.badRequest(typeof principal === 'number' ? `Invalid user ID ${principal}` : `No such user`);
+  return user;
+}
+
+const bySubscriber = (entries: [UserRecord, string][]): Record<string, string[]> => {
+  const out: Record<string, string[]> = {};
+  for (const [user, name] of entries) (out[String(user.id)] ??= []).push(name);
+  return out;
+};
+
+export const channelCommands = {
+  'subscriptions.add': writeCommand((ctx, input: SubscribeInput) => {
+    const actor = ctx.actor;
+    const principals = input.principals === null ? [actor] : input.principals.map((principal) => resolvePrincipal(ctx, principal));
+    const onlySelf = principals.every((user) => user.id === actor.id);
+    const existing: ChannelRecord[] = [];
+    const unauthorized: string[] = [];
+    const toCreate: NewChannel[] = [];
+    for (const requested of input.subscriptions) {
+      const name = checkChannelName(requested.name);
+      const channel = ctx.state.channelByName(name);
+      if (!channel) {
+        toCreate.push({ ...input.newChannel, name, description: requested.description ?? '' });
+        continue;
+      }
+      const allowed = !channel.isArchived && (onlySelf ? canSubscribeSelf(ctx.state, channel, actor) : canAddSubscribers(ctx.state, channel, actor));
+      if (allowed) existing.push(channel);
+      else if (input.authorizationErrorsFatal) throw errors.badRequest(`Unable to access channel (${channel.name}).`);
+      else unauthorized.push(channel.name);
+    }
+    if (!onlySelf && toCreate.length > 0 && !satisfies(ctx.state, ctx.state.realm.permissions.can_add_subscribers_group, actor) && !isAdmin(actor)) {
+      throw errors.insufficientRights();
+    }
+    if (input.isDefaultStream && toCreate.length > 0 && !isAdmin(actor)) throw errors.adminRequired();
+    for (const spec of toCreate) checkMayCreate(ctx, actor, spec);
+    const created = toCreate.map((spec) => createChannel(ctx, actor, spec));
+    if (input.isDefaultStream && created.length > 0) {
+      const realm = { ...ctx.state.realm, defaultChannelIds: [...ctx.state.realm.defaultChannelIds, ...created.map((channel) => channel.id)] };
+      ctx.store.realms.put(realm.id, realm);
+      ctx.state.realm = realm;
+    }
+    const subscribed: [UserRecord, string][] = [];
+    const already: [UserRecord, string][] = [];
+    for (const channel of [...created, ...existing]) {
+      const added = new Set(subscribeUsers(ctx, channel, principals).map((user) => user.id));
+      for (const user of principals) (added.has(user.id) ? subscribed : already).push([user, channel.name]);
+    }
+    return {
+      subscribed: bySubscriber(subscribed),
+      already_subscribed: bySubscriber(already),
+      ...(input.authorizationErrorsFatal ? {} : { unauthorized }),
+    };
+  }),
+
+  'channels.list': readCommand((ctx, input: ChannelListInput) => {
+    const user = ctx.actor;
+    if (input.includeAllActive && !isAdmin(user)) throw errors.badRequest('User not authorized for this query');
+    const includeAll = input.includeAll || input.includeAllActive;
+    const owner = user.botOwnerId === null ? undefined : ctx.state.users.get(user.botOwnerId);
+    const defaults = new Set(ctx.state.realm.defaultChannelIds);
+    const wanted = (channel: ChannelRecord): boolean =>
+      (includeAll && canSeeChannel(ctx.state, channel, user)) ||
+      (input.includePublic && !channel.inviteOnly && user.role !== Role.guest) ||
+      (input.includeWebPublic && channel.isWebPublic) ||
+      (input.includeSubscribed && ctx.state.isSubscribed(channel.id, user.id)) ||
+      (input.includeDefault && defaults.has(channel.id)) ||
+      (input.includeOwnerSubscribed && owner !== undefined && ctx.state.isSubscribed(channel.id, owner.id)) ||
+      (input.includeCanAccessContent && canReadChannel(ctx.state, channel, user));
+    return [...ctx.state.channels.values()]
+      .filter((channel) => !(input.excludeArchived && channel.isArchived) && wanted(channel))
+      .map((channel) => channelViewOf(ctx.state, channel));
+  }),
+
+  'subscriptions.list': readCommand((ctx, input: { includeSubscribers: boolean }) => subscriptionLists(ctx, input.includeSubscribers).subscriptions),
+
+  'channels.get': readCommand((ctx, input: { channelId: number }) => {
+    const channel = ctx.state.channels.get(input.channelId);
+    if (!channel || !canSeeChannel(ctx.state, channel, ctx.actor)) throw errors.badRequest('Invalid channel ID');
+    return channelViewOf(ctx.state, channel);
+  }),
+
+  'channels.idByName': readCommand((ctx, input: { name: string }) => {
+    const channel = ctx.state.channelByName(input.name);
+    if (!channel || !canSeeChannel(ctx.state, channel, ctx.actor)) throw errors.badRequest(`Invalid channel name '${input.name}'`);
+    return channel.id;
+  }),
+
+  'channels.members': readCommand((ctx, input: { channelId: number }) => {
+    const channel = ctx.state.channels.get(input.channelId);
+    if (!channel || !canReadChannel(ctx.state, channel, ctx.actor)) throw errors.badRequest('Invalid channel ID');
+    return ctx.state.subscriberIds(channel.id);
+  }),
+};
+
+/** The user's subscriptions, past subscriptions and the visible channels never subscribed to. */
+function subscriptionLists(ctx: CommandContext, includeSubscribers: boolean) {
+  const user = ctx.actor;
+  const subscriptions = [];
+  const unsubscribed = [];
+  const neverSubscribed = [];
+  for (const channel of ctx.state.channels.values()) {
+    const subscription = ctx.state.subscription(channel.id, user.id);
+    const view = channelViewOf(ctx.state, channel);
+    const subscribers = includeSubscribers ? ctx.state.subscriberIds(channel.id) : undefined;
+    if (subscription?.active) subscriptions.push(subscriptionView(view, subscription, subscribers));
+    else if (!canSeeChannel(ctx.state, channel, user)) continue;
+    else if (subscription) unsubscribed.push(subscriptionView(view, subscription, subscribers));
+    else neverSubscribed.push(subscribers ? { ...view, subscribers } : view);
+  }
+  return { subscriptions, unsubscribed, neverSubscribed };
+}
+
+export function subscriptionsInitialState(ctx: CommandContext, includeSubscribers: boolean) {
+  const lists = subscriptionLists(ctx, includeSubscribers);
+  return { subscriptions: lists.subscriptions, unsubscribed: lists.unsubscribed, never_subscribed: lists.neverSubscribed };
+}
+
+export function channelsInitialState(ctx: CommandContext) {
+  const user = ctx.actor;
+  return { streams: [...ctx.state.channels.values()].filter((channel) => canSeeChannel(ctx.state, channel, user)).map((channel) => channelViewOf(ctx.state, channel)) };
+}
