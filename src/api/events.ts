@@ -2,14 +2,13 @@
 import { waitForEvents } from '../events/longPoll.js';
 import { SOCKET_TOKEN_TTL_SECONDS } from '../events/socketTokens.js';
 import type { QueuedEvent } from '../events/types.js';
+import type { RawTerm } from '../messages/narrow.js';
 import type { UserRequest } from '../http/route.js';
-
-type NarrowTerm = [string, string] | { operator: string; operand: unknown; negated?: boolean };
 
 interface RegisterParams {
   event_types?: string[] | null;
   fetch_event_types?: string[] | null;
-  narrow: NarrowTerm[];
+  narrow: RawTerm[];
   all_public_streams: boolean;
   client_gravatar: boolean;
   apply_markdown: boolean;
@@ -17,14 +16,11 @@ interface RegisterParams {
   lifespan_secs?: number;
 }
 
-/** Register narrows come as [operator, operand] pairs or as objects; queues keep pairs. */
-const narrowPair = (term: NarrowTerm): [string, string] => (Array.isArray(term) ? term : [term.operator, String(term.operand)]);
-
 export const register = (request: UserRequest, params: RegisterParams) =>
   request.realm.ask('events.register', request.user.userId, {
     eventTypes: params.event_types ?? null,
     fetchEventTypes: params.fetch_event_types ?? null,
-    narrow: params.narrow.map(narrowPair),
+    narrow: params.narrow,
     allPublicStreams: params.all_public_streams,
     clientGravatar: params.client_gravatar,
     applyMarkdown: params.apply_markdown,

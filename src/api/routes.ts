@@ -5,6 +5,7 @@ import { devFetchApiKey } from './auth.js';
 import { getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, subscribe } from './channels.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { getServerSettings } from './server.js';
+import { getMessage, getMessages, sendMessage } from './messages.js';
 import { createUser, getOwnUser, regenerateOwnApiKey } from './users.js';
 
 export const routes: readonly Route[] = [
@@ -26,4 +27,8 @@ export const routes: readonly Route[] = [
   userRoute('GET', '/streams/{stream_id:int}', 'get-stream-by-id', getChannel),
   userRoute('GET', '/streams/{stream_id:int}/members', 'get-subscribers', getChannelMembers),
   userRoute('GET', '/get_stream_id', 'get-stream-id', getChannelId),
+
+  userRoute('POST', '/messages', 'send-message', sendMessage),
+  userRoute('GET', '/messages', 'get-messages', getMessages),
+  userRoute('GET', '/messages/{message_id:int}', 'get-message', getMessage),
 ];

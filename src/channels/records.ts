@@ -22,6 +22,8 @@ export type ChannelPermission = (typeof channelPermissions)[number];
 export interface ChannelRecord {
   id: number;
   realmId: number;
+  /** Zulip's recipient ID of the channel (direct-message groups have their own). */
+  recipientId: number;
   name: string;
   description: string;
   renderedDescription: string;

@@ -1,7 +1,8 @@
 // One event queue (Zulip's "client descriptor"): the events one client registered for, kept until
 // the client acknowledges them, delivered to at most one consumer at a time — a parked long-poll
 // or an attached WebSocket.
-import type { QueuedEvent, ZulipEvent } from './types.js';
+import { matchesNarrow, type ResolvedTerm } from '../messages/narrow.js';
+import type { Emitted, QueuedEvent, ZulipEvent } from './types.js';
 
 /** Who reads a queue right now. */
 export interface Consumer {
@@ -20,7 +21,8 @@ export interface QueueSnapshot {
   userId: number;
   eventTypes: string[] | null;
   allPublicStreams: boolean;
-  narrow: [string, string][];
+  /** Message events must match this narrow (resolved when the queue was registered). */
+  narrow: ResolvedTerm[];
   clientGravatar: boolean;
   applyMarkdown: boolean;
   /** How long the queue lives without a consumer (Zulip: 10 minutes, `lifespan_secs` up to 7 days). */
@@ -56,10 +58,11 @@ export class EventQueue {
     return this.nextEventId - 1;
   }
 
-  wants(event: ZulipEvent): boolean {
+  wants(event: ZulipEvent, message?: Emitted['message']): boolean {
     // Heartbeats and restarts go to every queue, as in Zulip.
     if (event.type === 'heartbeat' || event.type === 'restart') return true;
-    return this.eventTypes === null || this.eventTypes.has(event.type);
+    if (this.eventTypes !== null && !this.eventTypes.has(event.type)) return false;
+    return message === undefined || matchesNarrow(this.settings.narrow, message.record, message.flags);
   }
 
   push(event: ZulipEvent): void {

@@ -44,10 +44,11 @@ export class EventQueues {
   publish(realmId: number, emitted: readonly Emitted[]): void {
     const users = this.byUser.get(realmId);
     if (!users) return;
-    for (const { event, userIds } of emitted) {
+    for (const { event, userIds, message, forQueue } of emitted) {
       for (const userId of userIds) {
         const queues = users.get(userId);
-        if (queues) for (const queue of queues) if (queue.wants(event)) queue.push(event);
+        if (!queues) continue;
+        for (const queue of queues) if (queue.wants(event, message)) queue.push(forQueue ? forQueue(queue.settings) : event);
       }
     }
   }

@@ -1,4 +1,5 @@
 // Events as Zulip sends them: a `type`, usually an `op`, and a payload. The queue adds `id`.
+import type { MessageRecord } from '../messages/records.js';
 
 export interface ZulipEvent {
   type: string;
@@ -10,6 +11,12 @@ export interface ZulipEvent {
 export interface Emitted {
   event: ZulipEvent;
   userIds: Iterable<number>;
+  /** Message events: the message (queues registered with a narrow filter on it) and these
+   * recipients' flags. */
+  message?: { record: MessageRecord; flags: number };
+  /** The event as a queue with these settings gets it (message events: content and avatar);
+   * must return one shared object per distinct combination. */
+  forQueue?: (settings: { applyMarkdown: boolean; clientGravatar: boolean }) => ZulipEvent;
 }
 
 export interface QueuedEvent {

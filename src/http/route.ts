@@ -26,6 +26,8 @@ export interface PublicRequest {
   socketTokens: SocketTokens;
   /** Aborted when the client goes away (long-polls stop waiting). */
   signal: AbortSignal;
+  /** The client's name, from its User-Agent (Zulip's "client"). */
+  client: string;
 }
 
 export interface UserRequest extends PublicRequest {

@@ -24,6 +24,7 @@ interface RequestHead {
   contentType: string;
   contentLength: string;
   transferEncoding: string;
+  userAgent: string;
 }
 
 interface CompiledRoute {
@@ -68,6 +69,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       contentType: req.getHeader('content-type'),
       contentLength: req.getHeader('content-length'),
       transferEncoding: req.getHeader('transfer-encoding'),
+      userAgent: req.getHeader('user-agent'),
     };
     const exchange: Exchange = { res, aborted: false, done: false, abort: new AbortController() };
     res.onAborted(() => {
@@ -92,7 +94,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     const { route, validate } = match.value;
     const realm = realms.forHost(head.host);
     if (!realm) throw errors.notFound();
-    const request: PublicRequest = { realm, config, queues, socketTokens, signal: exchange.abort.signal };
+    const request: PublicRequest = { realm, config, queues, socketTokens, signal: exchange.abort.signal, client: clientName(head.userAgent) };
     const principal = route.auth === 'none' ? undefined : await authenticate(realm, head.authorization);
     if (route.auth === 'admin' && principal && principal.role > Role.administrator) throw errors.adminRequired();
     const params = Object.assign(await readParams(head.query, body, head.contentType), match.params);
@@ -114,6 +116,11 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
     },
   };
+}
+
+/** Zulip's client name: the User-Agent's product token ("ZulipMobile/27.1 …" → "ZulipMobile"). */
+function clientName(userAgent: string): string {
+  return /^[^\s/]+/.exec(userAgent)?.[0] ?? 'API';
 }
 
 /** Reads the whole body within the size limit; a request without a body resolves at once. */

@@ -23,8 +23,8 @@ export class CommandContext {
   ) {}
 
   /** Announces a change to exactly these users, after the commit. */
-  emit(event: ZulipEvent, userIds: Iterable<number>): void {
-    this.emitted.push({ event, userIds });
+  emit(event: ZulipEvent, userIds: Iterable<number>, extra: Pick<Emitted, 'message' | 'forQueue'> = {}): void {
+    this.emitted.push({ event, userIds, ...extra });
   }
 
   /** False for commands of the system itself (management CLI, demo seed). */

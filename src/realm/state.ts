@@ -87,4 +87,13 @@ export class RealmState {
   userByEmail(email: string): UserRecord | undefined {
     return this.byEmail.get(email.toLowerCase());
   }
+
+  /** A user by real e-mail or by the dummy `user{id}@{fakeDomain}` form. */
+  userByApiEmail(email: string, fakeDomain: string): UserRecord | undefined {
+    const byEmail = this.userByEmail(email);
+    if (byEmail) return byEmail;
+    const dummy = /^user(\d+)@(.+)$/i.exec(email);
+    if (!dummy || dummy[2]!.toLowerCase() !== fakeDomain.toLowerCase()) return undefined;
+    return this.users.get(Number(dummy[1]));
+  }
 }

@@ -1,5 +1,7 @@
 // The demo realm a development server creates on an empty data directory: Zulip's development
-// users, so that Zulip's documentation examples and clients work against it as they are.
+// users, channels and a few messages, so that Zulip's documentation examples and clients work
+// against it as they are.
+import type { RealmActor } from '../realm/actor.js';
 import type { Realms } from '../realm/registry.js';
 import { Role } from '../users/records.js';
 
@@ -13,13 +15,61 @@ export const demoUsers = [
   { email: 'polonius@zulip.com', fullName: 'Polonius', role: Role.guest },
 ] as const;
 
+type DemoEmail = (typeof demoUsers)[number]['email'];
+
+const demoChannels: { name: string; description: string; inviteOnly: boolean; subscribers: DemoEmail[] }[] = [
+  { name: 'Verona', description: 'A city in **Italy**', inviteOnly: false, subscribers: ['iago@zulip.com', 'hamlet@zulip.com', 'othello@zulip.com', 'cordelia@zulip.com', 'prospero@zulip.com', 'polonius@zulip.com'] },
+  { name: 'Denmark', description: 'A Scandinavian country', inviteOnly: false, subscribers: ['iago@zulip.com', 'hamlet@zulip.com', 'cordelia@zulip.com', 'desdemona@zulip.com'] },
+  { name: 'Scotland', description: 'Located in the United Kingdom', inviteOnly: false, subscribers: ['iago@zulip.com', 'othello@zulip.com', 'prospero@zulip.com'] },
+  { name: 'Venice', description: 'A northeastern Italian city', inviteOnly: false, subscribers: ['iago@zulip.com', 'desdemona@zulip.com', 'othello@zulip.com'] },
+  { name: 'Rome', description: 'Yet another Italian city', inviteOnly: false, subscribers: ['iago@zulip.com', 'desdemona@zulip.com', 'hamlet@zulip.com', 'prospero@zulip.com'] },
+  { name: 'core team', description: 'A private channel for the core team', inviteOnly: true, subscribers: ['iago@zulip.com', 'desdemona@zulip.com'] },
+];
+
+const demoMessages: { from: DemoEmail; channel: string; topic: string; content: string }[] = [
+  { from: 'hamlet@zulip.com', channel: 'Verona', topic: 'greetings', content: 'Hello, Verona!' },
+  { from: 'othello@zulip.com', channel: 'Verona', topic: 'greetings', content: 'Welcome, @**King Hamlet**.' },
+  { from: 'cordelia@zulip.com', channel: 'Denmark', topic: 'castle', content: 'Something is rotten in the state of Denmark.' },
+  { from: 'iago@zulip.com', channel: 'core team', topic: 'plans', content: 'Private plans go here.' },
+];
+
 export async function seedDemoRealm(realms: Realms): Promise<void> {
   const realm = await realms.create({
     subdomain: '',
     name: 'Zulip Dev',
     description: 'The Parley development environment default organization.',
   });
+  const ids = new Map<string, number>();
   for (const user of demoUsers) {
-    await realm.ask('users.create', null, { ...user, passwordHash: null, timezone: 'UTC' });
+    ids.set(user.email, (await realm.ask('users.create', null, { ...user, passwordHash: null, timezone: 'UTC' })).userId);
   }
+  const as = (email: DemoEmail): number => ids.get(email)!;
+  for (const channel of demoChannels) await createChannel(realm, as('iago@zulip.com'), channel);
+  for (const message of demoMessages) {
+    await realm.ask('messages.send', as(message.from), {
+      type: 'stream',
+      to: [message.channel],
+      topic: message.topic,
+      content: message.content,
+      readBySender: true,
+      client: 'populate_db',
+    });
+  }
+}
+
+function createChannel(realm: RealmActor, creatorId: number, channel: (typeof demoChannels)[number]) {
+  return realm.ask('subscriptions.add', creatorId, {
+    subscriptions: [{ name: channel.name, description: channel.description }],
+    principals: channel.subscribers,
+    authorizationErrorsFatal: true,
+    isDefaultStream: !channel.inviteOnly,
+    newChannel: {
+      inviteOnly: channel.inviteOnly,
+      isWebPublic: false,
+      historyPublicToSubscribers: null,
+      messageRetentionDays: null,
+      topicsPolicy: 'inherit',
+      permissions: {},
+    },
+  });
 }

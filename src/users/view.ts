@@ -48,6 +48,11 @@ export function canSeeDeliveryEmail(target: UserRecord, viewer: Pick<UserRecord,
 
 export const dummyEmail = (userId: number, domain: string): string => `user${userId}@${domain}`;
 
+/** The API e-mail: the real address when everyone may see it, else the dummy one. The same for
+ * every requester (as in Zulip), so payloads that carry it can be shared between recipients. */
+export const apiEmail = (user: UserRecord, domain: string): string =>
+  user.emailAddressVisibility === EmailVisibility.everyone || user.isBot ? user.email : dummyEmail(user.id, domain);
+
 function gravatarUrl(email: string, version: number): string {
   const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
@@ -60,7 +65,7 @@ export function userView(target: UserRecord, viewer: Pick<UserRecord, 'id' | 'ro
   const view: UserView = {
     user_id: target.id,
     delivery_email: visible ? target.email : null,
-    email: visible ? target.email : dummyEmail(target.id, options.fakeEmailDomain),
+    email: apiEmail(target, options.fakeEmailDomain),
     full_name: target.fullName,
     date_joined: isoTime(target.firstLogin ?? target.dateCreated),
     is_active: target.isActive,

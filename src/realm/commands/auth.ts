@@ -4,15 +4,6 @@ import { apiKeyMatches, newApiKey } from '../../users/apiKey.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 
-/** Finds a user by real e-mail or by the dummy `user{id}@{realm domain}` form. */
-export function userByApiEmail(ctx: CommandContext, email: string): UserRecord | undefined {
-  const byEmail = ctx.state.userByEmail(email);
-  if (byEmail) return byEmail;
-  const dummy = /^user(\d+)@(.+)$/i.exec(email);
-  if (!dummy || dummy[2]!.toLowerCase() !== ctx.fakeEmailDomain.toLowerCase()) return undefined;
-  return ctx.state.users.get(Number(dummy[1]));
-}
-
 // Compared against when the user does not exist, so the answer takes as long either way.
 const absentKey = newApiKey();
 
@@ -23,7 +14,7 @@ export interface Principal {
 
 export const authCommands = {
   'auth.basic': readCommand((ctx, input: { username: string; apiKey: string }): Principal => {
-    const user = userByApiEmail(ctx, input.username);
+    const user = ctx.state.userByApiEmail(input.username, ctx.fakeEmailDomain);
     const matches = apiKeyMatches(user?.apiKey ?? absentKey, input.apiKey);
     if (!user || !matches) throw errors.invalidApiKey();
     if (!user.isActive) throw errors.userDeactivated();

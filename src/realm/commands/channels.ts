@@ -95,6 +95,7 @@ export function createChannel(ctx: CommandContext, creator: UserRecord | null, s
   const channel: ChannelRecord = {
     id: ctx.store.nextId('channel'),
     realmId: ctx.state.realm.id,
+    recipientId: ctx.store.nextId('recipient'),
     name,
     description,
     renderedDescription: renderMarkdown(description),

@@ -1,11 +1,13 @@
 // POST /register: creates an event queue and returns the initial state of everything the client
 // asked for, in one step of the realm actor, after every earlier write is committed and its events
 // delivered — so the initial state plus the queue's events always equals a fresh register.
+import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { realmUrl } from '../records.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../version.js';
 import { readCommand, type CommandContext } from '../context.js';
 import { channelsInitialState, subscriptionsInitialState } from './channels.js';
 import { limits } from './limits.js';
+import { messagesInitialState } from './messages.js';
 import { usersInitialState } from './users.js';
 
 /** Zulip's event_queue_longpoll_timeout_seconds: how long clients wait on GET /events. */
@@ -15,7 +17,7 @@ const MAX_LIFESPAN_SECONDS = 7 * 24 * 3600;
 export interface RegisterInput {
   eventTypes: string[] | null;
   fetchEventTypes: string[] | null;
-  narrow: [string, string][];
+  narrow: RawTerm[];
   allPublicStreams: boolean;
   clientGravatar: boolean;
   applyMarkdown: boolean;
@@ -46,6 +48,7 @@ const fetchers = new Map<string, Fetcher>([
   ['realm_user', (ctx, input) => usersInitialState(ctx, { clientGravatar: input.clientGravatar })],
   ['subscription', (ctx, input) => subscriptionsInitialState(ctx, input.includeSubscribers)],
   ['stream', channelsInitialState],
+  ['message', messagesInitialState],
 ]);
 
 export const registerCommands = {
@@ -57,7 +60,7 @@ export const registerCommands = {
       userId: user.id,
       eventTypes: input.eventTypes,
       allPublicStreams: input.allPublicStreams,
-      narrow: input.narrow,
+      narrow: resolveNarrow(ctx.state, user, input.narrow, ctx.fakeEmailDomain),
       clientGravatar: input.clientGravatar,
       applyMarkdown: input.applyMarkdown,
       lifespanMs: lifespan * 1000,

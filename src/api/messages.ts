@@ -1,0 +1,72 @@
+// Message endpoints.
+import type { UserRequest } from '../http/route.js';
+import type { RawTerm } from '../messages/narrow.js';
+import type { Anchor } from '../messages/window.js';
+
+/** Zulip's Client.default_read_by_sender: messages sent from Zulip's own apps start read for the
+ * sender; those sent by other API clients (integrations using the user's key) do not. */
+function readBySenderDefault(client: string): boolean {
+  const name = client.toLowerCase();
+  const apps = ['zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal', 'snipe', 'website', 'ios', 'android'];
+  return apps.includes(name) || name.includes('desktop app') || name.includes('zulipflutter');
+}
+
+interface SendParams {
+  type: 'direct' | 'private' | 'channel' | 'stream';
+  to: string | number | (string | number)[];
+  topic?: string;
+  subject?: string;
+  content: string;
+  read_by_sender?: boolean;
+  queue_id?: string;
+  local_id?: string;
+}
+
+function recipients(to: SendParams['to'], direct: boolean): (string | number)[] {
+  if (Array.isArray(to)) return to;
+  if (typeof to === 'number') return [to];
+  return direct ? to.split(',').map((part) => part.trim()).filter(Boolean) : [to];
+}
+
+export function sendMessage(request: UserRequest, params: SendParams) {
+  const direct = params.type === 'direct' || params.type === 'private';
+  return request.realm.ask('messages.send', request.user.userId, {
+    type: direct ? 'private' : 'stream',
+    to: recipients(params.to, direct),
+    topic: params.topic ?? params.subject ?? null,
+    content: params.content,
+    readBySender: params.read_by_sender ?? readBySenderDefault(request.client),
+    client: request.client,
+  });
+}
+
+interface FetchParams {
+  anchor?: string;
+  num_before: number;
+  num_after: number;
+  include_anchor: boolean;
+  narrow: RawTerm[];
+  client_gravatar: boolean;
+  apply_markdown: boolean;
+  use_first_unread_anchor: boolean;
+}
+
+function anchorOf(params: FetchParams): Anchor {
+  if (params.use_first_unread_anchor) return 'first_unread';
+  const anchor = params.anchor ?? 'newest';
+  return anchor === 'newest' || anchor === 'oldest' || anchor === 'first_unread' ? anchor : Number(anchor);
+}
+
+export const getMessages = (request: UserRequest, params: FetchParams) =>
+  request.realm.ask('messages.window', request.user.userId, {
+    anchor: anchorOf(params),
+    numBefore: params.num_before,
+    numAfter: params.num_after,
+    includeAnchor: params.include_anchor,
+    narrow: params.narrow,
+    applyMarkdown: params.apply_markdown,
+    clientGravatar: params.client_gravatar,
+  });
+
+export const getMessage = (request: UserRequest, params: { message_id: number; apply_markdown: boolean }) =>
+  request.realm.ask('messages.get', request.user.userId, { messageId: params.message_id, applyMarkdown: params.apply_markdown });

@@ -1,0 +1,129 @@
+// Narrows: parsing the API's narrow terms, resolving names to IDs, and matching messages. One
+// module for every endpoint that takes a narrow (GET /messages, flags by narrow) and for event
+// queues registered with one. Resolved terms are plain data, so a queue can persist them.
+import { errors } from '../errors.js';
+import type { RealmState } from '../realm/state.js';
+import type { UserRecord } from '../users/records.js';
+import { Flag, type MessageRecord } from './records.js';
+
+export type ResolvedTerm = { negated: boolean } & (
+  | { op: 'channel'; channelId: number }
+  | { op: 'channelIn'; channelIds: number[] }
+  | { op: 'topic'; topic: string }
+  | { op: 'sender'; userId: number }
+  | { op: 'dm'; userIds: number[] }
+  | { op: 'dm-including'; userId: number }
+  | { op: 'is'; what: 'dm' | 'unread' | 'starred' | 'mentioned' | 'alerted' }
+  | { op: 'id'; messageId: number }
+  | { op: 'search'; words: string[] }
+);
+
+/** A narrow term as clients send it: [operator, operand] or {operator, operand, negated}. */
+export type RawTerm = [string, unknown] | { operator: string; operand: unknown; negated?: boolean };
+
+const unknown = (what: string) => errors.badRequest(`Invalid narrow operator: unknown ${what}`);
+
+function userByOperand(state: RealmState, operand: unknown, fakeDomain: string): UserRecord {
+  const user = typeof operand === 'number' ? state.users.get(operand) : typeof operand === 'string' ? state.userByApiEmail(operand, fakeDomain) : undefined;
+  if (!user) throw unknown('user');
+  return user;
+}
+
+function usersByOperand(state: RealmState, operand: unknown, fakeDomain: string): number[] {
+  const list = Array.isArray(operand) ? operand : typeof operand === 'string' ? operand.split(',').map((part) => part.trim()) : [operand];
+  return list.map((item) => userByOperand(state, item, fakeDomain).id);
+}
+
+export function resolveNarrow(state: RealmState, viewer: UserRecord, raw: readonly RawTerm[], fakeDomain: string): ResolvedTerm[] {
+  return raw.map((term): ResolvedTerm => {
+    const [operator, operand, negated] = Array.isArray(term) ? [term[0], term[1], false] : [term.operator, term.operand, term.negated ?? false];
+    switch (operator) {
+      case 'channel':
+      case 'stream': {
+        const channel = typeof operand === 'number' ? state.channels.get(operand) : typeof operand === 'string' ? (state.channelByName(operand) ?? state.channels.get(Number(operand))) : undefined;
+        if (!channel) throw unknown('channel');
+        return { op: 'channel', channelId: channel.id, negated };
+      }
+      case 'channels':
+      case 'streams': {
+        if (operand !== 'public' && operand !== 'web-public') throw unknown('channels operand');
+        const ids = [...state.channels.values()].filter((channel) => (operand === 'public' ? !channel.inviteOnly : channel.isWebPublic)).map((channel) => channel.id);
+        return { op: 'channelIn', channelIds: ids, negated };
+      }
+      case 'topic':
+      case 'subject':
+        return { op: 'topic', topic: String(operand).toLowerCase(), negated };
+      case 'sender':
+        return { op: 'sender', userId: userByOperand(state, operand, fakeDomain).id, negated };
+      case 'dm':
+      case 'pm-with': {
+        const ids = new Set([...usersByOperand(state, operand, fakeDomain), viewer.id]);
+        return { op: 'dm', userIds: [...ids].sort((a, b) => a - b), negated };
+      }
+      case 'dm-including':
+      case 'group-pm-with':
+        return { op: 'dm-including', userId: userByOperand(state, operand, fakeDomain).id, negated };
+      case 'is': {
+        const what = operand === 'private' ? 'dm' : operand;
+        if (what !== 'dm' && what !== 'unread' && what !== 'starred' && what !== 'mentioned' && what !== 'alerted') throw unknown('is operand');
+        return { op: 'is', what, negated };
+      }
+      case 'id':
+        if (!Number.isInteger(Number(operand))) throw errors.badRequest('Invalid message ID');
+        return { op: 'id', messageId: Number(operand), negated };
+      case 'search':
+        return { op: 'search', words: String(operand).toLowerCase().split(/\s+/).filter(Boolean), negated };
+      default:
+        throw unknown('operator');
+    }
+  });
+}
+
+const mentionBits = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned | Flag.group_mentioned;
+
+function termHolds(term: ResolvedTerm, message: MessageRecord, flags: number): boolean {
+  switch (term.op) {
+    case 'channel':
+      return message.channelId === term.channelId;
+    case 'channelIn':
+      return message.channelId !== null && term.channelIds.includes(message.channelId);
+    case 'topic':
+      return message.type === 'stream' && message.topic.toLowerCase() === term.topic;
+    case 'sender':
+      return message.senderId === term.userId;
+    case 'dm':
+      return message.type === 'private' && message.participants.length === term.userIds.length && message.participants.every((id, i) => id === term.userIds[i]);
+    case 'dm-including':
+      return message.type === 'private' && message.participants.includes(term.userId);
+    case 'is':
+      switch (term.what) {
+        case 'dm':
+          return message.type === 'private';
+        case 'unread':
+          return (flags & Flag.read) === 0;
+        case 'starred':
+          return (flags & Flag.starred) !== 0;
+        case 'mentioned':
+          return (flags & mentionBits) !== 0;
+        case 'alerted':
+          return (flags & Flag.has_alert_word) !== 0;
+      }
+      return false;
+    case 'id':
+      return message.id === term.messageId;
+    case 'search': {
+      const text = `${message.topic} ${message.content}`.toLowerCase();
+      return term.words.every((word) => text.includes(word));
+    }
+  }
+}
+
+export function matchesNarrow(terms: readonly ResolvedTerm[], message: MessageRecord, flags: number): boolean {
+  return terms.every((term) => termHolds(term, message, flags) !== term.negated);
+}
+
+/** The one channel a narrow is limited to, if any: its messages can be read from that channel's index. */
+export function narrowChannel(terms: readonly ResolvedTerm[]): number | undefined {
+  const term = terms.find((candidate) => candidate.op === 'channel' && !candidate.negated);
+  return term?.op === 'channel' ? term.channelId : undefined;
+}

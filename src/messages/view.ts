@@ -1,0 +1,44 @@
+// The message object of the API. Its content and avatar depend only on the client's
+// apply_markdown and client_gravatar, so one object per combination serves every recipient.
+import type { RealmState } from '../realm/state.js';
+import { apiEmail } from '../users/view.js';
+import { userView } from '../users/view.js';
+import type { MessageRecord } from './records.js';
+
+export interface MessageViewOptions {
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+}
+
+export function messageView(state: RealmState, message: MessageRecord, fakeDomain: string, options: MessageViewOptions) {
+  const sender = state.users.get(message.senderId)!;
+  const senderView = userView(sender, sender, { fakeEmailDomain: fakeDomain, clientGravatar: options.clientGravatar });
+  const channel = message.channelId === null ? undefined : state.channels.get(message.channelId);
+  const displayRecipient = channel
+    ? channel.name
+    : message.participants.map((id) => {
+        const user = state.users.get(id)!;
+        return { id, email: apiEmail(user, fakeDomain), full_name: user.fullName, is_mirror_dummy: false };
+      });
+  return {
+    id: message.id,
+    sender_id: sender.id,
+    sender_email: apiEmail(sender, fakeDomain),
+    sender_full_name: sender.fullName,
+    sender_realm_str: state.realm.subdomain,
+    avatar_url: senderView.avatar_url,
+    client: message.client,
+    content: options.applyMarkdown ? message.renderedContent : message.content,
+    content_type: options.applyMarkdown ? 'text/html' : 'text/x-markdown',
+    display_recipient: displayRecipient,
+    recipient_id: message.recipientId,
+    ...(channel ? { stream_id: channel.id } : {}),
+    subject: message.topic,
+    topic_links: [],
+    timestamp: message.timestamp,
+    type: message.type,
+    is_me_message: message.content.startsWith('/me '),
+    reactions: [],
+    submessages: [],
+  };
+}

@@ -1,0 +1,228 @@
+// Message commands: sending to a channel or to users, and reading messages.
+import { canReadChannel, channelObservers, hasPermission } from '../../channels/access.js';
+import type { ChannelRecord } from '../../channels/records.js';
+import { ApiError, errors } from '../../errors.js';
+import type { ZulipEvent } from '../../events/types.js';
+import { renderMarkdown } from '../../markdown.js';
+import { findMentions } from '../../messages/mentions.js';
+import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
+import { Flag, flagNames, type MessageRecord } from '../../messages/records.js';
+import { messageView, type MessageViewOptions } from '../../messages/view.js';
+import { messageWindow, type Anchor } from '../../messages/window.js';
+import { Role, type UserRecord } from '../../users/records.js';
+import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { limits } from './limits.js';
+
+/** Zulip's cap on messages per fetch. */
+export const MAX_MESSAGES_PER_FETCH = 5000;
+
+export interface SendInput {
+  type: 'stream' | 'private';
+  to: (string | number)[];
+  topic: string | null;
+  content: string;
+  readBySender: boolean;
+  client: string;
+}
+
+function truncate(text: string, limit: number, marker: string): string {
+  const points = [...text];
+  return points.length <= limit ? text : points.slice(0, limit - [...marker].length).join('') + marker;
+}
+
+/** `(no topic)` and the realm's empty-topic display name both mean the empty topic (levels 334, 370). */
+export function normalizeTopic(ctx: CommandContext, topic: string): string {
+  const trimmed = topic.trim();
+  return trimmed === '(no topic)' || trimmed === ctx.state.realm.emptyTopicDisplayName ? '' : trimmed;
+}
+
+function targetChannel(ctx: CommandContext, to: (string | number)[]): ChannelRecord {
+  const [target] = to;
+  if (to.length !== 1 || target === undefined) throw errors.badRequest('Cannot send to multiple channels');
+  const channel = typeof target === 'number' ? ctx.state.channels.get(target) : ctx.state.channelByName(target);
+  if (channel) return channel;
+  if (typeof target === 'number') throw errors.streamDoesNotExist(target);
+  throw new ApiError(400, 'STREAM_DOES_NOT_EXIST', `Channel '${target}' does not exist`, { stream: target });
+}
+
+function checkTopic(ctx: CommandContext, channel: ChannelRecord, topic: string): void {
+  const policy = channel.topicsPolicy === 'inherit' ? ctx.state.realm.topicsPolicy : channel.topicsPolicy;
+  if (topic === '' && policy === 'disable_empty_topic') throw errors.badRequest('Sending messages to the general chat is not allowed in this channel.');
+  if (topic !== '' && policy === 'empty_topic_only') throw errors.badRequest('Only the general chat topic is allowed in this channel.');
+}
+
+function checkMaySend(ctx: CommandContext, channel: ChannelRecord, sender: UserRecord): void {
+  if (channel.isArchived) throw errors.badRequest(`Not authorized to send to channel '${channel.name}'`);
+  const mayRead = channel.inviteOnly || sender.role === Role.guest ? ctx.state.isSubscribed(channel.id, sender.id) : canReadChannel(ctx.state, channel, sender);
+  if (!mayRead || !hasPermission(ctx.state, channel, sender, 'can_send_message_group')) {
+    throw errors.badRequest(`You do not have permission to post in this channel.`);
+  }
+}
+
+function directRecipients(ctx: CommandContext, to: (string | number)[]): UserRecord[] {
+  return to.map((target) => {
+    const user = typeof target === 'number' ? ctx.state.users.get(target) : ctx.state.userByApiEmail(target, ctx.fakeEmailDomain);
+    if (!user) throw errors.badRequest(typeof target === 'number' ? `Invalid user ID ${target}` : `Invalid email '${target}'`);
+    if (!user.isActive) throw errors.badRequest(`'${typeof target === 'number' ? user.email : target}' is no longer using Zulip.`);
+    return user;
+  });
+}
+
+/** The recipient ID of a direct-message group, allocated on first use. */
+function dmRecipientId(ctx: CommandContext, participants: number[]): number {
+  const key = `dm:${ctx.state.realm.id}:${participants.join(',')}`;
+  const known = ctx.store.meta.get(key);
+  if (known !== undefined) return known;
+  const id = ctx.store.nextId('recipient');
+  ctx.store.meta.put(key, id);
+  return id;
+}
+
+/** Announces a new message: one event per distinct flag set, each built once per client variant. */
+function emitMessage(ctx: CommandContext, message: MessageRecord, flagsByUser: Map<number, number>): void {
+  const byFlags = new Map<number, number[]>();
+  for (const [userId, flags] of flagsByUser) {
+    const users = byFlags.get(flags);
+    if (users) users.push(userId);
+    else byFlags.set(flags, [userId]);
+  }
+  const views = new Map<string, ReturnType<typeof messageView>>();
+  const viewFor = (options: MessageViewOptions) => {
+    const key = `${options.applyMarkdown}:${options.clientGravatar}`;
+    let view = views.get(key);
+    if (!view) views.set(key, (view = messageView(ctx.state, message, ctx.fakeEmailDomain, options)));
+    return view;
+  };
+  for (const [flags, userIds] of byFlags) {
+    const names = flagNames(flags);
+    const events = new Map<string, ZulipEvent>();
+    const forQueue = (options: MessageViewOptions): ZulipEvent => {
+      const key = `${options.applyMarkdown}:${options.clientGravatar}`;
+      let event = events.get(key);
+      if (!event) events.set(key, (event = { type: 'message', message: viewFor(options), flags: names }));
+      return event;
+    };
+    ctx.emit(forQueue({ applyMarkdown: true, clientGravatar: false }), userIds, { message: { record: message, flags }, forQueue });
+  }
+}
+
+export const messageCommands = {
+  'messages.send': writeCommand((ctx, input: SendInput) => {
+    const sender = ctx.actor;
+    if (input.content.trim() === '') throw errors.badRequest('Message must not be empty');
+    if (input.content.includes('\u0000')) throw errors.badRequest('Message must not contain null bytes');
+    const content = truncate(input.content, limits.max_message_length, '\n[message truncated]');
+    let channel: ChannelRecord | undefined;
+    let topic = '';
+    let participants: number[] = [];
+    let recipients: number[];
+    if (input.type === 'stream') {
+      channel = targetChannel(ctx, input.to);
+      if (input.topic === null) throw errors.badRequest('Missing topic');
+      if (input.topic.includes('\u0000')) throw errors.badRequest('Topic must not contain null bytes');
+      topic = truncate(normalizeTopic(ctx, input.topic), limits.max_topic_length, '...');
+      checkMaySend(ctx, channel, sender);
+      checkTopic(ctx, channel, topic);
+      recipients = ctx.state.subscriberIds(channel.id);
+    } else {
+      const users = directRecipients(ctx, input.to);
+      participants = [...new Set([sender.id, ...users.map((user) => user.id)])].sort((a, b) => a - b);
+      recipients = participants;
+    }
+    const message: MessageRecord = {
+      id: ctx.store.nextId('message'),
+      realmId: ctx.state.realm.id,
+      senderId: sender.id,
+      recipientId: channel ? channel.recipientId : dmRecipientId(ctx, participants),
+      type: input.type,
+      channelId: channel?.id ?? null,
+      topic,
+      participants,
+      content,
+      renderedContent: renderMarkdown(content),
+      timestamp: ctx.now,
+      client: input.client,
+    };
+    const mentions = findMentions(ctx.state, content);
+    const flagsByUser = new Map<number, number>();
+    for (const userId of recipients) {
+      let flags = 0;
+      if (userId === sender.id && input.readBySender) flags |= Flag.read;
+      if (mentions.userIds.has(userId)) flags |= Flag.mentioned;
+      if (channel && mentions.channelWildcard) flags |= Flag.stream_wildcard_mentioned;
+      if (channel && mentions.topicWildcard) flags |= Flag.topic_wildcard_mentioned;
+      flagsByUser.set(userId, flags);
+      ctx.store.userMessages.put([userId, message.id], flags);
+    }
+    ctx.store.messages.put(message.id, message);
+    if (channel) {
+      ctx.store.channelMessages.put([channel.id, message.id], topic);
+      if (channel.firstMessageId === null) {
+        const updated = { ...channel, firstMessageId: message.id };
+        ctx.store.channels.put([updated.realmId, updated.id], updated);
+        ctx.state.indexChannel(updated);
+        const observers = channelObservers(ctx.state, updated).map((user) => user.id);
+        ctx.emit({ type: 'stream', op: 'update', stream_id: updated.id, name: updated.name, property: 'first_message_id', value: message.id }, observers);
+      }
+    }
+    emitMessage(ctx, message, flagsByUser);
+    return { id: message.id };
+  }),
+
+  'messages.window': readCommand((ctx, input: FetchInput) => {
+    const viewer = ctx.actor;
+    if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) throw errors.badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+    const terms = resolveNarrow(ctx.state, viewer, input.narrow, ctx.fakeEmailDomain);
+    const channelTerm = terms.find((term) => term.op === 'channel' && !term.negated);
+    const channel = channelTerm?.op === 'channel' ? ctx.state.channels.get(channelTerm.channelId) : undefined;
+    const window = messageWindow(ctx.store, {
+      userId: viewer.id,
+      terms,
+      anchor: input.anchor,
+      numBefore: input.numBefore,
+      numAfter: input.numAfter,
+      includeAnchor: input.includeAnchor,
+      channelHistoryVisible: channel !== undefined && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, viewer),
+    });
+    const options = { applyMarkdown: input.applyMarkdown, clientGravatar: input.clientGravatar };
+    return {
+      anchor: window.anchor,
+      found_anchor: window.foundAnchor,
+      found_oldest: window.foundOldest,
+      found_newest: window.foundNewest,
+      history_limited: false,
+      messages: window.entries.map(({ message, flags }) => ({ ...messageView(ctx.state, message, ctx.fakeEmailDomain, options), flags: flagNames(flags) })),
+    };
+  }),
+
+  'messages.get': readCommand((ctx, input: { messageId: number; applyMarkdown: boolean }) => {
+    const viewer = ctx.actor;
+    const message = ctx.store.messages.get(input.messageId);
+    const flags = ctx.store.userMessages.get([viewer.id, input.messageId]);
+    const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
+    const visible = message?.realmId === ctx.state.realm.id && (flags !== undefined || (channel !== undefined && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, viewer)));
+    if (!message || !visible) throw errors.badRequest('Invalid message(s)');
+    const view = messageView(ctx.state, message, ctx.fakeEmailDomain, { applyMarkdown: input.applyMarkdown, clientGravatar: false });
+    return { message: { ...view, flags: flagNames(flags ?? Flag.read | Flag.historical) }, raw_content: message.content };
+  }),
+};
+
+export interface FetchInput {
+  anchor: Anchor;
+  numBefore: number;
+  numAfter: number;
+  includeAnchor: boolean;
+  narrow: RawTerm[];
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+}
+
+/** register's `message` state. */
+export function messagesInitialState(ctx: CommandContext) {
+  const user = ctx.actor;
+  let maxMessageId = -1;
+  for (const [, messageId] of ctx.store.userMessages.getKeys({ start: [user.id, Number.MAX_SAFE_INTEGER], end: [user.id, -1], reverse: true, limit: 1 }) as Iterable<[number, number]>) {
+    maxMessageId = messageId;
+  }
+  return { max_message_id: maxMessageId };
+}
