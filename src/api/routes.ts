@@ -3,6 +3,7 @@
 import { adminRoute, publicRoute, userRoute, type Route } from '../http/route.js';
 import { devFetchApiKey } from './auth.js';
 import { getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, subscribe } from './channels.js';
+import { getUserGroups } from './groups.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { getServerSettings } from './server.js';
 import { getMessage, getMessages, sendMessage } from './messages.js';
@@ -27,6 +28,8 @@ export const routes: readonly Route[] = [
   userRoute('GET', '/streams/{stream_id:int}', 'get-stream-by-id', getChannel),
   userRoute('GET', '/streams/{stream_id:int}/members', 'get-subscribers', getChannelMembers),
   userRoute('GET', '/get_stream_id', 'get-stream-id', getChannelId),
+
+  userRoute('GET', '/user_groups', 'get-user-groups', getUserGroups),
 
   userRoute('POST', '/messages', 'send-message', sendMessage),
   userRoute('GET', '/messages', 'get-messages', getMessages),

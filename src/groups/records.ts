@@ -2,6 +2,16 @@
 // system groups, whose membership follows roles and is derived from them, never stored.
 import { Role } from '../users/records.js';
 
+export const groupPermissions = [
+  'can_add_members_group',
+  'can_join_group',
+  'can_leave_group',
+  'can_manage_group',
+  'can_mention_group',
+  'can_remove_members_group',
+] as const;
+export type GroupPermission = (typeof groupPermissions)[number];
+
 export interface GroupRecord {
   id: number;
   realmId: number;
@@ -15,6 +25,7 @@ export interface GroupRecord {
   deactivated: boolean;
   creatorId: number | null;
   dateCreated: number;
+  permissions: Record<GroupPermission, GroupSetting>;
 }
 
 /** A permission: a group ID, or an anonymous set of users and groups. */

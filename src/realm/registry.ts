@@ -3,7 +3,7 @@
 // same realm can never race to load it twice.
 import type { Config } from '../config.js';
 import type { EventQueues } from '../events/queues.js';
-import { systemGroupOrder, systemGroups, type GroupRecord, type SystemGroupName } from '../groups/records.js';
+import { groupPermissions, systemGroupOrder, systemGroups, type GroupPermission, type GroupRecord, type GroupSetting, type SystemGroupName } from '../groups/records.js';
 import type { Store } from '../store/store.js';
 import { RealmActor } from './actor.js';
 import type { RealmRecord } from './records.js';
@@ -100,13 +100,17 @@ export class Realms {
   }
 }
 
-/** Zulip's system groups for a new realm, nested as Zulip nests them; returns name → ID. */
+/** Zulip's system groups for a new realm, nested as Zulip nests them; returns name → ID. Nobody
+ * manages, joins or leaves a system group; everyone may mention one. */
 function createSystemGroups(store: Store, realmId: number, now: number): Map<SystemGroupName, number> {
-  const ids = new Map<SystemGroupName, number>();
+  const ids = new Map<SystemGroupName, number>(systemGroupOrder.map((name) => [name, store.nextId('group')]));
+  const nobody = ids.get('role:nobody')!;
   for (const name of systemGroupOrder) {
     const shape = systemGroups[name];
+    const permissions = Object.fromEntries(groupPermissions.map((permission) => [permission, nobody])) as Record<GroupPermission, GroupSetting>;
+    permissions.can_mention_group = ids.get('role:everyone')!;
     const group: GroupRecord = {
-      id: store.nextId('group'),
+      id: ids.get(name)!,
       realmId,
       name,
       description: shape.description,
@@ -116,9 +120,9 @@ function createSystemGroups(store: Store, realmId: number, now: number): Map<Sys
       deactivated: false,
       creatorId: null,
       dateCreated: now,
+      permissions,
     };
     store.groups.put([realmId, group.id], group);
-    ids.set(name, group.id);
   }
   return ids;
 }

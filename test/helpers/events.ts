@@ -93,27 +93,63 @@ export class StreamClient {
   }
 }
 
+type Channel = { stream_id: number; subscriber_count: number; subscribers?: number[]; [field: string]: unknown };
+
+const channelLists = ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed'] as const;
+
+function eachChannel(state: State, streamId: number, update: (channel: Channel) => void): void {
+  for (const list of channelLists) for (const channel of (state[list] as Channel[] | undefined) ?? []) if (channel.stream_id === streamId) update(channel);
+}
+
 /** Zulip's apply_events for the event types Parley emits: what a client does with each event. */
 export function applyEvent(state: State, event: Event): void {
   const { id: _id, ...payload } = event;
-  switch (payload.type) {
-    case 'realm_user': {
-      const users = state.realm_users as { user_id: number }[];
-      const person = payload.person as { user_id: number };
-      if (payload.op === 'add') users.push(person);
-      else if (payload.op === 'update') Object.assign(users.find((user) => user.user_id === person.user_id) ?? {}, person);
-      else assert.unreachable(`unhandled realm_user op ${payload.op}`);
+  switch (`${payload.type}/${payload.op ?? ''}`) {
+    case 'realm_user/add':
+      (state.realm_users as unknown[]).push(payload.person);
+      return;
+    case 'stream/create':
+      for (const channel of payload.streams as Channel[]) {
+        (state.streams as Channel[] | undefined)?.push(channel);
+        (state.never_subscribed as Channel[] | undefined)?.push({ ...channel, subscribers: [] });
+      }
+      return;
+    case 'stream/update':
+      eachChannel(state, payload.stream_id as number, (channel) => (channel[payload.property as string] = payload.value));
+      return;
+    case 'subscription/add':
+      for (const subscription of payload.subscriptions as Channel[]) {
+        for (const list of ['unsubscribed', 'never_subscribed'] as const) state[list] = (state[list] as Channel[]).filter((channel) => channel.stream_id !== subscription.stream_id);
+        (state.subscriptions as Channel[]).push(subscription);
+        eachChannel(state, subscription.stream_id, (channel) => (channel.subscriber_count = subscription.subscriber_count));
+      }
+      return;
+    case 'subscription/peer_add': {
+      const added = payload.user_ids as number[];
+      for (const streamId of payload.stream_ids as number[]) {
+        eachChannel(state, streamId, (channel) => {
+          if (channel.subscribers) channel.subscribers = [...channel.subscribers, ...added];
+          channel.subscriber_count += added.length;
+        });
+      }
       return;
     }
-    case 'heartbeat':
+    case 'message/':
+      state.max_message_id = Math.max(state.max_message_id as number, (payload.message as { id: number }).id);
+      return;
+    case 'heartbeat/':
       return;
     default:
-      assert.unreachable(`no apply_events rule for ${payload.type}`);
+      assert.unreachable(`no apply_events rule for ${payload.type}/${payload.op ?? ''}`);
   }
 }
 
-/** Register state without what differs between two registers by design. */
+const byStreamId = (a: Channel, b: Channel): number => a.stream_id - b.stream_id;
+
+/** Register state without what differs between two registers by design; channel lists sorted,
+ * since their order carries no meaning. */
 export function comparable(state: State): State {
   const { queue_id: _queue, last_event_id: _last, ...rest } = state;
+  for (const list of channelLists) if (Array.isArray(rest[list])) rest[list] = [...(rest[list] as Channel[])].sort(byStreamId);
   return rest;
 }

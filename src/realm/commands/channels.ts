@@ -84,8 +84,9 @@ function checkMayCreate(ctx: CommandContext, creator: UserRecord | null, channel
   if (channel.messageRetentionDays !== null && creator.role !== Role.owner) throw errors.ownerRequired();
 }
 
-/** Creates a channel and announces it to everyone who may see it; call inside a write command. */
-export function createChannel(ctx: CommandContext, creator: UserRecord | null, spec: NewChannel): ChannelRecord {
+/** Creates a channel and announces it to everyone who may see it and to the users about to be
+ * subscribed to it (their subscription events follow); call inside a write command. */
+export function createChannel(ctx: CommandContext, creator: UserRecord | null, spec: NewChannel, subscribersToBe: UserRecord[]): ChannelRecord {
   const name = checkChannelName(spec.name);
   if (ctx.state.channelByName(name)) throw errors.badRequest(`Channel '${name}' already exists`);
   checkMayCreate(ctx, creator, spec);
@@ -114,8 +115,8 @@ export function createChannel(ctx: CommandContext, creator: UserRecord | null, s
   };
   ctx.store.channels.put([channel.realmId, channel.id], channel);
   ctx.state.indexChannel(channel);
-  const observers = channelObservers(ctx.state, channel).map((user) => user.id);
-  ctx.emit({ type: 'stream', op: 'create', streams: [channelViewOf(ctx.state, channel)] }, observers);
+  const told = new Set([...channelObservers(ctx.state, channel), ...subscribersToBe].map((user) => user.id));
+  ctx.emit({ type: 'stream', op: 'create', streams: [channelViewOf(ctx.state, channel)] }, told);
   return channel;
 }
 
@@ -214,7 +215,7 @@ export const channelCommands = {
     }
     if (input.isDefaultStream && toCreate.length > 0 && !isAdmin(actor)) throw errors.adminRequired();
     for (const spec of toCreate) checkMayCreate(ctx, actor, spec);
-    const created = toCreate.map((spec) => createChannel(ctx, actor, spec));
+    const created = toCreate.map((spec) => createChannel(ctx, actor, spec, principals));
     if (input.isDefaultStream && created.length > 0) {
       const realm = { ...ctx.state.realm, defaultChannelIds: [...ctx.state.realm.defaultChannelIds, ...created.map((channel) => channel.id)] };
       ctx.store.realms.put(realm.id, realm);

@@ -1,11 +1,12 @@
 // The command table of the realm actor: every command a realm understands, by name.
 import { authCommands } from './auth.js';
 import { channelCommands } from './channels.js';
+import { groupCommands } from './groups.js';
 import { messageCommands } from './messages.js';
 import { registerCommands } from './register.js';
 import { userCommands } from './users.js';
 
-export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands };
+export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands };
 
 export type CommandName = keyof typeof commands;
 export type InputOf<N extends CommandName> = Parameters<(typeof commands)[N]['run']>[1];

@@ -6,6 +6,7 @@ import { realmUrl } from '../records.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../version.js';
 import { readCommand, type CommandContext } from '../context.js';
 import { channelsInitialState, subscriptionsInitialState } from './channels.js';
+import { groupsInitialState } from './groups.js';
 import { limits } from './limits.js';
 import { messagesInitialState } from './messages.js';
 import { usersInitialState } from './users.js';
@@ -49,6 +50,7 @@ const fetchers = new Map<string, Fetcher>([
   ['subscription', (ctx, input) => subscriptionsInitialState(ctx, input.includeSubscribers)],
   ['stream', channelsInitialState],
   ['message', messagesInitialState],
+  ['user_group', groupsInitialState],
 ]);
 
 export const registerCommands = {

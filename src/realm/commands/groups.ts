@@ -1,0 +1,13 @@
+// User-group commands and register's `user_group` state.
+import { groupView } from '../../groups/view.js';
+import { readCommand, type CommandContext } from '../context.js';
+
+function groupList(ctx: CommandContext, includeDeactivated: boolean) {
+  return [...ctx.state.groups.values()].filter((group) => includeDeactivated || !group.deactivated).map((group) => groupView(group, ctx.state.users.values()));
+}
+
+export const groupCommands = {
+  'groups.list': readCommand((ctx, input: { includeDeactivated: boolean }) => groupList(ctx, input.includeDeactivated)),
+};
+
+export const groupsInitialState = (ctx: CommandContext) => ({ realm_user_groups: groupList(ctx, true) });
