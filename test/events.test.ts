@@ -56,6 +56,7 @@ events('a change wakes a parked long-poll with its event, validated against the 
   const { queueId } = await register(hamlet);
   const parked = pollEvents(hamlet, queueId, 1);
   const userId = await createUser(server);
+  // (user_group add_members follows; this test reads the first event)
   const [event] = await parked;
   assert.is(event!.type, 'realm_user');
   assert.is(event!.op, 'add');
@@ -65,7 +66,7 @@ events('a change wakes a parked long-poll with its event, validated against the 
 
 events('event IDs increase; last_event_id acknowledges and prunes; dont_block answers at once', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
-  const { queueId } = await register(hamlet);
+  const { queueId } = await register(hamlet, { event_types: ['realm_user'] });
   await createUser(server);
   await createUser(server);
   const both = await pollEvents(hamlet, queueId, 2);
@@ -130,14 +131,37 @@ events('queues idle past their lifespan are collected', async ({ server }) => {
 });
 
 events('register + events == a fresh register, after a sequence of changes', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
   const cordelia = await server.as('cordelia@zulip.com');
-  const { queueId, state } = await register(cordelia, { client_gravatar: false });
+  const othello = await server.as('othello@zulip.com');
+  const options = { client_gravatar: false, include_subscribers: true };
+  const before = await register(cordelia, options);
+  const adminBefore = await register(iago, options);
+  const ids = { cordelia: (await cordelia.get('/users/me')).body.user_id, othello: (await othello.get('/users/me')).body.user_id };
+  const changes: Promise<unknown>[] = [];
+  const step = (promise: Promise<{ status: number; body: unknown }>) =>
+    changes.push(promise.then((response) => assert.is(response.status, 200, JSON.stringify(response.body))));
   await createUser(server);
+  step(iago.post('/users/me/subscriptions', { subscriptions: [{ name: 'Sequence public' }], principals: [ids.othello] }));
+  await Promise.all(changes);
+  step(othello.post('/users/me/subscriptions', { subscriptions: [{ name: 'Sequence public' }], principals: [ids.cordelia] }));
+  step(iago.post('/users/me/subscriptions', { subscriptions: [{ name: 'Sequence private' }], invite_only: true, principals: [ids.cordelia] }));
+  step(othello.post('/users/me/subscriptions', { subscriptions: [{ name: 'Scotland' }] }));
+  await Promise.all(changes);
+  step(othello.post('/messages', { type: 'stream', to: 'Sequence public', topic: 'hello', content: 'first' }));
+  step(othello.post('/messages', { type: 'private', to: [ids.cordelia], content: 'direct' }));
+  await Promise.all(changes);
   await createUser(server);
-  const received = await pollEvents(cordelia, queueId, 2);
-  for (const event of received) applyEvent(state, event);
-  const fresh = await register(cordelia, { client_gravatar: false });
-  assert.equal(comparable(state), comparable(fresh.state));
+  for (const [client, registered] of [
+    [cordelia, before],
+    [iago, adminBefore],
+  ] as const) {
+    const received = (await client.get('/events', { queue_id: registered.queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
+    assert.ok(received.length >= 5, `${client.email} got ${received.length} events`);
+    for (const event of received) applyEvent(registered.state, event);
+    const fresh = await register(client, options);
+    assert.equal(comparable(registered.state), comparable(fresh.state), client.email);
+  }
 });
 
 events.run();
@@ -147,7 +171,7 @@ const restart = suite('event queues across a graceful restart');
 restart('a queue and its unacknowledged events survive a graceful restart, then keep working', async () => {
   const server = await startTestServer();
   const hamlet = await server.as('hamlet@zulip.com');
-  const { queueId } = await register(hamlet);
+  const { queueId } = await register(hamlet, { event_types: ['realm_user'] });
   const iago = await server.as('iago@zulip.com');
   await iago.post('/users', { email: 'before@zulip.com', full_name: 'Before', password: 'pw' });
   await server.parley.close();

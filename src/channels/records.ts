@@ -38,6 +38,8 @@ export interface ChannelRecord {
   folderId: number | null;
   isArchived: boolean;
   firstMessageId: number | null;
+  /** Zulip's is_recently_active; true for a new channel. Changed only together with an event. */
+  isRecentlyActive: boolean;
   permissions: Record<ChannelPermission, GroupSetting>;
 }
 

@@ -30,7 +30,7 @@ export function channelView(channel: ChannelRecord, subscriberCount: number, sys
     topics_policy: channel.topicsPolicy,
     first_message_id: channel.firstMessageId,
     folder_id: channel.folderId,
-    is_recently_active: channel.firstMessageId !== null,
+    is_recently_active: channel.isRecentlyActive,
     stream_weekly_traffic: null,
     subscriber_count: subscriberCount,
     ...channel.permissions,

@@ -134,6 +134,11 @@ export function applyEvent(state: State, event: Event): void {
       }
       return;
     }
+    case 'user_group/add_members': {
+      const group = (state.realm_user_groups as { id: number; members: number[] }[]).find((candidate) => candidate.id === payload.group_id)!;
+      group.members = [...group.members, ...(payload.user_ids as number[])];
+      return;
+    }
     case 'message/':
       state.max_message_id = Math.max(state.max_message_id as number, (payload.message as { id: number }).id);
       return;

@@ -111,6 +111,7 @@ export function createChannel(ctx: CommandContext, creator: UserRecord | null, s
     folderId: null,
     isArchived: false,
     firstMessageId: null,
+    isRecentlyActive: true,
     permissions,
   };
   ctx.store.channels.put([channel.realmId, channel.id], channel);

@@ -4,6 +4,7 @@ import { newApiKey } from '../../users/apiKey.js';
 import { EmailVisibility, isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { canSeeDeliveryEmail, userView, type UserView } from '../../users/view.js';
 import type { ZulipEvent } from '../../events/types.js';
+import { systemGroupOrder, systemGroups } from '../../groups/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 
 export const MAX_FULL_NAME_LENGTH = 100;
@@ -79,6 +80,14 @@ export function emitUserEvent(ctx: CommandContext, target: UserRecord, build: (p
   for (const { event, userIds } of variants.values()) ctx.emit(event, userIds);
 }
 
+/** A user's role makes it a direct member of one system group; tell everyone, as Zulip does. */
+export function emitSystemGroupJoin(ctx: CommandContext, user: UserRecord): void {
+  const name = systemGroupOrder.find((candidate) => systemGroups[candidate].directRoles.includes(user.role));
+  if (name === undefined) return;
+  const everyone = [...ctx.state.users.values()].filter((viewer) => viewer.isActive).map((viewer) => viewer.id);
+  ctx.emit({ type: 'user_group', op: 'add_members', group_id: ctx.state.systemGroup(name), user_ids: [user.id] }, everyone);
+}
+
 /** The `realm_user` part of register: every user as the requester sees them, and the requester. */
 export function usersInitialState(ctx: CommandContext, options: UserViewOptions) {
   const me = ctx.actor;
@@ -115,6 +124,7 @@ export const userCommands = {
     checkNewUser(ctx, input);
     const user = insertUser(ctx, input);
     emitUserEvent(ctx, user, (person) => ({ type: 'realm_user', op: 'add', person }));
+    emitSystemGroupJoin(ctx, user);
     return { userId: user.id, apiKey: user.apiKey };
   }),
 
