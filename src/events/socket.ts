@@ -8,7 +8,7 @@ import { parse as parseQuery } from 'fast-querystring';
 import uWS from 'uWebSockets.js';
 import { ApiError, errors } from '../errors.js';
 import { authenticate } from '../http/auth.js';
-import { sendError, type Exchange } from '../http/response.js';
+import { openExchange, sendError } from '../http/response.js';
 import type { ServerContext } from '../http/route.js';
 import type { RealmActor } from '../realm/actor.js';
 import { CloseCode } from './closeCodes.js';
@@ -161,10 +161,7 @@ export function addEventSocket(app: uWS.TemplatedApp, server: ServerContext, tok
         protocol: req.getHeader('sec-websocket-protocol'),
         extensions: req.getHeader('sec-websocket-extensions'),
       };
-      const exchange: Exchange = { res, aborted: false, done: false, abort: new AbortController() };
-      res.onAborted(() => {
-        exchange.aborted = true;
-      });
+      const exchange = openExchange(res);
       void (async () => {
         const realm = server.realms.forHost(head.host);
         if (!realm) throw errors.notFound();

@@ -23,6 +23,16 @@ export interface Exchange {
   abort: AbortController;
 }
 
+/** Starts an exchange; must be called before the uWS handler returns. */
+export function openExchange(res: HttpResponse): Exchange {
+  const exchange: Exchange = { res, aborted: false, done: false, abort: new AbortController() };
+  res.onAborted(() => {
+    exchange.aborted = true;
+    exchange.abort.abort();
+  });
+  return exchange;
+}
+
 export function sendJson(exchange: Exchange, status: number, body: unknown, headers: Record<string, string> = {}, close = false): void {
   if (exchange.aborted || exchange.done) return;
   exchange.done = true;

@@ -5,7 +5,7 @@ import uWS from 'uWebSockets.js';
 import { errors } from '../errors.js';
 import { authenticate } from './auth.js';
 import { readParams } from './params.js';
-import { sendError, sendJson, sendSuccess, type Exchange } from './response.js';
+import { openExchange, sendError, sendJson, sendSuccess, type Exchange } from './response.js';
 import type { PublicRequest, Route, ServerContext } from './route.js';
 import { Router } from './router.js';
 import { compileValidator, type Validator } from '../api/validation.js';
@@ -71,11 +71,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       transferEncoding: req.getHeader('transfer-encoding'),
       userAgent: req.getHeader('user-agent'),
     };
-    const exchange: Exchange = { res, aborted: false, done: false, abort: new AbortController() };
-    res.onAborted(() => {
-      exchange.aborted = true;
-      exchange.abort.abort();
-    });
+    const exchange = openExchange(res);
     inFlight++;
     readBody(exchange, head, config.maxBodyBytes)
       .then((body) => handle(exchange, head, body))

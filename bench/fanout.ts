@@ -1,0 +1,160 @@
+// Fan-out benchmark: N WebSocket clients, each its own user with its own event queue, all
+// subscribed to one channel; one message is sent and the time until the last client has it is
+// measured, over repeats. The server runs as its own process on loopback; the dataset is built
+// directly into its data directory first.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import WebSocket from 'ws';
+import { openStore } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { EventQueues } from '../src/events/queues.js';
+import { Realms } from '../src/realm/registry.js';
+import { Role } from '../src/users/records.js';
+import { ApiClient } from '../test/helpers/client.js';
+import { spawnServer } from '../test/helpers/process.js';
+import { percentile, pool, printTable, rssBytes, writeResult } from './lib/stats.js';
+
+export interface FanoutOptions {
+  clients: number;
+  repeats: number;
+  /** Everything must be done by then (a bound, not a target). */
+  timeoutMs: number;
+}
+
+interface Member {
+  email: string;
+  apiKey: string;
+}
+
+/** Builds the realm: an owner and `count` members, all subscribed to one channel. */
+async function buildDataset(dataDir: string, count: number): Promise<{ owner: Member; members: Member[] }> {
+  const config = { ...loadConfig({}), dataDir, mode: 'production' as const };
+  const store = openStore(config);
+  const realms = new Realms(store, config, new EventQueues(store));
+  const realm = await realms.create({ subdomain: '', name: 'Fan-out' });
+  const create = (email: string, role: Role) => realm.ask('users.create', null, { email, fullName: email.split('@')[0]!, role, passwordHash: null });
+  const owner = await create('owner@fanout.test', Role.owner);
+  const members = await Promise.all(Array.from({ length: count }, (_, i) => create(`member${i}@fanout.test`, Role.member)));
+  await realm.ask('subscriptions.add', owner.userId, {
+    subscriptions: [{ name: 'fanout' }],
+    principals: [owner.userId, ...members.map((member) => member.userId)],
+    authorizationErrorsFatal: true,
+    isDefaultStream: false,
+    newChannel: { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: null, messageRetentionDays: null, topicsPolicy: 'inherit', permissions: {} },
+  });
+  await realms.idle();
+  await store.close();
+  return {
+    owner: { email: 'owner@fanout.test', apiKey: owner.apiKey },
+    members: members.map((member, i) => ({ email: `member${i}@fanout.test`, apiKey: member.apiKey })),
+  };
+}
+
+/** A client that only watches for one marker per round, without parsing frames. */
+class Watcher {
+  received = new Map<string, number>();
+
+  constructor(readonly socket: WebSocket) {}
+
+  watch(marker: string, onReceived: () => void): void {
+    const bytes = Buffer.from(marker);
+    const listener = (data: Buffer): void => {
+      if (data.includes(bytes)) {
+        this.received.set(marker, performance.now());
+        this.socket.off('message', listener);
+        onReceived();
+      }
+    };
+    this.socket.on('message', listener);
+  }
+}
+
+async function connect(baseUrl: string, member: Member): Promise<Watcher> {
+  const client = new ApiClient(baseUrl, member);
+  const registered = await client.post('/register', { event_types: ['message'], client_gravatar: true, apply_markdown: true });
+  if (registered.status !== 200) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
+  const socket = new WebSocket(`${baseUrl.replace('http', 'ws')}/api/v1/events/socket`, { headers: client.authHeader(), perMessageDeflate: false });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => {
+      socket.send(JSON.stringify({ op: 'attach', queue_id: registered.body.queue_id, last_event_id: -1 }));
+      socket.once('message', () => resolve());
+    });
+    socket.once('error', reject);
+  });
+  return new Watcher(socket);
+}
+
+export async function runFanout(options: FanoutOptions): Promise<void> {
+  const deadline = Date.now() + options.timeoutMs;
+  const remaining = (): number => Math.max(1, deadline - Date.now());
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-fanout-'));
+  try {
+    const setupStart = performance.now();
+    const { owner, members } = await buildDataset(dataDir, options.clients);
+    const setupMs = performance.now() - setupStart;
+    const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'production' });
+    try {
+      const pid = server.child.pid!;
+      const idleRss = rssBytes(pid);
+      const sender = new ApiClient(server.baseUrl, owner);
+      const connectStart = performance.now();
+      const watchers = await pool(members, 200, (member) => connect(server.baseUrl, member));
+      const connectMs = performance.now() - connectStart;
+      const connectedRss = rssBytes(pid);
+
+      const lastDelivery: number[] = [];
+      const deliveries: number[] = [];
+      for (let round = 0; round < options.repeats; round++) {
+        const marker = `fanout-round-${round}-${Math.random().toString(36).slice(2)}`;
+        let pending = watchers.length;
+        const allReceived = new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`round ${round}: ${pending} of ${watchers.length} clients did not receive the message`)), remaining());
+          for (const watcher of watchers) {
+            watcher.watch(marker, () => {
+              if (--pending === 0) {
+                clearTimeout(timer);
+                resolve();
+              }
+            });
+          }
+        });
+        const sentAt = performance.now();
+        const response = await sender.post('/messages', { type: 'stream', to: 'fanout', topic: 'bench', content: marker });
+        if (response.status !== 200) throw new Error(`send failed: ${JSON.stringify(response.body)}`);
+        await allReceived;
+        const times = watchers.map((watcher) => watcher.received.get(marker)! - sentAt);
+        lastDelivery.push(Math.max(...times));
+        deliveries.push(...times);
+      }
+      for (const watcher of watchers) watcher.socket.terminate();
+
+      const result = {
+        clients: options.clients,
+        repeats: options.repeats,
+        last_delivery_ms: { p50: percentile(lastDelivery, 50), p99: percentile(lastDelivery, 99), max: Math.max(...lastDelivery) },
+        each_delivery_ms: { p50: percentile(deliveries, 50), p99: percentile(deliveries, 99) },
+        deliveries_per_second: options.clients / (percentile(lastDelivery, 50) / 1000),
+        server_bytes_per_socket: (connectedRss - idleRss) / options.clients,
+        setup_ms: setupMs,
+        connect_ms: connectMs,
+      };
+      printTable(`fan-out: one message to ${options.clients} WebSocket clients, ${options.repeats} repeats`, [
+        { measure: 'POST → last delivery p50 (ms)', value: result.last_delivery_ms.p50 },
+        { measure: 'POST → last delivery p99 (ms)', value: result.last_delivery_ms.p99 },
+        { measure: 'POST → each delivery p50 (ms)', value: result.each_delivery_ms.p50 },
+        { measure: 'POST → each delivery p99 (ms)', value: result.each_delivery_ms.p99 },
+        { measure: 'deliveries per second (at p50)', value: Math.round(result.deliveries_per_second) },
+        { measure: 'server memory per socket+queue (KiB)', value: result.server_bytes_per_socket / 1024 },
+        { measure: 'register+connect all clients (s)', value: connectMs / 1000 },
+      ]);
+      console.log(`results: ${writeResult(options.clients === 10_000 ? 'fanout' : `fanout-${options.clients}`, result)}`);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

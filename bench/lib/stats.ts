@@ -1,0 +1,50 @@
+// Percentiles, a printed table, and the JSON result file every benchmark writes.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export type Row = Record<string, string | number>;
+
+export function printTable(title: string, rows: readonly Row[]): void {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]!);
+  const cell = (value: string | number): string => (typeof value === 'number' ? (Number.isInteger(value) ? String(value) : value.toFixed(2)) : value);
+  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row[column] ?? '').length)));
+  const line = (values: string[]): string => values.map((value, i) => value.padStart(widths[i]!)).join('  ');
+  console.log(`\n${title}`);
+  console.log(line(columns));
+  for (const row of rows) console.log(line(columns.map((column) => cell(row[column] ?? ''))));
+}
+
+const resultsDir = new URL('../../../bench/results/', import.meta.url);
+
+export function writeResult(name: string, result: unknown): string {
+  mkdirSync(resultsDir, { recursive: true });
+  const file = new URL(`${name}.json`, resultsDir);
+  writeFileSync(file, `${JSON.stringify({ benchmark: name, date: new Date().toISOString(), ...(result as object) }, null, 2)}\n`);
+  return file.pathname;
+}
+
+/** Runs `task` over `items` with at most `limit` in flight. */
+export async function pool<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index]!, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** Resident memory of a process in bytes (Linux). */
+export function rssBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024;
+}

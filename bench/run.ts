@@ -1,0 +1,30 @@
+// Benchmark runner: `npm run bench -- <fanout|all> [--quick] [--clients N] [--repeats R]`.
+// Every benchmark targets loopback only and is bounded in count and time.
+import { parseArgs } from 'node:util';
+import { runFanout } from './fanout.js';
+
+const { positionals, values } = parseArgs({
+  args: process.argv.slice(2),
+  allowPositionals: true,
+  options: { quick: { type: 'boolean', default: false }, clients: { type: 'string' }, repeats: { type: 'string' } },
+});
+
+const benchmarks: Record<string, () => Promise<void>> = {
+  fanout: () =>
+    runFanout({
+      clients: Number(values.clients ?? (values.quick ? 200 : 10_000)),
+      repeats: Number(values.repeats ?? (values.quick ? 5 : 20)),
+      timeoutMs: values.quick ? 60_000 : 600_000,
+    }),
+};
+
+const name = positionals[0] ?? 'all';
+const selected = name === 'all' ? Object.keys(benchmarks) : [name];
+for (const benchmark of selected) {
+  const run = benchmarks[benchmark];
+  if (!run) {
+    console.error(`unknown benchmark '${benchmark}'; known: ${Object.keys(benchmarks).join(', ')}, all`);
+    process.exit(2);
+  }
+  await run();
+}
