@@ -106,6 +106,9 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
 
       const lastDelivery: number[] = [];
       const deliveries: number[] = [];
+      // The reply is sent after the commit and after the events went to every socket: the
+      // server's share of the fan-out, without the clients' time to read their frames.
+      const replies: number[] = [];
       for (let round = 0; round < options.repeats; round++) {
         const marker = `fanout-round-${round}-${Math.random().toString(36).slice(2)}`;
         let pending = watchers.length;
@@ -123,6 +126,7 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
         const sentAt = performance.now();
         const response = await sender.post('/messages', { type: 'stream', to: 'fanout', topic: 'bench', content: marker });
         if (response.status !== 200) throw new Error(`send failed: ${JSON.stringify(response.body)}`);
+        replies.push(performance.now() - sentAt);
         await allReceived;
         const times = watchers.map((watcher) => watcher.received.get(marker)! - sentAt);
         lastDelivery.push(Math.max(...times));
@@ -135,6 +139,7 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
         repeats: options.repeats,
         last_delivery_ms: { p50: percentile(lastDelivery, 50), p99: percentile(lastDelivery, 99), max: Math.max(...lastDelivery) },
         each_delivery_ms: { p50: percentile(deliveries, 50), p99: percentile(deliveries, 99) },
+        post_reply_ms: { p50: percentile(replies, 50), p99: percentile(replies, 99) },
         deliveries_per_second: options.clients / (percentile(lastDelivery, 50) / 1000),
         server_bytes_per_socket: (connectedRss - idleRss) / options.clients,
         setup_ms: setupMs,
@@ -145,6 +150,8 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
         { measure: 'POST → last delivery p99 (ms)', value: result.last_delivery_ms.p99 },
         { measure: 'POST → each delivery p50 (ms)', value: result.each_delivery_ms.p50 },
         { measure: 'POST → each delivery p99 (ms)', value: result.each_delivery_ms.p99 },
+        { measure: 'POST reply, after fan-out p50 (ms)', value: result.post_reply_ms.p50 },
+        { measure: 'POST reply, after fan-out p99 (ms)', value: result.post_reply_ms.p99 },
         { measure: 'deliveries per second (at p50)', value: Math.round(result.deliveries_per_second) },
         { measure: 'server memory per socket+queue (KiB)', value: result.server_bytes_per_socket / 1024 },
         { measure: 'register+connect all clients (s)', value: connectMs / 1000 },

@@ -16,6 +16,8 @@ export type DetachReason = 'replaced' | 'deleted' | 'shutdown';
 
 /** What a queue is made of; all of it survives a graceful restart. */
 export interface QueueSnapshot {
+  /** The newest event ID the queue has seen (register's last_event_id before any event). */
+  lastEventId: number;
   id: string;
   realmId: number;
   userId: number;
@@ -27,21 +29,30 @@ export interface QueueSnapshot {
   applyMarkdown: boolean;
   /** How long the queue lives without a consumer (Zulip: 10 minutes, `lifespan_secs` up to 7 days). */
   lifespanMs: number;
-  nextEventId: number;
   events: QueuedEvent[];
 }
 
+/** Hands out event IDs. They come from one server-wide sequence, so they increase in every
+ * queue (not consecutively, which Zulip allows) and one emission has the same ID in every queue
+ * that gets it: its frame is built once for all of them. */
+export type EventIds = () => number;
+
 export class EventQueue {
   private events: QueuedEvent[];
-  private nextEventId: number;
+  private newestId: number;
   private readonly eventTypes: Set<string> | null;
   consumer: Consumer | null = null;
   /** When a consumer last read or let go of the queue (ms); idle time counts from here. */
   lastActive = Date.now();
 
-  constructor(readonly settings: Omit<QueueSnapshot, 'events' | 'nextEventId'>, events: QueuedEvent[] = [], nextEventId = 0) {
+  constructor(
+    readonly settings: Omit<QueueSnapshot, 'events' | 'lastEventId'>,
+    private readonly nextId: EventIds,
+    lastEventId: number,
+    events: QueuedEvent[] = [],
+  ) {
     this.events = events;
-    this.nextEventId = nextEventId;
+    this.newestId = lastEventId;
     this.eventTypes = settings.eventTypes === null ? null : new Set(settings.eventTypes);
   }
 
@@ -53,9 +64,9 @@ export class EventQueue {
     return this.settings.userId;
   }
 
-  /** The ID of the newest event (-1 before the first): register's last_event_id. */
+  /** The ID of the newest event, or the sequence's position when the queue was registered. */
   get lastEventId(): number {
-    return this.nextEventId - 1;
+    return this.newestId;
   }
 
   wants(event: ZulipEvent, message?: Emitted['message']): boolean {
@@ -65,8 +76,15 @@ export class EventQueue {
     return message === undefined || matchesNarrow(this.settings.narrow, message.record, message.flags);
   }
 
+  /** Adds an event of this queue alone (a heartbeat). */
   push(event: ZulipEvent): void {
-    this.events.push({ id: this.nextEventId++, event });
+    this.deliver({ id: this.nextId(), event });
+  }
+
+  /** Adds an event that other queues may share (same ID, same object). */
+  deliver(queued: QueuedEvent): void {
+    this.events.push(queued);
+    this.newestId = queued.id;
     this.consumer?.notify(this);
   }
 
@@ -102,6 +120,6 @@ export class EventQueue {
   }
 
   snapshot(): QueueSnapshot {
-    return { ...this.settings, events: this.events, nextEventId: this.nextEventId };
+    return { ...this.settings, events: this.events, lastEventId: this.newestId };
   }
 }

@@ -6,19 +6,22 @@ import { randomBytes } from 'node:crypto';
 import { errors } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { EventQueue, type QueueSnapshot } from './queue.js';
-import type { Emitted } from './types.js';
+import type { Emitted, QueuedEvent, ZulipEvent } from './types.js';
 
-export type NewQueue = Omit<QueueSnapshot, 'id' | 'events' | 'nextEventId'>;
+export type NewQueue = Omit<QueueSnapshot, 'id' | 'events' | 'lastEventId'>;
 
 export class EventQueues {
   private readonly byId = new Map<string, EventQueue>();
+  /** The newest event ID handed out (server-wide sequence, see EventIds). */
+  private lastId = -1;
+  private readonly nextId = (): number => ++this.lastId;
   /** realmId → userId → that user's queues: fan-out touches only recipients' queues. */
   private readonly byUser = new Map<number, Map<number, Set<EventQueue>>>();
 
   constructor(private readonly store: Store) {}
 
   create(settings: NewQueue): EventQueue {
-    const queue = new EventQueue({ ...settings, id: `${randomBytes(12).toString('hex')}` });
+    const queue = new EventQueue({ ...settings, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.lastId);
     this.add(queue);
     return queue;
   }
@@ -45,10 +48,19 @@ export class EventQueues {
     const users = this.byUser.get(realmId);
     if (!users) return;
     for (const { event, userIds, message, forQueue } of emitted) {
+      const id = this.nextId();
+      // One shared QueuedEvent per variant of the emission (usually just one).
+      const variants = new Map<ZulipEvent, QueuedEvent>();
       for (const userId of userIds) {
         const queues = users.get(userId);
         if (!queues) continue;
-        for (const queue of queues) if (queue.wants(event, message)) queue.push(forQueue ? forQueue(queue.settings) : event);
+        for (const queue of queues) {
+          if (!queue.wants(event, message)) continue;
+          const variant = forQueue ? forQueue(queue.settings) : event;
+          let queued = variants.get(variant);
+          if (!queued) variants.set(variant, (queued = { id, event: variant }));
+          queue.deliver(queued);
+        }
       }
     }
   }
@@ -90,7 +102,10 @@ export class EventQueues {
    * later crash they are not resurrected with events missing. */
   async restore(): Promise<void> {
     const saved = [...this.store.queues.getRange()].map(({ value }) => value);
-    for (const { events, nextEventId, ...settings } of saved) this.add(new EventQueue(settings, events, nextEventId));
+    for (const { events, lastEventId, ...settings } of saved) {
+      this.add(new EventQueue(settings, this.nextId, lastEventId, events));
+      this.lastId = Math.max(this.lastId, lastEventId);
+    }
     await this.store.write(() => {
       for (const snapshot of saved) this.store.queues.remove(snapshot.id);
     });

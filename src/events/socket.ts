@@ -14,7 +14,7 @@ import type { RealmActor } from '../realm/actor.js';
 import { CloseCode } from './closeCodes.js';
 import type { Consumer, DetachReason, EventQueue } from './queue.js';
 import type { SocketTokens } from './socketTokens.js';
-import { eventJson, type QueuedEvent } from './types.js';
+import { eventFrame, type FrameFormat, type QueuedEvent } from './types.js';
 
 export const SOCKET_PATH = '/api/v1/events/socket';
 /** A reader this far behind is cut off (it resumes from its last event ID when it reconnects). */
@@ -23,12 +23,10 @@ const MAX_FRAME_BYTES = 16 * 1024;
 /** uWS's send() result for a frame dropped because of backpressure. */
 const SEND_DROPPED = 2;
 
-type Format = 'json' | 'msgpack';
-
 interface SocketData {
   realm: RealmActor;
   userId: number;
-  format: Format;
+  format: FrameFormat;
   attached: SocketConsumer | null;
 }
 
@@ -60,7 +58,7 @@ class SocketConsumer implements Consumer {
     let dropped = false;
     this.socket.cork(() => {
       for (const queued of events) {
-        const status = format === 'json' ? this.socket.send(eventJson(queued), false) : this.socket.send(pack({ ...queued.event, id: queued.id }), true);
+        const status = this.socket.send(eventFrame(queued, format), format === 'msgpack');
         if (status === SEND_DROPPED) {
           dropped = true;
           break;
@@ -169,7 +167,7 @@ export function addEventSocket(app: uWS.TemplatedApp, server: ServerContext, tok
         const token = typeof head.query.token === 'string' ? head.query.token : undefined;
         const userId = token === undefined ? (await authenticate(realm, head.authorization)).userId : tokens.redeem(token, realm.realm.id);
         if (userId === undefined) throw errors.invalidApiKey();
-        const format: Format = head.query.format === 'msgpack' ? 'msgpack' : 'json';
+        const format: FrameFormat = head.query.format === 'msgpack' ? 'msgpack' : 'json';
         if (exchange.aborted) return;
         res.cork(() => res.upgrade<SocketData>({ realm, userId, format, attached: null }, head.key, head.protocol, head.extensions, context));
       })().catch((error: unknown) => sendError(exchange, error));

@@ -1,4 +1,5 @@
 // Events as Zulip sends them: a `type`, usually an `op`, and a payload. The queue adds `id`.
+import { pack } from 'msgpackr';
 import type { MessageRecord } from '../messages/records.js';
 
 export interface ZulipEvent {
@@ -24,15 +25,18 @@ export interface QueuedEvent {
   event: ZulipEvent;
 }
 
-const serialized = new WeakMap<ZulipEvent, string>();
+export type FrameFormat = 'json' | 'msgpack';
 
-/** `{"id":N, ...event}` as JSON. The event's own JSON is built once and shared by every queue
- * that delivers it, so fan-out to many sockets costs one serialization per event. */
-export function eventJson({ id, event }: QueuedEvent): string {
-  let body = serialized.get(event);
-  if (body === undefined) {
-    body = JSON.stringify(event);
-    serialized.set(event, body);
+const frames: Record<FrameFormat, WeakMap<QueuedEvent, Buffer>> = { json: new WeakMap(), msgpack: new WeakMap() };
+
+/** The WebSocket frame of an event, `{...event, id}`. A QueuedEvent is shared by every queue that
+ * gets it, so the frame is encoded once per event and format, however many sockets it goes to. */
+export function eventFrame(queued: QueuedEvent, format: FrameFormat): Buffer {
+  let frame = frames[format].get(queued);
+  if (!frame) {
+    const wire = { ...queued.event, id: queued.id };
+    frame = format === 'json' ? Buffer.from(JSON.stringify(wire)) : pack(wire);
+    frames[format].set(queued, frame);
   }
-  return body === '{}' ? `{"id":${id}}` : `{"id":${id},${body.slice(1)}`;
+  return frame;
 }
