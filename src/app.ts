@@ -35,6 +35,7 @@ export async function startParley(config: Config): Promise<Parley> {
   const store = openStore(config);
   const queues = new EventQueues(store);
   await queues.restore();
+  queues.announceRestart();
   const realms = new Realms(store, config, queues);
   if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
   const http = await startHttpServer({ config, realms, queues, socketTokens: new SocketTokens() }, routes);

@@ -31,7 +31,8 @@ events('register returns the queue, the versions, the limits and the initial sta
   assertMatchesReference('POST /register', response.body, { ...specUserFields, at: ['realm_users[]', 'realm_non_active_users[]'] });
   const body = response.body;
   assert.type(body.queue_id, 'string');
-  assert.is(body.last_event_id, -1);
+  assert.type(body.last_event_id, 'number');
+  assert.type(body.server_generation, 'number');
   assert.is(body.zulip_feature_level, 404);
   assert.is(body.event_queue_longpoll_timeout_seconds, 90);
   assert.is(body.realm_empty_topic_display_name, 'general chat');
@@ -185,9 +186,13 @@ restart('a queue and its unacknowledged events survive a graceful restart, then 
     const hamletAgain = new ApiClient(baseUrl, hamlet.credentials);
     const iagoAgain = new ApiClient(baseUrl, iago.credentials);
     await iagoAgain.post('/users', { email: 'after@zulip.com', full_name: 'After', password: 'pw' });
-    const received = await pollEvents(hamletAgain, queueId, 2);
-    assert.equal(received.map((event) => (event.person as { email: string }).email), ['before@zulip.com', 'after@zulip.com']);
-    assert.ok(received[1]!.id > received[0]!.id, 'IDs keep increasing across the restart');
+    const received = await pollEvents(hamletAgain, queueId, 3);
+    assert.equal(
+      received.map((event) => (event.type === 'restart' ? 'restart' : (event.person as { email: string }).email)),
+      ['before@zulip.com', 'restart', 'after@zulip.com'],
+    );
+    assert.ok(received[1]!.id > received[0]!.id && received[2]!.id > received[1]!.id, 'IDs keep increasing across the restart');
+    assertEventMatchesReference(received[1]!);
   } finally {
     await again.close();
   }

@@ -4,6 +4,7 @@
 // register again).
 import { randomBytes } from 'node:crypto';
 import { errors } from '../errors.js';
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 import type { Store } from '../store/store.js';
 import { EventQueue, type QueueSnapshot } from './queue.js';
 import type { Emitted, QueuedEvent, ZulipEvent } from './types.js';
@@ -18,7 +19,25 @@ export class EventQueues {
   /** realmId → userId → that user's queues: fan-out touches only recipients' queues. */
   private readonly byUser = new Map<number, Map<number, Set<EventQueue>>>();
 
+  /** Zulip's server_generation: when this server process started (seconds); register returns it
+   * and the restart event carries it, so clients can tell they are talking to a new server. */
+  readonly serverGeneration = Math.floor(Date.now() / 1000);
+
   constructor(private readonly store: Store) {}
+
+  /** Tells every queue the server restarted (Zulip's `restart` event), after queues were restored. */
+  announceRestart(): void {
+    if (this.byId.size === 0) return;
+    const event = {
+      type: 'restart',
+      zulip_version: ZULIP_VERSION,
+      zulip_merge_base: ZULIP_MERGE_BASE,
+      zulip_feature_level: ZULIP_FEATURE_LEVEL,
+      server_generation: this.serverGeneration,
+    };
+    const queued = { id: this.nextId(), event };
+    for (const queue of this.byId.values()) queue.deliver(queued);
+  }
 
   create(settings: NewQueue): EventQueue {
     const queue = new EventQueue({ ...settings, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.lastId);

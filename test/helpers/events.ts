@@ -139,9 +139,33 @@ export function applyEvent(state: State, event: Event): void {
       group.members = [...group.members, ...(payload.user_ids as number[])];
       return;
     }
-    case 'message/':
-      state.max_message_id = Math.max(state.max_message_id as number, (payload.message as { id: number }).id);
+    case 'message/': {
+      const message = payload.message as { id: number; type: string; stream_id?: number; subject: string; sender_id: number; display_recipient: unknown };
+      state.max_message_id = Math.max(state.max_message_id as number, message.id);
+      const flags = payload.flags as string[];
+      if (flags.includes('read')) return;
+      const unread = state.unread_msgs as Record<string, unknown> & { count: number; mentions: number[] };
+      unread.count++;
+      if (flags.some((flag) => flag.endsWith('mentioned'))) unread.mentions.push(message.id);
+      const add = <T extends { unread_message_ids: number[] }>(list: T[], match: (entry: T) => boolean, make: () => T) => {
+        const entry = list.find(match) ?? list[list.push(make()) - 1]!;
+        entry.unread_message_ids.push(message.id);
+      };
+      if (message.type === 'stream') {
+        add(unread.streams as { stream_id: number; topic: string; unread_message_ids: number[] }[], (entry) => entry.stream_id === message.stream_id && entry.topic === message.subject, () => ({ stream_id: message.stream_id!, topic: message.subject, unread_message_ids: [] }));
+      } else {
+        const participants = (message.display_recipient as { id: number }[]).map((user) => user.id).sort((a, b) => a - b);
+        if (participants.length <= 2) {
+          const me = state.user_id as number;
+          const other = participants.find((id) => id !== me) ?? me;
+          add(unread.pms as { other_user_id: number; sender_id: number; unread_message_ids: number[] }[], (entry) => entry.other_user_id === other, () => ({ other_user_id: other, sender_id: other, unread_message_ids: [] }));
+        } else {
+          const key = participants.join(',');
+          add(unread.huddles as { user_ids_string: string; unread_message_ids: number[] }[], (entry) => entry.user_ids_string === key, () => ({ user_ids_string: key, unread_message_ids: [] }));
+        }
+      }
       return;
+    }
     case 'heartbeat/':
       return;
     default:

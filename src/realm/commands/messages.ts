@@ -217,12 +217,57 @@ export interface FetchInput {
   clientGravatar: boolean;
 }
 
-/** register's `message` state. */
+/** Zulip's cap on unread messages in register; older ones are reported as missing. */
+export const MAX_UNREAD_MESSAGES = 50_000;
+const anyMention = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned | Flag.group_mentioned;
+
+/** register's `message` state: the newest message ID and the unread messages, by conversation. */
 export function messagesInitialState(ctx: CommandContext) {
   const user = ctx.actor;
   let maxMessageId = -1;
-  for (const [, messageId] of ctx.store.userMessages.getKeys({ start: [user.id, Number.MAX_SAFE_INTEGER], end: [user.id, -1], reverse: true, limit: 1 }) as Iterable<[number, number]>) {
-    maxMessageId = messageId;
+  const unread: { id: number; flags: number }[] = [];
+  let missing = false;
+  for (const { key, value: flags } of ctx.store.userMessages.getRange({ start: [user.id, Number.MAX_SAFE_INTEGER], end: [user.id, -1], reverse: true })) {
+    const messageId = (key as [number, number])[1];
+    maxMessageId = Math.max(maxMessageId, messageId);
+    if (flags & Flag.read) continue;
+    if (unread.length === MAX_UNREAD_MESSAGES) {
+      missing = true;
+      break;
+    }
+    unread.push({ id: messageId, flags });
   }
-  return { max_message_id: maxMessageId };
+  unread.reverse();
+  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+  const pms = new Map<number, { other_user_id: number; sender_id: number; unread_message_ids: number[] }>();
+  const huddles = new Map<string, { user_ids_string: string; unread_message_ids: number[] }>();
+  const mentions: number[] = [];
+  for (const { id, flags } of unread) {
+    const message = ctx.store.messages.get(id)!;
+    if (flags & anyMention) mentions.push(id);
+    if (message.type === 'stream') {
+      const key = `${message.channelId}:${message.topic}`;
+      if (!streams.has(key)) streams.set(key, { stream_id: message.channelId!, topic: message.topic, unread_message_ids: [] });
+      streams.get(key)!.unread_message_ids.push(id);
+    } else if (message.participants.length <= 2) {
+      const other = message.participants.find((participant) => participant !== user.id) ?? user.id;
+      if (!pms.has(other)) pms.set(other, { other_user_id: other, sender_id: other, unread_message_ids: [] });
+      pms.get(other)!.unread_message_ids.push(id);
+    } else {
+      const key = message.participants.join(',');
+      if (!huddles.has(key)) huddles.set(key, { user_ids_string: key, unread_message_ids: [] });
+      huddles.get(key)!.unread_message_ids.push(id);
+    }
+  }
+  return {
+    max_message_id: maxMessageId,
+    unread_msgs: {
+      count: unread.length,
+      pms: [...pms.values()],
+      streams: [...streams.values()],
+      huddles: [...huddles.values()],
+      mentions,
+      old_unreads_missing: missing,
+    },
+  };
 }

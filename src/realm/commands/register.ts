@@ -75,6 +75,7 @@ export const registerCommands = {
       zulip_version: ZULIP_VERSION,
       zulip_merge_base: ZULIP_MERGE_BASE,
       event_queue_longpoll_timeout_seconds: LONGPOLL_TIMEOUT_SECONDS,
+      server_generation: ctx.queues.serverGeneration,
       realm_empty_topic_display_name: ctx.state.realm.emptyTopicDisplayName,
       ...limits,
     };
