@@ -16,6 +16,8 @@ export interface Config {
   heartbeatSeconds: number;
   /** How long an event queue lives without a client attached, unless register asks for longer. */
   queueLifespanSeconds: number;
+  /** An event socket whose unsent data passes this is closed (4008); the client resumes. */
+  socketMaxBackpressureBytes: number;
 }
 
 function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -50,5 +52,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webPublicStreamsEnabled: boolSetting(env, 'PARLEY_WEB_PUBLIC_STREAMS_ENABLED', false),
     heartbeatSeconds: intSetting(env, 'PARLEY_HEARTBEAT_SECONDS', 50),
     queueLifespanSeconds: intSetting(env, 'PARLEY_QUEUE_LIFESPAN_SECONDS', 600),
+    socketMaxBackpressureBytes: intSetting(env, 'PARLEY_SOCKET_MAX_BACKPRESSURE_BYTES', 1024 * 1024),
   };
 }

@@ -17,8 +17,6 @@ import type { SocketTokens } from './socketTokens.js';
 import { eventFrame, type FrameFormat, type QueuedEvent } from './types.js';
 
 export const SOCKET_PATH = '/api/v1/events/socket';
-/** A reader this far behind is cut off (it resumes from its last event ID when it reconnects). */
-const MAX_BACKPRESSURE_BYTES = 1024 * 1024;
 const MAX_FRAME_BYTES = 16 * 1024;
 /** uWS's send() result for a frame dropped because of backpressure. */
 const SEND_DROPPED = 2;
@@ -46,6 +44,8 @@ class SocketConsumer implements Consumer {
     private readonly socket: Socket,
     private readonly queue: EventQueue,
     private sentUpTo: number,
+    /** A reader this far behind is cut off; it resumes from its last event ID when it reconnects. */
+    private readonly maxBackpressure: number,
   ) {}
 
   notify(): void {
@@ -66,7 +66,7 @@ class SocketConsumer implements Consumer {
         this.sentUpTo = queued.id;
       }
     });
-    if (dropped || this.socket.getBufferedAmount() > MAX_BACKPRESSURE_BYTES) this.close(CloseCode.tooSlow, 'reader too slow; resume from the last event ID');
+    if (dropped || this.socket.getBufferedAmount() > this.maxBackpressure) this.close(CloseCode.tooSlow, 'reader too slow; resume from the last event ID');
   }
 
   acknowledge(lastEventId: number): void {
@@ -130,7 +130,7 @@ function onMessage(server: ServerContext, socket: Socket, message: ArrayBuffer, 
     }
     data.attached?.release();
     queue.acknowledge(lastEventId);
-    const consumer = new SocketConsumer(socket, queue, lastEventId);
+    const consumer = new SocketConsumer(socket, queue, lastEventId, server.config.socketMaxBackpressureBytes);
     data.attached = consumer;
     queue.attach(consumer);
     send(socket, { control: 'attached', queue_id: queue.id, last_event_id: queue.lastEventId });
@@ -147,7 +147,7 @@ export function addEventSocket(app: uWS.TemplatedApp, server: ServerContext, tok
   app.ws<SocketData>(SOCKET_PATH, {
     maxPayloadLength: MAX_FRAME_BYTES,
     // Past our own limit the socket is closed (tooSlow); uWS's, higher, only guards against bursts.
-    maxBackpressure: MAX_BACKPRESSURE_BYTES * 4,
+    maxBackpressure: server.config.socketMaxBackpressureBytes * 4,
     idleTimeout: 60,
     sendPingsAutomatically: true,
     upgrade: (res, req, context) => {
