@@ -7,7 +7,7 @@ import { getUserGroups } from './groups.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { getServerSettings } from './server.js';
 import { getMessage, getMessages, sendMessage } from './messages.js';
-import { createUser, getOwnUser, regenerateOwnApiKey } from './users.js';
+import { createBot, createUser, deactivateUser, getOwnUser, getUser, getUserByEmail, getUsers, reactivateUser, regenerateOwnApiKey } from './users.js';
 
 export const routes: readonly Route[] = [
   publicRoute('GET', '/server_settings', 'get-server-settings', getServerSettings),
@@ -21,6 +21,12 @@ export const routes: readonly Route[] = [
   userRoute('GET', '/users/me', 'get-own-user', getOwnUser),
   userRoute('POST', '/users/me/api_key/regenerate', 'regenerate-api-key', regenerateOwnApiKey),
   adminRoute('POST', '/users', 'create-user', createUser),
+  userRoute('GET', '/users', 'get-users', getUsers),
+  userRoute('GET', '/users/{user_id:int}', 'get-user', getUser),
+  userRoute('GET', '/users/{email}', 'get-user-by-email', getUserByEmail),
+  adminRoute('DELETE', '/users/{user_id:int}', 'deactivate-user', deactivateUser),
+  adminRoute('POST', '/users/{user_id:int}/reactivate', 'reactivate-user', reactivateUser),
+  userRoute('POST', '/bots', 'create-bot', createBot),
 
   userRoute('POST', '/users/me/subscriptions', 'subscribe', subscribe),
   userRoute('GET', '/users/me/subscriptions', 'get-subscriptions', getSubscriptions),

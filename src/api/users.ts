@@ -1,6 +1,7 @@
 // User endpoints.
 import type { UserRequest } from '../http/route.js';
 import { hashPassword } from '../users/password.js';
+import type { DeactivationActions } from '../realm/commands/lifecycle.js';
 import { Role } from '../users/records.js';
 
 export const getOwnUser = (request: UserRequest, params: { client_gravatar: boolean }) =>
@@ -21,3 +22,28 @@ export async function createUser(request: UserRequest, params: { email: string; 
   });
   return { user_id: userId };
 }
+
+interface ViewParams {
+  client_gravatar: boolean;
+}
+
+export async function getUsers(request: UserRequest, params: ViewParams) {
+  return { members: await request.realm.ask('users.list', request.user.userId, { clientGravatar: params.client_gravatar }) };
+}
+
+export async function getUser(request: UserRequest, params: ViewParams & { user_id: number }) {
+  return { user: await request.realm.ask('users.get', request.user.userId, { userId: params.user_id, clientGravatar: params.client_gravatar }) };
+}
+
+export async function getUserByEmail(request: UserRequest, params: ViewParams & { email: string }) {
+  return { user: await request.realm.ask('users.get', request.user.userId, { email: params.email, clientGravatar: params.client_gravatar }) };
+}
+
+export const deactivateUser = (request: UserRequest, params: { user_id: number; actions: DeactivationActions }) =>
+  request.realm.ask('users.deactivate', request.user.userId, { userId: params.user_id, actions: params.actions });
+
+export const reactivateUser = (request: UserRequest, params: { user_id: number }) =>
+  request.realm.ask('users.reactivate', request.user.userId, { userId: params.user_id });
+
+export const createBot = (request: UserRequest, params: { full_name: string; short_name: string; bot_type: number }) =>
+  request.realm.ask('bots.create', request.user.userId, { fullName: params.full_name, shortName: params.short_name, botType: params.bot_type });

@@ -100,3 +100,8 @@ export const systemGroupOrder: SystemGroupName[] = [
   'role:internet',
   'role:nobody',
 ];
+
+/** The system group a role makes a user a direct member of. */
+export function directSystemGroup(role: Role): SystemGroupName | undefined {
+  return systemGroupOrder.find((name) => systemGroups[name].directRoles.includes(role));
+}

@@ -87,6 +87,7 @@ export class RealmActor {
     return this.store.write(() => def.run(ctx, envelope.input)).then(
       (output) => {
         this.queues.publish(this.state.realm.id, ctx.emitted);
+        for (const effect of ctx.committed) effect();
         envelope.resolve(output);
       },
       (error: unknown) => envelope.reject(this.failure(error, envelope)),

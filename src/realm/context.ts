@@ -13,6 +13,8 @@ export class CommandContext {
   readonly now = Math.floor(Date.now() / 1000);
   /** Events to deliver once the command's transaction is committed. */
   readonly emitted: Emitted[] = [];
+  /** Effects outside LMDB (event queues), run after the commit and the events. */
+  readonly committed: (() => void)[] = [];
 
   constructor(
     readonly state: RealmState,
@@ -39,6 +41,11 @@ export class CommandContext {
     if (!user) throw errors.unauthorized();
     if (!user.isActive) throw errors.userDeactivated();
     return user;
+  }
+
+  /** Runs an effect outside LMDB once the command's transaction is committed. */
+  afterCommit(effect: () => void): void {
+    this.committed.push(effect);
   }
 
   /** Stores a user and updates the realm's indexes; call inside a write command. */

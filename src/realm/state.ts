@@ -61,11 +61,18 @@ export class RealmState {
     byUser.set(subscription.userId, subscription);
   }
 
-  /** Active subscribers' IDs of a channel. */
+  /** IDs of a channel's subscribers (active subscriptions of active users). */
   subscriberIds(channelId: number): number[] {
     const ids: number[] = [];
-    for (const subscription of this.subscriptions.get(channelId)?.values() ?? []) if (subscription.active) ids.push(subscription.userId);
+    for (const subscription of this.subscriptions.get(channelId)?.values() ?? []) {
+      if (subscription.active && this.users.get(subscription.userId)?.isActive) ids.push(subscription.userId);
+    }
     return ids;
+  }
+
+  /** The channels a user is subscribed to. */
+  channelsOf(userId: number): ChannelRecord[] {
+    return [...this.channels.values()].filter((channel) => this.subscription(channel.id, userId)?.active === true);
   }
 
   subscription(channelId: number, userId: number): SubscriptionRecord | undefined {

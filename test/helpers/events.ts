@@ -108,6 +108,23 @@ export function applyEvent(state: State, event: Event): void {
     case 'realm_user/add':
       (state.realm_users as unknown[]).push(payload.person);
       return;
+    case 'realm_user/update': {
+      const person = payload.person as { user_id: number; is_active?: boolean };
+      const active = state.realm_users as { user_id: number }[];
+      const inactive = state.realm_non_active_users as { user_id: number }[];
+      const user = [...active, ...inactive].find((candidate) => candidate.user_id === person.user_id)! as Record<string, unknown>;
+      // The User object has no avatar_source or avatar_url_medium; the client keeps the rest.
+      const { avatar_source: _source, avatar_url_medium: _medium, ...fields } = person as Record<string, unknown>;
+      Object.assign(user, fields);
+      if (person.is_active === false) {
+        state.realm_users = active.filter((candidate) => candidate !== user);
+        inactive.push(user as { user_id: number });
+      } else if (person.is_active === true) {
+        state.realm_non_active_users = inactive.filter((candidate) => candidate !== user);
+        active.push(user as { user_id: number });
+      }
+      return;
+    }
     case 'stream/create':
       for (const channel of payload.streams as Channel[]) {
         (state.streams as Channel[] | undefined)?.push(channel);
@@ -134,9 +151,21 @@ export function applyEvent(state: State, event: Event): void {
       }
       return;
     }
-    case 'user_group/add_members': {
+    case 'subscription/peer_remove': {
+      const removed = payload.user_ids as number[];
+      for (const streamId of payload.stream_ids as number[]) {
+        eachChannel(state, streamId, (channel) => {
+          if (channel.subscribers) channel.subscribers = channel.subscribers.filter((id) => !removed.includes(id));
+          channel.subscriber_count -= removed.length;
+        });
+      }
+      return;
+    }
+    case 'user_group/add_members':
+    case 'user_group/remove_members': {
       const group = (state.realm_user_groups as { id: number; members: number[] }[]).find((candidate) => candidate.id === payload.group_id)!;
-      group.members = [...group.members, ...(payload.user_ids as number[])];
+      const ids = payload.user_ids as number[];
+      group.members = payload.op === 'add_members' ? [...group.members, ...ids] : group.members.filter((id) => !ids.includes(id));
       return;
     }
     case 'message/': {
@@ -175,10 +204,16 @@ export function applyEvent(state: State, event: Event): void {
 
 const byStreamId = (a: Channel, b: Channel): number => a.stream_id - b.stream_id;
 
-/** Register state without what differs between two registers by design; channel lists sorted,
- * since their order carries no meaning. */
+const byUserId = (a: { user_id: number }, b: { user_id: number }): number => a.user_id - b.user_id;
+
+/** Register state without what differs between two registers by design; lists whose order
+ * carries no meaning sorted. */
 export function comparable(state: State): State {
   const { queue_id: _queue, last_event_id: _last, ...rest } = state;
   for (const list of channelLists) if (Array.isArray(rest[list])) rest[list] = [...(rest[list] as Channel[])].sort(byStreamId);
+  for (const list of ['realm_users', 'realm_non_active_users']) if (Array.isArray(rest[list])) rest[list] = [...(rest[list] as { user_id: number }[])].sort(byUserId);
+  if (Array.isArray(rest.realm_user_groups)) {
+    rest.realm_user_groups = (rest.realm_user_groups as { members: number[] }[]).map((group) => ({ ...group, members: [...group.members].sort((a, b) => a - b) }));
+  }
   return rest;
 }

@@ -4,7 +4,7 @@ import { newApiKey } from '../../users/apiKey.js';
 import { EmailVisibility, isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { canSeeDeliveryEmail, userView, type UserView } from '../../users/view.js';
 import type { ZulipEvent } from '../../events/types.js';
-import { systemGroupOrder, systemGroups } from '../../groups/records.js';
+import { directSystemGroup } from '../../groups/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 
 export const MAX_FULL_NAME_LENGTH = 100;
@@ -28,8 +28,14 @@ export function checkNewUser(ctx: CommandContext, user: NewUser): void {
   if ([...name].length > MAX_FULL_NAME_LENGTH) throw errors.badRequest('Name too long!');
 }
 
+export interface NewBot {
+  fullName: string;
+  shortName: string;
+  botType: number;
+}
+
 /** Stores a user checked by checkNewUser; call inside a write command. */
-export function insertUser(ctx: CommandContext, user: NewUser): UserRecord {
+export function insertUser(ctx: CommandContext, user: NewUser, bot: Pick<UserRecord, 'isBot' | 'botType' | 'botOwnerId'> = { isBot: false, botType: null, botOwnerId: null }): UserRecord {
   const record: UserRecord = {
     id: ctx.store.nextId('user'),
     realmId: ctx.state.realm.id,
@@ -37,9 +43,7 @@ export function insertUser(ctx: CommandContext, user: NewUser): UserRecord {
     fullName: user.fullName.trim(),
     role: user.role,
     isActive: true,
-    isBot: false,
-    botType: null,
-    botOwnerId: null,
+    ...bot,
     apiKey: newApiKey(),
     passwordHash: user.passwordHash,
     dateCreated: ctx.now,
@@ -82,7 +86,7 @@ export function emitUserEvent(ctx: CommandContext, target: UserRecord, build: (p
 
 /** A user's role makes it a direct member of one system group; tell everyone, as Zulip does. */
 export function emitSystemGroupJoin(ctx: CommandContext, user: UserRecord): void {
-  const name = systemGroupOrder.find((candidate) => systemGroups[candidate].directRoles.includes(user.role));
+  const name = directSystemGroup(user.role);
   if (name === undefined) return;
   const everyone = [...ctx.state.users.values()].filter((viewer) => viewer.isActive).map((viewer) => viewer.id);
   ctx.emit({ type: 'user_group', op: 'add_members', group_id: ctx.state.systemGroup(name), user_ids: [user.id] }, everyone);
@@ -115,6 +119,33 @@ export function usersInitialState(ctx: CommandContext, options: UserViewOptions)
 
 export const userCommands = {
   'users.me': readCommand((ctx, options: UserViewOptions) => viewAs(ctx, ctx.actor, options)),
+
+  'users.list': readCommand((ctx, options: UserViewOptions) => [...ctx.state.users.values()].map((user) => viewAs(ctx, user, options))),
+
+  /** By ID, by real e-mail (only when the requester may see it), or by the dummy address. */
+  'users.get': readCommand((ctx, input: UserViewOptions & { userId?: number; email?: string }) => {
+    let user: UserRecord | undefined;
+    if (input.userId !== undefined) user = ctx.state.users.get(input.userId);
+    else if (input.email !== undefined) {
+      const byEmail = ctx.state.userByEmail(input.email);
+      if (byEmail) user = canSeeDeliveryEmail(byEmail, ctx.actor) ? byEmail : undefined;
+      else user = ctx.state.userByApiEmail(input.email, ctx.fakeEmailDomain);
+    }
+    if (!user) throw errors.noSuchUser();
+    return viewAs(ctx, user, input);
+  }),
+
+  'bots.create': writeCommand((ctx, input: NewBot) => {
+    const owner = ctx.actor;
+    if (owner.role === Role.guest) throw errors.insufficientRights();
+    if (!/^[a-z0-9._-]+$/i.test(input.shortName)) throw errors.badRequest('Bad name or username');
+    if (![1, 2, 3, 4].includes(input.botType)) throw errors.badRequest('Invalid bot type');
+    const email = `${input.shortName}-bot@${ctx.fakeEmailDomain}`;
+    checkNewUser(ctx, { email, fullName: input.fullName, role: Role.member, passwordHash: null });
+    const bot = insertUser(ctx, { email, fullName: input.fullName, role: Role.member, passwordHash: null }, { isBot: true, botType: input.botType, botOwnerId: owner.id });
+    emitUserEvent(ctx, bot, (person) => ({ type: 'realm_user', op: 'add', person }));
+    return { user_id: bot.id, api_key: bot.apiKey, avatar_url: viewAs(ctx, bot, { clientGravatar: false }).avatar_url, default_sending_stream: null, default_events_register_stream: null, default_all_public_streams: false };
+  }),
 
   /** Creates a user. Without an acting user (the management CLI, the demo seed) no rights apply;
    * through the API only administrators may, and only owners may create owners. */

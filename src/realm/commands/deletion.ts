@@ -1,0 +1,74 @@
+// Deleting messages (shared by every command that deletes): rows removed from every index, a
+// `delete_message` event to the users who had them, grouped as Zulip groups them, and the
+// channel's first_message_id moved on (with its event) when its oldest message goes.
+import { channelObservers } from '../../channels/access.js';
+import type { MessageRecord } from '../../messages/records.js';
+import type { CommandContext } from '../context.js';
+
+export function deleteMessages(ctx: CommandContext, messages: readonly MessageRecord[]): void {
+  if (messages.length === 0) return;
+  const doomed = new Set(messages.map((message) => message.id));
+  const had = new Map<number, number[]>();
+  for (const user of ctx.state.users.values()) {
+    for (const message of messages) {
+      if (ctx.store.userMessages.get([user.id, message.id]) === undefined) continue;
+      ctx.store.userMessages.remove([user.id, message.id]);
+      let ids = had.get(message.id);
+      if (!ids) had.set(message.id, (ids = []));
+      ids.push(user.id);
+    }
+  }
+  const touchedChannels = new Set<number>();
+  for (const message of messages) {
+    ctx.store.messages.remove(message.id);
+    if (message.channelId !== null) {
+      ctx.store.channelMessages.remove([message.channelId, message.id]);
+      touchedChannels.add(message.channelId);
+    }
+  }
+  // One event per conversation (channel and topic, or direct messages), to those who had them.
+  const groups = new Map<string, { messages: MessageRecord[]; userIds: Set<number> }>();
+  for (const message of messages) {
+    const key = message.type === 'stream' ? `s:${message.channelId}:${message.topic}` : 'p';
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { messages: [], userIds: new Set() }));
+    group.messages.push(message);
+    for (const userId of had.get(message.id) ?? []) group.userIds.add(userId);
+  }
+  for (const { messages: grouped, userIds } of groups.values()) {
+    const [first] = grouped;
+    const where = first!.type === 'stream' ? { message_type: 'stream', stream_id: first!.channelId, topic: first!.topic } : { message_type: 'private' };
+    ctx.emit({ type: 'delete_message', message_ids: grouped.map((message) => message.id), ...where }, userIds);
+  }
+  for (const channelId of touchedChannels) {
+    const channel = ctx.state.channels.get(channelId)!;
+    if (channel.firstMessageId === null || !doomed.has(channel.firstMessageId)) continue;
+    const [next] = ctx.store.channelMessages.getKeys({ start: [channelId, 0], end: [channelId, Number.MAX_SAFE_INTEGER], limit: 1 }) as Iterable<[number, number]>;
+    const updated = { ...channel, firstMessageId: next?.[1] ?? null };
+    ctx.store.channels.put([updated.realmId, updated.id], updated);
+    ctx.state.indexChannel(updated);
+    const observers = channelObservers(ctx.state, updated).map((user) => user.id);
+    ctx.emit({ type: 'stream', op: 'update', stream_id: updated.id, name: updated.name, property: 'first_message_id', value: updated.firstMessageId }, observers);
+  }
+}
+
+/** Messages a user sent, by kind (for deactivation's deletion actions). */
+export function messagesSentBy(ctx: CommandContext, userId: number, kinds: { publicChannels: boolean; privateChannels: boolean; direct: boolean }): MessageRecord[] {
+  const found: MessageRecord[] = [];
+  if (kinds.publicChannels || kinds.privateChannels) {
+    for (const channel of ctx.state.channels.values()) {
+      if (!(channel.inviteOnly ? kinds.privateChannels : kinds.publicChannels)) continue;
+      for (const [, messageId] of ctx.store.channelMessages.getKeys({ start: [channel.id, 0], end: [channel.id, Number.MAX_SAFE_INTEGER] }) as Iterable<[number, number]>) {
+        const message = ctx.store.messages.get(messageId);
+        if (message?.senderId === userId) found.push(message);
+      }
+    }
+  }
+  if (kinds.direct) {
+    for (const [, messageId] of ctx.store.userMessages.getKeys({ start: [userId, 0], end: [userId, Number.MAX_SAFE_INTEGER] }) as Iterable<[number, number]>) {
+      const message = ctx.store.messages.get(messageId);
+      if (message?.type === 'private' && message.senderId === userId) found.push(message);
+    }
+  }
+  return found;
+}

@@ -1,0 +1,106 @@
+// Deactivating and reactivating users (spec endpoint 16; the user lifecycle machine).
+import { channelObservers } from '../../channels/access.js';
+import { errors } from '../../errors.js';
+import { directSystemGroup } from '../../groups/records.js';
+import { moveUser, type UserLifecycleEvent } from '../../machines/user.js';
+import { isAdmin, Role, type UserRecord } from '../../users/records.js';
+import { userView } from '../../users/view.js';
+import { writeCommand, type CommandContext } from '../context.js';
+import { deleteMessages, messagesSentBy } from './deletion.js';
+
+export interface DeactivationActions {
+  delete_profile?: boolean;
+  delete_public_channel_messages?: boolean;
+  delete_private_channel_messages?: boolean;
+  delete_direct_messages?: boolean;
+}
+
+const activeIds = (ctx: CommandContext): number[] => [...ctx.state.users.values()].filter((user) => user.isActive).map((user) => user.id);
+
+/** Announces a change of a user's active state: to everyone, to the peers of each channel, and
+ * to the members of its system group. */
+function announceActivity(ctx: CommandContext, user: UserRecord): void {
+  ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: user.isActive } }, activeIds(ctx));
+  const op = user.isActive ? 'peer_add' : 'peer_remove';
+  for (const channel of ctx.state.channelsOf(user.id)) {
+    const peers = channelObservers(ctx.state, channel).filter((peer) => peer.id !== user.id).map((peer) => peer.id);
+    ctx.emit({ type: 'subscription', op, stream_ids: [channel.id], user_ids: [user.id] }, peers);
+  }
+  const group = directSystemGroup(user.role);
+  if (group !== undefined) {
+    const op = user.isActive ? 'add_members' : 'remove_members';
+    ctx.emit({ type: 'user_group', op, group_id: ctx.state.systemGroup(group), user_ids: [user.id] }, activeIds(ctx));
+  }
+}
+
+function deactivateOne(ctx: CommandContext, user: UserRecord, actions: DeactivationActions): void {
+  deleteMessages(
+    ctx,
+    messagesSentBy(ctx, user.id, {
+      publicChannels: actions.delete_public_channel_messages === true,
+      privateChannels: actions.delete_private_channel_messages === true,
+      direct: actions.delete_direct_messages === true,
+    }),
+  );
+  let updated: UserRecord = { ...user, isActive: false };
+  if (actions.delete_profile) {
+    updated = { ...updated, fullName: `Deleted User ${user.id}`, avatarSource: 'G', avatarVersion: user.avatarVersion + 1, isDeleted: true };
+  }
+  ctx.saveUser(updated);
+  announceActivity(ctx, updated);
+  if (actions.delete_profile) {
+    const everyone = activeIds(ctx);
+    const avatar = userView(updated, updated, { fakeEmailDomain: ctx.fakeEmailDomain, clientGravatar: false }).avatar_url;
+    ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: updated.fullName } }, everyone);
+    ctx.emit(
+      { type: 'realm_user', op: 'update', person: { user_id: user.id, avatar_source: updated.avatarSource, avatar_url: avatar, avatar_url_medium: avatar, avatar_version: updated.avatarVersion } },
+      everyone,
+    );
+    // The spec's is_deleted (Zulip's reference has no event for it).
+    ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_deleted: true } }, everyone);
+  }
+  // The key already fails (the user is inactive); its queues go once that is durable.
+  ctx.afterCommit(() => ctx.queues.deleteUserQueues(ctx.state.realm.id, user.id));
+}
+
+function refusal(event: UserLifecycleEvent, target: UserRecord) {
+  if (!event.requesterIsAdmin) return errors.adminRequired();
+  if (event.type === 'user.reactivate') return errors.badRequest('User is already active');
+  if (!target.isActive) return errors.noSuchUser();
+  if (event.targetIsOwner && !event.requesterIsOwner) return errors.ownerRequired();
+  return errors.badRequest('Cannot deactivate the only organization owner');
+}
+
+export const lifecycleCommands = {
+  'users.deactivate': writeCommand((ctx, input: { userId: number; actions: DeactivationActions }) => {
+    const requester = ctx.actor;
+    const target = ctx.state.users.get(input.userId);
+    if (!target || target.isBot) throw errors.noSuchUser();
+    const activeOwners = [...ctx.state.users.values()].filter((user) => user.isActive && user.role === Role.owner);
+    const event: UserLifecycleEvent = {
+      type: 'user.deactivate',
+      requesterIsAdmin: isAdmin(requester),
+      requesterIsOwner: requester.role === Role.owner,
+      targetIsOwner: target.role === Role.owner,
+      targetIsOnlyOwner: target.role === Role.owner && activeOwners.length === 1,
+    };
+    if (moveUser(target.isActive, event) === undefined) throw refusal(event, target);
+    // Bots the user owns go first, with the same deletion actions (spec: States and transitions).
+    for (const bot of [...ctx.state.users.values()]) {
+      if (bot.isBot && bot.isActive && bot.botOwnerId === target.id) deactivateOne(ctx, bot, input.actions);
+    }
+    deactivateOne(ctx, ctx.state.users.get(target.id)!, input.actions);
+    return {};
+  }),
+
+  'users.reactivate': writeCommand((ctx, input: { userId: number }) => {
+    const target = ctx.state.users.get(input.userId);
+    if (!target) throw errors.noSuchUser();
+    const event: UserLifecycleEvent = { type: 'user.reactivate', requesterIsAdmin: isAdmin(ctx.actor) };
+    if (moveUser(target.isActive, event) === undefined) throw refusal(event, target);
+    const updated = { ...target, isActive: true };
+    ctx.saveUser(updated);
+    announceActivity(ctx, updated);
+    return {};
+  }),
+};

@@ -1,0 +1,43 @@
+// The lifecycle machines, walked state by state: every legal move and every refused one.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { moveUser, userLifecycle, userSnapshot, type UserLifecycleEvent } from '../src/machines/user.js';
+
+const deactivate = (over: Partial<Extract<UserLifecycleEvent, { type: 'user.deactivate' }>> = {}): UserLifecycleEvent => ({
+  type: 'user.deactivate',
+  requesterIsAdmin: true,
+  requesterIsOwner: false,
+  targetIsOwner: false,
+  targetIsOnlyOwner: false,
+  ...over,
+});
+
+test('user: the graph has exactly the two states and their moves', () => {
+  assert.equal(Object.keys(userLifecycle.states).sort(), ['active', 'deactivated']);
+  assert.equal(userLifecycle.states.active!.events, ['user.deactivate']);
+  assert.equal(userLifecycle.states.deactivated!.events, ['user.reactivate']);
+});
+
+test('user: an administrator deactivates an active user; an owner only by an owner; never the only owner', () => {
+  assert.is(moveUser(true, deactivate()), 'deactivated');
+  assert.is(moveUser(true, deactivate({ requesterIsAdmin: false })), undefined);
+  assert.is(moveUser(true, deactivate({ targetIsOwner: true })), undefined, 'an administrator cannot deactivate an owner');
+  assert.is(moveUser(true, deactivate({ targetIsOwner: true, requesterIsOwner: true })), 'deactivated');
+  assert.is(moveUser(true, deactivate({ targetIsOwner: true, requesterIsOwner: true, targetIsOnlyOwner: true })), undefined);
+});
+
+test('user: only a deactivated user is reactivated, by an administrator', () => {
+  assert.is(moveUser(false, { type: 'user.reactivate', requesterIsAdmin: true }), 'active');
+  assert.is(moveUser(false, { type: 'user.reactivate', requesterIsAdmin: false }), undefined);
+  assert.is(moveUser(true, { type: 'user.reactivate', requesterIsAdmin: true }), undefined, 'already active');
+  assert.is(moveUser(false, deactivate()), undefined, 'already deactivated');
+});
+
+test('user: a restored snapshot answers can() like a fresh one, without replaying anything', () => {
+  const restored = userSnapshot(false);
+  assert.is(restored.value, 'deactivated');
+  assert.ok(restored.can({ type: 'user.reactivate', requesterIsAdmin: true }));
+  assert.not.ok(restored.can(deactivate()));
+});
+
+test.run();

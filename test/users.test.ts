@@ -1,0 +1,171 @@
+// Users through the API: reading them, bots, deactivation (with its bots, actions, events and the
+// key that stops working) and reactivation.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ApiClient } from './helpers/client.js';
+import { applyEvent, comparable, register, type Event } from './helpers/events.js';
+import { assertEventMatchesReference, assertMatchesReference, specUserFields } from './helpers/reference.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+const users = suite<{ server: TestServer }>('users');
+
+users.before(async (context) => {
+  context.server = await startTestServer();
+});
+users.after(async ({ server }) => server.stop());
+
+let counter = 0;
+type User = { user_id: number; email: string; full_name: string; is_active: boolean; is_bot: boolean; bot_type: number | null; bot_owner_id: number | null; is_deleted?: boolean };
+
+async function newMember(server: TestServer): Promise<{ id: number; client: ApiClient }> {
+  const iago = await server.as('iago@zulip.com');
+  const email = `member${++counter}@zulip.com`;
+  const created = await iago.post('/users', { email, full_name: `Member ${counter}`, password: 'pw' });
+  assert.is(created.status, 200, JSON.stringify(created.body));
+  return { id: Number(created.body.user_id), client: await server.as(email) };
+}
+
+const eventsOf = async (client: ApiClient, queueId: string): Promise<Event[]> =>
+  (await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
+
+users('GET /users lists every user as the spec User object', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const response = await hamlet.get('/users', { client_gravatar: false });
+  assertMatchesReference('GET /users', response.body, { ...specUserFields, at: ['members[]'] });
+  const members = response.body.members as User[];
+  assert.ok(members.some((user) => user.email === 'polonius@zulip.com'));
+});
+
+users('GET /users/{id} and /users/{email}: by real e-mail and by the dummy address; unknown is 400', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const othello = (await hamlet.get('/users/othello@zulip.com')).body;
+  assertMatchesReference('GET /users/{email}', othello, { ...specUserFields, at: ['user'] });
+  const id = (othello.user as User).user_id;
+  assert.equal((await hamlet.get(`/users/${id}`)).body.user, othello.user);
+  assertMatchesReference('GET /users/{user_id}', (await hamlet.get(`/users/${id}`)).body, { ...specUserFields, at: ['user'] });
+  assert.equal((await hamlet.get(`/users/user${id}@localhost`)).body.user, othello.user, 'the dummy form equals lookup by ID');
+  assert.is((await hamlet.get('/users/nobody@zulip.com')).body.code, 'BAD_REQUEST');
+  assert.is((await hamlet.get('/users/424242')).status, 400);
+});
+
+users('a user creates a bot; it is listed with its type and owner; guests may not create bots', async ({ server }) => {
+  const { id, client } = await newMember(server);
+  const created = await client.post('/bots', { full_name: 'Helper', short_name: `helper${counter}`, bot_type: 1 });
+  assert.is(created.status, 200, JSON.stringify(created.body));
+  const bot = (await client.get(`/users/${created.body.user_id}`)).body.user as User;
+  assert.equal([bot.is_bot, bot.bot_type, bot.bot_owner_id], [true, 1, id]);
+  assert.match(bot.email, /-bot@localhost$/);
+  const polonius = await server.as('polonius@zulip.com');
+  assert.is((await polonius.post('/bots', { full_name: 'Nope', short_name: 'nope' })).status, 400);
+  assert.is((await client.post('/bots', { full_name: 'Bad', short_name: 'b', bot_type: 9 })).status, 400);
+});
+
+users('deactivation: administrators only; never the only owner; an owner only by an owner', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const iago = await server.as('iago@zulip.com');
+  const desdemona = await server.as('desdemona@zulip.com');
+  const { id } = await newMember(server);
+  const notAdmin = await hamlet.delete(`/users/${id}`);
+  assert.equal([notAdmin.status, notAdmin.body.code], [400, 'UNAUTHORIZED_PRINCIPAL']);
+  const ownerId = Number((await desdemona.get('/users/me')).body.user_id);
+  const byAdmin = await iago.delete(`/users/${ownerId}`);
+  assert.is(byAdmin.body.code, 'UNAUTHORIZED_PRINCIPAL');
+  const onlyOwner = await desdemona.delete(`/users/${ownerId}`);
+  assert.equal(onlyOwner.body, { result: 'error', code: 'BAD_REQUEST', msg: 'Cannot deactivate the only organization owner' });
+  assert.is((await iago.delete('/users/424242')).body.code, 'BAD_REQUEST');
+});
+
+users("deactivating a user deactivates the user's bots first, ends the key and the queues at once", async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const cordelia = await server.as('cordelia@zulip.com');
+  const { id, client } = await newMember(server);
+  const bot = await client.post('/bots', { full_name: 'Owned', short_name: `owned${counter}` });
+  const ownQueue = await register(client);
+  const watcher = await register(cordelia, { event_types: ['realm_user'] });
+  const deactivated = await iago.delete(`/users/${id}`);
+  assert.equal(deactivated.body, { result: 'success', msg: '' });
+  const updates = (await eventsOf(cordelia, watcher.queueId)).filter((event) => event.op === 'update');
+  assert.equal(
+    updates.map((event) => event.person),
+    [
+      { user_id: bot.body.user_id, is_active: false },
+      { user_id: id, is_active: false },
+    ],
+    "the bot's deactivation comes first",
+  );
+  for (const event of updates) assertEventMatchesReference(event);
+  const rejected = await client.get('/users/me');
+  assert.equal([rejected.status, rejected.body.code], [401, 'USER_DEACTIVATED']);
+  const botEmail = ((await iago.get(`/users/${bot.body.user_id}`)).body.user as User).email;
+  const botKey = client.withCredentials({ email: botEmail, apiKey: String(bot.body.api_key) });
+  assert.is((await botKey.get('/users/me')).body.code, 'USER_DEACTIVATED');
+  // The user's queue is gone, not merely unreachable.
+  assert.throws(() => server.parley.queues.get(ownQueue.queueId, server.parley.realms.forHost('')!.realm.id, id), /Bad event queue ID/);
+  assert.is(((await iago.get(`/users/${id}`)).body.user as User).is_active, false);
+});
+
+users('deactivation actions: delete_profile and the message deletions', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const { id, client } = await newMember(server);
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name: 'Verona' }], principals: [id] });
+  const sent = await client.post('/messages', { type: 'stream', to: 'Verona', topic: 'leaving', content: 'bye' });
+  const kept = await client.post('/messages', { type: 'private', to: [Number((await hamlet.get('/users/me')).body.user_id)], content: 'keep me' });
+  const watcher = await register(hamlet, { event_types: ['delete_message'] });
+  const response = await iago.delete(`/users/${id}`, { actions: { delete_profile: true, delete_public_channel_messages: true } });
+  assert.is(response.status, 200, JSON.stringify(response.body));
+  const profile = (await iago.get(`/users/${id}`)).body.user as User;
+  assert.equal([profile.full_name, profile.is_deleted, profile.is_active], [`Deleted User ${id}`, true, false]);
+  assert.is((await hamlet.get(`/messages/${sent.body.id}`)).status, 400, 'the channel message is gone');
+  assert.is((await hamlet.get(`/messages/${kept.body.id}`)).status, 200, 'direct messages were not asked for');
+  const [deleted] = await eventsOf(hamlet, watcher.queueId);
+  assert.equal([deleted!.message_ids, deleted!.message_type], [[sent.body.id], 'stream']);
+  assertEventMatchesReference(deleted!);
+});
+
+users('reactivation brings the user and the key back; reactivating an active user is refused', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const { id, client } = await newMember(server);
+  assert.is((await iago.post(`/users/${id}/reactivate`)).body.code, 'BAD_REQUEST');
+  await iago.delete(`/users/${id}`);
+  assert.is((await client.get('/users/me')).status, 401);
+  const hamlet = await server.as('hamlet@zulip.com');
+  assert.is((await hamlet.post(`/users/${id}/reactivate`)).body.code, 'UNAUTHORIZED_PRINCIPAL');
+  assert.is((await iago.post(`/users/${id}/reactivate`)).status, 200);
+  assert.is((await client.get('/users/me')).status, 200);
+});
+
+users('register + events == a fresh register across deactivation and reactivation', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const cordelia = await server.as('cordelia@zulip.com');
+  const { id } = await newMember(server);
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name: 'Verona' }], principals: [id] });
+  const options = { client_gravatar: false, include_subscribers: true };
+  const before = await register(cordelia, options);
+  await iago.delete(`/users/${id}`);
+  const other = await newMember(server);
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name: 'Verona' }], principals: [other.id] });
+  await iago.delete(`/users/${other.id}`, { actions: { delete_profile: true } });
+  await iago.post(`/users/${id}/reactivate`);
+  for (const event of await eventsOf(cordelia, before.queueId)) applyEvent(before.state, event);
+  assert.equal(comparable(before.state), comparable((await register(cordelia, options)).state));
+});
+
+users('user endpoints require valid credentials and their role', async ({ server }) => {
+  for (const [method, path] of [
+    ['GET', '/users'],
+    ['GET', '/users/1'],
+    ['GET', '/users/iago@zulip.com'],
+    ['DELETE', '/users/1'],
+    ['POST', '/users/1/reactivate'],
+    ['POST', '/bots'],
+    ['POST', '/users'],
+  ] as const) {
+    assert.is((await server.anonymous.call(method, path)).status, 401, `${method} ${path}`);
+    assert.is((await server.anonymous.withCredentials({ email: 'hamlet@zulip.com', apiKey: 'bad' }).call(method, path)).status, 401);
+  }
+  const hamlet = await server.as('hamlet@zulip.com');
+  assert.is((await hamlet.post('/users', { email: 'x@zulip.com', full_name: 'X', password: 'pw' })).body.code, 'UNAUTHORIZED_PRINCIPAL');
+});
+
+users.run();
