@@ -7,7 +7,7 @@ import { getUserGroups } from './groups.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { getServerSettings } from './server.js';
 import { getMessage, getMessages, sendMessage } from './messages.js';
-import { createBot, createUser, deactivateUser, getOwnUser, getUser, getUserByEmail, getUsers, reactivateUser, regenerateOwnApiKey } from './users.js';
+import { createBot, createUser, deactivateUser, getOwnUser, getUser, getUserByEmail, getUsers, getUserStatus, reactivateUser, regenerateOwnApiKey, setOwnStatus } from './users.js';
 
 export const routes: readonly Route[] = [
   publicRoute('GET', '/server_settings', 'get-server-settings', getServerSettings),
@@ -27,6 +27,8 @@ export const routes: readonly Route[] = [
   adminRoute('DELETE', '/users/{user_id:int}', 'deactivate-user', deactivateUser),
   adminRoute('POST', '/users/{user_id:int}/reactivate', 'reactivate-user', reactivateUser),
   userRoute('POST', '/bots', 'create-bot', createBot),
+  userRoute('POST', '/users/me/status', 'update-status', setOwnStatus),
+  userRoute('GET', '/users/{user_id:int}/status', 'get-user-status', getUserStatus),
 
   userRoute('POST', '/users/me/subscriptions', 'subscribe', subscribe),
   userRoute('GET', '/users/me/subscriptions', 'get-subscriptions', getSubscriptions),

@@ -47,3 +47,24 @@ export const reactivateUser = (request: UserRequest, params: { user_id: number }
 
 export const createBot = (request: UserRequest, params: { full_name: string; short_name: string; bot_type: number }) =>
   request.realm.ask('bots.create', request.user.userId, { fullName: params.full_name, shortName: params.short_name, botType: params.bot_type });
+
+interface StatusParams {
+  status_text?: string;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
+  away?: boolean;
+}
+
+export const setOwnStatus = (request: UserRequest, params: StatusParams) =>
+  request.realm.ask('users.setStatus', request.user.userId, {
+    statusText: params.status_text,
+    emojiName: params.emoji_name,
+    emojiCode: params.emoji_code,
+    reactionType: params.reaction_type,
+    away: params.away,
+  });
+
+export async function getUserStatus(request: UserRequest, params: { user_id: number }) {
+  return { status: await request.realm.ask('users.getStatus', request.user.userId, { userId: params.user_id }) };
+}

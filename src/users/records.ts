@@ -1,4 +1,5 @@
 // The stored user record, Zulip's role values and the e-mail visibility policy values.
+import type { Emoji } from './emoji.js';
 
 export const Role = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 } as const;
 export type Role = (typeof Role)[keyof typeof Role];
@@ -7,6 +8,14 @@ export const roles: readonly Role[] = Object.values(Role);
 /** Zulip's email_address_visibility values. */
 export const EmailVisibility = { everyone: 1, members: 2, administrators: 3, nobody: 4, moderators: 5 } as const;
 export type EmailVisibility = (typeof EmailVisibility)[keyof typeof EmailVisibility];
+
+/** A user's status (spec endpoint 7). Absent on a user means no status. */
+export interface UserStatus {
+  text: string;
+  emoji: Emoji | null;
+  /** Deprecated `away`: the inverse of presence_enabled. */
+  away: boolean;
+}
 
 export interface UserRecord {
   id: number;
@@ -32,6 +41,7 @@ export interface UserRecord {
   isImportedStub: boolean;
   isDeleted: boolean;
   emailAddressVisibility: EmailVisibility;
+  status?: UserStatus;
 }
 
 export const isAdmin = (user: Pick<UserRecord, 'role'>): boolean => user.role <= Role.administrator;

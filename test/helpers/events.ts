@@ -195,6 +195,18 @@ export function applyEvent(state: State, event: Event): void {
       }
       return;
     }
+    case 'user_status/': {
+      const statuses = state.user_status as Record<string, Record<string, unknown>>;
+      const { type: _type, user_id: userId, ...fields } = payload as Record<string, unknown>;
+      const current = { ...statuses[String(userId)] };
+      for (const [field, value] of Object.entries(fields)) {
+        if (value === '' || value === false) delete current[field];
+        else current[field] = value;
+      }
+      if (Object.keys(current).length === 0) delete statuses[String(userId)];
+      else statuses[String(userId)] = current;
+      return;
+    }
     case 'heartbeat/':
       return;
     default:

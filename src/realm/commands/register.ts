@@ -9,6 +9,7 @@ import { channelsInitialState, subscriptionsInitialState } from './channels.js';
 import { groupsInitialState } from './groups.js';
 import { limits } from './limits.js';
 import { messagesInitialState } from './messages.js';
+import { statusInitialState } from './status.js';
 import { usersInitialState } from './users.js';
 
 /** Zulip's event_queue_longpoll_timeout_seconds: how long clients wait on GET /events. */
@@ -51,6 +52,7 @@ const fetchers = new Map<string, Fetcher>([
   ['stream', channelsInitialState],
   ['message', messagesInitialState],
   ['user_group', groupsInitialState],
+  ['user_status', statusInitialState],
 ]);
 
 export const registerCommands = {
