@@ -3,6 +3,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { routes } from './api/routes.js';
+import { LoginLimiter } from './auth/loginLimiter.js';
 import type { Config } from './config.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { EventQueues } from './events/queues.js';
@@ -38,7 +39,7 @@ export async function startParley(config: Config): Promise<Parley> {
   queues.announceRestart();
   const realms = new Realms(store, config, queues);
   if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
-  const http = await startHttpServer({ config, realms, queues, socketTokens: new SocketTokens() }, routes);
+  const http = await startHttpServer({ config, realms, queues, socketTokens: new SocketTokens(), loginLimiter: new LoginLimiter() }, routes);
   const gc = setInterval(() => queues.collectGarbage(), QUEUE_GC_INTERVAL_MS).unref();
   writeFileSync(pidFile(config.dataDir), String(process.pid));
   return {

@@ -3,6 +3,12 @@
 
 export type Mode = 'development' | 'production';
 
+/** A realm's JWT login key (Zulip's JWT_AUTH_KEYS): an HS256 secret, or an RS256/ES256 public key (PEM). */
+export interface JwtKey {
+  key: string;
+  algorithms: ('HS256' | 'RS256' | 'ES256')[];
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -18,6 +24,8 @@ export interface Config {
   queueLifespanSeconds: number;
   /** An event socket whose unsent data passes this is closed (4008); the client resumes. */
   socketMaxBackpressureBytes: number;
+  /** JWT login keys by realm subdomain ('' is the root realm); a realm without one has no JWT login. */
+  jwtKeys: Record<string, JwtKey>;
 }
 
 function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -34,6 +42,21 @@ function boolSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean): b
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw new Error(`${name} must be true or false, got '${raw}'`);
+}
+
+function jwtKeysSetting(raw: string | undefined): Record<string, JwtKey> {
+  if (raw === undefined || raw === '') return {};
+  const parsed: unknown = JSON.parse(raw);
+  const valid = (entry: unknown): entry is JwtKey =>
+    typeof entry === 'object' &&
+    entry !== null &&
+    typeof (entry as JwtKey).key === 'string' &&
+    Array.isArray((entry as JwtKey).algorithms) &&
+    (entry as JwtKey).algorithms.every((algorithm) => algorithm === 'HS256' || algorithm === 'RS256' || algorithm === 'ES256');
+  if (typeof parsed !== 'object' || parsed === null || !Object.values(parsed).every(valid)) {
+    throw new Error('PARLEY_JWT_AUTH_KEYS must be {"<subdomain>": {"key": "...", "algorithms": ["HS256" | "RS256" | "ES256"]}}');
+  }
+  return parsed as Record<string, JwtKey>;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -53,5 +76,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     heartbeatSeconds: intSetting(env, 'PARLEY_HEARTBEAT_SECONDS', 50),
     queueLifespanSeconds: intSetting(env, 'PARLEY_QUEUE_LIFESPAN_SECONDS', 600),
     socketMaxBackpressureBytes: intSetting(env, 'PARLEY_SOCKET_MAX_BACKPRESSURE_BYTES', 1024 * 1024),
+    jwtKeys: jwtKeysSetting(env.PARLEY_JWT_AUTH_KEYS),
   };
 }

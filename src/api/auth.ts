@@ -1,5 +1,31 @@
-// Unauthenticated API-key fetches.
+// Unauthenticated API-key fetches: development (endpoint 20), password, and JWT (endpoint 8).
+import { emailFromJwt } from '../auth/jwt.js';
+import { errors } from '../errors.js';
 import type { PublicRequest } from '../http/route.js';
+import { passwordMatches } from '../users/password.js';
 
 export const devFetchApiKey = (request: PublicRequest, params: { username: string }) =>
-  request.realm.ask('auth.devFetchApiKey', null, { username: params.username });
+  request.realm.ask('auth.login', null, { email: params.username, includeProfile: false, via: 'dev' });
+
+/** Zulip's POST /fetch_api_key: failed attempts are limited per username. */
+export async function fetchApiKey(request: PublicRequest, params: { username: string; password: string }) {
+  const key = `${request.realm.realm.id}:${params.username.toLowerCase()}`;
+  const wait = request.loginLimiter.retryAfter(key);
+  if (wait > 0) throw errors.rateLimited(wait);
+  const hash = await request.realm.ask('auth.passwordHash', null, { email: params.username }).catch((error: unknown) => {
+    request.loginLimiter.fail(key);
+    throw error;
+  });
+  if (!(await passwordMatches(hash, params.password))) {
+    request.loginLimiter.fail(key);
+    throw errors.authenticationFailed();
+  }
+  return request.realm.ask('auth.login', null, { email: params.username, includeProfile: false, via: 'password' });
+}
+
+/** Spec endpoint 8: `api_key`, `email`, and `user` when asked for (no user_id, as in Zulip). */
+export async function jwtFetchApiKey(request: PublicRequest, params: { token: string; include_profile: boolean }) {
+  const email = await emailFromJwt(request.config.jwtKeys[request.realm.realm.subdomain], params.token);
+  const { user_id: _userId, ...answer } = await request.realm.ask('auth.login', null, { email, includeProfile: params.include_profile, via: 'jwt' });
+  return answer;
+}

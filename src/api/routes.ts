@@ -1,7 +1,7 @@
 // The route table: every endpoint of the server, its parameter schema (schemas/<name>.json), who
 // may call it, and its handler. Paths are relative to /api/v1; `{name:int}` is an integer segment.
 import { adminRoute, publicRoute, userRoute, type Route } from '../http/route.js';
-import { devFetchApiKey } from './auth.js';
+import { devFetchApiKey, fetchApiKey, jwtFetchApiKey } from './auth.js';
 import { getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, subscribe } from './channels.js';
 import { getUserGroups } from './groups.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
@@ -12,6 +12,8 @@ import { createBot, createUser, deactivateUser, getOwnUser, getUser, getUserByEm
 export const routes: readonly Route[] = [
   publicRoute('GET', '/server_settings', 'get-server-settings', getServerSettings),
   publicRoute('POST', '/dev_fetch_api_key', 'dev-fetch-api-key', devFetchApiKey),
+  publicRoute('POST', '/fetch_api_key', 'fetch-api-key', fetchApiKey),
+  publicRoute('POST', '/jwt/fetch_api_key', 'jwt-fetch-api-key', jwtFetchApiKey),
 
   userRoute('POST', '/register', 'register-queue', register),
   userRoute('GET', '/events', 'get-events', getEvents),

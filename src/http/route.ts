@@ -1,5 +1,6 @@
 // The shape of one route-table entry and of the request a handler sees.
 import type { Config } from '../config.js';
+import type { LoginLimiter } from '../auth/loginLimiter.js';
 import type { EventQueues } from '../events/queues.js';
 import type { SocketTokens } from '../events/socketTokens.js';
 import type { RealmActor } from '../realm/actor.js';
@@ -17,6 +18,7 @@ export interface ServerContext {
   realms: Realms;
   queues: EventQueues;
   socketTokens: SocketTokens;
+  loginLimiter: LoginLimiter;
 }
 
 export interface PublicRequest {
@@ -24,6 +26,7 @@ export interface PublicRequest {
   config: Config;
   queues: EventQueues;
   socketTokens: SocketTokens;
+  loginLimiter: LoginLimiter;
   /** Aborted when the client goes away (long-polls stop waiting). */
   signal: AbortSignal;
   /** The client's name, from its User-Agent (Zulip's "client"). */

@@ -90,11 +90,12 @@ export function assertMatchesReference(operation: string, body: unknown, additio
 }
 
 /** Asserts that a body matches one of the reference's component schemas (error bodies, say). */
-export function assertMatchesComponent(name: string, body: unknown): void {
-  let validate = compiled.get(`#${name}`);
+export function assertMatchesComponent(name: string, body: unknown, additions: SpecAdditions = {}): void {
+  const key = `#${name} ${JSON.stringify(additions)}`;
+  let validate = compiled.get(key);
   if (!validate) {
-    validate = ajv.compile(normalize({ $ref: `#/components/schemas/${name}` }, new Set()));
-    compiled.set(`#${name}`, validate);
+    validate = ajv.compile(withAdditions(normalize({ $ref: `#/components/schemas/${name}` }, new Set()), additions));
+    compiled.set(key, validate);
   }
   if (!validate(body)) assert.unreachable(`body does not match ${name}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
 }

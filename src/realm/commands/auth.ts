@@ -3,6 +3,7 @@ import { errors } from '../../errors.js';
 import { apiKeyMatches, newApiKey } from '../../users/apiKey.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { viewAs } from './users.js';
 
 // Compared against when the user does not exist, so the answer takes as long either way.
 const absentKey = newApiKey();
@@ -22,16 +23,31 @@ export const authCommands = {
     return { userId: user.id, role: user.role };
   }),
 
-  'auth.devFetchApiKey': writeCommand((ctx, input: { username: string }) => {
-    if (ctx.config.mode !== 'development') throw errors.devOnly();
+  /** Issues the API key of a user whose identity was proven outside (development key fetch,
+   * password, JWT): records the first login and answers as the key-fetch endpoints do. */
+  'auth.login': writeCommand((ctx, input: { email: string; includeProfile: boolean; via: 'dev' | 'password' | 'jwt' }) => {
+    if (input.via === 'dev' && ctx.config.mode !== 'development') throw errors.devOnly();
     if (ctx.state.realm.deactivated) throw errors.realmDeactivated();
-    const user = ctx.state.userByEmail(input.username);
-    if (!user) throw errors.authenticationFailed();
-    if (!user.isActive) throw errors.userDeactivated();
+    const user = loginCandidate(ctx, input.email);
     recordLogin(ctx, user);
-    return { api_key: user.apiKey, email: user.email, user_id: user.id };
+    const answer = { api_key: user.apiKey, email: user.email, user_id: user.id };
+    return input.includeProfile ? { ...answer, user: viewAs(ctx, user, { clientGravatar: false }, user) } : answer;
+  }),
+
+  /** The stored password hash of a user about to log in with a password. */
+  'auth.passwordHash': readCommand((ctx, input: { email: string }) => {
+    const hash = loginCandidate(ctx, input.email).passwordHash;
+    if (hash === null) throw errors.authenticationFailed();
+    return hash;
   }),
 };
+
+function loginCandidate(ctx: CommandContext, email: string): UserRecord {
+  const user = ctx.state.userByEmail(email);
+  if (!user) throw errors.authenticationFailed();
+  if (!user.isActive) throw errors.userDeactivated();
+  return user;
+}
 
 /** The first login fixes date_joined (spec, User object). */
 export function recordLogin(ctx: CommandContext, user: UserRecord): void {

@@ -63,8 +63,9 @@ export interface UserViewOptions {
   clientGravatar: boolean;
 }
 
-export const viewAs = (ctx: CommandContext, target: UserRecord, options: UserViewOptions): UserView =>
-  userView(target, ctx.actor, { fakeEmailDomain: ctx.fakeEmailDomain, clientGravatar: options.clientGravatar });
+/** A user as the acting user (or another viewer) sees them. */
+export const viewAs = (ctx: CommandContext, target: UserRecord, options: UserViewOptions, viewer: UserRecord = ctx.actor): UserView =>
+  userView(target, viewer, { fakeEmailDomain: ctx.fakeEmailDomain, clientGravatar: options.clientGravatar });
 
 /** Emits an event carrying `target`'s User object to every active user of the realm: one variant
  * for those who may see the real e-mail and one for those who may not, each built once. Events

@@ -1,0 +1,108 @@
+// Fetching API keys without Basic auth: with a password (rate limited) and with a JWT
+// (spec endpoint 8), for HS256 and RS256 keys.
+import { generateKeyPairSync } from 'node:crypto';
+import { SignJWT, importPKCS8 } from 'jose';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { assertMatchesComponent, assertMatchesReference, specUserFields } from './helpers/reference.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+const secret = 'a-shared-secret-of-enough-length-for-hs256';
+const rsa = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+
+const sign = (claims: Record<string, unknown>, key: string | Uint8Array = secret, expiresIn = '5m') =>
+  new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(typeof key === 'string' ? new TextEncoder().encode(key) : key);
+
+const keys = suite<{ server: TestServer }>('password and JWT key fetches');
+
+keys.before(async (context) => {
+  context.server = await startTestServer({ jwtKeys: { '': { key: secret, algorithms: ['HS256'] } } });
+});
+keys.after(async ({ server }) => server.stop());
+
+keys('a password login returns the key; a wrong password is 401 AUTHENTICATION_FAILED', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const created = await iago.post('/users', { email: 'pw@zulip.com', full_name: 'Pass Word', password: 'correct horse' });
+  const ok = await server.anonymous.post('/fetch_api_key', { username: 'pw@zulip.com', password: 'correct horse' });
+  assert.is(ok.status, 200, JSON.stringify(ok.body));
+  assertMatchesReference('POST /fetch_api_key', ok.body);
+  assert.equal([ok.body.email, ok.body.user_id], ['pw@zulip.com', created.body.user_id]);
+  const me = await server.anonymous.withCredentials({ email: 'pw@zulip.com', apiKey: String(ok.body.api_key) }).get('/users/me');
+  assert.is(me.status, 200);
+  const wrong = await server.anonymous.post('/fetch_api_key', { username: 'pw@zulip.com', password: 'battery staple' });
+  assert.equal([wrong.status, wrong.body.code], [401, 'AUTHENTICATION_FAILED']);
+  const noPassword = await server.anonymous.post('/fetch_api_key', { username: 'hamlet@zulip.com', password: 'anything' });
+  assert.is(noPassword.status, 401, 'a user without a password cannot log in with one');
+});
+
+keys('after 5 failed attempts a username is locked out (429, Retry-After), others are not', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  await iago.post('/users', { email: 'target@zulip.com', full_name: 'Target', password: 'right' });
+  for (let i = 0; i < 5; i++) assert.is((await server.anonymous.post('/fetch_api_key', { username: 'target@zulip.com', password: `guess ${i}` })).status, 401);
+  const locked = await server.anonymous.post('/fetch_api_key', { username: 'target@zulip.com', password: 'right' });
+  assert.equal([locked.status, locked.body.code], [429, 'RATE_LIMIT_HIT']);
+  assert.ok(Number(locked.headers['retry-after']) > 0);
+  assert.ok(Number(locked.body['retry-after']) > 1700, 'about 30 minutes');
+  const other = await server.anonymous.post('/fetch_api_key', { username: 'pw@zulip.com', password: 'correct horse' });
+  assert.is(other.status, 200);
+});
+
+keys('a JWT signed with the configured key returns the key, and the user when asked', async ({ server }) => {
+  const token = await sign({ email: 'hamlet@zulip.com' });
+  const plain = await server.anonymous.post('/jwt/fetch_api_key', { token });
+  assert.is(plain.status, 200, JSON.stringify(plain.body));
+  // The reference has no JWT operation; the spec gives the fields.
+  assert.equal(Object.keys(plain.body).sort(), ['api_key', 'email', 'msg', 'result']);
+  const withProfile = await server.anonymous.post('/jwt/fetch_api_key', { token, include_profile: true });
+  assert.equal(Object.keys(withProfile.body).sort(), ['api_key', 'email', 'msg', 'result', 'user']);
+  const user = withProfile.body.user as Record<string, unknown>;
+  assertMatchesComponent('User', user, specUserFields);
+  assert.is(user.email, 'hamlet@zulip.com');
+  assert.not.ok('profile_data' in user);
+  const me = await server.anonymous.withCredentials({ email: 'hamlet@zulip.com', apiKey: String(plain.body.api_key) }).get('/users/me');
+  assert.is(me.status, 200);
+});
+
+keys('a JWT signed with another key, expired, without e-mail, or for an unknown or deactivated user is refused', async ({ server }) => {
+  const refusal = async (token: string) => (await server.anonymous.post('/jwt/fetch_api_key', { token })).body;
+  assert.match(String((await refusal(await sign({ email: 'hamlet@zulip.com' }, 'another-secret-of-sufficient-length-too'))).msg), /signature verification failed/);
+  assert.match(String((await refusal(await sign({ email: 'hamlet@zulip.com' }, secret, '-1m'))).msg), /expired/);
+  assert.match(String((await refusal(await sign({ name: 'no e-mail' }))).msg), /No email specified/);
+  assert.is((await refusal(await sign({ email: 'ghost@zulip.com' }))).code, 'AUTHENTICATION_FAILED');
+  assert.match(String((await refusal('not.a.jwt')).msg), /^Bad JSON web token/);
+  const iago = await server.as('iago@zulip.com');
+  const created = await iago.post('/users', { email: 'gone@zulip.com', full_name: 'Gone', password: 'pw' });
+  await iago.delete(`/users/${created.body.user_id}`);
+  assert.is((await refusal(await sign({ email: 'gone@zulip.com' }))).code, 'USER_DEACTIVATED');
+});
+
+keys.run();
+
+const rs256 = suite('JWT with a public key, and a realm without JWT');
+
+rs256('an RS256 token verifies against the configured public key; a realm without a key refuses JWT', async () => {
+  const server = await startTestServer({ jwtKeys: { '': { key: rsa.publicKey, algorithms: ['RS256'] } } });
+  try {
+    const token = await new SignJWT({ email: 'othello@zulip.com' })
+      .setProtectedHeader({ alg: 'RS256' })
+      .setExpirationTime('5m')
+      .sign(await importPKCS8(rsa.privateKey, 'RS256'));
+    assert.is((await server.anonymous.post('/jwt/fetch_api_key', { token })).body.email, 'othello@zulip.com');
+    assert.match(String((await server.anonymous.post('/jwt/fetch_api_key', { token: await sign({ email: 'othello@zulip.com' }) })).body.msg), /^Bad JSON web token/);
+  } finally {
+    await server.stop();
+  }
+  const withoutJwt = await startTestServer();
+  try {
+    const response = await withoutJwt.anonymous.post('/jwt/fetch_api_key', { token: await sign({ email: 'hamlet@zulip.com' }) });
+    assert.equal(response.body, { result: 'error', code: 'BAD_REQUEST', msg: 'JWT authentication is not enabled for this organization' });
+  } finally {
+    await withoutJwt.stop();
+  }
+});
+
+rs256.run();
