@@ -152,12 +152,47 @@ users('register + events == a fresh register across deactivation and reactivatio
   assert.equal(comparable(before.state), comparable((await register(cordelia, options)).state));
 });
 
+users('PATCH /users/{id}: administrators change names and roles; owners alone touch the owner role', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const desdemona = await server.as('desdemona@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const { id } = await newMember(server);
+  const renamed = await iago.patch(`/users/${id}`, { full_name: '  Renamed  ' });
+  assert.equal(renamed.body, { result: 'success', msg: '' });
+  assert.is(((await iago.get(`/users/${id}`)).body.user as User).full_name, 'Renamed');
+  assert.is((await iago.patch(`/users/${id}`, { role: 300 })).status, 200);
+  assert.is(((await iago.get(`/users/${id}`)).body.user as { role: number }).role, 300);
+  assert.is((await iago.patch(`/users/${id}`, { role: 100 })).body.code, 'UNAUTHORIZED_PRINCIPAL', 'only owners make owners');
+  assert.is((await hamlet.patch(`/users/${id}`, { full_name: 'Nope' })).body.code, 'UNAUTHORIZED_PRINCIPAL');
+  assert.match(String((await iago.patch(`/users/${id}`, { role: 250 })).body.msg), /Invalid role/);
+  assert.match(String((await iago.patch(`/users/${id}`, { full_name: '   ' })).body.msg), /Name too short/);
+  const ownerId = Number((await desdemona.get('/users/me')).body.user_id);
+  const lastOwner = await desdemona.patch(`/users/${ownerId}`, { role: 200 });
+  assert.equal(lastOwner.body.msg, 'The owner permission cannot be removed from the only organization owner.');
+  assert.is((await desdemona.patch(`/users/${id}`, { role: 100 })).status, 200, 'an owner makes another owner');
+  assert.is((await desdemona.patch(`/users/${ownerId}`, { role: 200 })).status, 200, 'now there is another owner');
+});
+
+users('register + events == a fresh register across name and role changes', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const cordelia = await server.as('cordelia@zulip.com');
+  const { id } = await newMember(server);
+  const before = await register(cordelia, { client_gravatar: false });
+  await iago.patch(`/users/${id}`, { full_name: 'New Name', role: 600 });
+  await iago.patch(`/users/${id}`, { role: 300 });
+  const events = await eventsOf(cordelia, before.queueId);
+  for (const event of events.filter((candidate) => candidate.type === 'realm_user')) assertEventMatchesReference(event);
+  for (const event of events) applyEvent(before.state, event);
+  assert.equal(comparable(before.state), comparable((await register(cordelia, { client_gravatar: false })).state));
+});
+
 users('user endpoints require valid credentials and their role', async ({ server }) => {
   await assertRequiresCredentials(server.anonymous, [
     ['GET', '/users'],
     ['GET', '/users/1'],
     ['GET', '/users/iago@zulip.com'],
     ['DELETE', '/users/1'],
+    ['PATCH', '/users/1'],
     ['POST', '/users/1/reactivate'],
     ['POST', '/bots'],
     ['POST', '/users'],

@@ -7,7 +7,7 @@ import { getUserGroups } from './groups.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { getServerSettings } from './server.js';
 import { getMessage, getMessages, sendMessage } from './messages.js';
-import { createBot, createUser, deactivateUser, getOwnUser, getUser, getUserByEmail, getUsers, getUserStatus, reactivateUser, regenerateOwnApiKey, setOwnStatus } from './users.js';
+import { createBot, createUser, deactivateUser, getOwnUser, getUser, getUserByEmail, getUsers, getUserStatus, reactivateUser, regenerateOwnApiKey, setOwnStatus, updateUser } from './users.js';
 
 export const routes: readonly Route[] = [
   publicRoute('GET', '/server_settings', 'get-server-settings', getServerSettings),
@@ -26,6 +26,7 @@ export const routes: readonly Route[] = [
   userRoute('GET', '/users', 'get-users', getUsers),
   userRoute('GET', '/users/{user_id:int}', 'get-user', getUser),
   userRoute('GET', '/users/{email}', 'get-user-by-email', getUserByEmail),
+  adminRoute('PATCH', '/users/{user_id:int}', 'update-user', updateUser),
   adminRoute('DELETE', '/users/{user_id:int}', 'deactivate-user', deactivateUser),
   adminRoute('POST', '/users/{user_id:int}/reactivate', 'reactivate-user', reactivateUser),
   userRoute('POST', '/bots', 'create-bot', createBot),

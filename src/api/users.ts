@@ -68,3 +68,6 @@ export const setOwnStatus = (request: UserRequest, params: StatusParams) =>
 export async function getUserStatus(request: UserRequest, params: { user_id: number }) {
   return { status: await request.realm.ask('users.getStatus', request.user.userId, { userId: params.user_id }) };
 }
+
+export const updateUser = (request: UserRequest, params: { user_id: number; full_name?: string; role?: number }) =>
+  request.realm.ask('users.update', request.user.userId, { userId: params.user_id, fullName: params.full_name, role: params.role });

@@ -116,6 +116,8 @@ export function applyEvent(state: State, event: Event): void {
       // The User object has no avatar_source or avatar_url_medium; the client keeps the rest.
       const { avatar_source: _source, avatar_url_medium: _medium, ...fields } = person as Record<string, unknown>;
       Object.assign(user, fields);
+      // The User object's role flags follow the role.
+      if (typeof fields.role === 'number') Object.assign(user, { is_owner: fields.role === 100, is_admin: fields.role <= 200, is_guest: fields.role === 600 });
       if (person.is_active === false) {
         state.realm_users = active.filter((candidate) => candidate !== user);
         inactive.push(user as { user_id: number });

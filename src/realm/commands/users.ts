@@ -6,8 +6,8 @@ import { canSeeDeliveryEmail, userView, type UserView } from '../../users/view.j
 import type { ZulipEvent } from '../../events/types.js';
 import { directSystemGroup } from '../../groups/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { checkFullName } from '../../users/names.js';
 
-export const MAX_FULL_NAME_LENGTH = 100;
 const emailPattern = /^[^\s@]+@[^\s@]+$/;
 
 export interface NewUser {
@@ -23,9 +23,7 @@ export interface NewUser {
 export function checkNewUser(ctx: CommandContext, user: NewUser): void {
   if (!emailPattern.test(user.email)) throw errors.badRequest(`Invalid address '${user.email}'.`);
   if (ctx.state.userByEmail(user.email)) throw errors.badRequest('Email is already in use.');
-  const name = user.fullName.trim();
-  if (name === '') throw errors.badRequest('Name too short!');
-  if ([...name].length > MAX_FULL_NAME_LENGTH) throw errors.badRequest('Name too long!');
+  checkFullName(user.fullName);
 }
 
 export interface NewBot {
