@@ -6,6 +6,7 @@ import { getChannel, getChannelId, getChannelMembers, getChannels, getSubscripti
 import { getUserGroups } from './groups.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { getServerSettings } from './server.js';
+import { createProfileField, getProfileFields, reorderProfileFields, updateOwnProfileData, updateProfileField } from './profileFields.js';
 import { getMessage, getMessages, sendMessage } from './messages.js';
 import { createBot, createUser, deactivateUser, getOwnUser, getUser, getUserByEmail, getUsers, getUserStatus, reactivateUser, regenerateOwnApiKey, setOwnStatus, updateUser } from './users.js';
 
@@ -31,6 +32,11 @@ export const routes: readonly Route[] = [
   adminRoute('POST', '/users/{user_id:int}/reactivate', 'reactivate-user', reactivateUser),
   userRoute('POST', '/bots', 'create-bot', createBot),
   userRoute('POST', '/users/me/status', 'update-status', setOwnStatus),
+  userRoute('PATCH', '/users/me/profile_data', 'update-profile-data', updateOwnProfileData),
+  userRoute('GET', '/realm/profile_fields', 'get-custom-profile-fields', getProfileFields),
+  adminRoute('POST', '/realm/profile_fields', 'create-custom-profile-field', createProfileField),
+  adminRoute('PATCH', '/realm/profile_fields', 'reorder-custom-profile-fields', reorderProfileFields),
+  adminRoute('PATCH', '/realm/profile_fields/{field_id:int}', 'update-custom-profile-field', updateProfileField),
   userRoute('GET', '/users/{user_id:int}/status', 'get-user-status', getUserStatus),
 
   userRoute('POST', '/users/me/subscriptions', 'subscribe', subscribe),

@@ -25,18 +25,21 @@ export async function createUser(request: UserRequest, params: { email: string; 
 
 interface ViewParams {
   client_gravatar: boolean;
+  include_custom_profile_fields: boolean;
 }
 
+const viewOptions = (params: ViewParams) => ({ clientGravatar: params.client_gravatar, includeProfile: params.include_custom_profile_fields });
+
 export async function getUsers(request: UserRequest, params: ViewParams) {
-  return { members: await request.realm.ask('users.list', request.user.userId, { clientGravatar: params.client_gravatar }) };
+  return { members: await request.realm.ask('users.list', request.user.userId, viewOptions(params)) };
 }
 
 export async function getUser(request: UserRequest, params: ViewParams & { user_id: number }) {
-  return { user: await request.realm.ask('users.get', request.user.userId, { userId: params.user_id, clientGravatar: params.client_gravatar }) };
+  return { user: await request.realm.ask('users.get', request.user.userId, { userId: params.user_id, ...viewOptions(params) }) };
 }
 
 export async function getUserByEmail(request: UserRequest, params: ViewParams & { email: string }) {
-  return { user: await request.realm.ask('users.get', request.user.userId, { email: params.email, clientGravatar: params.client_gravatar }) };
+  return { user: await request.realm.ask('users.get', request.user.userId, { email: params.email, ...viewOptions(params) }) };
 }
 
 export const deactivateUser = (request: UserRequest, params: { user_id: number; actions: DeactivationActions }) =>

@@ -3,6 +3,7 @@
 import type { Store } from '../store/store.js';
 import type { ChannelRecord, SubscriptionRecord } from '../channels/records.js';
 import type { GroupRecord, SystemGroupName } from '../groups/records.js';
+import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
 import type { RealmRecord } from './records.js';
 
@@ -17,6 +18,7 @@ export class RealmState {
   private readonly channelsByName = new Map<string, ChannelRecord>();
   /** channelId → userId → subscription (active or not). */
   readonly subscriptions = new Map<number, Map<number, SubscriptionRecord>>();
+  readonly profileFields = new Map<number, FieldRecord>();
 
   constructor(public realm: RealmRecord) {}
 
@@ -27,6 +29,7 @@ export class RealmState {
     for (const { value } of store.groups.getRange(range)) state.indexGroup(value);
     for (const { value } of store.channels.getRange(range)) state.indexChannel(value);
     for (const { value } of store.subscriptions.getRange(range)) state.indexSubscription(value);
+    for (const { value } of store.profileFields.getRange(range)) state.profileFields.set(value.id, value);
     return state;
   }
 

@@ -12,6 +12,7 @@
 //   messages messageId                    → MessageRecord (message IDs are server-wide and increasing)
 //   userMessages [userId, messageId]      → flags bitmask (Zulip's bit values), one row per recipient
 //   channelMessages [channelId, messageId] → topic; a channel's messages in order
+//   profileFields [realmId, fieldId]     → FieldRecord (custom profile field definitions)
 //   queues   queueId                      → persisted event queue (written at graceful shutdown)
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { ChannelRecord, SubscriptionRecord } from '../channels/records.js';
@@ -19,9 +20,10 @@ import type { QueueSnapshot } from '../events/queue.js';
 import type { GroupRecord } from '../groups/records.js';
 import type { MessageRecord } from '../messages/records.js';
 import type { RealmRecord } from '../realm/records.js';
+import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
 
-export type IdKind = 'realm' | 'user' | 'channel' | 'group' | 'message' | 'recipient' | 'draft' | 'scheduled' | 'folder' | 'linkifier' | 'field';
+export type IdKind = 'realm' | 'user' | 'channel' | 'group' | 'message' | 'recipient' | 'field' | 'draft' | 'scheduled' | 'folder' | 'linkifier';
 
 export class Store {
   readonly env: RootDatabase;
@@ -34,6 +36,7 @@ export class Store {
   readonly messages: Database<MessageRecord, number>;
   readonly userMessages: Database<number, [number, number]>;
   readonly channelMessages: Database<string, [number, number]>;
+  readonly profileFields: Database<FieldRecord, [number, number]>;
   readonly queues: Database<QueueSnapshot, string>;
   private readonly lastIds = new Map<IdKind, number>();
 
@@ -50,6 +53,7 @@ export class Store {
     this.messages = this.env.openDB({ name: 'messages' });
     this.userMessages = this.env.openDB({ name: 'userMessages' });
     this.channelMessages = this.env.openDB({ name: 'channelMessages' });
+    this.profileFields = this.env.openDB({ name: 'profileFields' });
     this.queues = this.env.openDB({ name: 'queues' });
   }
 

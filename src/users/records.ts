@@ -42,6 +42,8 @@ export interface UserRecord {
   isDeleted: boolean;
   emailAddressVisibility: EmailVisibility;
   status?: UserStatus;
+  /** Custom profile field values by field ID (absent: none set). */
+  profileData?: Record<string, string>;
 }
 
 export const isAdmin = (user: Pick<UserRecord, 'role'>): boolean => user.role <= Role.administrator;

@@ -1,5 +1,6 @@
 // The User object of the API, as one requester may see it (spec: "User object").
 import { createHash } from 'node:crypto';
+import { profileValue, type FieldRecord } from './profileFields.js';
 import { EmailVisibility, Role, type UserRecord } from './records.js';
 
 export interface UserView {
@@ -21,12 +22,15 @@ export interface UserView {
   avatar_version: number;
   is_imported_stub: boolean;
   is_deleted?: true;
+  profile_data?: Record<string, { value: string; rendered_value?: string }>;
 }
 
 export interface ViewOptions {
   /** The domain of dummy addresses, see fakeEmailDomain. */
   fakeEmailDomain: string;
   clientGravatar: boolean;
+  /** When given, non-bot users carry profile_data for these fields. */
+  profileFields?: ReadonlyMap<number, FieldRecord>;
 }
 
 /** Whether `viewer` may see `target`'s real e-mail under the target's visibility setting. */
@@ -83,5 +87,13 @@ export function userView(target: UserRecord, viewer: Pick<UserRecord, 'id' | 'ro
     is_imported_stub: target.isImportedStub,
   };
   if (target.isDeleted) view.is_deleted = true;
+  if (options.profileFields && !target.isBot) {
+    const data: NonNullable<UserView['profile_data']> = {};
+    for (const [id, value] of Object.entries(target.profileData ?? {})) {
+      const field = options.profileFields.get(Number(id));
+      if (field) data[id] = profileValue(field, value);
+    }
+    view.profile_data = data;
+  }
   return view;
 }

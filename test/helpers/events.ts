@@ -114,8 +114,14 @@ export function applyEvent(state: State, event: Event): void {
       const inactive = state.realm_non_active_users as { user_id: number }[];
       const user = [...active, ...inactive].find((candidate) => candidate.user_id === person.user_id)! as Record<string, unknown>;
       // The User object has no avatar_source or avatar_url_medium; the client keeps the rest.
-      const { avatar_source: _source, avatar_url_medium: _medium, ...fields } = person as Record<string, unknown>;
+      const { avatar_source: _source, avatar_url_medium: _medium, custom_profile_field: custom, ...fields } = person as Record<string, unknown>;
       Object.assign(user, fields);
+      if (custom) {
+        const { id, ...value } = custom as { id: number; value: string | null };
+        const data = user.profile_data as Record<string, unknown>;
+        if (value.value === null) delete data[String(id)];
+        else data[String(id)] = value;
+      }
       // The User object's role flags follow the role.
       if (typeof fields.role === 'number') Object.assign(user, { is_owner: fields.role === 100, is_admin: fields.role <= 200, is_guest: fields.role === 600 });
       if (person.is_active === false) {
@@ -209,6 +215,9 @@ export function applyEvent(state: State, event: Event): void {
       else statuses[String(userId)] = current;
       return;
     }
+    case 'custom_profile_fields/':
+      state.custom_profile_fields = payload.fields;
+      return;
     case 'heartbeat/':
       return;
     default:

@@ -9,6 +9,7 @@ import { channelsInitialState, subscriptionsInitialState } from './channels.js';
 import { groupsInitialState } from './groups.js';
 import { limits } from './limits.js';
 import { messagesInitialState } from './messages.js';
+import { profileFieldsInitialState } from './profileFields.js';
 import { statusInitialState } from './status.js';
 import { usersInitialState } from './users.js';
 
@@ -53,6 +54,7 @@ const fetchers = new Map<string, Fetcher>([
   ['message', messagesInitialState],
   ['user_group', groupsInitialState],
   ['user_status', statusInitialState],
+  ['custom_profile_fields', profileFieldsInitialState],
 ]);
 
 export const registerCommands = {

@@ -59,11 +59,17 @@ export function insertUser(ctx: CommandContext, user: NewUser, bot: Pick<UserRec
 
 export interface UserViewOptions {
   clientGravatar: boolean;
+  /** Include profile_data (custom profile fields) for users who are not bots. */
+  includeProfile?: boolean;
 }
 
 /** A user as the acting user (or another viewer) sees them. */
 export const viewAs = (ctx: CommandContext, target: UserRecord, options: UserViewOptions, viewer: UserRecord = ctx.actor): UserView =>
-  userView(target, viewer, { fakeEmailDomain: ctx.fakeEmailDomain, clientGravatar: options.clientGravatar });
+  userView(target, viewer, {
+    fakeEmailDomain: ctx.fakeEmailDomain,
+    clientGravatar: options.clientGravatar,
+    ...(options.includeProfile ? { profileFields: ctx.state.profileFields } : {}),
+  });
 
 /** Emits an event carrying `target`'s User object to every active user of the realm: one variant
  * for those who may see the real e-mail and one for those who may not, each built once. Events
@@ -75,7 +81,7 @@ export function emitUserEvent(ctx: CommandContext, target: UserRecord, build: (p
     const visible = canSeeDeliveryEmail(target, viewer);
     let variant = variants.get(visible);
     if (!variant) {
-      variant = { event: build(userView(target, viewer, { fakeEmailDomain: ctx.fakeEmailDomain, clientGravatar: false })), userIds: [] };
+      variant = { event: build(viewAs(ctx, target, { clientGravatar: false, includeProfile: true }, viewer)), userIds: [] };
       variants.set(visible, variant);
     }
     variant.userIds.push(viewer.id);
@@ -96,7 +102,8 @@ export function usersInitialState(ctx: CommandContext, options: UserViewOptions)
   const me = ctx.actor;
   const active: UserView[] = [];
   const inactive: UserView[] = [];
-  for (const user of ctx.state.users.values()) (user.isActive ? active : inactive).push(viewAs(ctx, user, options));
+  // As in Zulip, register's users carry their custom profile data.
+  for (const user of ctx.state.users.values()) (user.isActive ? active : inactive).push(viewAs(ctx, user, { ...options, includeProfile: true }));
   const own = viewAs(ctx, me, options);
   return {
     realm_users: active,
