@@ -8,7 +8,7 @@ import { deleteQueue, getEvents, issueSocketToken, register } from './events.js'
 import { getServerSettings } from './server.js';
 import { createProfileField, getProfileFields, reorderProfileFields, updateOwnProfileData, updateProfileField } from './profileFields.js';
 import { getMessage, getMessages, sendMessage } from './messages.js';
-import { createBot, createUser, deactivateUser, getOwnUser, getUser, getUserByEmail, getUsers, getUserStatus, reactivateUser, regenerateOwnApiKey, setOwnStatus, updateUser } from './users.js';
+import { createBot, createUser, deactivateUser, getOwnUser, getUser, getUserByEmail, getUsers, getUserStatus, reactivateUser, regenerateOwnApiKey, setOwnStatus, updateSettings, updateUser } from './users.js';
 
 export const routes: readonly Route[] = [
   publicRoute('GET', '/server_settings', 'get-server-settings', getServerSettings),
@@ -32,6 +32,7 @@ export const routes: readonly Route[] = [
   adminRoute('POST', '/users/{user_id:int}/reactivate', 'reactivate-user', reactivateUser),
   userRoute('POST', '/bots', 'create-bot', createBot),
   userRoute('POST', '/users/me/status', 'update-status', setOwnStatus),
+  userRoute('PATCH', '/settings', 'update-settings', updateSettings),
   userRoute('PATCH', '/users/me/profile_data', 'update-profile-data', updateOwnProfileData),
   userRoute('GET', '/realm/profile_fields', 'get-custom-profile-fields', getProfileFields),
   adminRoute('POST', '/realm/profile_fields', 'create-custom-profile-field', createProfileField),

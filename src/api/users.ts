@@ -74,3 +74,10 @@ export async function getUserStatus(request: UserRequest, params: { user_id: num
 
 export const updateUser = (request: UserRequest, params: { user_id: number; full_name?: string; role?: number }) =>
   request.realm.ask('users.update', request.user.userId, { userId: params.user_id, fullName: params.full_name, role: params.role });
+
+export const updateSettings = (request: UserRequest, params: { email_address_visibility?: number; timezone?: string; full_name?: string }) =>
+  request.realm.ask('settings.update', request.user.userId, {
+    emailAddressVisibility: params.email_address_visibility,
+    timezone: params.timezone,
+    fullName: params.full_name,
+  });

@@ -115,7 +115,8 @@ export function applyEvent(state: State, event: Event): void {
       const user = [...active, ...inactive].find((candidate) => candidate.user_id === person.user_id)! as Record<string, unknown>;
       // The User object has no avatar_source or avatar_url_medium; the client keeps the rest.
       const { avatar_source: _source, avatar_url_medium: _medium, custom_profile_field: custom, ...fields } = person as Record<string, unknown>;
-      Object.assign(user, fields);
+      const { new_email: newEmail, ...rest } = fields;
+      Object.assign(user, rest, newEmail === undefined ? {} : { email: newEmail });
       if (custom) {
         const { id, ...value } = custom as { id: number; value: string | null };
         const data = user.profile_data as Record<string, unknown>;
@@ -215,6 +216,9 @@ export function applyEvent(state: State, event: Event): void {
       else statuses[String(userId)] = current;
       return;
     }
+    case 'user_settings/update':
+      (state.user_settings as Record<string, unknown>)[payload.property as string] = payload.value;
+      return;
     case 'custom_profile_fields/':
       state.custom_profile_fields = payload.fields;
       return;

@@ -10,6 +10,7 @@ import { groupsInitialState } from './groups.js';
 import { limits } from './limits.js';
 import { messagesInitialState } from './messages.js';
 import { profileFieldsInitialState } from './profileFields.js';
+import { settingsInitialState } from './settings.js';
 import { statusInitialState } from './status.js';
 import { usersInitialState } from './users.js';
 
@@ -55,6 +56,7 @@ const fetchers = new Map<string, Fetcher>([
   ['user_group', groupsInitialState],
   ['user_status', statusInitialState],
   ['custom_profile_fields', profileFieldsInitialState],
+  ['user_settings', settingsInitialState],
 ]);
 
 export const registerCommands = {
