@@ -40,4 +40,15 @@ test('user: a restored snapshot answers can() like a fresh one, without replayin
   assert.not.ok(restored.can(deactivate()));
 });
 
+test('topic: every policy is reachable from every policy, repeats included; muting needs a subscription', async () => {
+  const { moveTopic, topicVisibility, visibilityPolicies } = await import('../src/machines/topic.js');
+  assert.equal(Object.keys(topicVisibility.states).sort(), [...visibilityPolicies].sort());
+  for (const from of visibilityPolicies) {
+    for (const to of visibilityPolicies) {
+      assert.is(moveTopic(from, to, true), to, `${from} → ${to}`);
+      assert.is(moveTopic(from, to, false), to === 'muted' ? undefined : to, `${from} → ${to} unsubscribed`);
+    }
+  }
+});
+
 test.run();

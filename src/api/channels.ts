@@ -1,6 +1,7 @@
 // Channel and subscription endpoints.
 import { channelPermissions, type ChannelPermission, type TopicsPolicy } from '../channels/records.js';
 import { errors } from '../errors.js';
+import { visibilityPolicies } from '../machines/topic.js';
 import type { GroupSetting } from '../groups/records.js';
 import type { UserRequest } from '../http/route.js';
 
@@ -90,3 +91,27 @@ export async function getChannelId(request: UserRequest, params: { stream: strin
 export async function getChannelMembers(request: UserRequest, params: { stream_id: number }) {
   return { subscribers: await request.realm.ask('channels.members', request.user.userId, { channelId: params.stream_id }) };
 }
+
+export const updateSubscriptionSetting = (request: UserRequest, params: { stream_id: number; property: string; value: unknown }) =>
+  request.realm.ask('subscriptions.setProperties', request.user.userId, { changes: [{ channelId: params.stream_id, property: params.property, value: params.value }] });
+
+export const updateSubscriptionSettings = (request: UserRequest, params: { subscription_data: { stream_id: number; property: string; value: unknown }[] }) =>
+  request.realm.ask('subscriptions.setProperties', request.user.userId, {
+    changes: params.subscription_data.map((change) => ({ channelId: change.stream_id, property: change.property, value: change.value })),
+  });
+
+/** Spec endpoint 4 (deprecated since level 170): `add` mutes, `remove` returns to the default. */
+export const muteTopic = (request: UserRequest, params: { stream_id?: number; stream?: string; topic: string; op: 'add' | 'remove' }) =>
+  request.realm.ask('topics.setVisibility', request.user.userId, {
+    channelId: params.stream_id,
+    channelName: params.stream,
+    topic: params.topic,
+    policy: params.op === 'add' ? 'muted' : 'inherit',
+  });
+
+export const setTopicVisibility = (request: UserRequest, params: { stream_id: number; topic: string; visibility_policy: 0 | 1 | 2 | 3 }) =>
+  request.realm.ask('topics.setVisibility', request.user.userId, {
+    channelId: params.stream_id,
+    topic: params.topic,
+    policy: visibilityPolicies[params.visibility_policy],
+  });

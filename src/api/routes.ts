@@ -2,7 +2,7 @@
 // may call it, and its handler. Paths are relative to /api/v1; `{name:int}` is an integer segment.
 import { adminRoute, publicRoute, userRoute, type Route } from '../http/route.js';
 import { devFetchApiKey, fetchApiKey, jwtFetchApiKey } from './auth.js';
-import { getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, subscribe } from './channels.js';
+import { getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, updateSubscriptionSetting, updateSubscriptionSettings } from './channels.js';
 import { getUserGroups } from './groups.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { getServerSettings } from './server.js';
@@ -42,6 +42,10 @@ export const routes: readonly Route[] = [
 
   userRoute('POST', '/users/me/subscriptions', 'subscribe', subscribe),
   userRoute('GET', '/users/me/subscriptions', 'get-subscriptions', getSubscriptions),
+  userRoute('PATCH', '/users/me/subscriptions/{stream_id:int}', 'update-subscription-setting', updateSubscriptionSetting),
+  userRoute('POST', '/users/me/subscriptions/properties', 'update-subscription-settings', updateSubscriptionSettings),
+  userRoute('PATCH', '/users/me/subscriptions/muted_topics', 'mute-topic', muteTopic),
+  userRoute('POST', '/user_topics', 'update-user-topic', setTopicVisibility),
   userRoute('GET', '/streams', 'get-streams', getChannels),
   userRoute('GET', '/streams/{stream_id:int}', 'get-stream-by-id', getChannel),
   userRoute('GET', '/streams/{stream_id:int}/members', 'get-subscribers', getChannelMembers),

@@ -39,3 +39,13 @@ export function flagNames(bits: number): string[] {
   if (bits & (Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned)) names.push('wildcard_mentioned');
   return names;
 }
+
+/** A user's visibility policy for a topic other than inherit (Zulip's UserTopic). */
+export interface UserTopicRecord {
+  channelId: number;
+  /** As the user last wrote it. */
+  topic: string;
+  /** 1 muted, 2 unmuted, 3 followed. */
+  policy: number;
+  lastUpdated: number;
+}

@@ -13,12 +13,13 @@
 //   userMessages [userId, messageId]      → flags bitmask (Zulip's bit values), one row per recipient
 //   channelMessages [channelId, messageId] → topic; a channel's messages in order
 //   profileFields [realmId, fieldId]     → FieldRecord (custom profile field definitions)
+//   userTopics [realmId, userId, channelId, topic lowercased] → UserTopicRecord (policy not inherit)
 //   queues   queueId                      → persisted event queue (written at graceful shutdown)
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { ChannelRecord, SubscriptionRecord } from '../channels/records.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import type { GroupRecord } from '../groups/records.js';
-import type { MessageRecord } from '../messages/records.js';
+import type { MessageRecord, UserTopicRecord } from '../messages/records.js';
 import type { RealmRecord } from '../realm/records.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
@@ -37,6 +38,7 @@ export class Store {
   readonly userMessages: Database<number, [number, number]>;
   readonly channelMessages: Database<string, [number, number]>;
   readonly profileFields: Database<FieldRecord, [number, number]>;
+  readonly userTopics: Database<UserTopicRecord, [number, number, number, string]>;
   readonly queues: Database<QueueSnapshot, string>;
   private readonly lastIds = new Map<IdKind, number>();
 
@@ -54,6 +56,7 @@ export class Store {
     this.userMessages = this.env.openDB({ name: 'userMessages' });
     this.channelMessages = this.env.openDB({ name: 'channelMessages' });
     this.profileFields = this.env.openDB({ name: 'profileFields' });
+    this.userTopics = this.env.openDB({ name: 'userTopics' });
     this.queues = this.env.openDB({ name: 'queues' });
   }
 

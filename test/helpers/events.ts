@@ -216,6 +216,20 @@ export function applyEvent(state: State, event: Event): void {
       else statuses[String(userId)] = current;
       return;
     }
+    case 'subscription/update':
+      for (const sub of state.subscriptions as Channel[]) if (sub.stream_id === payload.stream_id) sub[payload.property as string] = payload.value;
+      return;
+    case 'user_topic/': {
+      const { type: _type, ...row } = payload as { type: string; stream_id: number; topic_name: string; visibility_policy: number };
+      const others = (state.user_topics as typeof row[]).filter(
+        (entry) => !(entry.stream_id === row.stream_id && entry.topic_name.toLowerCase() === row.topic_name.toLowerCase()),
+      );
+      state.user_topics = row.visibility_policy === 0 ? others : [...others, row];
+      return;
+    }
+    case 'muted_topics/':
+      state.muted_topics = payload.muted_topics;
+      return;
     case 'user_settings/update':
       (state.user_settings as Record<string, unknown>)[payload.property as string] = payload.value;
       return;

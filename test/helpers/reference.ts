@@ -64,7 +64,10 @@ export function responseSchema(operation: string, status = 200): Schema {
   const paths = spec.paths as Record<string, Record<string, Schema>>;
   const op = paths[path]?.[method.toLowerCase()];
   const responses = op?.responses as Record<string, Schema> | undefined;
-  const content = responses?.[String(status)]?.content as Record<string, Schema> | undefined;
+  let response = responses?.[String(status)];
+  // Many operations share a response component by reference.
+  if (typeof response?.$ref === 'string') response = resolve(response.$ref);
+  const content = response?.content as Record<string, Schema> | undefined;
   const schema = content?.['application/json']?.schema;
   if (!isSchema(schema)) throw new Error(`no ${status} response schema for ${operation}`);
   return normalize(schema, new Set());

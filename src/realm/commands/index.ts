@@ -6,12 +6,14 @@ import { lifecycleCommands } from './lifecycle.js';
 import { profileFieldCommands } from './profileFields.js';
 import { settingsCommands } from './settings.js';
 import { statusCommands } from './status.js';
+import { subscriptionSettingsCommands } from './subscriptionSettings.js';
+import { userTopicCommands } from './userTopics.js';
 import { userUpdateCommands } from './userUpdate.js';
 import { messageCommands } from './messages.js';
 import { registerCommands } from './register.js';
 import { userCommands } from './users.js';
 
-export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands };
+export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands };
 
 export type CommandName = keyof typeof commands;
 export type InputOf<N extends CommandName> = Parameters<(typeof commands)[N]['run']>[1];

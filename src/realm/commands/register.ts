@@ -12,6 +12,7 @@ import { messagesInitialState } from './messages.js';
 import { profileFieldsInitialState } from './profileFields.js';
 import { settingsInitialState } from './settings.js';
 import { statusInitialState } from './status.js';
+import { mutedTopicsInitialState, userTopicsInitialState } from './userTopics.js';
 import { usersInitialState } from './users.js';
 
 /** Zulip's event_queue_longpoll_timeout_seconds: how long clients wait on GET /events. */
@@ -57,6 +58,8 @@ const fetchers = new Map<string, Fetcher>([
   ['user_status', statusInitialState],
   ['custom_profile_fields', profileFieldsInitialState],
   ['user_settings', settingsInitialState],
+  ['user_topic', userTopicsInitialState],
+  ['muted_topics', mutedTopicsInitialState],
 ]);
 
 export const registerCommands = {

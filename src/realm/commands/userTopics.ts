@@ -1,0 +1,63 @@
+// Topic visibility per user (spec endpoint 4, and POST /user_topics over the same state), through
+// the topic machine; `user_topic` and legacy `muted_topics` events; register state.
+import type { ChannelRecord } from '../../channels/records.js';
+import { errors } from '../../errors.js';
+import { moveTopic, visibilityPolicies, type TopicVisibility } from '../../machines/topic.js';
+import type { UserTopicRecord } from '../../messages/records.js';
+import { writeCommand, type CommandContext } from '../context.js';
+import { limits } from './limits.js';
+import { normalizeTopic } from './messages.js';
+
+export interface TopicTarget {
+  channelId?: number;
+  channelName?: string;
+  topic: string;
+}
+
+function targetChannel(ctx: CommandContext, target: TopicTarget): ChannelRecord {
+  if ((target.channelId === undefined) === (target.channelName === undefined)) throw errors.badRequest("Please choose one: 'stream' or 'stream_id'.");
+  const channel = target.channelId !== undefined ? ctx.state.channels.get(target.channelId) : ctx.state.channelByName(target.channelName!);
+  if (!channel) throw target.channelId !== undefined ? errors.badRequest('Invalid channel ID') : errors.badRequest(`Invalid channel name '${target.channelName}'`);
+  return channel;
+}
+
+const userTopicsRange = (ctx: CommandContext, userId: number) => ({ start: [ctx.state.realm.id, userId], end: [ctx.state.realm.id, userId + 1] });
+
+function userTopics(ctx: CommandContext, userId: number): UserTopicRecord[] {
+  return [...ctx.store.userTopics.getRange(userTopicsRange(ctx, userId))].map(({ value }) => value);
+}
+
+function mutedTopics(ctx: CommandContext, userId: number): [string, string, number][] {
+  return userTopics(ctx, userId)
+    .filter((row) => row.policy === 1 && ctx.state.channels.has(row.channelId))
+    .map((row) => [ctx.state.channels.get(row.channelId)!.name, row.topic, row.lastUpdated]);
+}
+
+const userTopicView = (row: UserTopicRecord) => ({ stream_id: row.channelId, topic_name: row.topic, last_updated: row.lastUpdated, visibility_policy: row.policy });
+
+export const userTopicCommands = {
+  'topics.setVisibility': writeCommand((ctx, input: TopicTarget & { policy: TopicVisibility }) => {
+    const user = ctx.actor;
+    const channel = targetChannel(ctx, input);
+    const topic = normalizeTopic(ctx, input.topic);
+    if ([...topic].length > limits.max_topic_length) throw errors.badRequest(`topic is too long (limit: ${limits.max_topic_length} characters)`);
+    const key: [number, number, number, string] = [ctx.state.realm.id, user.id, channel.id, topic.toLowerCase()];
+    const current = visibilityPolicies[ctx.store.userTopics.get(key)?.policy ?? 0]!;
+    const next = moveTopic(current, input.policy, ctx.state.isSubscribed(channel.id, user.id));
+    if (next === undefined) throw errors.badRequest(`Not subscribed to channel ID ${channel.id}`);
+    const row: UserTopicRecord = { channelId: channel.id, topic, policy: visibilityPolicies.indexOf(next), lastUpdated: ctx.now };
+    if (row.policy === 0) ctx.store.userTopics.remove(key);
+    else ctx.store.userTopics.put(key, row);
+    ctx.emit({ type: 'user_topic', ...userTopicView(row) }, [user.id]);
+    ctx.emit({ type: 'muted_topics', muted_topics: mutedTopics(ctx, user.id) }, [user.id]);
+    return {};
+  }),
+};
+
+export function userTopicsInitialState(ctx: CommandContext) {
+  return { user_topics: userTopics(ctx, ctx.actor.id).map(userTopicView) };
+}
+
+export function mutedTopicsInitialState(ctx: CommandContext) {
+  return { muted_topics: mutedTopics(ctx, ctx.actor.id) };
+}
