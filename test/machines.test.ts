@@ -51,4 +51,16 @@ test('topic: every policy is reachable from every policy, repeats included; muti
   }
 });
 
+
+test('channel: archive from active and unarchive from archived, both only with the right to administer', async () => {
+  const { channelLifecycle, moveChannel } = await import('../src/machines/channel.js');
+  assert.equal(Object.keys(channelLifecycle.states).sort(), ['active', 'archived']);
+  assert.is(moveChannel(false, { type: 'channel.archive', mayAdminister: true }), true);
+  assert.is(moveChannel(false, { type: 'channel.archive', mayAdminister: false }), undefined);
+  assert.is(moveChannel(true, { type: 'channel.archive', mayAdminister: true }), undefined, 'already archived');
+  assert.is(moveChannel(true, { type: 'channel.unarchive', mayAdminister: true }), false);
+  assert.is(moveChannel(true, { type: 'channel.unarchive', mayAdminister: false }), undefined);
+  assert.is(moveChannel(false, { type: 'channel.unarchive', mayAdminister: true }), undefined, 'not archived');
+});
+
 test.run();

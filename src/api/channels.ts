@@ -115,3 +115,41 @@ export const setTopicVisibility = (request: UserRequest, params: { stream_id: nu
     topic: params.topic,
     policy: visibilityPolicies[params.visibility_policy],
   });
+
+export const archiveChannel = (request: UserRequest, params: { stream_id: number }) =>
+  request.realm.ask('channels.archive', request.user.userId, { channelId: params.stream_id });
+
+type SettingUpdate = { new: GroupSetting; old?: GroupSetting };
+
+interface ChannelUpdateParams extends Partial<Record<ChannelPermission, SettingUpdate>> {
+  stream_id: number;
+  description?: string;
+  new_name?: string;
+  is_private?: boolean;
+  is_web_public?: boolean;
+  history_public_to_subscribers?: boolean;
+  is_default_stream?: boolean;
+  message_retention_days?: string | number;
+  is_archived?: boolean;
+  folder_id?: number | null;
+  topics_policy?: TopicsPolicy;
+}
+
+export function updateChannel(request: UserRequest, params: ChannelUpdateParams) {
+  const permissions: Partial<Record<ChannelPermission, SettingUpdate>> = {};
+  for (const name of channelPermissions) if (params[name] !== undefined) permissions[name] = params[name];
+  return request.realm.ask('channels.update', request.user.userId, {
+    channelId: params.stream_id,
+    description: params.description,
+    newName: params.new_name,
+    isPrivate: params.is_private,
+    isWebPublic: params.is_web_public,
+    historyPublicToSubscribers: params.history_public_to_subscribers,
+    isDefaultStream: params.is_default_stream,
+    retention: params.message_retention_days === undefined ? undefined : { days: retentionDays(params.message_retention_days) },
+    isArchived: params.is_archived,
+    folderId: params.folder_id,
+    topicsPolicy: params.topics_policy,
+    permissions,
+  });
+}

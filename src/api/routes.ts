@@ -2,7 +2,7 @@
 // may call it, and its handler. Paths are relative to /api/v1; `{name:int}` is an integer segment.
 import { adminRoute, publicRoute, userRoute, type Route } from '../http/route.js';
 import { devFetchApiKey, fetchApiKey, jwtFetchApiKey } from './auth.js';
-import { getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, updateSubscriptionSetting, updateSubscriptionSettings } from './channels.js';
+import { archiveChannel, getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings } from './channels.js';
 import { getUserGroups } from './groups.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { getServerSettings } from './server.js';
@@ -48,6 +48,8 @@ export const routes: readonly Route[] = [
   userRoute('POST', '/user_topics', 'update-user-topic', setTopicVisibility),
   userRoute('GET', '/streams', 'get-streams', getChannels),
   userRoute('GET', '/streams/{stream_id:int}', 'get-stream-by-id', getChannel),
+  userRoute('PATCH', '/streams/{stream_id:int}', 'update-stream', updateChannel),
+  userRoute('DELETE', '/streams/{stream_id:int}', 'archive-stream', archiveChannel),
   userRoute('GET', '/streams/{stream_id:int}/members', 'get-subscribers', getChannelMembers),
   userRoute('GET', '/get_stream_id', 'get-stream-id', getChannelId),
 

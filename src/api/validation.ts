@@ -75,8 +75,9 @@ export function compileValidator(name: string): Validator {
     throw new Error(`schema ${name}.json does not compile`, { cause });
   }
   const properties = new Map(Object.entries(schema.properties));
+  // Arrays, objects and null arrive JSON-encoded in form fields.
   const jsonEncoded = new Set(
-    [...properties].filter(([, property]) => typesOf(property).some((type) => type === 'array' || type === 'object')).map(([key]) => key),
+    [...properties].filter(([, property]) => typesOf(property).some((type) => type === 'array' || type === 'object' || type === 'null')).map(([key]) => key),
   );
   return (params) => {
     const ignored: string[] = [];

@@ -140,8 +140,16 @@ export function applyEvent(state: State, event: Event): void {
         (state.never_subscribed as Channel[] | undefined)?.push({ ...channel, subscribers: [] });
       }
       return;
-    case 'stream/update':
-      eachChannel(state, payload.stream_id as number, (channel) => (channel[payload.property as string] = payload.value));
+    case 'stream/update': {
+      const extras = ['rendered_description', 'history_public_to_subscribers', 'is_web_public'].filter((field) => field in payload);
+      eachChannel(state, payload.stream_id as number, (channel) => {
+        channel[payload.property as string] = payload.value;
+        for (const field of extras) channel[field] = payload[field];
+      });
+      return;
+    }
+    case 'default_streams/':
+      state.realm_default_streams = payload.default_streams;
       return;
     case 'subscription/add':
       for (const subscription of payload.subscriptions as Channel[]) {

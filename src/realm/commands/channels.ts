@@ -17,7 +17,7 @@ export const channelViewOf = (state: RealmState, channel: ChannelRecord): Channe
 
 const systemSetting = (state: RealmState, name: SystemGroupName): GroupSetting => state.systemGroup(name);
 
-function checkChannelName(name: string): string {
+export function checkChannelName(name: string): string {
   const trimmed = name.trim();
   if (trimmed === '') throw errors.badRequest('Channel name can\'t be empty.');
   if ([...trimmed].length > limits.max_stream_name_length) {
@@ -34,7 +34,7 @@ export function checkDescription(description: string): string {
   return description.replace(/\n/g, ' ');
 }
 
-function checkGroupSetting(state: RealmState, setting: GroupSetting): GroupSetting {
+export function checkGroupSetting(state: RealmState, setting: GroupSetting): GroupSetting {
   const groupIds = typeof setting === 'number' ? [setting] : setting.direct_subgroups;
   for (const id of groupIds) if (!state.groups.has(id)) throw errors.badRequest(`Invalid user group ID: ${id}`);
   if (typeof setting !== 'number') {

@@ -1,6 +1,7 @@
 // The command table of the realm actor: every command a realm understands, by name.
 import { authCommands } from './auth.js';
 import { channelCommands } from './channels.js';
+import { channelUpdateCommands } from './channelUpdate.js';
 import { groupCommands } from './groups.js';
 import { lifecycleCommands } from './lifecycle.js';
 import { profileFieldCommands } from './profileFields.js';
@@ -13,7 +14,7 @@ import { messageCommands } from './messages.js';
 import { registerCommands } from './register.js';
 import { userCommands } from './users.js';
 
-export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands };
+export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands };
 
 export type CommandName = keyof typeof commands;
 export type InputOf<N extends CommandName> = Parameters<(typeof commands)[N]['run']>[1];

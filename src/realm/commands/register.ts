@@ -60,6 +60,7 @@ const fetchers = new Map<string, Fetcher>([
   ['user_settings', settingsInitialState],
   ['user_topic', userTopicsInitialState],
   ['muted_topics', mutedTopicsInitialState],
+  ['default_streams', (ctx) => ({ realm_default_streams: ctx.state.realm.defaultChannelIds })],
 ]);
 
 export const registerCommands = {

@@ -1,0 +1,160 @@
+// Archiving (DELETE /streams/{id}) and updating a channel (spec endpoint 2), through the channel
+// lifecycle machine. Every parameter is checked before anything changes.
+import { canSeeChannel, channelObservers, hasPermission } from '../../channels/access.js';
+import type { ChannelPermission, ChannelRecord, TopicsPolicy } from '../../channels/records.js';
+import { errors } from '../../errors.js';
+import { satisfies } from '../../groups/membership.js';
+import type { GroupSetting } from '../../groups/records.js';
+import { moveChannel } from '../../machines/channel.js';
+import { renderMarkdown } from '../../markdown.js';
+import { isAdmin, Role, type UserRecord } from '../../users/records.js';
+import { writeCommand, type CommandContext } from '../context.js';
+import { checkChannelName, checkDescription, checkGroupSetting } from './channels.js';
+
+export interface ChannelUpdate {
+  channelId: number;
+  description?: string;
+  newName?: string;
+  isPrivate?: boolean;
+  isWebPublic?: boolean;
+  historyPublicToSubscribers?: boolean;
+  isDefaultStream?: boolean;
+  /** Present when given: null inherits the organization's setting, -1 keeps forever. */
+  retention?: { days: number | null };
+  isArchived?: boolean;
+  /** undefined: not given; null: out of its folder. */
+  folderId?: number | null;
+  topicsPolicy?: TopicsPolicy;
+  permissions: Partial<Record<ChannelPermission, { new: GroupSetting; old?: GroupSetting }>>;
+}
+
+const sameSetting = (a: GroupSetting, b: GroupSetting): boolean => JSON.stringify(normalized(a)) === JSON.stringify(normalized(b));
+const normalized = (setting: GroupSetting) =>
+  typeof setting === 'number' ? setting : { direct_members: [...setting.direct_members].sort(), direct_subgroups: [...setting.direct_subgroups].sort() };
+
+function visibleChannel(ctx: CommandContext, channelId: number, user: UserRecord): ChannelRecord {
+  const channel = ctx.state.channels.get(channelId);
+  if (!channel || !canSeeChannel(ctx.state, channel, user)) throw errors.badRequest('Invalid channel ID');
+  return channel;
+}
+
+const mayAdminister = (ctx: CommandContext, channel: ChannelRecord, user: UserRecord): boolean =>
+  isAdmin(user) || hasPermission(ctx.state, channel, user, 'can_administer_channel_group');
+
+function saveChannel(ctx: CommandContext, channel: ChannelRecord): void {
+  ctx.store.channels.put([channel.realmId, channel.id], channel);
+  ctx.state.indexChannel(channel);
+}
+
+function setDefault(ctx: CommandContext, channelId: number, isDefault: boolean): void {
+  const others = ctx.state.realm.defaultChannelIds.filter((id) => id !== channelId);
+  const realm = { ...ctx.state.realm, defaultChannelIds: isDefault ? [...others, channelId] : others };
+  ctx.store.realms.put(realm.id, realm);
+  ctx.state.realm = realm;
+  const everyone = [...ctx.state.users.values()].filter((user) => user.isActive).map((user) => user.id);
+  ctx.emit({ type: 'default_streams', default_streams: realm.defaultChannelIds }, everyone);
+}
+
+export const channelUpdateCommands = {
+  'channels.archive': writeCommand((ctx, input: { channelId: number }) => {
+    const user = ctx.actor;
+    const channel = visibleChannel(ctx, input.channelId, user);
+    const archived = moveChannel(channel.isArchived, { type: 'channel.archive', mayAdminister: mayAdminister(ctx, channel, user) });
+    if (archived === undefined) throw channel.isArchived ? errors.badRequest('Channel is already archived.') : errors.adminRequired();
+    saveChannel(ctx, { ...channel, isArchived: true });
+    if (ctx.state.realm.defaultChannelIds.includes(channel.id)) setDefault(ctx, channel.id, false);
+    const observers = channelObservers(ctx.state, channel).map((observer) => observer.id);
+    ctx.emit({ type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property: 'is_archived', value: true }, observers);
+    return {};
+  }),
+
+  'channels.update': writeCommand((ctx, input: ChannelUpdate) => {
+    const user = ctx.actor;
+    const before = visibleChannel(ctx, input.channelId, user);
+    if (!mayAdminister(ctx, before, user)) throw errors.adminRequired();
+    let channel = { ...before };
+    const changed: [string, unknown, Record<string, unknown>?][] = [];
+
+    if (input.isArchived !== undefined) {
+      if (input.isArchived) throw errors.badRequest('Channels are archived with DELETE /streams/{stream_id}; is_archived only unarchives.');
+      if (moveChannel(channel.isArchived, { type: 'channel.unarchive', mayAdminister: true }) === undefined) throw errors.badRequest('Channel is not archived.');
+      channel.isArchived = false;
+      changed.push(['is_archived', false]);
+    }
+    if (input.newName !== undefined) {
+      const name = checkChannelName(input.newName);
+      const holder = ctx.state.channelByName(name);
+      if (holder && holder.id !== channel.id) throw errors.badRequest(`Channel name '${name}' is already taken.`);
+      if (name !== channel.name) changed.push(['name', name]);
+      channel.name = name;
+    }
+    if (input.description !== undefined) {
+      channel.description = checkDescription(input.description);
+      channel.renderedDescription = renderMarkdown(channel.description);
+      changed.push(['description', channel.description, { rendered_description: channel.renderedDescription }]);
+    }
+    if (input.isPrivate !== undefined || input.isWebPublic !== undefined || input.historyPublicToSubscribers !== undefined) {
+      const inviteOnly = input.isPrivate ?? (input.isWebPublic ? false : channel.inviteOnly);
+      const isWebPublic = inviteOnly ? false : (input.isWebPublic ?? channel.isWebPublic);
+      if (input.isWebPublic && !(ctx.config.webPublicStreamsEnabled && ctx.state.realm.enableSpectatorAccess)) throw errors.badRequest('Web-public channels are not enabled.');
+      if (input.isWebPublic && !satisfies(ctx.state, ctx.state.realm.permissions.can_create_web_public_channel_group, user)) throw errors.insufficientRights();
+      // History hidden from new subscribers only makes sense for a private channel.
+      if (input.historyPublicToSubscribers === false && (!inviteOnly || isWebPublic)) throw errors.badRequest('Invalid parameters');
+      const history = !inviteOnly || (input.historyPublicToSubscribers ?? channel.historyPublicToSubscribers);
+      if (inviteOnly !== channel.inviteOnly || isWebPublic !== channel.isWebPublic || history !== channel.historyPublicToSubscribers) {
+        const extras = { history_public_to_subscribers: history, is_web_public: isWebPublic };
+        changed.push(['invite_only', inviteOnly, extras]);
+        if (isWebPublic !== channel.isWebPublic) changed.push(['is_web_public', isWebPublic, extras]);
+        if (history !== channel.historyPublicToSubscribers) changed.push(['history_public_to_subscribers', history, extras]);
+      }
+      Object.assign(channel, { inviteOnly, isWebPublic, historyPublicToSubscribers: history });
+    }
+    if (input.retention !== undefined) {
+      if (user.role !== Role.owner) throw errors.ownerRequired();
+      channel.messageRetentionDays = input.retention.days;
+      changed.push(['message_retention_days', input.retention.days]);
+    }
+    if (input.folderId !== undefined) {
+      // Channel folders come with their own endpoints; until one exists only null is valid.
+      if (input.folderId !== null) throw errors.badRequest('Invalid channel folder ID');
+      channel.folderId = null;
+      changed.push(['folder_id', null]);
+    }
+    if (input.topicsPolicy !== undefined) {
+      if (input.topicsPolicy === 'empty_topic_only' && !onlyEmptyTopic(ctx, channel.id)) {
+        throw errors.badRequest("To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.");
+      }
+      channel.topicsPolicy = input.topicsPolicy;
+      changed.push(['topics_policy', input.topicsPolicy]);
+    }
+    const permissionChanges = Object.entries(input.permissions) as [ChannelPermission, { new: GroupSetting; old?: GroupSetting }][];
+    // Spec endpoint 2: a private channel's permissions change only by someone subscribed to it
+    // (an organization administrator's implicit channel rights do not count here).
+    if (permissionChanges.length > 0 && before.inviteOnly && !ctx.state.isSubscribed(before.id, user.id)) {
+      throw errors.badRequest('You must be subscribed to this private channel to change its permissions.');
+    }
+    for (const [name, update] of permissionChanges) {
+      if (update.old !== undefined && !sameSetting(update.old, channel.permissions[name])) throw errors.badRequest(`'old' value does not match the expected value.`);
+      channel.permissions = { ...channel.permissions, [name]: checkGroupSetting(ctx.state, update.new) };
+      changed.push([name, update.new]);
+    }
+    if (input.isDefaultStream !== undefined && input.isDefaultStream && channel.inviteOnly) throw errors.badRequest('A default channel cannot be private.');
+
+    saveChannel(ctx, channel);
+    if (input.isDefaultStream !== undefined && input.isDefaultStream !== ctx.state.realm.defaultChannelIds.includes(channel.id)) {
+      setDefault(ctx, channel.id, input.isDefaultStream);
+    }
+    const told = new Set([...channelObservers(ctx.state, before), ...channelObservers(ctx.state, channel)].map((observer) => observer.id));
+    for (const [property, value, extras] of changed) {
+      ctx.emit({ type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property, value, ...extras }, told);
+    }
+    return {};
+  }),
+};
+
+function onlyEmptyTopic(ctx: CommandContext, channelId: number): boolean {
+  for (const { value: topic } of ctx.store.channelMessages.getRange({ start: [channelId, 0], end: [channelId, Number.MAX_SAFE_INTEGER] })) {
+    if (topic !== '') return false;
+  }
+  return true;
+}
