@@ -3,6 +3,7 @@
 import { adminRoute, publicRoute, userRoute, type Route } from '../http/route.js';
 import { devFetchApiKey, fetchApiKey, jwtFetchApiKey } from './auth.js';
 import { archiveChannel, getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings } from './channels.js';
+import { createFolder, getFolders, reorderFolders, updateFolder } from './folders.js';
 import { getUserGroups } from './groups.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { getServerSettings } from './server.js';
@@ -52,6 +53,11 @@ export const routes: readonly Route[] = [
   userRoute('DELETE', '/streams/{stream_id:int}', 'archive-stream', archiveChannel),
   userRoute('GET', '/streams/{stream_id:int}/members', 'get-subscribers', getChannelMembers),
   userRoute('GET', '/get_stream_id', 'get-stream-id', getChannelId),
+
+  userRoute('GET', '/channel_folders', 'get-channel-folders', getFolders),
+  adminRoute('POST', '/channel_folders/create', 'create-channel-folder', createFolder),
+  adminRoute('PATCH', '/channel_folders', 'patch-channel-folders', reorderFolders),
+  adminRoute('PATCH', '/channel_folders/{channel_folder_id:int}', 'update-channel-folder', updateFolder),
 
   userRoute('GET', '/user_groups', 'get-user-groups', getUserGroups),
 

@@ -61,3 +61,15 @@ export interface SubscriptionRecord {
 
 /** Zulip's palette for new subscriptions, taken in turn. */
 export const subscriptionColors = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a'];
+
+export interface FolderRecord {
+  id: number;
+  realmId: number;
+  name: string;
+  description: string;
+  renderedDescription: string;
+  order: number;
+  creatorId: number | null;
+  dateCreated: number;
+  isArchived: boolean;
+}

@@ -1,7 +1,7 @@
 // The hot, in-memory state of one realm, loaded from LMDB when the realm actor is activated.
 // Only the realm actor changes it, inside the write transaction that persists the change.
 import type { Store } from '../store/store.js';
-import type { ChannelRecord, SubscriptionRecord } from '../channels/records.js';
+import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channels/records.js';
 import type { GroupRecord, SystemGroupName } from '../groups/records.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
@@ -19,6 +19,7 @@ export class RealmState {
   /** channelId → userId → subscription (active or not). */
   readonly subscriptions = new Map<number, Map<number, SubscriptionRecord>>();
   readonly profileFields = new Map<number, FieldRecord>();
+  readonly folders = new Map<number, FolderRecord>();
 
   constructor(public realm: RealmRecord) {}
 
@@ -30,6 +31,7 @@ export class RealmState {
     for (const { value } of store.channels.getRange(range)) state.indexChannel(value);
     for (const { value } of store.subscriptions.getRange(range)) state.indexSubscription(value);
     for (const { value } of store.profileFields.getRange(range)) state.profileFields.set(value.id, value);
+    for (const { value } of store.folders.getRange(range)) state.folders.set(value.id, value);
     return state;
   }
 

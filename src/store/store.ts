@@ -12,11 +12,12 @@
 //   messages messageId                    → MessageRecord (message IDs are server-wide and increasing)
 //   userMessages [userId, messageId]      → flags bitmask (Zulip's bit values), one row per recipient
 //   channelMessages [channelId, messageId] → topic; a channel's messages in order
+//   folders  [realmId, folderId]          → FolderRecord (channel folders)
 //   profileFields [realmId, fieldId]     → FieldRecord (custom profile field definitions)
 //   userTopics [realmId, userId, channelId, topic lowercased] → UserTopicRecord (policy not inherit)
 //   queues   queueId                      → persisted event queue (written at graceful shutdown)
 import { open, type Database, type RootDatabase } from 'lmdb';
-import type { ChannelRecord, SubscriptionRecord } from '../channels/records.js';
+import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channels/records.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import type { GroupRecord } from '../groups/records.js';
 import type { MessageRecord, UserTopicRecord } from '../messages/records.js';
@@ -37,6 +38,7 @@ export class Store {
   readonly messages: Database<MessageRecord, number>;
   readonly userMessages: Database<number, [number, number]>;
   readonly channelMessages: Database<string, [number, number]>;
+  readonly folders: Database<FolderRecord, [number, number]>;
   readonly profileFields: Database<FieldRecord, [number, number]>;
   readonly userTopics: Database<UserTopicRecord, [number, number, number, string]>;
   readonly queues: Database<QueueSnapshot, string>;
@@ -45,7 +47,8 @@ export class Store {
   constructor(readonly path: string) {
     // overlappingSync flushes outside the write lock; without separateFlushed a write's promise
     // resolves only once its commit is flushed to disk, which is when a reply may be sent.
-    this.env = open({ path, overlappingSync: true, separateFlushed: false, noSync: false });
+    // maxDbs: one named database per kind of row (the key layout above), with room to grow.
+    this.env = open({ path, overlappingSync: true, separateFlushed: false, noSync: false, maxDbs: 64 });
     this.meta = this.env.openDB({ name: 'meta' });
     this.realms = this.env.openDB({ name: 'realms' });
     this.users = this.env.openDB({ name: 'users' });
@@ -55,6 +58,7 @@ export class Store {
     this.messages = this.env.openDB({ name: 'messages' });
     this.userMessages = this.env.openDB({ name: 'userMessages' });
     this.channelMessages = this.env.openDB({ name: 'channelMessages' });
+    this.folders = this.env.openDB({ name: 'folders' });
     this.profileFields = this.env.openDB({ name: 'profileFields' });
     this.userTopics = this.env.openDB({ name: 'userTopics' });
     this.queues = this.env.openDB({ name: 'queues' });

@@ -148,6 +148,21 @@ export function applyEvent(state: State, event: Event): void {
       });
       return;
     }
+    case 'channel_folder/add':
+      (state.channel_folders as unknown[]).push(payload.channel_folder);
+      return;
+    case 'channel_folder/update': {
+      const folder = (state.channel_folders as { id: number }[]).find((candidate) => candidate.id === payload.channel_folder_id)!;
+      Object.assign(folder, payload.data);
+      return;
+    }
+    case 'channel_folder/reorder': {
+      const order = payload.order as number[];
+      const list = state.channel_folders as { id: number; order: number }[];
+      for (const folder of list) folder.order = order.indexOf(folder.id);
+      list.sort((a, b) => a.order - b.order);
+      return;
+    }
     case 'default_streams/':
       state.realm_default_streams = payload.default_streams;
       return;

@@ -10,6 +10,7 @@ import { renderMarkdown } from '../../markdown.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { checkChannelName, checkDescription, checkGroupSetting } from './channels.js';
+import { usableFolder } from './folders.js';
 
 export interface ChannelUpdate {
   channelId: number;
@@ -115,10 +116,8 @@ export const channelUpdateCommands = {
       changed.push(['message_retention_days', input.retention.days]);
     }
     if (input.folderId !== undefined) {
-      // Channel folders come with their own endpoints; until one exists only null is valid.
-      if (input.folderId !== null) throw errors.badRequest('Invalid channel folder ID');
-      channel.folderId = null;
-      changed.push(['folder_id', null]);
+      channel.folderId = input.folderId === null ? null : usableFolder(ctx, input.folderId).id;
+      changed.push(['folder_id', channel.folderId]);
     }
     if (input.topicsPolicy !== undefined) {
       if (input.topicsPolicy === 'empty_topic_only' && !onlyEmptyTopic(ctx, channel.id)) {

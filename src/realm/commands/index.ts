@@ -2,6 +2,7 @@
 import { authCommands } from './auth.js';
 import { channelCommands } from './channels.js';
 import { channelUpdateCommands } from './channelUpdate.js';
+import { folderCommands } from './folders.js';
 import { groupCommands } from './groups.js';
 import { lifecycleCommands } from './lifecycle.js';
 import { profileFieldCommands } from './profileFields.js';
@@ -14,7 +15,7 @@ import { messageCommands } from './messages.js';
 import { registerCommands } from './register.js';
 import { userCommands } from './users.js';
 
-export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands };
+export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands };
 
 export type CommandName = keyof typeof commands;
 export type InputOf<N extends CommandName> = Parameters<(typeof commands)[N]['run']>[1];

@@ -6,6 +6,7 @@ import { realmUrl } from '../records.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../version.js';
 import { readCommand, type CommandContext } from '../context.js';
 import { channelsInitialState, subscriptionsInitialState } from './channels.js';
+import { foldersInitialState } from './folders.js';
 import { groupsInitialState } from './groups.js';
 import { limits } from './limits.js';
 import { messagesInitialState } from './messages.js';
@@ -60,6 +61,7 @@ const fetchers = new Map<string, Fetcher>([
   ['user_settings', settingsInitialState],
   ['user_topic', userTopicsInitialState],
   ['muted_topics', mutedTopicsInitialState],
+  ['channel_folder', foldersInitialState],
   ['default_streams', (ctx) => ({ realm_default_streams: ctx.state.realm.defaultChannelIds })],
 ]);
 

@@ -1,0 +1,115 @@
+// Channel folders (spec endpoint 5 and the rest): administrators create, rename, describe,
+// archive and reorder them; `channel_folder` events; register state.
+import type { FolderRecord } from '../../channels/records.js';
+import { errors } from '../../errors.js';
+import { renderMarkdown } from '../../markdown.js';
+import { isAdmin } from '../../users/records.js';
+import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { limits } from './limits.js';
+
+const folderView = (folder: FolderRecord) => ({
+  id: folder.id,
+  name: folder.name,
+  description: folder.description,
+  rendered_description: folder.renderedDescription,
+  order: folder.order,
+  creator_id: folder.creatorId,
+  date_created: folder.dateCreated,
+  is_archived: folder.isArchived,
+});
+
+const sortedFolders = (ctx: CommandContext): FolderRecord[] => [...ctx.state.folders.values()].sort((a, b) => a.order - b.order);
+const everyone = (ctx: CommandContext): number[] => [...ctx.state.users.values()].filter((user) => user.isActive).map((user) => user.id);
+
+function requireAdmin(ctx: CommandContext): void {
+  if (!isAdmin(ctx.actor)) throw errors.adminRequired();
+}
+
+function checkName(ctx: CommandContext, name: string, id: number | null): string {
+  const trimmed = name.trim();
+  if (trimmed === '') throw errors.badRequest("Channel folder name can't be empty.");
+  if ([...trimmed].length > limits.max_channel_folder_name_length) {
+    throw errors.badRequest(`name is too long (limit: ${limits.max_channel_folder_name_length} characters)`);
+  }
+  for (const folder of ctx.state.folders.values()) {
+    if (folder.id !== id && !folder.isArchived && folder.name.toLowerCase() === trimmed.toLowerCase()) throw errors.badRequest(`Channel folder name '${trimmed}' is already in use.`);
+  }
+  return trimmed;
+}
+
+function checkDescription(description: string): string {
+  if ([...description].length > limits.max_channel_folder_description_length) {
+    throw errors.badRequest(`description is too long (limit: ${limits.max_channel_folder_description_length} characters)`);
+  }
+  return description;
+}
+
+function saveFolder(ctx: CommandContext, folder: FolderRecord): void {
+  ctx.store.folders.put([folder.realmId, folder.id], folder);
+  ctx.state.folders.set(folder.id, folder);
+}
+
+/** A folder a channel may be put in: existing and not archived. */
+export function usableFolder(ctx: CommandContext, id: number): FolderRecord {
+  const folder = ctx.state.folders.get(id);
+  if (!folder || folder.isArchived) throw errors.badRequest('Invalid channel folder ID');
+  return folder;
+}
+
+export const folderCommands = {
+  'folders.list': readCommand((ctx, input: { includeArchived: boolean }) =>
+    sortedFolders(ctx)
+      .filter((folder) => input.includeArchived || !folder.isArchived)
+      .map(folderView),
+  ),
+
+  'folders.create': writeCommand((ctx, input: { name: string; description: string }) => {
+    requireAdmin(ctx);
+    const name = checkName(ctx, input.name, null);
+    const description = checkDescription(input.description);
+    const folder: FolderRecord = {
+      id: ctx.store.nextId('folder'),
+      realmId: ctx.state.realm.id,
+      name,
+      description,
+      renderedDescription: renderMarkdown(description),
+      order: Math.max(-1, ...[...ctx.state.folders.values()].map((other) => other.order)) + 1,
+      creatorId: ctx.actor.id,
+      dateCreated: ctx.now,
+      isArchived: false,
+    };
+    saveFolder(ctx, folder);
+    ctx.emit({ type: 'channel_folder', op: 'add', channel_folder: folderView(folder) }, everyone(ctx));
+    return { channel_folder_id: folder.id };
+  }),
+
+  /** Spec endpoint 5: only the passed fields change; an unknown ID is BAD_REQUEST. */
+  'folders.update': writeCommand((ctx, input: { id: number; name?: string; description?: string; isArchived?: boolean }) => {
+    requireAdmin(ctx);
+    const folder = ctx.state.folders.get(input.id);
+    if (!folder) throw errors.badRequest('Invalid channel folder ID');
+    const data: Record<string, unknown> = {};
+    const updated = { ...folder };
+    if (input.name !== undefined) data.name = updated.name = checkName(ctx, input.name, folder.id);
+    if (input.description !== undefined) {
+      data.description = updated.description = checkDescription(input.description);
+      data.rendered_description = updated.renderedDescription = renderMarkdown(updated.description);
+    }
+    if (input.isArchived !== undefined) data.is_archived = updated.isArchived = input.isArchived;
+    saveFolder(ctx, updated);
+    ctx.emit({ type: 'channel_folder', op: 'update', channel_folder_id: folder.id, data }, everyone(ctx));
+    return {};
+  }),
+
+  'folders.reorder': writeCommand((ctx, input: { order: number[] }) => {
+    requireAdmin(ctx);
+    const ids = [...ctx.state.folders.keys()].sort((a, b) => a - b);
+    const given = [...input.order].sort((a, b) => a - b);
+    if (ids.length !== given.length || ids.some((id, i) => id !== given[i])) throw errors.badRequest('Invalid order mapping.');
+    input.order.forEach((id, index) => saveFolder(ctx, { ...ctx.state.folders.get(id)!, order: index }));
+    ctx.emit({ type: 'channel_folder', op: 'reorder', order: input.order }, everyone(ctx));
+    return {};
+  }),
+};
+
+export const foldersInitialState = (ctx: CommandContext) => ({ channel_folders: sortedFolders(ctx).map(folderView) });
