@@ -5,6 +5,7 @@ import { errors } from '../../errors.js';
 import { renderMarkdown } from '../../markdown.js';
 import { isAdmin } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { checkOrder } from './order.js';
 import { limits } from './limits.js';
 
 const folderView = (folder: FolderRecord) => ({
@@ -103,9 +104,7 @@ export const folderCommands = {
 
   'folders.reorder': writeCommand((ctx, input: { order: number[] }) => {
     requireAdmin(ctx);
-    const ids = [...ctx.state.folders.keys()].sort((a, b) => a - b);
-    const given = [...input.order].sort((a, b) => a - b);
-    if (ids.length !== given.length || ids.some((id, i) => id !== given[i])) throw errors.badRequest('Invalid order mapping.');
+    checkOrder(ctx.state.folders.keys(), input.order);
     input.order.forEach((id, index) => saveFolder(ctx, { ...ctx.state.folders.get(id)!, order: index }));
     ctx.emit({ type: 'channel_folder', op: 'reorder', order: input.order }, everyone(ctx));
     return {};

@@ -3,6 +3,7 @@ import { errors } from '../../errors.js';
 import { checkFieldValue, fieldTypes, fieldView, FieldType, isFieldType, profileValue, type FieldRecord } from '../../users/profileFields.js';
 import { isAdmin } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { checkOrder } from './order.js';
 
 export const MAX_FIELD_NAME_LENGTH = 40;
 export const MAX_FIELD_HINT_LENGTH = 80;
@@ -98,9 +99,7 @@ export const profileFieldCommands = {
 
   'fields.reorder': writeCommand((ctx, input: { order: number[] }) => {
     requireAdmin(ctx);
-    const ids = [...ctx.state.profileFields.keys()].sort((a, b) => a - b);
-    const given = [...input.order].sort((a, b) => a - b);
-    if (ids.length !== given.length || ids.some((id, i) => id !== given[i])) throw errors.badRequest('Invalid order mapping.');
+    checkOrder(ctx.state.profileFields.keys(), input.order);
     input.order.forEach((id, index) => saveField(ctx, { ...fieldById(ctx, id), order: index + 1 }));
     announceFields(ctx);
     return {};
