@@ -4,7 +4,17 @@ import { adminRoute, publicRoute, userRoute, type Route } from '../http/route.js
 import { devFetchApiKey, fetchApiKey, jwtFetchApiKey } from './auth.js';
 import { archiveChannel, getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings } from './channels.js';
 import { createFolder, getFolders, reorderFolders, updateFolder } from './folders.js';
-import { getUserGroups } from './groups.js';
+import {
+  createUserGroup,
+  deactivateUserGroup,
+  getUserGroupMembers,
+  getUserGroupMembership,
+  getUserGroups,
+  getUserGroupSubgroups,
+  updateUserGroup,
+  updateUserGroupMembers,
+  updateUserGroupSubgroups,
+} from './groups.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { getServerSettings } from './server.js';
 import { createProfileField, getProfileFields, reorderProfileFields, updateOwnProfileData, updateProfileField } from './profileFields.js';
@@ -60,6 +70,14 @@ export const routes: readonly Route[] = [
   adminRoute('PATCH', '/channel_folders/{channel_folder_id:int}', 'update-channel-folder', updateFolder),
 
   userRoute('GET', '/user_groups', 'get-user-groups', getUserGroups),
+  userRoute('POST', '/user_groups/create', 'create-user-group', createUserGroup),
+  userRoute('PATCH', '/user_groups/{user_group_id:int}', 'update-user-group', updateUserGroup),
+  userRoute('POST', '/user_groups/{user_group_id:int}/members', 'update-user-group-members', updateUserGroupMembers),
+  userRoute('GET', '/user_groups/{user_group_id:int}/members', 'get-user-group-members', getUserGroupMembers),
+  userRoute('GET', '/user_groups/{user_group_id:int}/members/{user_id:int}', 'get-is-user-group-member', getUserGroupMembership),
+  userRoute('POST', '/user_groups/{user_group_id:int}/subgroups', 'update-user-group-subgroups', updateUserGroupSubgroups),
+  userRoute('GET', '/user_groups/{user_group_id:int}/subgroups', 'get-user-group-subgroups', getUserGroupSubgroups),
+  userRoute('POST', '/user_groups/{user_group_id:int}/deactivate', 'deactivate-user-group', deactivateUserGroup),
 
   userRoute('POST', '/messages', 'send-message', sendMessage),
   userRoute('GET', '/messages', 'get-messages', getMessages),

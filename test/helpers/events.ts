@@ -193,6 +193,21 @@ export function applyEvent(state: State, event: Event): void {
       }
       return;
     }
+    case 'user_group/add':
+      (state.realm_user_groups as unknown[]).push(payload.group);
+      return;
+    case 'user_group/update': {
+      const group = (state.realm_user_groups as { id: number }[]).find((candidate) => candidate.id === payload.group_id)!;
+      Object.assign(group, payload.data);
+      return;
+    }
+    case 'user_group/add_subgroups':
+    case 'user_group/remove_subgroups': {
+      const group = (state.realm_user_groups as { id: number; direct_subgroup_ids: number[] }[]).find((candidate) => candidate.id === payload.group_id)!;
+      const ids = payload.direct_subgroup_ids as number[];
+      group.direct_subgroup_ids = payload.op === 'add_subgroups' ? [...group.direct_subgroup_ids, ...ids] : group.direct_subgroup_ids.filter((id) => !ids.includes(id));
+      return;
+    }
     case 'user_group/add_members':
     case 'user_group/remove_members': {
       const group = (state.realm_user_groups as { id: number; members: number[] }[]).find((candidate) => candidate.id === payload.group_id)!;

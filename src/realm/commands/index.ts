@@ -4,6 +4,7 @@ import { channelCommands } from './channels.js';
 import { channelUpdateCommands } from './channelUpdate.js';
 import { folderCommands } from './folders.js';
 import { groupCommands } from './groups.js';
+import { userGroupCommands } from './userGroups.js';
 import { lifecycleCommands } from './lifecycle.js';
 import { profileFieldCommands } from './profileFields.js';
 import { settingsCommands } from './settings.js';
@@ -15,7 +16,7 @@ import { messageCommands } from './messages.js';
 import { registerCommands } from './register.js';
 import { userCommands } from './users.js';
 
-export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands };
+export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands };
 
 export type CommandName = keyof typeof commands;
 export type InputOf<N extends CommandName> = Parameters<(typeof commands)[N]['run']>[1];
