@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
-import { register, type Event } from './helpers/events.js';
+import { applyEvent, comparable, register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -205,6 +205,66 @@ channels('GET /users/me/subscriptions lists the subscriptions, with subscribers 
   assert.is(verona.in_home_view, !verona.is_muted);
 });
 
+channels('unsubscribing: self, others with the right to remove, and what the response lists', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const cordelia = await server.as('cordelia@zulip.com');
+  const name = fresh('Leaving');
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name }], principals: [await userId(hamlet), await userId(cordelia)] });
+  const self = await hamlet.delete('/users/me/subscriptions', { subscriptions: [name, 'Scotland'] });
+  assertMatchesReference('DELETE /users/me/subscriptions', self.body);
+  assert.equal([self.body.removed, self.body.not_removed], [[name], ['Scotland']]);
+  assert.is((await hamlet.delete('/users/me/subscriptions', { subscriptions: [name], principals: [await userId(cordelia)] })).status, 400, 'a member may not remove others');
+  const byAdmin = await iago.delete('/users/me/subscriptions', { subscriptions: [name], principals: [await userId(cordelia)] });
+  assert.equal(byAdmin.body.removed, [name]);
+  assert.equal((await iago.delete('/users/me/subscriptions', { subscriptions: ['Atlantis'] })).body.msg, "Channel 'Atlantis' does not exist");
+});
+
+channels('leaving a private channel takes it out of view; register + events == a fresh register', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const cordelia = await server.as('cordelia@zulip.com');
+  const options = { client_gravatar: false, include_subscribers: true };
+  const secret = fresh('Hideout');
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name: secret }], invite_only: true, principals: [await userId(iago), await userId(othello), await userId(cordelia)] });
+  const open = fresh('Plaza');
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name: open }], principals: [await userId(othello), await userId(cordelia)] });
+  const before = await register(othello, options);
+  const peer = await register(cordelia, options);
+  await othello.delete('/users/me/subscriptions', { subscriptions: [secret, open] });
+  const events = await dontBlock(othello, before.queueId);
+  assert.equal(events.map((event) => `${event.type}/${event.op}`), ['subscription/remove', 'stream/delete', 'subscription/remove']);
+  for (const event of events) assertEventMatchesReference(event);
+  for (const [client, registered] of [
+    [othello, before],
+    [cordelia, peer],
+  ] as const) {
+    for (const event of await dontBlock(client, registered.queueId)) applyEvent(registered.state, event);
+    assert.equal(comparable(registered.state), comparable((await register(client, options)).state), client.email);
+  }
+});
+
+channels('default channels: administrators add and remove them; new users join them', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const name = fresh('Lobby');
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name }] });
+  const id = Number((await iago.get('/get_stream_id', { stream: name })).body.stream_id);
+  assert.is((await hamlet.post('/default_streams', { stream_id: id })).body.code, 'UNAUTHORIZED_PRINCIPAL');
+  const added = await iago.post('/default_streams', { stream_id: id });
+  assertMatchesReference('POST /default_streams', added.body);
+  assert.match(String((await iago.post('/default_streams', { stream_id: id })).body.msg), /already a default/);
+  const created = await iago.post('/users', { email: `newcomer${counter}@zulip.com`, full_name: 'Newcomer', password: 'pw' });
+  assert.ok(((await iago.get(`/streams/${id}/members`)).body.subscribers as number[]).includes(Number(created.body.user_id)));
+  const removed = await iago.delete('/default_streams', { stream_id: id });
+  assertMatchesReference('DELETE /default_streams', removed.body);
+  assert.match(String((await iago.delete('/default_streams', { stream_id: id })).body.msg), /not a default/);
+  const privateName = fresh('Back room');
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name: privateName }], invite_only: true });
+  const privateId = Number((await iago.get('/get_stream_id', { stream: privateName })).body.stream_id);
+  assert.match(String((await iago.post('/default_streams', { stream_id: privateId })).body.msg), /Private channels cannot be made default/);
+});
+
 channels('every channel endpoint requires valid credentials', async ({ server }) => {
   await assertRequiresCredentials(server.anonymous, [
     ['POST', '/users/me/subscriptions'],
@@ -214,6 +274,9 @@ channels('every channel endpoint requires valid credentials', async ({ server })
     ['GET', '/streams/1/members'],
     ['GET', '/get_stream_id'],
     ['GET', '/user_groups'],
+    ['DELETE', '/users/me/subscriptions'],
+    ['POST', '/default_streams'],
+    ['DELETE', '/default_streams'],
   ]);
 });
 

@@ -153,3 +153,12 @@ export function updateChannel(request: UserRequest, params: ChannelUpdateParams)
     permissions,
   });
 }
+
+export const unsubscribe = (request: UserRequest, params: { subscriptions: string[]; principals?: (string | number)[] }) =>
+  request.realm.ask('subscriptions.remove', request.user.userId, { names: params.subscriptions, principals: params.principals ?? null });
+
+export const addDefaultChannel = (request: UserRequest, params: { stream_id: number }) =>
+  request.realm.ask('channels.setDefault', request.user.userId, { channelId: params.stream_id, isDefault: true });
+
+export const removeDefaultChannel = (request: UserRequest, params: { stream_id: number }) =>
+  request.realm.ask('channels.setDefault', request.user.userId, { channelId: params.stream_id, isDefault: false });

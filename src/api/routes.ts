@@ -2,7 +2,7 @@
 // may call it, and its handler. Paths are relative to /api/v1; `{name:int}` is an integer segment.
 import { adminRoute, publicRoute, userRoute, type Route } from '../http/route.js';
 import { devFetchApiKey, fetchApiKey, jwtFetchApiKey } from './auth.js';
-import { archiveChannel, getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings } from './channels.js';
+import { addDefaultChannel, archiveChannel, getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, removeDefaultChannel, unsubscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings } from './channels.js';
 import { createFolder, getFolders, reorderFolders, updateFolder } from './folders.js';
 import {
   createUserGroup,
@@ -53,6 +53,9 @@ export const routes: readonly Route[] = [
 
   userRoute('POST', '/users/me/subscriptions', 'subscribe', subscribe),
   userRoute('GET', '/users/me/subscriptions', 'get-subscriptions', getSubscriptions),
+  userRoute('DELETE', '/users/me/subscriptions', 'unsubscribe', unsubscribe),
+  adminRoute('POST', '/default_streams', 'add-default-stream', addDefaultChannel),
+  adminRoute('DELETE', '/default_streams', 'remove-default-stream', removeDefaultChannel),
   userRoute('PATCH', '/users/me/subscriptions/{stream_id:int}', 'update-subscription-setting', updateSubscriptionSetting),
   userRoute('POST', '/users/me/subscriptions/properties', 'update-subscription-settings', updateSubscriptionSettings),
   userRoute('PATCH', '/users/me/subscriptions/muted_topics', 'mute-topic', muteTopic),

@@ -173,6 +173,22 @@ export function applyEvent(state: State, event: Event): void {
         eachChannel(state, subscription.stream_id, (channel) => (channel.subscriber_count = subscription.subscriber_count));
       }
       return;
+    case 'subscription/remove': {
+      const me = state.user_id as number;
+      for (const { stream_id: streamId } of payload.subscriptions as { stream_id: number }[]) {
+        const sub = (state.subscriptions as Channel[]).find((candidate) => candidate.stream_id === streamId)!;
+        state.subscriptions = (state.subscriptions as Channel[]).filter((candidate) => candidate !== sub);
+        if (sub.subscribers) sub.subscribers = sub.subscribers.filter((id) => id !== me);
+        (state.unsubscribed as Channel[]).push(sub);
+        eachChannel(state, streamId, (channel) => (channel.subscriber_count -= 1));
+      }
+      return;
+    }
+    case 'stream/delete':
+      for (const streamId of payload.stream_ids as number[]) {
+        for (const list of channelLists) if (Array.isArray(state[list])) state[list] = (state[list] as Channel[]).filter((channel) => channel.stream_id !== streamId);
+      }
+      return;
     case 'subscription/peer_add': {
       const added = payload.user_ids as number[];
       for (const streamId of payload.stream_ids as number[]) {

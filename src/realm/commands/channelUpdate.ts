@@ -57,6 +57,19 @@ function setDefault(ctx: CommandContext, channelId: number, isDefault: boolean):
 }
 
 export const channelUpdateCommands = {
+  /** POST and DELETE /default_streams. */
+  'channels.setDefault': writeCommand((ctx, input: { channelId: number; isDefault: boolean }) => {
+    if (!isAdmin(ctx.actor)) throw errors.adminRequired();
+    const channel = visibleChannel(ctx, input.channelId, ctx.actor);
+    if (input.isDefault && channel.inviteOnly) throw errors.badRequest('Private channels cannot be made default.');
+    if (input.isDefault && channel.isArchived) throw errors.badRequest('Archived channels cannot be made default.');
+    if (input.isDefault === ctx.state.realm.defaultChannelIds.includes(channel.id)) {
+      throw errors.badRequest(input.isDefault ? 'Channel is already a default channel.' : 'Channel is not a default channel.');
+    }
+    setDefault(ctx, channel.id, input.isDefault);
+    return {};
+  }),
+
   'channels.archive': writeCommand((ctx, input: { channelId: number }) => {
     const user = ctx.actor;
     const channel = visibleChannel(ctx, input.channelId, user);

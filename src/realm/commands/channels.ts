@@ -1,6 +1,6 @@
 // Channel commands: creating channels, subscribing users, reading channels and subscriptions,
 // and their part of register's initial state.
-import { canAddSubscribers, canReadChannel, canSeeChannel, canSubscribeSelf, channelObservers } from '../../channels/access.js';
+import { canAddSubscribers, canReadChannel, canSeeChannel, canSubscribeSelf, channelObservers, hasPermission } from '../../channels/access.js';
 import { subscriptionColors, type ChannelPermission, type ChannelRecord, type SubscriptionRecord, type TopicsPolicy } from '../../channels/records.js';
 import { channelView, subscriptionView, type ChannelView } from '../../channels/view.js';
 import { errors } from '../../errors.js';
@@ -158,6 +158,28 @@ export function subscribeUsers(ctx: CommandContext, channel: ChannelRecord, user
   return added;
 }
 
+/** Unsubscribes users (already checked): `subscription remove` to each, `peer_remove` to the
+ * others who can see the channel, and `stream delete` to those who can no longer see it. */
+export function unsubscribeUsers(ctx: CommandContext, channel: ChannelRecord, users: UserRecord[]): UserRecord[] {
+  const removed = users.filter((user) => ctx.state.isSubscribed(channel.id, user.id));
+  if (removed.length === 0) return removed;
+  const observersBefore = channelObservers(ctx.state, channel);
+  for (const user of removed) {
+    const subscription = { ...ctx.state.subscription(channel.id, user.id)!, active: false };
+    ctx.store.subscriptions.put([channel.realmId, channel.id, user.id], subscription);
+    ctx.state.indexSubscription(subscription);
+  }
+  const removedIds = new Set(removed.map((user) => user.id));
+  for (const user of removed) ctx.emit({ type: 'subscription', op: 'remove', subscriptions: [{ stream_id: channel.id, name: channel.name }] }, [user.id]);
+  const peers = observersBefore.filter((user) => !removedIds.has(user.id)).map((user) => user.id);
+  ctx.emit({ type: 'subscription', op: 'peer_remove', stream_ids: [channel.id], user_ids: [...removedIds] }, peers);
+  const lostSight = removed.filter((user) => !canSeeChannel(ctx.state, channel, user)).map((user) => user.id);
+  if (lostSight.length > 0) {
+    ctx.emit({ type: 'stream', op: 'delete', streams: [{ stream_id: channel.id }], stream_ids: [channel.id] }, lostSight);
+  }
+  return removed;
+}
+
 export interface ChannelListInput {
   includePublic: boolean;
   includeWebPublic: boolean;
@@ -252,6 +274,25 @@ export const channelCommands = {
     return [...ctx.state.channels.values()]
       .filter((channel) => !(input.excludeArchived && channel.isArchived) && wanted(channel))
       .map((channel) => channelViewOf(ctx.state, channel));
+  }),
+
+  'subscriptions.remove': writeCommand((ctx, input: { names: string[]; principals: (string | number)[] | null }) => {
+    const actor = ctx.actor;
+    const principals = input.principals === null ? [actor] : input.principals.map((principal) => resolvePrincipal(ctx, principal));
+    const onlySelf = principals.every((user) => user.id === actor.id);
+    const channels = input.names.map((name) => {
+      const channel = ctx.state.channelByName(name);
+      if (!channel || !canSeeChannel(ctx.state, channel, actor)) throw errors.badRequest(`Channel '${name}' does not exist`);
+      if (!onlySelf && !hasPermission(ctx.state, channel, actor, 'can_remove_subscribers_group')) throw errors.insufficientRights();
+      return channel;
+    });
+    const removed: string[] = [];
+    const notRemoved: string[] = [];
+    for (const channel of channels) {
+      const done = new Set(unsubscribeUsers(ctx, channel, principals).map((user) => user.id));
+      for (const user of principals) (done.has(user.id) ? removed : notRemoved).push(channel.name);
+    }
+    return { removed, not_removed: notRemoved };
   }),
 
   'subscriptions.list': readCommand((ctx, input: { includeSubscribers: boolean }) => subscriptionLists(ctx, input.includeSubscribers).subscriptions),

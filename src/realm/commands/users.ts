@@ -7,6 +7,7 @@ import type { ZulipEvent } from '../../events/types.js';
 import { directSystemGroup } from '../../groups/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import { checkFullName } from '../../users/names.js';
+import { subscribeUsers } from './channels.js';
 
 const emailPattern = /^[^\s@]+@[^\s@]+$/;
 
@@ -162,6 +163,8 @@ export const userCommands = {
     const user = insertUser(ctx, input);
     emitUserEvent(ctx, user, (person) => ({ type: 'realm_user', op: 'add', person }));
     emitSystemGroupJoin(ctx, user);
+    // New users join the organization's default channels, as in Zulip.
+    for (const channelId of ctx.state.realm.defaultChannelIds) subscribeUsers(ctx, ctx.state.channels.get(channelId)!, [user]);
     return { userId: user.id, apiKey: user.apiKey };
   }),
 
