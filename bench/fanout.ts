@@ -42,6 +42,7 @@ async function buildDataset(dataDir: string, count: number): Promise<{ owner: Me
     principals: [owner.userId, ...members.map((member) => member.userId)],
     authorizationErrorsFatal: true,
     isDefaultStream: false,
+    announce: false,
     newChannel: { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: null, messageRetentionDays: null, topicsPolicy: 'inherit', permissions: {} },
   });
   await realms.idle();

@@ -265,6 +265,20 @@ channels('default channels: administrators add and remove them; new users join t
   assert.match(String((await iago.post('/default_streams', { stream_id: privateId })).body.msg), /Private channels cannot be made default/);
 });
 
+channels('announce: the notification bot tells the announcements channel about a new public channel', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const name = fresh('Announced');
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name }], announce: true });
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name: fresh('Quiet') }], announce: false });
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name: fresh('Secret announced') }], announce: true, invite_only: true });
+  const response = await hamlet.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, apply_markdown: false, narrow: [['channel', 'Verona'], ['topic', 'new channels']] });
+  const messages = response.body.messages as { content: string; sender_full_name: string }[];
+  assert.equal(messages.map((message) => [message.sender_full_name, message.content]), [['Notification Bot', `@_**Iago|${await userId(iago)}** created a new channel #**${name}**.`]]);
+  const register = await hamlet.post('/register', { fetch_event_types: ['realm'] });
+  assert.is(register.body.realm_new_stream_announcements_stream_id, Number((await hamlet.get('/get_stream_id', { stream: 'Verona' })).body.stream_id));
+});
+
 channels('every channel endpoint requires valid credentials', async ({ server }) => {
   await assertRequiresCredentials(server.anonymous, [
     ['POST', '/users/me/subscriptions'],

@@ -38,6 +38,7 @@ export function subscribe(request: UserRequest, params: SubscribeParams) {
     principals: params.principals ?? null,
     authorizationErrorsFatal: params.authorization_errors_fatal,
     isDefaultStream: params.is_default_stream,
+    announce: params.announce,
     newChannel: {
       inviteOnly: params.invite_only,
       isWebPublic: params.is_web_public,

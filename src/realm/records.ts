@@ -26,6 +26,10 @@ export interface RealmRecord {
   permissions: RealmPermissions;
   /** Channels new users are subscribed to. */
   defaultChannelIds: number[];
+  /** Where the notification bot announces new channels (Zulip's new_stream_announcements_stream). */
+  newChannelAnnouncementsChannelId: number | null;
+  /** The realm's notification bot, created with the realm. */
+  notificationBotId: number | null;
 }
 
 export function realmHost(realm: Pick<RealmRecord, 'subdomain'>, externalHost: string): string {

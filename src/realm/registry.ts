@@ -74,13 +74,17 @@ export class Realms {
           can_create_web_public_channel_group: groups.get('role:owners')!,
         },
         defaultChannelIds: [],
+        newChannelAnnouncementsChannelId: null,
+        notificationBotId: null,
       };
       this.store.realms.put(record.id, record);
       if (this.store.meta.get(DEFAULT_REALM_KEY) === undefined) this.store.meta.put(DEFAULT_REALM_KEY, record.id);
       return record;
     });
     this.bySubdomain.set(realm.subdomain, realm.id);
-    return this.activate(realm);
+    const actor = this.activate(realm);
+    await actor.ask('realm.bootstrap', null, {});
+    return actor;
   }
 
   /** Resolves once every realm's accepted writes are durable. */

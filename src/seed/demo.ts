@@ -45,6 +45,9 @@ export async function seedDemoRealm(realms: Realms): Promise<void> {
   }
   const as = (email: DemoEmail): number => ids.get(email)!;
   for (const channel of demoChannels) await createChannel(realm, as('iago@zulip.com'), channel);
+  // New channels are announced in Verona, as on Zulip's development server.
+  const verona = await realm.ask('channels.idByName', as('iago@zulip.com'), { name: 'Verona' });
+  await realm.ask('realm.setAnnouncementsChannel', null, { channelId: verona });
   for (const message of demoMessages) {
     await realm.ask('messages.send', as(message.from), {
       type: 'stream',
@@ -63,6 +66,7 @@ function createChannel(realm: RealmActor, creatorId: number, channel: (typeof de
     principals: channel.subscribers,
     authorizationErrorsFatal: true,
     isDefaultStream: !channel.inviteOnly,
+    announce: false,
     newChannel: {
       inviteOnly: channel.inviteOnly,
       isWebPublic: false,

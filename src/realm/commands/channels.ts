@@ -11,6 +11,7 @@ import { isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import type { RealmState } from '../state.js';
 import { limits } from './limits.js';
+import { sendMessage } from './messages.js';
 
 export const channelViewOf = (state: RealmState, channel: ChannelRecord): ChannelView =>
   channelView(channel, state.subscriberIds(channel.id).length, state.systemGroupNames);
@@ -198,6 +199,23 @@ export interface SubscribeInput {
   authorizationErrorsFatal: boolean;
   newChannel: Omit<NewChannel, 'name' | 'description'>;
   isDefaultStream: boolean;
+  /** Have the notification bot announce the new public channels. */
+  announce: boolean;
+}
+
+/** Zulip's announcement of a new channel, by the notification bot, if the realm has a place for it. */
+function announceChannel(ctx: CommandContext, creator: UserRecord, channel: ChannelRecord): void {
+  const { newChannelAnnouncementsChannelId: target, notificationBotId } = ctx.state.realm;
+  const bot = notificationBotId === null ? undefined : ctx.state.users.get(notificationBotId);
+  if (target === null || !bot || channel.inviteOnly) return;
+  sendMessage(ctx, bot, {
+    type: 'stream',
+    to: [target],
+    topic: 'new channels',
+    content: `@_**${creator.fullName}|${creator.id}** created a new channel #**${channel.name}**.`,
+    readBySender: true,
+    client: 'Internal',
+  });
 }
 
 function resolvePrincipal(ctx: CommandContext, principal: string | number): UserRecord {
@@ -244,6 +262,7 @@ export const channelCommands = {
       ctx.store.realms.put(realm.id, realm);
       ctx.state.realm = realm;
     }
+    if (input.announce) for (const channel of created) announceChannel(ctx, actor, channel);
     const subscribed: [UserRecord, string][] = [];
     const already: [UserRecord, string][] = [];
     for (const channel of [...created, ...existing]) {

@@ -106,68 +106,70 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, flagsByUser: M
   }
 }
 
+/** Sends a message as `sender` (a user or the notification bot); call inside a write command. */
+export function sendMessage(ctx: CommandContext, sender: UserRecord, input: SendInput): MessageRecord {
+  if (input.content.trim() === '') throw errors.badRequest('Message must not be empty');
+  if (input.content.includes('\u0000')) throw errors.badRequest('Message must not contain null bytes');
+  const content = truncate(input.content, limits.max_message_length, '\n[message truncated]');
+  let channel: ChannelRecord | undefined;
+  let topic = '';
+  let participants: number[] = [];
+  let recipients: number[];
+  if (input.type === 'stream') {
+    channel = targetChannel(ctx, input.to);
+    if (input.topic === null) throw errors.badRequest('Missing topic');
+    if (input.topic.includes('\u0000')) throw errors.badRequest('Topic must not contain null bytes');
+    topic = truncate(normalizeTopic(ctx, input.topic), limits.max_topic_length, '...');
+    checkMaySend(ctx, channel, sender);
+    checkTopic(ctx, channel, topic);
+    recipients = ctx.state.subscriberIds(channel.id);
+  } else {
+    const users = directRecipients(ctx, input.to);
+    participants = [...new Set([sender.id, ...users.map((user) => user.id)])].sort((a, b) => a - b);
+    recipients = participants;
+  }
+  const message: MessageRecord = {
+    id: ctx.store.nextId('message'),
+    realmId: ctx.state.realm.id,
+    senderId: sender.id,
+    recipientId: channel ? channel.recipientId : dmRecipientId(ctx, participants),
+    type: input.type,
+    channelId: channel?.id ?? null,
+    topic,
+    participants,
+    content,
+    renderedContent: renderMarkdown(content),
+    timestamp: ctx.now,
+    client: input.client,
+  };
+  const mentions = findMentions(ctx.state, content);
+  const flagsByUser = new Map<number, number>();
+  for (const userId of recipients) {
+    let flags = 0;
+    if (userId === sender.id && input.readBySender) flags |= Flag.read;
+    if (mentions.userIds.has(userId)) flags |= Flag.mentioned;
+    if (channel && mentions.channelWildcard) flags |= Flag.stream_wildcard_mentioned;
+    if (channel && mentions.topicWildcard) flags |= Flag.topic_wildcard_mentioned;
+    flagsByUser.set(userId, flags);
+    ctx.store.userMessages.put([userId, message.id], flags);
+  }
+  ctx.store.messages.put(message.id, message);
+  if (channel) {
+    ctx.store.channelMessages.put([channel.id, message.id], topic);
+    if (channel.firstMessageId === null) {
+      const updated = { ...channel, firstMessageId: message.id };
+      ctx.store.channels.put([updated.realmId, updated.id], updated);
+      ctx.state.indexChannel(updated);
+      const observers = channelObservers(ctx.state, updated).map((user) => user.id);
+      ctx.emit({ type: 'stream', op: 'update', stream_id: updated.id, name: updated.name, property: 'first_message_id', value: message.id }, observers);
+    }
+  }
+  emitMessage(ctx, message, flagsByUser);
+  return message;
+}
+
 export const messageCommands = {
-  'messages.send': writeCommand((ctx, input: SendInput) => {
-    const sender = ctx.actor;
-    if (input.content.trim() === '') throw errors.badRequest('Message must not be empty');
-    if (input.content.includes('\u0000')) throw errors.badRequest('Message must not contain null bytes');
-    const content = truncate(input.content, limits.max_message_length, '\n[message truncated]');
-    let channel: ChannelRecord | undefined;
-    let topic = '';
-    let participants: number[] = [];
-    let recipients: number[];
-    if (input.type === 'stream') {
-      channel = targetChannel(ctx, input.to);
-      if (input.topic === null) throw errors.badRequest('Missing topic');
-      if (input.topic.includes('\u0000')) throw errors.badRequest('Topic must not contain null bytes');
-      topic = truncate(normalizeTopic(ctx, input.topic), limits.max_topic_length, '...');
-      checkMaySend(ctx, channel, sender);
-      checkTopic(ctx, channel, topic);
-      recipients = ctx.state.subscriberIds(channel.id);
-    } else {
-      const users = directRecipients(ctx, input.to);
-      participants = [...new Set([sender.id, ...users.map((user) => user.id)])].sort((a, b) => a - b);
-      recipients = participants;
-    }
-    const message: MessageRecord = {
-      id: ctx.store.nextId('message'),
-      realmId: ctx.state.realm.id,
-      senderId: sender.id,
-      recipientId: channel ? channel.recipientId : dmRecipientId(ctx, participants),
-      type: input.type,
-      channelId: channel?.id ?? null,
-      topic,
-      participants,
-      content,
-      renderedContent: renderMarkdown(content),
-      timestamp: ctx.now,
-      client: input.client,
-    };
-    const mentions = findMentions(ctx.state, content);
-    const flagsByUser = new Map<number, number>();
-    for (const userId of recipients) {
-      let flags = 0;
-      if (userId === sender.id && input.readBySender) flags |= Flag.read;
-      if (mentions.userIds.has(userId)) flags |= Flag.mentioned;
-      if (channel && mentions.channelWildcard) flags |= Flag.stream_wildcard_mentioned;
-      if (channel && mentions.topicWildcard) flags |= Flag.topic_wildcard_mentioned;
-      flagsByUser.set(userId, flags);
-      ctx.store.userMessages.put([userId, message.id], flags);
-    }
-    ctx.store.messages.put(message.id, message);
-    if (channel) {
-      ctx.store.channelMessages.put([channel.id, message.id], topic);
-      if (channel.firstMessageId === null) {
-        const updated = { ...channel, firstMessageId: message.id };
-        ctx.store.channels.put([updated.realmId, updated.id], updated);
-        ctx.state.indexChannel(updated);
-        const observers = channelObservers(ctx.state, updated).map((user) => user.id);
-        ctx.emit({ type: 'stream', op: 'update', stream_id: updated.id, name: updated.name, property: 'first_message_id', value: message.id }, observers);
-      }
-    }
-    emitMessage(ctx, message, flagsByUser);
-    return { id: message.id };
-  }),
+  'messages.send': writeCommand((ctx, input: SendInput) => ({ id: sendMessage(ctx, ctx.actor, input).id })),
 
   'messages.window': readCommand((ctx, input: FetchInput) => {
     const viewer = ctx.actor;

@@ -45,6 +45,7 @@ function realmState(ctx: CommandContext) {
     realm_enable_spectator_access: realm.enableSpectatorAccess,
     server_web_public_streams_enabled: ctx.config.webPublicStreamsEnabled,
     development_environment: ctx.config.mode === 'development',
+    realm_new_stream_announcements_stream_id: realm.newChannelAnnouncementsChannelId ?? -1,
   };
 }
 
