@@ -51,7 +51,7 @@ interface FetchParams {
   use_first_unread_anchor: boolean;
 }
 
-function anchorOf(params: FetchParams): Anchor {
+function anchorOf(params: { anchor?: string; use_first_unread_anchor?: boolean }): Anchor {
   if (params.use_first_unread_anchor) return 'first_unread';
   const anchor = params.anchor ?? 'newest';
   return anchor === 'newest' || anchor === 'oldest' || anchor === 'first_unread' ? anchor : Number(anchor);
@@ -70,3 +70,27 @@ export const getMessages = (request: UserRequest, params: FetchParams) =>
 
 export const getMessage = (request: UserRequest, params: { message_id: number; apply_markdown: boolean }) =>
   request.realm.ask('messages.get', request.user.userId, { messageId: params.message_id, applyMarkdown: params.apply_markdown });
+
+export const updateFlags = (request: UserRequest, params: { messages: number[]; op: 'add' | 'remove'; flag: string }) =>
+  request.realm.ask('flags.update', request.user.userId, { messages: params.messages, op: params.op, flag: params.flag });
+
+interface NarrowFlagParams {
+  anchor: string;
+  include_anchor: boolean;
+  num_before: number;
+  num_after: number;
+  narrow: RawTerm[];
+  op: 'add' | 'remove';
+  flag: string;
+}
+
+export const updateFlagsForNarrow = (request: UserRequest, params: NarrowFlagParams) =>
+  request.realm.ask('flags.updateNarrow', request.user.userId, {
+    anchor: anchorOf(params),
+    includeAnchor: params.include_anchor,
+    numBefore: params.num_before,
+    numAfter: params.num_after,
+    narrow: params.narrow,
+    op: params.op,
+    flag: params.flag,
+  });

@@ -18,7 +18,7 @@ import {
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { getServerSettings } from './server.js';
 import { createProfileField, getProfileFields, reorderProfileFields, updateOwnProfileData, updateProfileField } from './profileFields.js';
-import { getMessage, getMessages, sendMessage } from './messages.js';
+import { getMessage, getMessages, sendMessage, updateFlags, updateFlagsForNarrow } from './messages.js';
 import { createBot, createUser, deactivateUser, getOwnUser, getUser, getUserByEmail, getUsers, getUserStatus, reactivateUser, regenerateOwnApiKey, setOwnStatus, updateSettings, updateUser } from './users.js';
 
 export const routes: readonly Route[] = [
@@ -85,4 +85,6 @@ export const routes: readonly Route[] = [
   userRoute('POST', '/messages', 'send-message', sendMessage),
   userRoute('GET', '/messages', 'get-messages', getMessages),
   userRoute('GET', '/messages/{message_id:int}', 'get-message', getMessage),
+  userRoute('POST', '/messages/flags', 'update-message-flags', updateFlags),
+  userRoute('POST', '/messages/flags/narrow', 'update-message-flags-for-narrow', updateFlagsForNarrow),
 ];

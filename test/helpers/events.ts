@@ -93,6 +93,8 @@ export class StreamClient {
   }
 }
 
+type Unread = { unread_message_ids: number[]; [field: string]: unknown };
+
 type Channel = { stream_id: number; subscriber_count: number; subscribers?: number[]; [field: string]: unknown };
 
 const channelLists = ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed'] as const;
@@ -287,6 +289,41 @@ export function applyEvent(state: State, event: Event): void {
     case 'user_settings/update':
       (state.user_settings as Record<string, unknown>)[payload.property as string] = payload.value;
       return;
+    case 'update_message_flags/add':
+    case 'update_message_flags/remove': {
+      if (payload.flag !== 'read') return;
+      const unread = state.unread_msgs as { count: number; mentions: number[]; streams: Unread[]; pms: Unread[]; huddles: Unread[] };
+      const ids = payload.messages as number[];
+      if (payload.op === 'add') {
+        const known = [...unread.streams, ...unread.pms, ...unread.huddles].flatMap((entry) => entry.unread_message_ids).filter((id) => ids.includes(id));
+        unread.count -= known.length;
+        unread.mentions = unread.mentions.filter((id) => !ids.includes(id));
+        for (const list of ['streams', 'pms', 'huddles'] as const) {
+          for (const entry of unread[list]) entry.unread_message_ids = entry.unread_message_ids.filter((id) => !ids.includes(id));
+          unread[list] = unread[list].filter((entry) => entry.unread_message_ids.length > 0);
+        }
+        return;
+      }
+      const details = payload.message_details as Record<string, { type: string; stream_id?: number; topic?: string; user_ids?: number[]; mentioned?: boolean }>;
+      for (const id of ids) {
+        const detail = details[String(id)]!;
+        unread.count++;
+        if (detail.mentioned) unread.mentions.push(id);
+        const into = (list: Unread[], match: (entry: Unread) => boolean, make: () => Unread) => {
+          const entry = list.find(match) ?? list[list.push(make()) - 1]!;
+          entry.unread_message_ids = [...entry.unread_message_ids, id].sort((a, b) => a - b);
+        };
+        if (detail.type === 'stream') into(unread.streams, (entry) => entry.stream_id === detail.stream_id && entry.topic === detail.topic, () => ({ stream_id: detail.stream_id, topic: detail.topic, unread_message_ids: [] }));
+        else if (detail.user_ids!.length <= 1) {
+          const other = detail.user_ids![0] ?? (state.user_id as number);
+          into(unread.pms, (entry) => entry.other_user_id === other, () => ({ other_user_id: other, sender_id: other, unread_message_ids: [] }));
+        } else {
+          const key = [...detail.user_ids!, state.user_id as number].sort((a, b) => a - b).join(',');
+          into(unread.huddles, (entry) => entry.user_ids_string === key, () => ({ user_ids_string: key, unread_message_ids: [] }));
+        }
+      }
+      return;
+    }
     case 'custom_profile_fields/':
       state.custom_profile_fields = payload.fields;
       return;
@@ -307,6 +344,15 @@ export function comparable(state: State): State {
   const { queue_id: _queue, last_event_id: _last, ...rest } = state;
   for (const list of channelLists) if (Array.isArray(rest[list])) rest[list] = [...(rest[list] as Channel[])].sort(byStreamId);
   for (const list of ['realm_users', 'realm_non_active_users']) if (Array.isArray(rest[list])) rest[list] = [...(rest[list] as { user_id: number }[])].sort(byUserId);
+  if (rest.unread_msgs) {
+    const unread = rest.unread_msgs as Record<string, unknown>;
+    const byFirst = (a: Unread, b: Unread): number => (a.unread_message_ids[0] ?? 0) - (b.unread_message_ids[0] ?? 0);
+    rest.unread_msgs = {
+      ...unread,
+      mentions: [...(unread.mentions as number[])].sort((a, b) => a - b),
+      ...Object.fromEntries(['streams', 'pms', 'huddles'].map((list) => [list, [...(unread[list] as Unread[])].sort(byFirst)])),
+    };
+  }
   if (Array.isArray(rest.realm_user_groups)) {
     rest.realm_user_groups = (rest.realm_user_groups as { members: number[] }[]).map((group) => ({ ...group, members: [...group.members].sort((a, b) => a - b) }));
   }

@@ -106,6 +106,31 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, flagsByUser: M
   }
 }
 
+export interface WindowInput {
+  anchor: Anchor;
+  numBefore: number;
+  numAfter: number;
+  includeAnchor: boolean;
+  narrow: RawTerm[];
+}
+
+/** The window of a narrow as the viewer may read it: the one definition GET /messages and the
+ * flag updates by narrow share. */
+export function narrowWindow(ctx: CommandContext, viewer: UserRecord, input: WindowInput) {
+  const terms = resolveNarrow(ctx.state, viewer, input.narrow, ctx.fakeEmailDomain);
+  const channelTerm = terms.find((term) => term.op === 'channel' && !term.negated);
+  const channel = channelTerm?.op === 'channel' ? ctx.state.channels.get(channelTerm.channelId) : undefined;
+  return messageWindow(ctx.store, {
+    userId: viewer.id,
+    terms,
+    anchor: input.anchor,
+    numBefore: input.numBefore,
+    numAfter: input.numAfter,
+    includeAnchor: input.includeAnchor,
+    channelHistoryVisible: channel !== undefined && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, viewer),
+  });
+}
+
 /** Sends a message as `sender` (a user or the notification bot); call inside a write command. */
 export function sendMessage(ctx: CommandContext, sender: UserRecord, input: SendInput): MessageRecord {
   if (input.content.trim() === '') throw errors.badRequest('Message must not be empty');
@@ -174,18 +199,7 @@ export const messageCommands = {
   'messages.window': readCommand((ctx, input: FetchInput) => {
     const viewer = ctx.actor;
     if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) throw errors.badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-    const terms = resolveNarrow(ctx.state, viewer, input.narrow, ctx.fakeEmailDomain);
-    const channelTerm = terms.find((term) => term.op === 'channel' && !term.negated);
-    const channel = channelTerm?.op === 'channel' ? ctx.state.channels.get(channelTerm.channelId) : undefined;
-    const window = messageWindow(ctx.store, {
-      userId: viewer.id,
-      terms,
-      anchor: input.anchor,
-      numBefore: input.numBefore,
-      numAfter: input.numAfter,
-      includeAnchor: input.includeAnchor,
-      channelHistoryVisible: channel !== undefined && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, viewer),
-    });
+    const window = narrowWindow(ctx, viewer, input);
     const options = { applyMarkdown: input.applyMarkdown, clientGravatar: input.clientGravatar };
     return {
       anchor: window.anchor,
@@ -209,12 +223,7 @@ export const messageCommands = {
   }),
 };
 
-export interface FetchInput {
-  anchor: Anchor;
-  numBefore: number;
-  numAfter: number;
-  includeAnchor: boolean;
-  narrow: RawTerm[];
+export interface FetchInput extends WindowInput {
   applyMarkdown: boolean;
   clientGravatar: boolean;
 }

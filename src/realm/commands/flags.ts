@@ -1,0 +1,120 @@
+// Per-user message flags: by message IDs (spec endpoint 17) and by narrow (spec endpoint 9), one
+// core for both; `update_message_flags` events to the acting user only.
+import { canReadChannel } from '../../channels/access.js';
+import { errors } from '../../errors.js';
+import { Flag, type FlagName, type MessageRecord } from '../../messages/records.js';
+import type { WindowEntry } from '../../messages/window.js';
+import type { UserRecord } from '../../users/records.js';
+import { writeCommand, type CommandContext } from '../context.js';
+import { MAX_MESSAGES_PER_FETCH, narrowWindow, type WindowInput } from './messages.js';
+
+/** The flags a user may set directly (spec: Message flags). */
+const settable = new Set(['read', 'starred', 'collapsed']);
+const anyMention = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned | Flag.group_mentioned;
+
+function checkFlag(flag: string): number {
+  if (settable.has(flag)) return Flag[flag as FlagName];
+  if (flag in Flag || flag === 'wildcard_mentioned') throw errors.badRequest(`Flag not editable: '${flag}'`);
+  throw errors.badRequest(`Invalid flag: '${flag}'`);
+}
+
+interface FlagChange {
+  op: 'add' | 'remove';
+  flag: string;
+}
+
+/** Applies a flag change to entries the user may access; returns what changed and what was skipped. */
+function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly WindowEntry[], change: FlagChange) {
+  const bit = checkFlag(change.flag);
+  const updated: WindowEntry[] = [];
+  const ignoredChannels = new Set<number>();
+  for (const { message } of entries) {
+    const stored = ctx.store.userMessages.get([user.id, message.id]);
+    // Removing `read` skips messages in channels the user is not subscribed to (spec: States).
+    if (change.op === 'remove' && bit === Flag.read && message.channelId !== null && !ctx.state.isSubscribed(message.channelId, user.id)) {
+      ignoredChannels.add(message.channelId);
+      continue;
+    }
+    // A message the user never received reads as historical and read; flagging it otherwise
+    // enters it into their history (Zulip's "historical").
+    const current = stored ?? Flag.read | Flag.historical;
+    const next = change.op === 'add' ? current | bit : current & ~bit;
+    if (next === current) continue;
+    ctx.store.userMessages.put([user.id, message.id], next);
+    updated.push({ message, flags: next });
+  }
+  if (updated.length > 0) ctx.emit(flagEvent(user, updated, change), [user.id]);
+  return { updated, ignoredChannels: [...ignoredChannels].sort((a, b) => a - b) };
+}
+
+function flagEvent(user: UserRecord, updated: readonly WindowEntry[], change: FlagChange) {
+  const event: Record<string, unknown> & { type: string } = {
+    type: 'update_message_flags',
+    op: change.op,
+    operation: change.op,
+    flag: change.flag,
+    messages: updated.map(({ message }) => message.id),
+    all: false,
+  };
+  // Clients put messages marked unread back into their unread counts from these details.
+  if (change.op === 'remove' && change.flag === 'read') {
+    event.message_details = Object.fromEntries(updated.map(({ message, flags }) => [String(message.id), messageDetails(user, message, flags)]));
+  }
+  return event;
+}
+
+function messageDetails(user: UserRecord, message: MessageRecord, flags: number) {
+  const mentioned = (flags & anyMention) !== 0 ? { mentioned: true } : {};
+  if (message.type === 'stream') return { type: 'stream', stream_id: message.channelId, topic: message.topic, ...mentioned };
+  return { type: 'private', user_ids: message.participants.filter((id) => id !== user.id), ...mentioned };
+}
+
+/** The entries for explicit message IDs; any the user cannot access is refused, as Zulip does. */
+function entriesFor(ctx: CommandContext, user: UserRecord, ids: readonly number[]): WindowEntry[] {
+  return ids.map((id) => {
+    const message = ctx.store.messages.get(id);
+    const flags = ctx.store.userMessages.get([user.id, id]);
+    if (message && message.realmId === ctx.state.realm.id && flags !== undefined) return { message, flags };
+    const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
+    if (message && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return { message, flags: Flag.read | Flag.historical };
+    throw errors.badRequest('Invalid message(s)');
+  });
+}
+
+export interface NarrowFlagInput extends FlagChange, WindowInput {}
+
+/** Zulip's bound on one flag update by narrow: at most 5,000 messages. */
+export function clampWindow(numBefore: number, numAfter: number): { numBefore: number; numAfter: number } {
+  const before = Math.min(numBefore, Math.max(MAX_MESSAGES_PER_FETCH - numAfter, MAX_MESSAGES_PER_FETCH / 2));
+  return { numBefore: before, numAfter: Math.min(numAfter, MAX_MESSAGES_PER_FETCH - before) };
+}
+
+export const flagCommands = {
+  'flags.update': writeCommand((ctx, input: FlagChange & { messages: number[] }) => {
+    const user = ctx.actor;
+    checkFlag(input.flag);
+    const { updated, ignoredChannels } = applyFlag(ctx, user, entriesFor(ctx, user, input.messages), input);
+    return {
+      messages: updated.map(({ message }) => message.id),
+      ...(input.op === 'remove' && input.flag === 'read' ? { ignored_because_not_subscribed_channels: ignoredChannels } : {}),
+    };
+  }),
+
+  'flags.updateNarrow': writeCommand((ctx, input: NarrowFlagInput) => {
+    const user = ctx.actor;
+    checkFlag(input.flag);
+    const { numBefore, numAfter } = clampWindow(input.numBefore, input.numAfter);
+    if (!input.includeAnchor && numBefore > 0 && numAfter > 0) throw errors.badRequest('The anchor can only be excluded at an end of the range');
+    const window = narrowWindow(ctx, user, { ...input, numBefore, numAfter });
+    const { updated, ignoredChannels } = applyFlag(ctx, user, window.entries, input);
+    return {
+      processed_count: window.entries.length,
+      updated_count: updated.length,
+      first_processed_id: window.entries[0]?.message.id ?? null,
+      last_processed_id: window.entries.at(-1)?.message.id ?? null,
+      found_oldest: window.foundOldest,
+      found_newest: window.foundNewest,
+      ...(input.op === 'remove' && input.flag === 'read' ? { ignored_because_not_subscribed_channels: ignoredChannels } : {}),
+    };
+  }),
+};

@@ -1,0 +1,140 @@
+// Message flags: by message IDs (spec endpoint 17) and by narrow (spec endpoint 9), the rules and
+// errors of both, the event, and the unread state they keep current.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { clampWindow } from '../src/realm/commands/flags.js';
+import { assertRequiresCredentials } from './helpers/assert.js';
+import type { ApiClient } from './helpers/client.js';
+import { applyEvent, comparable, register, type Event } from './helpers/events.js';
+import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+const flags = suite<{ server: TestServer }>('message flags');
+
+flags.before(async (context) => {
+  context.server = await startTestServer();
+});
+flags.after(async ({ server }) => server.stop());
+
+let counter = 0;
+const flagsOf = async (client: ApiClient, id: number): Promise<string[]> => ((await client.get(`/messages/${id}`)).body.message as { flags: string[] }).flags;
+
+async function freshChannel(owner: ApiClient, members: string[], count: number): Promise<{ name: string; ids: number[] }> {
+  const name = `Flags ${++counter}`;
+  await owner.post('/users/me/subscriptions', { subscriptions: [{ name }], principals: members });
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) ids.push(Number((await owner.post('/messages', { type: 'stream', to: name, topic: i % 2 ? 'odd' : 'even', content: `m${i}` })).body.id));
+  return { name, ids };
+}
+
+flags('endpoint 17: read, starred and collapsed are set and cleared; the response lists what changed', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const { ids } = await freshChannel(iago, ['iago@zulip.com', 'hamlet@zulip.com'], 3);
+  const read = await hamlet.post('/messages/flags', { messages: ids.slice(0, 2), op: 'add', flag: 'read' });
+  assertMatchesReference('POST /messages/flags', read.body);
+  assert.equal(read.body.messages, ids.slice(0, 2));
+  assert.equal((await hamlet.post('/messages/flags', { messages: ids, op: 'add', flag: 'read' })).body.messages, [ids[2]], 'only what changed');
+  await hamlet.post('/messages/flags', { messages: [ids[0]], op: 'add', flag: 'starred' });
+  await hamlet.post('/messages/flags', { messages: [ids[0]], op: 'add', flag: 'collapsed' });
+  assert.equal((await flagsOf(hamlet, ids[0]!)).sort(), ['collapsed', 'read', 'starred']);
+  await hamlet.post('/messages/flags', { messages: [ids[0]], op: 'remove', flag: 'starred' });
+  assert.equal((await flagsOf(hamlet, ids[0]!)).sort(), ['collapsed', 'read']);
+});
+
+flags('endpoint 17: only read, starred and collapsed are settable; inaccessible messages are refused', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const iago = await server.as('iago@zulip.com');
+  const own = Number((await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'f', content: 'x' })).body.id);
+  for (const [flag, msg] of [
+    ['mentioned', "Flag not editable: 'mentioned'"],
+    ['historical', "Flag not editable: 'historical'"],
+    ['shiny', "Invalid flag: 'shiny'"],
+  ] as const) {
+    const response = await hamlet.post('/messages/flags', { messages: [own], op: 'add', flag });
+    assert.equal([response.status, response.body.code, response.body.msg], [400, 'BAD_REQUEST', msg]);
+  }
+  const secret = Number((await iago.post('/messages', { type: 'stream', to: 'core team', topic: 'f', content: 'private' })).body.id);
+  assert.is((await hamlet.post('/messages/flags', { messages: [secret], op: 'add', flag: 'starred' })).body.msg, 'Invalid message(s)');
+  assert.is((await hamlet.post('/messages/flags', { messages: [987654321], op: 'add', flag: 'read' })).body.msg, 'Invalid message(s)');
+});
+
+flags('starring a public message never received enters it into history; removing read skips unsubscribed channels', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const { name, ids } = await freshChannel(iago, ['iago@zulip.com'], 1);
+  const starred = await hamlet.post('/messages/flags', { messages: ids, op: 'add', flag: 'starred' });
+  assert.equal(starred.body.messages, ids);
+  assert.equal((await flagsOf(hamlet, ids[0]!)).sort(), ['historical', 'read', 'starred']);
+  const unread = await hamlet.post('/messages/flags', { messages: ids, op: 'remove', flag: 'read' });
+  assert.equal(unread.body.messages, []);
+  const channelId = Number((await hamlet.get('/get_stream_id', { stream: name })).body.stream_id);
+  assert.equal(unread.body.ignored_because_not_subscribed_channels, [channelId]);
+});
+
+flags('endpoint 9: a window of a narrow is updated, with counts, ends and the processed IDs', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const cordelia = await server.as('cordelia@zulip.com');
+  const { name, ids } = await freshChannel(iago, ['iago@zulip.com', 'cordelia@zulip.com'], 6);
+  const narrow = [['channel', name]];
+  const marked = await cordelia.post('/messages/flags/narrow', { anchor: String(ids[1]), num_before: 1, num_after: 2, narrow, op: 'add', flag: 'read' });
+  assertMatchesReference('POST /messages/flags/narrow', marked.body);
+  assert.equal(marked.body, {
+    result: 'success',
+    msg: '',
+    processed_count: 4,
+    updated_count: 4,
+    first_processed_id: ids[0],
+    last_processed_id: ids[3],
+    // Exactly num_before messages came before the anchor, so the oldest is not promised (as in Zulip).
+    found_oldest: false,
+    found_newest: false,
+  });
+  const rest = await cordelia.post('/messages/flags/narrow', { anchor: 'oldest', num_before: 0, num_after: 100, narrow: [...narrow, ['is', 'unread']], op: 'add', flag: 'read' });
+  assert.equal([rest.body.processed_count, rest.body.updated_count, rest.body.first_processed_id, rest.body.found_newest], [2, 2, ids[4], true]);
+  const none = await cordelia.post('/messages/flags/narrow', { anchor: 'oldest', num_before: 0, num_after: 100, narrow: [...narrow, ['is', 'unread']], op: 'add', flag: 'read' });
+  assert.equal([none.body.processed_count, none.body.first_processed_id, none.body.last_processed_id], [0, null, null]);
+  const odd = await cordelia.post('/messages/flags/narrow', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [...narrow, ['topic', 'odd']], op: 'remove', flag: 'read' });
+  assert.equal([odd.body.updated_count, odd.body.ignored_because_not_subscribed_channels], [3, []]);
+});
+
+flags('endpoint 9: excluding the anchor inside a range is refused; windows are clamped as Zulip clamps them', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const middle = await hamlet.post('/messages/flags/narrow', { anchor: 'newest', include_anchor: false, num_before: 1, num_after: 1, narrow: [], op: 'add', flag: 'read' });
+  assert.equal([middle.status, middle.body.msg], [400, 'The anchor can only be excluded at an end of the range']);
+  assert.is((await hamlet.post('/messages/flags/narrow', { anchor: 'newest', include_anchor: false, num_before: 5, num_after: 0, narrow: [], op: 'add', flag: 'read' })).status, 200);
+  assert.equal(clampWindow(10_000, 10_000), { numBefore: 2500, numAfter: 2500 });
+  assert.equal(clampWindow(10_000, 0), { numBefore: 5000, numAfter: 0 });
+  assert.equal(clampWindow(100, 10_000), { numBefore: 100, numAfter: 4900 });
+  assert.equal(clampWindow(4000, 3000), { numBefore: 2500, numAfter: 2500 });
+  assert.is((await hamlet.post('/messages/flags/narrow', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [['channel', 'Atlantis']], op: 'add', flag: 'read' })).status, 400);
+});
+
+flags('the event goes to the acting user only; register + events == a fresh register (unread state)', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const prospero = await server.as('prospero@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const { name, ids } = await freshChannel(iago, ['iago@zulip.com', 'prospero@zulip.com', 'othello@zulip.com'], 4);
+  const direct = Number((await othello.post('/messages', { type: 'private', to: [Number((await prospero.get('/users/me')).body.user_id)], content: 'psst @**Prospero from The Tempest**' })).body.id);
+  const before = await register(prospero, { fetch_event_types: ['message'], event_types: ['update_message_flags', 'message'] });
+  const watcher = await register(othello, { event_types: ['update_message_flags'] });
+  await prospero.post('/messages/flags', { messages: [ids[0], direct], op: 'add', flag: 'read' });
+  await prospero.post('/messages/flags/narrow', { anchor: 'oldest', num_before: 0, num_after: 10, narrow: [['channel', name]], op: 'add', flag: 'read' });
+  await prospero.post('/messages/flags', { messages: [ids[2], direct], op: 'remove', flag: 'read' });
+  await prospero.post('/messages/flags', { messages: [ids[3]], op: 'add', flag: 'starred' });
+  const events = (await prospero.get('/events', { queue_id: before.queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
+  assert.equal(events.map((event) => `${event.op}:${event.flag}`), ['add:read', 'add:read', 'remove:read', 'add:starred']);
+  for (const event of events) assertEventMatchesReference(event);
+  assert.equal((await othello.get('/events', { queue_id: watcher.queueId, last_event_id: -1, dont_block: true })).body.events, []);
+  for (const event of events) applyEvent(before.state, event);
+  assert.equal(comparable(before.state), comparable((await register(prospero, { fetch_event_types: ['message'] })).state));
+});
+
+flags('the flag endpoints require credentials', async ({ server }) => {
+  await assertRequiresCredentials(server.anonymous, [
+    ['POST', '/messages/flags'],
+    ['POST', '/messages/flags/narrow'],
+  ]);
+});
+
+flags.run();
