@@ -1,7 +1,8 @@
-// Benchmark runner: `npm run bench -- <fanout|all> [--quick] [--clients N] [--repeats R]`.
+// Benchmark runner: `npm run bench -- <fanout|flags|all> [--quick] [--clients N] [--repeats R]`.
 // Every benchmark targets loopback only and is bounded in count and time.
 import { parseArgs } from 'node:util';
 import { runFanout } from './fanout.js';
+import { runFlags } from './flags.js';
 
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2),
@@ -15,6 +16,14 @@ const benchmarks: Record<string, () => Promise<void>> = {
       clients: Number(values.clients ?? (values.quick ? 200 : 10_000)),
       repeats: Number(values.repeats ?? (values.quick ? 5 : 20)),
       timeoutMs: values.quick ? 60_000 : 600_000,
+    }),
+  flags: () =>
+    runFlags({
+      users: values.quick ? 10 : 100,
+      channels: values.quick ? 6 : 50,
+      messages: values.quick ? 12_000 : 200_000,
+      repeats: Number(values.repeats ?? (values.quick ? 4 : 20)),
+      quick: values.quick,
     }),
 };
 

@@ -1,0 +1,187 @@
+// Narrow-flag benchmark (issue: messages and flags): a realm of 100 users and 50 channels with
+// 200,000 messages (each user in 25 channels, the bench user in all, half of its messages unread);
+// marks 5,000-message windows read and unread by narrow, at the realm actor and through HTTP, and
+// updates flags on 1,000 message IDs. The dataset is built straight into a data directory.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openStore } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { EventQueues } from '../src/events/queues.js';
+import type { RawTerm } from '../src/messages/narrow.js';
+import type { RealmActor } from '../src/realm/actor.js';
+import { Realms } from '../src/realm/registry.js';
+import { Role } from '../src/users/records.js';
+import { ApiClient } from '../test/helpers/client.js';
+import { spawnServer } from '../test/helpers/process.js';
+import { percentile, printTable, writeResult, type Row } from './lib/stats.js';
+
+export interface FlagsOptions {
+  users: number;
+  channels: number;
+  messages: number;
+  repeats: number;
+  quick: boolean;
+}
+
+const WINDOW = 5000;
+
+interface Dataset {
+  benchUserId: number;
+  benchEmail: string;
+  apiKey: string;
+  messageIds: number[];
+  channelName: string;
+}
+
+async function buildDataset(realms: Realms, options: FlagsOptions): Promise<{ realm: RealmActor; dataset: Dataset }> {
+  const realm = await realms.create({ subdomain: '', name: 'Flags' });
+  const create = (email: string, role: Role) => realm.ask('users.create', null, { email, fullName: email.split('@')[0]!, role, passwordHash: null });
+  const bench = await create('bench@flags.test', Role.owner);
+  const others = await Promise.all(Array.from({ length: options.users - 1 }, (_, i) => create(`user${i}@flags.test`, Role.member)));
+  const channelNames = Array.from({ length: options.channels }, (_, i) => `channel ${i}`);
+  const per = Math.max(1, Math.floor(options.channels / 2));
+  for (const [c, name] of channelNames.entries()) {
+    // Each other user is in `per` consecutive channels; the bench user is in all.
+    const members = others.filter((_, u) => (c - u + options.channels * 2) % options.channels < per).map((user) => user.userId);
+    await realm.ask('subscriptions.add', bench.userId, {
+      subscriptions: [{ name }],
+      principals: [bench.userId, ...members],
+      authorizationErrorsFatal: true,
+      isDefaultStream: false,
+      announce: false,
+      newChannel: { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: null, messageRetentionDays: null, topicsPolicy: 'inherit', permissions: {} },
+    });
+  }
+  const messageIds: number[] = [];
+  const BATCH = 2000;
+  for (let start = 0; start < options.messages; start += BATCH) {
+    const sent = await Promise.all(
+      Array.from({ length: Math.min(BATCH, options.messages - start) }, (_, k) => {
+        const i = start + k;
+        const channel = i % options.channels;
+        return realm.ask('messages.send', bench.userId, {
+          type: 'stream',
+          to: [channelNames[channel]!],
+          topic: `topic ${i % 10}`,
+          content: `message ${i}`,
+          // Half of the bench user's messages start unread.
+          readBySender: i % 2 === 0,
+          client: 'bench',
+        });
+      }),
+    );
+    messageIds.push(...sent.map((message) => message.id));
+  }
+  return { realm, dataset: { benchUserId: bench.userId, benchEmail: 'bench@flags.test', apiKey: bench.apiKey, messageIds, channelName: channelNames[0]! } };
+}
+
+type Case = { name: string; narrow: RawTerm[] };
+
+function cases(dataset: Dataset): Case[] {
+  const channel = ['channel', dataset.channelName];
+  return [
+    { name: 'narrow []', narrow: [] },
+    { name: 'narrow [] + is:unread', narrow: [['is', 'unread']] },
+    { name: 'channel', narrow: [channel] },
+    { name: 'channel + is:unread', narrow: [channel, ['is', 'unread']] },
+    { name: 'channel + topic', narrow: [channel, ['topic', 'topic 0']] },
+    { name: 'channel + topic + is:unread', narrow: [channel, ['topic', 'topic 0'], ['is', 'unread']] },
+  ];
+}
+
+interface Measured {
+  latencies: number[];
+  updated: number;
+  seconds: number;
+}
+
+async function measure(repeats: number, run: (round: number) => Promise<number>): Promise<Measured> {
+  const latencies: number[] = [];
+  let updated = 0;
+  for (let round = 0; round < repeats; round++) {
+    const start = performance.now();
+    updated += await run(round);
+    latencies.push(performance.now() - start);
+  }
+  return { latencies, updated, seconds: latencies.reduce((a, b) => a + b, 0) / 1000 };
+}
+
+const row = (path: string, name: string, result: Measured): Row => ({
+  path,
+  case: name,
+  'p50 ms': percentile(result.latencies, 50),
+  'p99 ms': percentile(result.latencies, 99),
+  'updated/s': Math.round(result.updated / result.seconds),
+});
+
+/** Each round marks a window read, the next one unread again (alternating), so every round updates. */
+function narrowRequest(dataset: Dataset, narrow: RawTerm[], round: number) {
+  const windows = Math.max(1, Math.floor(dataset.messageIds.length / WINDOW));
+  const anchor = dataset.messageIds[(Math.floor(round / 2) % windows) * WINDOW]!;
+  return { anchor, numBefore: 0, numAfter: WINDOW - 1, includeAnchor: true, narrow, op: round % 2 === 0 ? ('add' as const) : ('remove' as const), flag: 'read' };
+}
+
+export async function runFlags(options: FlagsOptions): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-flags-'));
+  try {
+    const config = { ...loadConfig({}), dataDir, mode: 'production' as const };
+    const store = openStore(config);
+    const realms = new Realms(store, config, new EventQueues(store));
+    const setupStart = performance.now();
+    const { realm, dataset } = await buildDataset(realms, options);
+    const setupSeconds = (performance.now() - setupStart) / 1000;
+    const rows: Row[] = [];
+    for (const { name, narrow } of cases(dataset)) {
+      const result = await measure(options.repeats, async (round) => {
+        const answer = await realm.ask('flags.updateNarrow', dataset.benchUserId, narrowRequest(dataset, narrow, round));
+        return answer.updated_count;
+      });
+      rows.push(row('actor', name, result));
+    }
+    const ids = (round: number) => dataset.messageIds.slice((round * 1000) % Math.max(1, dataset.messageIds.length - 1000)).slice(0, 1000);
+    rows.push(
+      row('actor', 'POST /messages/flags, 1,000 IDs', await measure(options.repeats, async (round) => {
+        const answer = await realm.ask('flags.update', dataset.benchUserId, { messages: ids(Math.floor(round / 2)), op: round % 2 === 0 ? 'add' : 'remove', flag: 'starred' });
+        return answer.messages.length;
+      })),
+    );
+    await realms.idle();
+    await store.close();
+
+    const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'production' });
+    try {
+      const client = new ApiClient(server.baseUrl, { email: dataset.benchEmail, apiKey: dataset.apiKey });
+      for (const { name, narrow } of cases(dataset)) {
+        const result = await measure(options.repeats, async (round) => {
+          const request = narrowRequest(dataset, narrow, round);
+          const response = await client.post('/messages/flags/narrow', {
+            anchor: String(request.anchor),
+            num_before: request.numBefore,
+            num_after: request.numAfter,
+            narrow: request.narrow,
+            op: request.op,
+            flag: request.flag,
+          });
+          if (response.status !== 200) throw new Error(JSON.stringify(response.body));
+          return Number(response.body.updated_count);
+        });
+        rows.push(row('HTTP', name, result));
+      }
+      rows.push(
+        row('HTTP', 'POST /messages/flags, 1,000 IDs', await measure(options.repeats, async (round) => {
+          const response = await client.post('/messages/flags', { messages: ids(Math.floor(round / 2)), op: round % 2 === 0 ? 'add' : 'remove', flag: 'starred' });
+          return (response.body.messages as number[]).length;
+        })),
+      );
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+    printTable(`narrow flags: ${options.messages} messages, ${options.users} users, ${options.channels} channels, ${options.repeats} repeats (setup ${setupSeconds.toFixed(1)} s)`, rows);
+    console.log(`results: ${writeResult(options.quick ? 'flags-quick' : 'flags', { options, setup_seconds: setupSeconds, rows })}`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
