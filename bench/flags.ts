@@ -80,7 +80,7 @@ async function buildDataset(realms: Realms, options: FlagsOptions): Promise<{ re
 type Case = { name: string; narrow: RawTerm[] };
 
 function cases(dataset: Dataset): Case[] {
-  const channel = ['channel', dataset.channelName];
+  const channel: RawTerm = ['channel', dataset.channelName];
   return [
     { name: 'narrow []', narrow: [] },
     { name: 'narrow [] + is:unread', narrow: [['is', 'unread']] },
