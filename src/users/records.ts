@@ -47,4 +47,3 @@ export interface UserRecord {
 }
 
 export const isAdmin = (user: Pick<UserRecord, 'role'>): boolean => user.role <= Role.administrator;
-export const isModerator = (user: Pick<UserRecord, 'role'>): boolean => user.role <= Role.moderator;
