@@ -24,6 +24,8 @@ export interface Config {
   queueLifespanSeconds: number;
   /** An event socket whose unsent data passes this is closed (4008); the client resumes. */
   socketMaxBackpressureBytes: number;
+  /** How long one delete-topic request may delete batches before answering complete: false. */
+  deleteTopicBudgetMs: number;
   /** JWT login keys by realm subdomain ('' is the root realm); a realm without one has no JWT login. */
   jwtKeys: Record<string, JwtKey>;
 }
@@ -77,5 +79,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queueLifespanSeconds: intSetting(env, 'PARLEY_QUEUE_LIFESPAN_SECONDS', 600),
     socketMaxBackpressureBytes: intSetting(env, 'PARLEY_SOCKET_MAX_BACKPRESSURE_BYTES', 1024 * 1024),
     jwtKeys: jwtKeysSetting(env.PARLEY_JWT_AUTH_KEYS),
+    deleteTopicBudgetMs: intSetting(env, 'PARLEY_DELETE_TOPIC_BUDGET_MS', 30_000),
   };
 }

@@ -163,3 +163,14 @@ export const addDefaultChannel = (request: UserRequest, params: { stream_id: num
 
 export const removeDefaultChannel = (request: UserRequest, params: { stream_id: number }) =>
   request.realm.ask('channels.setDefault', request.user.userId, { channelId: params.stream_id, isDefault: false });
+
+/** Spec endpoint 10: batches, newest first, each its own transaction, until the topic is empty or
+ * the time budget is spent (then complete: false, and the client repeats the request). */
+export async function deleteTopic(request: UserRequest, params: { stream_id: number; topic_name: string }) {
+  const deadline = Date.now() + request.config.deleteTopicBudgetMs;
+  for (;;) {
+    const { remaining } = await request.realm.ask('topics.deleteBatch', request.user.userId, { channelId: params.stream_id, topic: params.topic_name });
+    if (!remaining) return { complete: true };
+    if (Date.now() >= deadline) return { complete: false };
+  }
+}

@@ -2,7 +2,7 @@
 // may call it, and its handler. Paths are relative to /api/v1; `{name:int}` is an integer segment.
 import { adminRoute, publicRoute, userRoute, type Route } from '../http/route.js';
 import { devFetchApiKey, fetchApiKey, jwtFetchApiKey } from './auth.js';
-import { addDefaultChannel, archiveChannel, getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, removeDefaultChannel, unsubscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings } from './channels.js';
+import { addDefaultChannel, archiveChannel, deleteTopic, getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, removeDefaultChannel, unsubscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings } from './channels.js';
 import { createFolder, getFolders, reorderFolders, updateFolder } from './folders.js';
 import {
   createUserGroup,
@@ -64,6 +64,7 @@ export const routes: readonly Route[] = [
   userRoute('GET', '/streams/{stream_id:int}', 'get-stream-by-id', getChannel),
   userRoute('PATCH', '/streams/{stream_id:int}', 'update-stream', updateChannel),
   userRoute('DELETE', '/streams/{stream_id:int}', 'archive-stream', archiveChannel),
+  adminRoute('POST', '/streams/{stream_id:int}/delete_topic', 'delete-topic', deleteTopic),
   userRoute('GET', '/streams/{stream_id:int}/members', 'get-subscribers', getChannelMembers),
   userRoute('GET', '/get_stream_id', 'get-stream-id', getChannelId),
 

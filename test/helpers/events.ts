@@ -324,6 +324,12 @@ export function applyEvent(state: State, event: Event): void {
       }
       return;
     }
+    case 'delete_message/': {
+      // The unread state forgets deleted messages (Zulip's apply_events).
+      const ids = payload.message_ids as number[];
+      applyEvent(state, { id: -1, type: 'update_message_flags', op: 'add', flag: 'read', messages: ids });
+      return;
+    }
     case 'custom_profile_fields/':
       state.custom_profile_fields = payload.fields;
       return;

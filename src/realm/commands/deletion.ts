@@ -1,9 +1,12 @@
 // Deleting messages (shared by every command that deletes): rows removed from every index, a
 // `delete_message` event to the users who had them, grouped as Zulip groups them, and the
 // channel's first_message_id moved on (with its event) when its oldest message goes.
-import { channelObservers } from '../../channels/access.js';
 import type { MessageRecord } from '../../messages/records.js';
-import type { CommandContext } from '../context.js';
+import { writeCommand, type CommandContext } from '../context.js';
+import { canSeeChannel, channelObservers } from '../../channels/access.js';
+import { errors } from '../../errors.js';
+import { isAdmin } from '../../users/records.js';
+import { normalizeTopic } from './messages.js';
 
 export function deleteMessages(ctx: CommandContext, messages: readonly MessageRecord[]): void {
   if (messages.length === 0) return;
@@ -72,3 +75,29 @@ export function messagesSentBy(ctx: CommandContext, userId: number, kinds: { pub
   }
   return found;
 }
+
+/** How many messages one delete-topic transaction removes. */
+export const DELETE_BATCH = 1000;
+
+export const deletionCommands = {
+  /** One batch of spec endpoint 10: the newest messages of the topic; says whether any remain. */
+  'topics.deleteBatch': writeCommand((ctx, input: { channelId: number; topic: string }) => {
+    const user = ctx.actor;
+    if (!isAdmin(user)) throw errors.adminRequired();
+    const channel = ctx.state.channels.get(input.channelId);
+    if (!channel || !canSeeChannel(ctx.state, channel, user)) throw errors.badRequest('Invalid channel ID');
+    const topic = normalizeTopic(ctx, input.topic).toLowerCase();
+    const doomed: MessageRecord[] = [];
+    let remaining = false;
+    for (const { key, value } of ctx.store.channelMessages.getRange({ start: [channel.id, Number.MAX_SAFE_INTEGER], end: [channel.id, -1], reverse: true })) {
+      if (value.toLowerCase() !== topic) continue;
+      if (doomed.length === DELETE_BATCH) {
+        remaining = true;
+        break;
+      }
+      doomed.push(ctx.store.messages.get((key as [number, number])[1])!);
+    }
+    deleteMessages(ctx, doomed);
+    return { deleted: doomed.length, remaining };
+  }),
+};
