@@ -130,10 +130,33 @@ flags('the event goes to the acting user only; register + events == a fresh regi
   assert.equal(comparable(before.state), comparable((await register(prospero, { fetch_event_types: ['message'] })).state));
 });
 
+flags('mark as read: a topic, a channel, everything', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const { name, ids } = await freshChannel(iago, ['iago@zulip.com', 'othello@zulip.com'], 4);
+  const channelId = Number((await othello.get('/get_stream_id', { stream: name })).body.stream_id);
+  const direct = Number((await iago.post('/messages', { type: 'private', to: [Number((await othello.get('/users/me')).body.user_id)], content: 'dm' })).body.id);
+  const unread = async () => ((await othello.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 1000, narrow: [['is', 'unread']] })).body.messages as { id: number }[]).map((m) => m.id);
+  const topic = await othello.post('/mark_topic_as_read', { stream_id: channelId, topic_name: 'ODD' });
+  assertMatchesReference('POST /mark_topic_as_read', topic.body);
+  assert.not.ok((await unread()).some((id) => id === ids[1] || id === ids[3]));
+  assert.ok((await unread()).includes(ids[0]!));
+  assertMatchesReference('POST /mark_stream_as_read', (await othello.post('/mark_stream_as_read', { stream_id: channelId })).body);
+  assert.not.ok((await unread()).some((id) => ids.includes(id)));
+  assert.ok((await unread()).includes(direct));
+  const all = await othello.post('/mark_all_as_read');
+  assertMatchesReference('POST /mark_all_as_read', all.body);
+  assert.equal(await unread(), []);
+  assert.is((await othello.post('/mark_stream_as_read', { stream_id: 987654 })).body.msg, 'Invalid channel ID');
+});
+
 flags('the flag endpoints require credentials', async ({ server }) => {
   await assertRequiresCredentials(server.anonymous, [
     ['POST', '/messages/flags'],
     ['POST', '/messages/flags/narrow'],
+    ['POST', '/mark_all_as_read'],
+    ['POST', '/mark_stream_as_read'],
+    ['POST', '/mark_topic_as_read'],
   ]);
 });
 

@@ -220,11 +220,53 @@ messages('the first message of a channel sets first_message_id and announces it'
   assertEventMatchesReference(events[0]!);
 });
 
+messages('DELETE /messages/{id}: one\'s own recent message, or anything for those in the delete-any group', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const iago = await server.as('iago@zulip.com');
+  const own = await send(hamlet, { type: 'stream', to: 'Verona', topic: fresh('delete'), content: 'oops' });
+  const others = await send(othello, { type: 'stream', to: 'Verona', topic: fresh('delete'), content: 'not yours' });
+  const watcher = await register(othello, { event_types: ['delete_message'] });
+  const deleted = await hamlet.delete(`/messages/${own}`);
+  assertMatchesReference('DELETE /messages/{message_id}', deleted.body);
+  assert.is((await hamlet.get(`/messages/${own}`)).status, 400);
+  assert.equal((await eventsOf(othello, watcher.queueId)).map((event) => event.message_ids), [[own]]);
+  const refused = await hamlet.delete(`/messages/${others}`);
+  assert.equal([refused.status, refused.body.msg], [400, "You don't have permission to delete this message"]);
+  assert.is((await iago.delete(`/messages/${others}`)).status, 200, 'administrators are in the default delete-any group');
+  assert.is((await hamlet.delete('/messages/987654321')).body.msg, 'Invalid message(s)');
+  const secret = await send(iago, { type: 'stream', to: 'core team', topic: 't', content: 'x' });
+  assert.is((await hamlet.delete(`/messages/${secret}`)).body.msg, 'Invalid message(s)');
+});
+
+messages('GET /users/me/{stream_id}/topics: each topic once with its newest message, newest first', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const name = fresh('Topical');
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name }] });
+  const id = Number((await iago.get('/get_stream_id', { stream: name })).body.stream_id);
+  const first = await send(iago, { type: 'stream', to: name, topic: 'alpha', content: '1' });
+  const second = await send(iago, { type: 'stream', to: name, topic: '', content: '2' });
+  const third = await send(iago, { type: 'stream', to: name, topic: 'ALPHA', content: '3' });
+  const response = await iago.get(`/users/me/${id}/topics`);
+  assertMatchesReference('GET /users/me/{stream_id}/topics', response.body);
+  assert.equal(response.body.topics, [
+    { name: 'ALPHA', max_id: third },
+    { name: 'general chat', max_id: second },
+  ]);
+  assert.equal(((await iago.get(`/users/me/${id}/topics`, { allow_empty_topic_name: true })).body.topics as { name: string }[])[1]!.name, '');
+  assert.ok(first < third);
+  const hamlet = await server.as('hamlet@zulip.com');
+  const coreTeam = Number((await iago.get('/get_stream_id', { stream: 'core team' })).body.stream_id);
+  assert.is((await hamlet.get(`/users/me/${coreTeam}/topics`)).body.msg, 'Invalid channel ID');
+});
+
 messages('every message endpoint requires valid credentials', async ({ server }) => {
   await assertRequiresCredentials(server.anonymous, [
     ['POST', '/messages'],
     ['GET', '/messages'],
     ['GET', '/messages/1'],
+    ['DELETE', '/messages/1'],
+    ['GET', '/users/me/1/topics'],
   ]);
 });
 

@@ -94,3 +94,22 @@ export const updateFlagsForNarrow = (request: UserRequest, params: NarrowFlagPar
     op: params.op,
     flag: params.flag,
   });
+
+export const deleteMessage = (request: UserRequest, params: { message_id: number }) =>
+  request.realm.ask('messages.delete', request.user.userId, { messageId: params.message_id });
+
+export async function getTopics(request: UserRequest, params: { stream_id: number; allow_empty_topic_name: boolean }) {
+  return { topics: await request.realm.ask('topics.list', request.user.userId, { channelId: params.stream_id, allowEmptyTopicName: params.allow_empty_topic_name }) };
+}
+
+export const markAllAsRead = (request: UserRequest) => request.realm.ask('flags.markAsRead', request.user.userId, {});
+
+export async function markChannelAsRead(request: UserRequest, params: { stream_id: number }) {
+  await request.realm.ask('flags.markAsRead', request.user.userId, { channelId: params.stream_id });
+  return {};
+}
+
+export async function markTopicAsRead(request: UserRequest, params: { stream_id: number; topic_name: string }) {
+  await request.realm.ask('flags.markAsRead', request.user.userId, { channelId: params.stream_id, topic: params.topic_name });
+  return {};
+}

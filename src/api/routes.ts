@@ -18,7 +18,18 @@ import {
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { getServerSettings } from './server.js';
 import { createProfileField, getProfileFields, reorderProfileFields, updateOwnProfileData, updateProfileField } from './profileFields.js';
-import { getMessage, getMessages, sendMessage, updateFlags, updateFlagsForNarrow } from './messages.js';
+import {
+  deleteMessage,
+  getMessage,
+  getMessages,
+  getTopics,
+  markAllAsRead,
+  markChannelAsRead,
+  markTopicAsRead,
+  sendMessage,
+  updateFlags,
+  updateFlagsForNarrow,
+} from './messages.js';
 import { createBot, createUser, deactivateUser, getOwnUser, getUser, getUserByEmail, getUsers, getUserStatus, reactivateUser, regenerateOwnApiKey, setOwnStatus, updateSettings, updateUser } from './users.js';
 
 export const routes: readonly Route[] = [
@@ -86,6 +97,11 @@ export const routes: readonly Route[] = [
   userRoute('POST', '/messages', 'send-message', sendMessage),
   userRoute('GET', '/messages', 'get-messages', getMessages),
   userRoute('GET', '/messages/{message_id:int}', 'get-message', getMessage),
+  userRoute('DELETE', '/messages/{message_id:int}', 'delete-message', deleteMessage),
+  userRoute('GET', '/users/me/{stream_id:int}/topics', 'get-stream-topics', getTopics),
+  userRoute('POST', '/mark_all_as_read', 'mark-all-as-read', markAllAsRead),
+  userRoute('POST', '/mark_stream_as_read', 'mark-stream-as-read', markChannelAsRead),
+  userRoute('POST', '/mark_topic_as_read', 'mark-topic-as-read', markTopicAsRead),
   userRoute('POST', '/messages/flags', 'update-message-flags', updateFlags),
   userRoute('POST', '/messages/flags/narrow', 'update-message-flags-for-narrow', updateFlagsForNarrow),
 ];

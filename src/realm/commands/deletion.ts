@@ -2,8 +2,8 @@
 // `delete_message` event to the users who had them, grouped as Zulip groups them, and the
 // channel's first_message_id moved on (with its event) when its oldest message goes.
 import type { MessageRecord } from '../../messages/records.js';
-import { writeCommand, type CommandContext } from '../context.js';
-import { canSeeChannel, channelObservers } from '../../channels/access.js';
+import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { canReadChannel, canSeeChannel, channelObservers, hasPermission } from '../../channels/access.js';
 import { errors } from '../../errors.js';
 import { isAdmin } from '../../users/records.js';
 import { normalizeTopic } from './messages.js';
@@ -79,7 +79,43 @@ export function messagesSentBy(ctx: CommandContext, userId: number, kinds: { pub
 /** How many messages one delete-topic transaction removes. */
 export const DELETE_BATCH = 1000;
 
+/** Zulip's default realm_message_content_delete_limit_seconds: own messages are deletable this long. */
+export const OWN_MESSAGE_DELETE_LIMIT_SECONDS = 600;
+
 export const deletionCommands = {
+  /** DELETE /messages/{id}: the channel's delete groups decide (organization administrators for
+   * direct messages); one's own messages only within the time limit. */
+  'messages.delete': writeCommand((ctx, input: { messageId: number }) => {
+    const user = ctx.actor;
+    const message = ctx.store.messages.get(input.messageId);
+    const received = ctx.store.userMessages.get([user.id, input.messageId]) !== undefined;
+    const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
+    if (!message || message.realmId !== ctx.state.realm.id || (!received && !(channel && canReadChannel(ctx.state, channel, user)))) {
+      throw errors.badRequest('Invalid message(s)');
+    }
+    const mayDeleteAny = channel ? hasPermission(ctx.state, channel, user, 'can_delete_any_message_group') : isAdmin(user);
+    const ownInTime = message.senderId === user.id && ctx.now - message.timestamp <= OWN_MESSAGE_DELETE_LIMIT_SECONDS;
+    const mayDeleteOwn = ownInTime && (channel ? hasPermission(ctx.state, channel, user, 'can_delete_own_message_group') : true);
+    if (!mayDeleteAny && !mayDeleteOwn) throw errors.badRequest("You don't have permission to delete this message");
+    deleteMessages(ctx, [message]);
+    return {};
+  }),
+
+  /** GET /users/me/{stream_id}/topics: each topic with its newest message, newest first. */
+  'topics.list': readCommand((ctx, input: { channelId: number; allowEmptyTopicName: boolean }) => {
+    const user = ctx.actor;
+    const channel = ctx.state.channels.get(input.channelId);
+    if (!channel || !canReadChannel(ctx.state, channel, user)) throw errors.badRequest('Invalid channel ID');
+    const newest = new Map<string, { name: string; max_id: number }>();
+    for (const { key, value: topic } of ctx.store.channelMessages.getRange({ start: [channel.id, Number.MAX_SAFE_INTEGER], end: [channel.id, -1], reverse: true })) {
+      const messageId = (key as [number, number])[1];
+      if (!channel.historyPublicToSubscribers && ctx.store.userMessages.get([user.id, messageId]) === undefined) continue;
+      if (!newest.has(topic.toLowerCase())) newest.set(topic.toLowerCase(), { name: topic, max_id: messageId });
+    }
+    const shown = (name: string) => (name === '' && !input.allowEmptyTopicName ? ctx.state.realm.emptyTopicDisplayName : name);
+    return [...newest.values()].map((entry) => ({ ...entry, name: shown(entry.name) }));
+  }),
+
   /** One batch of spec endpoint 10: the newest messages of the topic; says whether any remain. */
   'topics.deleteBatch': writeCommand((ctx, input: { channelId: number; topic: string }) => {
     const user = ctx.actor;

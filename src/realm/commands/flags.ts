@@ -6,7 +6,7 @@ import { Flag, type FlagName, type MessageRecord } from '../../messages/records.
 import type { WindowEntry } from '../../messages/window.js';
 import type { UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
-import { MAX_MESSAGES_PER_FETCH, narrowWindow, type WindowInput } from './messages.js';
+import { MAX_MESSAGES_PER_FETCH, narrowWindow, normalizeTopic, type WindowInput } from './messages.js';
 
 /** The flags a user may set directly (spec: Message flags). */
 const settable = new Set(['read', 'starred', 'collapsed']);
@@ -89,7 +89,32 @@ export function clampWindow(numBefore: number, numAfter: number): { numBefore: n
   return { numBefore: before, numAfter: Math.min(numAfter, MAX_MESSAGES_PER_FETCH - before) };
 }
 
+/** The user's unread messages, optionally in one channel (and topic): for the mark-as-read endpoints. */
+function unreadEntries(ctx: CommandContext, user: UserRecord, channelId?: number, topic?: string): WindowEntry[] {
+  const entries: WindowEntry[] = [];
+  for (const { key, value: flags } of ctx.store.userMessages.getRange({ start: [user.id, 0], end: [user.id, Number.MAX_SAFE_INTEGER] })) {
+    if (flags & Flag.read) continue;
+    const message = ctx.store.messages.get((key as [number, number])[1]);
+    if (!message || (channelId !== undefined && message.channelId !== channelId)) continue;
+    if (topic !== undefined && message.topic.toLowerCase() !== topic.toLowerCase()) continue;
+    entries.push({ message, flags });
+  }
+  return entries;
+}
+
 export const flagCommands = {
+  /** The deprecated but used POST /mark_all_as_read, /mark_stream_as_read, /mark_topic_as_read. */
+  'flags.markAsRead': writeCommand((ctx, input: { channelId?: number; topic?: string }) => {
+    const user = ctx.actor;
+    if (input.channelId !== undefined) {
+      const channel = ctx.state.channels.get(input.channelId);
+      if (!channel || !canReadChannel(ctx.state, channel, user)) throw errors.badRequest('Invalid channel ID');
+    }
+    const topic = input.topic === undefined ? undefined : normalizeTopic(ctx, input.topic);
+    applyFlag(ctx, user, unreadEntries(ctx, user, input.channelId, topic), { op: 'add', flag: 'read' });
+    return { complete: true };
+  }),
+
   'flags.update': writeCommand((ctx, input: FlagChange & { messages: number[] }) => {
     const user = ctx.actor;
     checkFlag(input.flag);
