@@ -113,3 +113,24 @@ export async function markTopicAsRead(request: UserRequest, params: { stream_id:
   await request.realm.ask('flags.markAsRead', request.user.userId, { channelId: params.stream_id, topic: params.topic_name });
   return {};
 }
+
+interface EditParams {
+  message_id: number;
+  content?: string;
+  topic?: string;
+  stream_id?: number;
+  propagate_mode: 'change_one' | 'change_later' | 'change_all';
+}
+
+export const editMessage = (request: UserRequest, params: EditParams) =>
+  request.realm.ask('messages.edit', request.user.userId, {
+    messageId: params.message_id,
+    content: params.content,
+    topic: params.topic,
+    channelId: params.stream_id,
+    propagateMode: params.propagate_mode,
+  });
+
+export async function getMessageHistory(request: UserRequest, params: { message_id: number; allow_empty_topic_name: boolean }) {
+  return { message_history: await request.realm.ask('messages.history', request.user.userId, { messageId: params.message_id, allowEmptyTopicName: params.allow_empty_topic_name }) };
+}

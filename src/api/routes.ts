@@ -20,7 +20,9 @@ import { getServerSettings } from './server.js';
 import { createProfileField, getProfileFields, reorderProfileFields, updateOwnProfileData, updateProfileField } from './profileFields.js';
 import {
   deleteMessage,
+  editMessage,
   getMessage,
+  getMessageHistory,
   getMessages,
   getTopics,
   markAllAsRead,
@@ -97,6 +99,8 @@ export const routes: readonly Route[] = [
   userRoute('POST', '/messages', 'send-message', sendMessage),
   userRoute('GET', '/messages', 'get-messages', getMessages),
   userRoute('GET', '/messages/{message_id:int}', 'get-message', getMessage),
+  userRoute('PATCH', '/messages/{message_id:int}', 'update-message', editMessage),
+  userRoute('GET', '/messages/{message_id:int}/history', 'get-message-history', getMessageHistory),
   userRoute('DELETE', '/messages/{message_id:int}', 'delete-message', deleteMessage),
   userRoute('GET', '/users/me/{stream_id:int}/topics', 'get-stream-topics', getTopics),
   userRoute('POST', '/mark_all_as_read', 'mark-all-as-read', markAllAsRead),

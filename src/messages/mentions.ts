@@ -1,5 +1,6 @@
 // Mentions in message content: who is mentioned, and the wildcards, which set per-recipient flags.
 import type { RealmState } from '../realm/state.js';
+import { Flag } from './records.js';
 
 export interface Mentions {
   userIds: Set<number>;
@@ -24,4 +25,15 @@ export function findMentions(state: RealmState, content: string): Mentions {
     }
   }
   return mentions;
+}
+
+const MENTION_BITS = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned;
+
+/** A recipient's flags with the mention bits recomputed for new content (the others kept). */
+export function withMentionFlags(flags: number, mentions: Mentions, userId: number, inChannel: boolean): number {
+  let next = flags & ~MENTION_BITS;
+  if (mentions.userIds.has(userId)) next |= Flag.mentioned;
+  if (inChannel && mentions.channelWildcard) next |= Flag.stream_wildcard_mentioned;
+  if (inChannel && mentions.topicWildcard) next |= Flag.topic_wildcard_mentioned;
+  return next;
 }

@@ -16,6 +16,17 @@ export interface MessageRecord {
   renderedContent: string;
   timestamp: number;
   client: string;
+  /** Edits, oldest first; each says what it replaced. */
+  edits?: EditRecord[];
+}
+
+export interface EditRecord {
+  timestamp: number;
+  userId: number;
+  prevTopic?: string;
+  prevContent?: string;
+  prevRenderedContent?: string;
+  prevChannelId?: number;
 }
 
 /** Zulip's flag bits (UserMessage.flags). */

@@ -30,6 +30,8 @@ export interface RealmRecord {
   newChannelAnnouncementsChannelId: number | null;
   /** The realm's notification bot, created with the realm. */
   notificationBotId: number | null;
+  /** Whether members may see messages' edit history (Zulip's realm_allow_edit_history). */
+  editHistoryVisible: boolean;
 }
 
 export function realmHost(realm: Pick<RealmRecord, 'subdomain'>, externalHost: string): string {

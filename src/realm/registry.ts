@@ -76,6 +76,7 @@ export class Realms {
         defaultChannelIds: [],
         newChannelAnnouncementsChannelId: null,
         notificationBotId: null,
+        editHistoryVisible: true,
       };
       this.store.realms.put(record.id, record);
       if (this.store.meta.get(DEFAULT_REALM_KEY) === undefined) this.store.meta.put(DEFAULT_REALM_KEY, record.id);

@@ -324,6 +324,28 @@ export function applyEvent(state: State, event: Event): void {
       }
       return;
     }
+    case 'update_message/': {
+      // Unread counts follow moved messages and changed mentions (Zulip's apply_events).
+      const unread = state.unread_msgs as { mentions: number[]; streams: Unread[] } | undefined;
+      if (!unread) return;
+      const ids = payload.message_ids as number[];
+      const flags = payload.flags as string[];
+      if (flags.some((flag) => flag.endsWith('mentioned')) && !flags.includes('read')) {
+        if (!unread.mentions.includes(payload.message_id as number)) unread.mentions.push(payload.message_id as number);
+      }
+      if (payload.subject !== undefined) {
+        const channel = (payload.new_stream_id ?? payload.stream_id) as number;
+        const moving = unread.streams.flatMap((entry) => entry.unread_message_ids).filter((id) => ids.includes(id));
+        for (const entry of unread.streams) entry.unread_message_ids = entry.unread_message_ids.filter((id) => !ids.includes(id));
+        unread.streams = unread.streams.filter((entry) => entry.unread_message_ids.length > 0);
+        if (moving.length > 0) {
+          const entry = unread.streams.find((candidate) => candidate.stream_id === channel && candidate.topic === payload.subject);
+          if (entry) entry.unread_message_ids = [...entry.unread_message_ids, ...moving].sort((a, b) => a - b);
+          else unread.streams.push({ stream_id: channel, topic: payload.subject, unread_message_ids: moving });
+        }
+      }
+      return;
+    }
     case 'delete_message/': {
       // The unread state forgets deleted messages (Zulip's apply_events).
       const ids = payload.message_ids as number[];

@@ -4,7 +4,7 @@ import type { ChannelRecord } from '../../channels/records.js';
 import { ApiError, errors } from '../../errors.js';
 import type { ZulipEvent } from '../../events/types.js';
 import { renderMarkdown } from '../../markdown.js';
-import { findMentions } from '../../messages/mentions.js';
+import { findMentions, withMentionFlags } from '../../messages/mentions.js';
 import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { Flag, flagNames, type MessageRecord } from '../../messages/records.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
@@ -170,11 +170,7 @@ export function sendMessage(ctx: CommandContext, sender: UserRecord, input: Send
   const mentions = findMentions(ctx.state, content);
   const flagsByUser = new Map<number, number>();
   for (const userId of recipients) {
-    let flags = 0;
-    if (userId === sender.id && input.readBySender) flags |= Flag.read;
-    if (mentions.userIds.has(userId)) flags |= Flag.mentioned;
-    if (channel && mentions.channelWildcard) flags |= Flag.stream_wildcard_mentioned;
-    if (channel && mentions.topicWildcard) flags |= Flag.topic_wildcard_mentioned;
+    const flags = withMentionFlags(userId === sender.id && input.readBySender ? Flag.read : 0, mentions, userId, channel !== undefined);
     flagsByUser.set(userId, flags);
     ctx.store.userMessages.put([userId, message.id], flags);
   }

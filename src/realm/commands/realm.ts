@@ -23,6 +23,15 @@ export const realmCommands = {
     return {};
   }),
 
+  /** Whether edit history is shown (Zulip's realm_allow_edit_history). */
+  'realm.setEditHistory': writeCommand((ctx, input: { visible: boolean }) => {
+    if (ctx.hasActor) throw errors.insufficientRights();
+    saveRealm(ctx, { editHistoryVisible: input.visible });
+    const everyone = [...ctx.state.users.values()].filter((user) => user.isActive).map((user) => user.id);
+    ctx.emit({ type: 'realm', op: 'update', property: 'allow_edit_history', value: input.visible }, everyone);
+    return {};
+  }),
+
   /** Where new channels are announced (the demo seed and management tools set it). */
   'realm.setAnnouncementsChannel': writeCommand((ctx, input: { channelId: number | null }) => {
     if (ctx.hasActor) throw errors.insufficientRights();

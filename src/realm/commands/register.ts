@@ -46,6 +46,7 @@ function realmState(ctx: CommandContext) {
     server_web_public_streams_enabled: ctx.config.webPublicStreamsEnabled,
     development_environment: ctx.config.mode === 'development',
     realm_new_stream_announcements_stream_id: realm.newChannelAnnouncementsChannelId ?? -1,
+    realm_allow_edit_history: realm.editHistoryVisible !== false,
   };
 }
 

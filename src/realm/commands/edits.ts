@@ -1,0 +1,130 @@
+// Editing messages (PATCH /messages/{id}): content, topic and channel, with propagate_mode; the
+// edit history each edit records, and GET /messages/{id}/history (spec endpoint 12).
+import { canReadChannel } from '../../channels/access.js';
+import type { ChannelRecord } from '../../channels/records.js';
+import { errors } from '../../errors.js';
+import type { ZulipEvent } from '../../events/types.js';
+import { renderMarkdown } from '../../markdown.js';
+import { editHistory } from '../../messages/history.js';
+import { findMentions, withMentionFlags } from '../../messages/mentions.js';
+import { flagNames, type MessageRecord } from '../../messages/records.js';
+import { Role, type UserRecord } from '../../users/records.js';
+import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { limits } from './limits.js';
+import { normalizeTopic } from './messages.js';
+
+/** Zulip's default realm_message_content_edit_limit_seconds. */
+export const CONTENT_EDIT_LIMIT_SECONDS = 600;
+
+export interface EditInput {
+  messageId: number;
+  content?: string;
+  topic?: string;
+  channelId?: number;
+  propagateMode: 'change_one' | 'change_later' | 'change_all';
+}
+
+function accessibleMessage(ctx: CommandContext, user: UserRecord, messageId: number): MessageRecord {
+  const message = ctx.store.messages.get(messageId);
+  const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
+  const received = ctx.store.userMessages.get([user.id, messageId]) !== undefined;
+  if (!message || message.realmId !== ctx.state.realm.id || (!received && !(channel?.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)))) {
+    throw errors.badRequest('Invalid message(s)');
+  }
+  return message;
+}
+
+/** The messages a topic or channel move takes along (propagate_mode). */
+function movedTogether(ctx: CommandContext, message: MessageRecord, mode: EditInput['propagateMode']): MessageRecord[] {
+  if (mode === 'change_one' || message.channelId === null) return [message];
+  const topic = message.topic.toLowerCase();
+  const moved: MessageRecord[] = [];
+  for (const { key, value } of ctx.store.channelMessages.getRange({ start: [message.channelId, mode === 'change_all' ? 0 : message.id], end: [message.channelId, Number.MAX_SAFE_INTEGER] })) {
+    if (value.toLowerCase() === topic) moved.push(ctx.store.messages.get((key as [number, number])[1])!);
+  }
+  return moved;
+}
+
+export const editCommands = {
+  'messages.edit': writeCommand((ctx, input: EditInput) => {
+    const editor = ctx.actor;
+    const message = accessibleMessage(ctx, editor, input.messageId);
+    if (input.content === undefined && input.topic === undefined && input.channelId === undefined) throw errors.badRequest('Nothing to change');
+    const moderator = editor.role <= Role.moderator;
+    if (input.content !== undefined) {
+      if (message.senderId !== editor.id) throw errors.badRequest("You don't have permission to edit this message");
+      if (ctx.now - message.timestamp > CONTENT_EDIT_LIMIT_SECONDS) throw errors.badRequest('The time limit for editing this message has passed');
+      if (input.content.trim() === '') throw errors.badRequest('Message must not be empty');
+    }
+    if ((input.topic !== undefined || input.channelId !== undefined) && message.type !== 'stream') throw errors.badRequest('Direct messages have no topic or channel');
+    if (input.topic !== undefined && message.senderId !== editor.id && editor.role === Role.guest) throw errors.badRequest("You don't have permission to edit this message");
+    let target: ChannelRecord | undefined;
+    if (input.channelId !== undefined) {
+      if (!moderator) throw errors.badRequest("You don't have permission to move this message");
+      target = ctx.state.channels.get(input.channelId);
+      if (!target || target.isArchived || !canReadChannel(ctx.state, target, editor)) throw errors.badRequest('Invalid channel ID');
+    }
+    const topic = input.topic === undefined ? undefined : normalizeTopic(ctx, input.topic);
+    if (topic !== undefined && [...topic].length > limits.max_topic_length) throw errors.badRequest(`topic is too long (limit: ${limits.max_topic_length} characters)`);
+    const content = input.content;
+    const rendered = content === undefined ? undefined : renderMarkdown(content);
+
+    const messages = topic !== undefined || target !== undefined ? movedTogether(ctx, message, input.propagateMode) : [message];
+    const origTopic = message.topic;
+    const origChannel = message.channelId;
+    for (const moved of messages) {
+      const edit = { timestamp: ctx.now, userId: editor.id } as NonNullable<MessageRecord['edits']>[number];
+      const updated: MessageRecord = { ...moved };
+      if (moved.id === message.id && content !== undefined && content !== moved.content) {
+        Object.assign(edit, { prevContent: moved.content, prevRenderedContent: moved.renderedContent });
+        Object.assign(updated, { content, renderedContent: rendered });
+      }
+      if (topic !== undefined && topic !== moved.topic) {
+        edit.prevTopic = moved.topic;
+        updated.topic = topic;
+      }
+      if (target && target.id !== moved.channelId) {
+        edit.prevChannelId = moved.channelId!;
+        updated.channelId = target.id;
+        updated.recipientId = target.recipientId;
+        ctx.store.channelMessages.remove([moved.channelId!, moved.id]);
+      }
+      if (Object.keys(edit).length === 2) continue;
+      updated.edits = [...(moved.edits ?? []), edit];
+      ctx.store.messages.put(updated.id, updated);
+      if (updated.channelId !== null) ctx.store.channelMessages.put([updated.channelId, updated.id], updated.topic);
+    }
+
+    // Everyone who has the message hears of the edit, with their own flags (recomputed from new content).
+    const mentions = content === undefined ? undefined : findMentions(ctx.state, content);
+    const byFlags = new Map<number, number[]>();
+    for (const user of ctx.state.users.values()) {
+      const flags = ctx.store.userMessages.get([user.id, message.id]);
+      if (flags === undefined) continue;
+      const next = mentions ? withMentionFlags(flags, mentions, user.id, message.type === 'stream') : flags;
+      if (next !== flags) ctx.store.userMessages.put([user.id, message.id], next);
+      byFlags.set(next, [...(byFlags.get(next) ?? []), user.id]);
+    }
+    const base: ZulipEvent = {
+      type: 'update_message',
+      user_id: editor.id,
+      edit_timestamp: ctx.now,
+      message_id: message.id,
+      message_ids: messages.map((moved) => moved.id),
+      rendering_only: false,
+      ...(origChannel !== null ? { stream_id: origChannel, stream_name: ctx.state.channels.get(origChannel)!.name } : {}),
+      ...(topic !== undefined || target !== undefined ? { propagate_mode: input.propagateMode, orig_subject: origTopic, subject: topic ?? origTopic, topic_links: [] } : {}),
+      ...(target !== undefined ? { new_stream_id: target.id } : {}),
+      ...(content !== undefined ? { orig_content: message.content, orig_rendered_content: message.renderedContent, content, rendered_content: rendered, is_me_message: content.startsWith('/me ') } : {}),
+    };
+    for (const [flags, userIds] of byFlags) ctx.emit({ ...base, flags: flagNames(flags) }, userIds);
+    return { detached_uploads: [] };
+  }),
+
+  'messages.history': readCommand((ctx, input: { messageId: number; allowEmptyTopicName: boolean }) => {
+    const message = accessibleMessage(ctx, ctx.actor, input.messageId);
+    if (!ctx.state.realm.editHistoryVisible) throw errors.badRequest('Message edit history is disabled in this organization');
+    const showTopic = (topic: string) => (topic === '' && !input.allowEmptyTopicName ? ctx.state.realm.emptyTopicDisplayName : topic);
+    return editHistory(message, showTopic);
+  }),
+};
