@@ -1,38 +1,36 @@
-// Mentions in message content: who is mentioned, and the wildcards, which set per-recipient flags.
+// How names in message content resolve in a realm, and the mention flags they give each recipient.
+import { isInGroup } from '../groups/membership.js';
+import type { MentionResolver, Mentions } from '../markdown.js';
 import type { RealmState } from '../realm/state.js';
 import { Flag } from './records.js';
 
-export interface Mentions {
-  userIds: Set<number>;
-  channelWildcard: boolean;
-  topicWildcard: boolean;
-}
-
-const channelWildcards = new Set(['all', 'everyone', 'channel', 'stream']);
-
-/** `@**Name**` or `@**Name|id**` (silent `@_**…**` mentions notify nobody), outside code. */
-export function findMentions(state: RealmState, content: string): Mentions {
-  const mentions: Mentions = { userIds: new Set(), channelWildcard: false, topicWildcard: false };
-  const withoutCode = content.replace(/```[\s\S]*?(```|$)/g, '').replace(/`[^`\n]*`/g, '');
-  for (const [, name] of withoutCode.matchAll(/(?<!_)@\*\*([^*\n]+)\*\*/g)) {
-    const [fullName, id] = name!.split('|');
-    if (channelWildcards.has(name!)) mentions.channelWildcard = true;
-    else if (name === 'topic') mentions.topicWildcard = true;
-    else {
-      const byId = id === undefined ? undefined : state.users.get(Number(id));
-      const user = byId ?? [...state.users.values()].find((candidate) => candidate.isActive && candidate.fullName === fullName);
-      if (user) mentions.userIds.add(user.id);
-    }
-  }
-  return mentions;
+/** Full names match case-insensitively, as in Zulip; `Name|id` picks one of several. */
+export function mentionResolver(state: RealmState): MentionResolver {
+  return {
+    user(name, id) {
+      const user = id === undefined ? [...state.users.values()].find((candidate) => candidate.isActive && candidate.fullName.toLowerCase() === name.toLowerCase()) : state.users.get(id);
+      return user?.isActive ? { id: user.id, fullName: user.fullName } : undefined;
+    },
+    group(name) {
+      const group = [...state.groups.values()].find((candidate) => !candidate.deactivated && !candidate.isSystemGroup && candidate.name.toLowerCase() === name.toLowerCase());
+      return group && { id: group.id, name: group.name };
+    },
+    channel(name) {
+      const channel = state.channelByName(name);
+      return channel && { id: channel.id, name: channel.name };
+    },
+  };
 }
 
 const MENTION_BITS = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned;
 
-/** A recipient's flags with the mention bits recomputed for new content (the others kept). */
-export function withMentionFlags(flags: number, mentions: Mentions, userId: number, inChannel: boolean): number {
+/** A recipient's flags with the mention bits recomputed for new content (the others kept). Being
+ * in a mentioned group, through subgroups too, counts as mentioned (spec: Message flags). */
+export function withMentionFlags(state: RealmState, flags: number, mentions: Mentions, userId: number, inChannel: boolean): number {
   let next = flags & ~MENTION_BITS;
-  if (mentions.userIds.has(userId)) next |= Flag.mentioned;
+  const user = state.users.get(userId);
+  const inGroup = user !== undefined && [...mentions.groupIds].some((groupId) => isInGroup(state, groupId, user));
+  if (mentions.userIds.has(userId) || inGroup) next |= Flag.mentioned;
   if (inChannel && mentions.channelWildcard) next |= Flag.stream_wildcard_mentioned;
   if (inChannel && mentions.topicWildcard) next |= Flag.topic_wildcard_mentioned;
   return next;

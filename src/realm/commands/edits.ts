@@ -4,9 +4,9 @@ import { canReadChannel } from '../../channels/access.js';
 import type { ChannelRecord } from '../../channels/records.js';
 import { errors } from '../../errors.js';
 import type { ZulipEvent } from '../../events/types.js';
-import { renderMarkdown } from '../../markdown.js';
+import { renderMessage } from '../../markdown.js';
 import { editHistory } from '../../messages/history.js';
-import { findMentions, withMentionFlags } from '../../messages/mentions.js';
+import { mentionResolver, withMentionFlags } from '../../messages/mentions.js';
 import { flagNames, type MessageRecord } from '../../messages/records.js';
 import { Role, type UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
@@ -67,7 +67,8 @@ export const editCommands = {
     const topic = input.topic === undefined ? undefined : normalizeTopic(ctx, input.topic);
     if (topic !== undefined && [...topic].length > limits.max_topic_length) throw errors.badRequest(`topic is too long (limit: ${limits.max_topic_length} characters)`);
     const content = input.content;
-    const rendered = content === undefined ? undefined : renderMarkdown(content);
+    const output = content === undefined ? undefined : renderMessage(content, mentionResolver(ctx.state));
+    const rendered = output?.html;
 
     const messages = topic !== undefined || target !== undefined ? movedTogether(ctx, message, input.propagateMode) : [message];
     const origTopic = message.topic;
@@ -96,12 +97,12 @@ export const editCommands = {
     }
 
     // Everyone who has the message hears of the edit, with their own flags (recomputed from new content).
-    const mentions = content === undefined ? undefined : findMentions(ctx.state, content);
+    const mentions = output?.mentions;
     const byFlags = new Map<number, number[]>();
     for (const user of ctx.state.users.values()) {
       const flags = ctx.store.userMessages.get([user.id, message.id]);
       if (flags === undefined) continue;
-      const next = mentions ? withMentionFlags(flags, mentions, user.id, message.type === 'stream') : flags;
+      const next = mentions ? withMentionFlags(ctx.state, flags, mentions, user.id, message.type === 'stream') : flags;
       if (next !== flags) ctx.store.userMessages.put([user.id, message.id], next);
       byFlags.set(next, [...(byFlags.get(next) ?? []), user.id]);
     }

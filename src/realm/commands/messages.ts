@@ -3,8 +3,8 @@ import { canReadChannel, channelObservers, hasPermission } from '../../channels/
 import type { ChannelRecord } from '../../channels/records.js';
 import { ApiError, errors } from '../../errors.js';
 import type { ZulipEvent } from '../../events/types.js';
-import { renderMarkdown } from '../../markdown.js';
-import { findMentions, withMentionFlags } from '../../messages/mentions.js';
+import { renderMessage } from '../../markdown.js';
+import { mentionResolver, withMentionFlags } from '../../messages/mentions.js';
 import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { Flag, flagNames, type MessageRecord } from '../../messages/records.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
@@ -153,6 +153,7 @@ export function sendMessage(ctx: CommandContext, sender: UserRecord, input: Send
     participants = [...new Set([sender.id, ...users.map((user) => user.id)])].sort((a, b) => a - b);
     recipients = participants;
   }
+  const rendered = renderMessage(content, mentionResolver(ctx.state));
   const message: MessageRecord = {
     id: ctx.store.nextId('message'),
     realmId: ctx.state.realm.id,
@@ -163,14 +164,14 @@ export function sendMessage(ctx: CommandContext, sender: UserRecord, input: Send
     topic,
     participants,
     content,
-    renderedContent: renderMarkdown(content),
+    renderedContent: rendered.html,
     timestamp: ctx.now,
     client: input.client,
   };
-  const mentions = findMentions(ctx.state, content);
+  const { mentions } = rendered;
   const flagsByUser = new Map<number, number>();
   for (const userId of recipients) {
-    const flags = withMentionFlags(userId === sender.id && input.readBySender ? Flag.read : 0, mentions, userId, channel !== undefined);
+    const flags = withMentionFlags(ctx.state, userId === sender.id && input.readBySender ? Flag.read : 0, mentions, userId, channel !== undefined);
     flagsByUser.set(userId, flags);
     ctx.store.userMessages.put([userId, message.id], flags);
   }

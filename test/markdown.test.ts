@@ -1,0 +1,76 @@
+// Message rendering: Markdown with Zulip's mention, group-mention and channel-link syntax, and the
+// flags each mention gives its recipients; raw HTML never passes through.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ApiClient } from './helpers/client.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+const markdown = suite<{ server: TestServer }>('message rendering');
+
+markdown.before(async (context) => {
+  context.server = await startTestServer();
+});
+markdown.after(async ({ server }) => server.stop());
+
+async function sendAndRead(sender: ApiClient, reader: ApiClient, content: string): Promise<{ id: number; content: string; flags: string[] }> {
+  const sent = await sender.post('/messages', { type: 'stream', to: 'Verona', topic: 'render', content });
+  assert.is(sent.status, 200, JSON.stringify(sent.body));
+  return (await reader.get(`/messages/${sent.body.id}`)).body.message as { id: number; content: string; flags: string[] };
+}
+const idOf = async (client: ApiClient): Promise<number> => Number((await client.get('/users/me')).body.user_id);
+
+markdown('user mentions render as spans and flag the mentioned user; silent ones and code do not', async ({ server }) => {
+  const othello = await server.as('othello@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const hamletId = await idOf(hamlet);
+  const loud = await sendAndRead(othello, hamlet, 'Hi @**king hamlet**');
+  assert.is(loud.content, `<p>Hi <span class="user-mention" data-user-id="${hamletId}">@King Hamlet</span></p>`);
+  assert.equal(loud.flags, ['mentioned']);
+  const byId = await sendAndRead(othello, hamlet, `@**King Hamlet|${hamletId}**`);
+  assert.equal(byId.flags, ['mentioned']);
+  const silent = await sendAndRead(othello, hamlet, 'cc @_**King Hamlet**');
+  assert.is(silent.content, `<p>cc <span class="user-mention silent" data-user-id="${hamletId}">King Hamlet</span></p>`);
+  assert.equal(silent.flags, []);
+  const code = await sendAndRead(othello, hamlet, 'literally `@**King Hamlet**`\n\n```\n@**King Hamlet**\n```');
+  assert.equal(code.flags, []);
+  assert.not.match(code.content, /user-mention/);
+  const unknown = await sendAndRead(othello, hamlet, '@**Nobody At All**');
+  assert.equal([unknown.content, unknown.flags], ['<p>@<strong>Nobody At All</strong></p>', []]);
+});
+
+markdown('wildcards: @**all** and @**topic** set their flags (and the deprecated wildcard_mentioned)', async ({ server }) => {
+  const othello = await server.as('othello@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const all = await sendAndRead(othello, hamlet, '@**all** listen');
+  assert.equal(all.flags.sort(), ['stream_wildcard_mentioned', 'wildcard_mentioned']);
+  assert.match(all.content, /<span class="user-mention" data-user-id="\*">@all<\/span>/);
+  const topic = await sendAndRead(othello, hamlet, '@**topic** listen');
+  assert.equal(topic.flags.sort(), ['topic_wildcard_mentioned', 'wildcard_mentioned']);
+});
+
+markdown('group mentions reach the members of the group and of its subgroups', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const cordelia = await server.as('cordelia@zulip.com');
+  const inner = Number((await iago.post('/user_groups/create', { name: 'Inner circle', description: '', members: [await idOf(hamlet)] })).body.group_id);
+  const outer = Number((await iago.post('/user_groups/create', { name: 'Court', description: '', members: [], subgroups: [inner] })).body.group_id);
+  const message = await sendAndRead(iago, hamlet, 'Attention @*court*');
+  assert.is(message.content, `<p>Attention <span class="user-group-mention" data-user-group-id="${outer}">@Court</span></p>`);
+  assert.equal(message.flags, ['mentioned']);
+  assert.equal(((await cordelia.get(`/messages/${message.id}`)).body.message as { flags: string[] }).flags, [], 'not in the group');
+});
+
+markdown('channel and topic links; raw HTML is escaped', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const verona = Number((await hamlet.get('/get_stream_id', { stream: 'Verona' })).body.stream_id);
+  const link = await sendAndRead(hamlet, hamlet, 'See #**Verona** and #**Verona>greetings**');
+  assert.is(
+    link.content,
+    `<p>See <a class="stream" data-stream-id="${verona}" href="/#narrow/channel/${verona}-Verona">#Verona</a> and ` +
+      `<a class="stream-topic" data-stream-id="${verona}" href="/#narrow/channel/${verona}-Verona/topic/greetings">#Verona &gt; greetings</a></p>`,
+  );
+  const unsafe = await sendAndRead(hamlet, hamlet, '<script>alert(1)</script> **bold**');
+  assert.is(unsafe.content, '<p>&lt;script&gt;alert(1)&lt;/script&gt; <strong>bold</strong></p>');
+});
+
+markdown.run();
