@@ -2,7 +2,10 @@
 // flags each mention gives its recipients; raw HTML never passes through.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
+import { applyEvent, comparable, register, type Event } from './helpers/events.js';
+import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const markdown = suite<{ server: TestServer }>('message rendering');
@@ -71,6 +74,36 @@ markdown('channel and topic links; raw HTML is escaped', async ({ server }) => {
   );
   const unsafe = await sendAndRead(hamlet, hamlet, '<script>alert(1)</script> **bold**');
   assert.is(unsafe.content, '<p>&lt;script&gt;alert(1)&lt;/script&gt; <strong>bold</strong></p>');
+});
+
+markdown('alert words: managed per user, flag has_alert_word on matching messages, recomputed on edit', async ({ server }) => {
+  const prospero = await server.as('prospero@zulip.com');
+  const iago = await server.as('iago@zulip.com');
+  const queue = await register(prospero, { fetch_event_types: ['alert_words'], event_types: ['alert_words'] });
+  const added = await prospero.post('/users/me/alert_words', { alert_words: ['Tempest', 'magic', 'tempest'] });
+  assertMatchesReference('POST /users/me/alert_words', added.body);
+  assert.equal(added.body.alert_words, ['Tempest', 'magic']);
+  const verona = 'Verona';
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name: verona }], principals: [await idOf(prospero)] });
+  const hit = await sendAndRead(iago, prospero, 'What a TEMPEST tonight');
+  assert.ok(hit.flags.includes('has_alert_word'));
+  const partial = await sendAndRead(iago, prospero, 'tempestuous weather');
+  assert.not.ok(partial.flags.includes('has_alert_word'), 'whole words only');
+  await iago.patch(`/messages/${hit.id}`, { content: 'What a storm tonight' });
+  assert.not.ok(((await prospero.get(`/messages/${hit.id}`)).body.message as { flags: string[] }).flags.includes('has_alert_word'), 'recomputed on edit');
+  const removed = await prospero.delete('/users/me/alert_words', { alert_words: ['TEMPEST'] });
+  assertMatchesReference('DELETE /users/me/alert_words', removed.body);
+  assert.equal(removed.body.alert_words, ['magic']);
+  assertMatchesReference('GET /users/me/alert_words', (await prospero.get('/users/me/alert_words')).body);
+  const events = (await prospero.get('/events', { queue_id: queue.queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
+  for (const event of events) assertEventMatchesReference(event);
+  for (const event of events) applyEvent(queue.state, event);
+  assert.equal(comparable(queue.state), comparable((await register(prospero, { fetch_event_types: ['alert_words'] })).state));
+  await assertRequiresCredentials(server.anonymous, [
+    ['GET', '/users/me/alert_words'],
+    ['POST', '/users/me/alert_words'],
+    ['DELETE', '/users/me/alert_words'],
+  ]);
 });
 
 markdown.run();

@@ -32,7 +32,7 @@ import {
   updateFlags,
   updateFlagsForNarrow,
 } from './messages.js';
-import { createBot, createUser, deactivateUser, getOwnUser, getUser, getUserByEmail, getUsers, getUserStatus, reactivateUser, regenerateOwnApiKey, setOwnStatus, updateSettings, updateUser } from './users.js';
+import { addAlertWords, createBot, createUser, deactivateUser, getOwnUser, getUser, getAlertWords, getUserByEmail, getUsers, getUserStatus, reactivateUser, regenerateOwnApiKey, removeAlertWords, setOwnStatus, updateSettings, updateUser } from './users.js';
 
 export const routes: readonly Route[] = [
   publicRoute('GET', '/server_settings', 'get-server-settings', getServerSettings),
@@ -57,6 +57,9 @@ export const routes: readonly Route[] = [
   userRoute('POST', '/bots', 'create-bot', createBot),
   userRoute('POST', '/users/me/status', 'update-status', setOwnStatus),
   userRoute('PATCH', '/settings', 'update-settings', updateSettings),
+  userRoute('GET', '/users/me/alert_words', 'get-alert-words', getAlertWords),
+  userRoute('POST', '/users/me/alert_words', 'add-alert-words', addAlertWords),
+  userRoute('DELETE', '/users/me/alert_words', 'remove-alert-words', removeAlertWords),
   userRoute('PATCH', '/users/me/profile_data', 'update-profile-data', updateOwnProfileData),
   userRoute('GET', '/realm/profile_fields', 'get-custom-profile-fields', getProfileFields),
   adminRoute('POST', '/realm/profile_fields', 'create-custom-profile-field', createProfileField),

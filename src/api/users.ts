@@ -81,3 +81,11 @@ export const updateSettings = (request: UserRequest, params: { email_address_vis
     timezone: params.timezone,
     fullName: params.full_name,
   });
+
+export const getAlertWords = (request: UserRequest) => request.realm.ask('alertWords.list', request.user.userId, {});
+
+export const addAlertWords = (request: UserRequest, params: { alert_words: string[] }) =>
+  request.realm.ask('alertWords.update', request.user.userId, { add: params.alert_words, remove: [] });
+
+export const removeAlertWords = (request: UserRequest, params: { alert_words: string[] }) =>
+  request.realm.ask('alertWords.update', request.user.userId, { add: [], remove: params.alert_words });

@@ -44,6 +44,8 @@ export interface UserRecord {
   status?: UserStatus;
   /** Custom profile field values by field ID (absent: none set). */
   profileData?: Record<string, string>;
+  /** Words that flag a message has_alert_word for this user. */
+  alertWords?: string[];
 }
 
 export const isAdmin = (user: Pick<UserRecord, 'role'>): boolean => user.role <= Role.administrator;

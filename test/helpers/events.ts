@@ -352,6 +352,9 @@ export function applyEvent(state: State, event: Event): void {
       applyEvent(state, { id: -1, type: 'update_message_flags', op: 'add', flag: 'read', messages: ids });
       return;
     }
+    case 'alert_words/':
+      state.alert_words = payload.alert_words;
+      return;
     case 'custom_profile_fields/':
       state.custom_profile_fields = payload.fields;
       return;

@@ -6,7 +6,7 @@ import { errors } from '../../errors.js';
 import type { ZulipEvent } from '../../events/types.js';
 import { renderMessage } from '../../markdown.js';
 import { editHistory } from '../../messages/history.js';
-import { mentionResolver, withMentionFlags } from '../../messages/mentions.js';
+import { mentionResolver, withAlertWordFlag, withMentionFlags } from '../../messages/mentions.js';
 import { flagNames, type MessageRecord } from '../../messages/records.js';
 import { Role, type UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
@@ -102,7 +102,8 @@ export const editCommands = {
     for (const user of ctx.state.users.values()) {
       const flags = ctx.store.userMessages.get([user.id, message.id]);
       if (flags === undefined) continue;
-      const next = mentions ? withMentionFlags(ctx.state, flags, mentions, user.id, message.type === 'stream') : flags;
+      const mentioned = mentions ? withMentionFlags(ctx.state, flags, mentions, user.id, message.type === 'stream') : flags;
+      const next = content === undefined || user.id === message.senderId ? mentioned : withAlertWordFlag(mentioned, user.alertWords, content);
       if (next !== flags) ctx.store.userMessages.put([user.id, message.id], next);
       byFlags.set(next, [...(byFlags.get(next) ?? []), user.id]);
     }

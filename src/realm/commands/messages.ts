@@ -4,7 +4,7 @@ import type { ChannelRecord } from '../../channels/records.js';
 import { ApiError, errors } from '../../errors.js';
 import type { ZulipEvent } from '../../events/types.js';
 import { renderMessage } from '../../markdown.js';
-import { mentionResolver, withMentionFlags } from '../../messages/mentions.js';
+import { mentionResolver, withAlertWordFlag, withMentionFlags } from '../../messages/mentions.js';
 import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { Flag, flagNames, type MessageRecord } from '../../messages/records.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
@@ -171,7 +171,8 @@ export function sendMessage(ctx: CommandContext, sender: UserRecord, input: Send
   const { mentions } = rendered;
   const flagsByUser = new Map<number, number>();
   for (const userId of recipients) {
-    const flags = withMentionFlags(ctx.state, userId === sender.id && input.readBySender ? Flag.read : 0, mentions, userId, channel !== undefined);
+    const base = withMentionFlags(ctx.state, userId === sender.id && input.readBySender ? Flag.read : 0, mentions, userId, channel !== undefined);
+    const flags = userId === sender.id ? base : withAlertWordFlag(base, ctx.state.users.get(userId)?.alertWords, content);
     flagsByUser.set(userId, flags);
     ctx.store.userMessages.put([userId, message.id], flags);
   }

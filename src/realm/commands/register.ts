@@ -11,7 +11,7 @@ import { groupsInitialState } from './groups.js';
 import { limits } from './limits.js';
 import { messagesInitialState } from './messages.js';
 import { profileFieldsInitialState } from './profileFields.js';
-import { settingsInitialState } from './settings.js';
+import { alertWordsInitialState, settingsInitialState } from './settings.js';
 import { statusInitialState } from './status.js';
 import { mutedTopicsInitialState, userTopicsInitialState } from './userTopics.js';
 import { usersInitialState } from './users.js';
@@ -61,6 +61,7 @@ const fetchers = new Map<string, Fetcher>([
   ['user_status', statusInitialState],
   ['custom_profile_fields', profileFieldsInitialState],
   ['user_settings', settingsInitialState],
+  ['alert_words', alertWordsInitialState],
   ['user_topic', userTopicsInitialState],
   ['muted_topics', mutedTopicsInitialState],
   ['channel_folder', foldersInitialState],

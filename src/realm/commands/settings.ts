@@ -5,7 +5,7 @@ import type { ZulipEvent } from '../../events/types.js';
 import { checkFullName } from '../../users/names.js';
 import { EmailVisibility, type UserRecord } from '../../users/records.js';
 import { apiEmail, canSeeDeliveryEmail } from '../../users/view.js';
-import { writeCommand, type CommandContext } from '../context.js';
+import { readCommand, writeCommand, type CommandContext } from '../context.js';
 
 const visibilities = new Set<number>(Object.values(EmailVisibility));
 const timezones = new Set(Intl.supportedValuesOf('timeZone'));
@@ -32,7 +32,25 @@ function announceVisibility(ctx: CommandContext, before: UserRecord, after: User
   if (lost.length > 0) ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, delivery_email: null } }, lost);
 }
 
+export const MAX_ALERT_WORD_LENGTH = 100;
+
 export const settingsCommands = {
+  /** Alert words: added or removed, the result announced to the user's own clients. */
+  'alertWords.update': writeCommand((ctx, input: { add: string[]; remove: string[] }) => {
+    const user = ctx.actor;
+    const add = input.add.map((word) => word.trim()).filter((word) => word !== '');
+    for (const word of add) if ([...word].length > MAX_ALERT_WORD_LENGTH) throw errors.badRequest(`alert_words[${add.indexOf(word)}] is too long (limit: ${MAX_ALERT_WORD_LENGTH} characters)`);
+    const removing = new Set(input.remove.map((word) => word.toLowerCase()));
+    const kept = (user.alertWords ?? []).filter((word) => !removing.has(word.toLowerCase()));
+    const alertWords = [...kept];
+    for (const word of add) if (!alertWords.some((known) => known.toLowerCase() === word.toLowerCase())) alertWords.push(word);
+    ctx.saveUser({ ...user, alertWords });
+    ctx.emit({ type: 'alert_words', alert_words: alertWords }, [user.id]);
+    return { alert_words: alertWords };
+  }),
+
+  'alertWords.list': readCommand((ctx) => ({ alert_words: ctx.actor.alertWords ?? [] })),
+
   'settings.update': writeCommand((ctx, input: SettingsInput) => {
     const before = ctx.actor;
     if (input.emailAddressVisibility !== undefined && !visibilities.has(input.emailAddressVisibility)) throw errors.invalidArgument('email_address_visibility');
@@ -66,3 +84,5 @@ export function settingsInitialState(ctx: CommandContext) {
   const user = ctx.actor;
   return { user_settings: { email_address_visibility: user.emailAddressVisibility, timezone: user.timezone, presence_enabled: !(user.status?.away ?? false) } };
 }
+
+export const alertWordsInitialState = (ctx: CommandContext) => ({ alert_words: ctx.actor.alertWords ?? [] });
