@@ -20,9 +20,39 @@ export interface WindowRequest {
 }
 
 export interface WindowEntry {
-  message: MessageRecord;
+  id: number;
+  /** Loaded only when asked for: flag updates rarely need it. */
+  readonly message: MessageRecord;
   /** The user's flags; messages the user never received read as historical and read. */
   flags: number;
+  /** Whether the user has a row for the message (received it, or it entered their history). */
+  received: boolean;
+}
+
+class LazyEntry implements WindowEntry {
+  constructor(
+    private readonly store: Store,
+    readonly id: number,
+    readonly flags: number,
+    readonly received: boolean,
+    private record?: MessageRecord,
+  ) {}
+
+  get message(): MessageRecord {
+    this.record ??= this.store.messages.get(this.id)!;
+    return this.record;
+  }
+}
+
+/** Whether every term can be decided from an index row: flags and IDs always, and on a channel's
+ * index its channel and topic (the index stores the topic). Then no message is decoded. */
+function decidableFromIndex(terms: readonly ResolvedTerm[], channelIndex: boolean): boolean {
+  return terms.every((term) => term.op === 'id' || (term.op === 'is' && term.what !== 'dm') || (channelIndex && (term.op === 'channel' || term.op === 'topic')));
+}
+
+/** What an index row says of a message, in a record's shape, for terms decidable from the index. */
+function indexedHeader(id: number, channelId: number | null, topic: string): MessageRecord {
+  return { id, realmId: 0, senderId: -1, recipientId: -1, type: 'stream', channelId, topic, participants: [], content: '', renderedContent: '', timestamp: 0, client: '' };
 }
 
 export interface MessageWindow {
@@ -41,12 +71,17 @@ function* candidates(store: Store, request: WindowRequest, from: number, reverse
   const useChannel = channelId !== undefined && request.channelHistoryVisible;
   const prefix = useChannel ? channelId : request.userId;
   const range = reverse ? { start: [prefix, from], end: [prefix, -1], reverse: true } : { start: [prefix, from], end: [prefix, AFTER_NEWEST] };
-  const keys = useChannel ? store.channelMessages.getKeys(range) : store.userMessages.getKeys(range);
-  for (const [, messageId] of keys as Iterable<[number, number]>) {
-    const message = store.messages.get(messageId);
-    if (!message) continue;
-    const flags = useChannel ? (store.userMessages.get([request.userId, messageId]) ?? Flag.read | Flag.historical) : store.userMessages.get([request.userId, messageId])!;
-    if (matchesNarrow(request.terms, message, flags)) yield { message, flags };
+  const decidable = decidableFromIndex(request.terms, useChannel);
+  // Rows of the channel's index hold the topic; rows of the user's index hold the flags.
+  const rows = useChannel ? store.channelMessages.getRange(range) : store.userMessages.getRange(range);
+  for (const { key, value } of rows as Iterable<{ key: [number, number]; value: string | number }>) {
+    const id = key[1];
+    const stored = useChannel ? store.userMessages.get([request.userId, id]) : (value as number);
+    const flags = stored ?? Flag.read | Flag.historical;
+    const record = decidable ? undefined : store.messages.get(id);
+    if (!decidable && !record) continue;
+    const subject = record ?? indexedHeader(id, useChannel ? channelId : null, useChannel ? (value as string) : '');
+    if (matchesNarrow(request.terms, subject, flags)) yield new LazyEntry(store, id, flags, stored !== undefined, record);
   }
 }
 
@@ -66,7 +101,7 @@ export function messageWindow(store: Store, request: WindowRequest): MessageWind
   else if (request.anchor === 'oldest') anchor = 0;
   else if (request.anchor === 'first_unread') {
     const firstUnread = [...take(candidates(store, { ...request, terms: [...request.terms, { op: 'is', what: 'unread', negated: false }] }, 0, false), 1)];
-    anchor = firstUnread[0]?.message.id ?? AFTER_NEWEST;
+    anchor = firstUnread[0]?.id ?? AFTER_NEWEST;
   } else anchor = request.anchor;
 
   const before = take(candidates(store, request, anchor - 1, true), request.numBefore).reverse();
@@ -74,7 +109,7 @@ export function messageWindow(store: Store, request: WindowRequest): MessageWind
   // One more than asked tells whether the newest message was reached.
   const extra = request.includeAnchor ? 1 : 0;
   const after = anchor === AFTER_NEWEST ? [] : take(candidates(store, request, afterStart, false), request.numAfter + extra + 1);
-  const foundAnchor = request.includeAnchor && after[0]?.message.id === anchor;
+  const foundAnchor = request.includeAnchor && after[0]?.id === anchor;
   const afterLimit = request.numAfter + (foundAnchor ? 1 : 0);
   return {
     anchor,

@@ -26,39 +26,41 @@ interface FlagChange {
 /** Applies a flag change to entries the user may access; returns what changed and what was skipped. */
 function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly WindowEntry[], change: FlagChange) {
   const bit = checkFlag(change.flag);
-  const updated: WindowEntry[] = [];
+  const updated: { entry: WindowEntry; flags: number }[] = [];
   const ignoredChannels = new Set<number>();
-  for (const { message } of entries) {
-    const stored = ctx.store.userMessages.get([user.id, message.id]);
+  for (const entry of entries) {
     // Removing `read` skips messages in channels the user is not subscribed to (spec: States).
-    if (change.op === 'remove' && bit === Flag.read && message.channelId !== null && !ctx.state.isSubscribed(message.channelId, user.id)) {
-      ignoredChannels.add(message.channelId);
-      continue;
+    if (change.op === 'remove' && bit === Flag.read) {
+      const { channelId } = entry.message;
+      if (channelId !== null && !ctx.state.isSubscribed(channelId, user.id)) {
+        ignoredChannels.add(channelId);
+        continue;
+      }
     }
     // A message the user never received reads as historical and read; flagging it otherwise
     // enters it into their history (Zulip's "historical").
-    const current = stored ?? Flag.read | Flag.historical;
+    const current = entry.received ? entry.flags : Flag.read | Flag.historical;
     const next = change.op === 'add' ? current | bit : current & ~bit;
     if (next === current) continue;
-    ctx.store.userMessages.put([user.id, message.id], next);
-    updated.push({ message, flags: next });
+    ctx.store.userMessages.put([user.id, entry.id], next);
+    updated.push({ entry, flags: next });
   }
   if (updated.length > 0) ctx.emit(flagEvent(user, updated, change), [user.id]);
   return { updated, ignoredChannels: [...ignoredChannels].sort((a, b) => a - b) };
 }
 
-function flagEvent(user: UserRecord, updated: readonly WindowEntry[], change: FlagChange) {
+function flagEvent(user: UserRecord, updated: readonly { entry: WindowEntry; flags: number }[], change: FlagChange) {
   const event: Record<string, unknown> & { type: string } = {
     type: 'update_message_flags',
     op: change.op,
     operation: change.op,
     flag: change.flag,
-    messages: updated.map(({ message }) => message.id),
+    messages: updated.map(({ entry }) => entry.id),
     all: false,
   };
   // Clients put messages marked unread back into their unread counts from these details.
   if (change.op === 'remove' && change.flag === 'read') {
-    event.message_details = Object.fromEntries(updated.map(({ message, flags }) => [String(message.id), messageDetails(user, message, flags)]));
+    event.message_details = Object.fromEntries(updated.map(({ entry, flags }) => [String(entry.id), messageDetails(user, entry.message, flags)]));
   }
   return event;
 }
@@ -74,9 +76,9 @@ function entriesFor(ctx: CommandContext, user: UserRecord, ids: readonly number[
   return ids.map((id) => {
     const message = ctx.store.messages.get(id);
     const flags = ctx.store.userMessages.get([user.id, id]);
-    if (message && message.realmId === ctx.state.realm.id && flags !== undefined) return { message, flags };
+    if (message && message.realmId === ctx.state.realm.id && flags !== undefined) return { id, message, flags, received: true };
     const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
-    if (message && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return { message, flags: Flag.read | Flag.historical };
+    if (message && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return { id, message, flags: Flag.read | Flag.historical, received: false };
     throw errors.badRequest('Invalid message(s)');
   });
 }
@@ -97,7 +99,7 @@ function unreadEntries(ctx: CommandContext, user: UserRecord, channelId?: number
     const message = ctx.store.messages.get((key as [number, number])[1]);
     if (!message || (channelId !== undefined && message.channelId !== channelId)) continue;
     if (topic !== undefined && message.topic.toLowerCase() !== topic.toLowerCase()) continue;
-    entries.push({ message, flags });
+    entries.push({ id: message.id, message, flags, received: true });
   }
   return entries;
 }
@@ -120,7 +122,7 @@ export const flagCommands = {
     checkFlag(input.flag);
     const { updated, ignoredChannels } = applyFlag(ctx, user, entriesFor(ctx, user, input.messages), input);
     return {
-      messages: updated.map(({ message }) => message.id),
+      messages: updated.map(({ entry }) => entry.id),
       ...(input.op === 'remove' && input.flag === 'read' ? { ignored_because_not_subscribed_channels: ignoredChannels } : {}),
     };
   }),
@@ -135,8 +137,8 @@ export const flagCommands = {
     return {
       processed_count: window.entries.length,
       updated_count: updated.length,
-      first_processed_id: window.entries[0]?.message.id ?? null,
-      last_processed_id: window.entries.at(-1)?.message.id ?? null,
+      first_processed_id: window.entries[0]?.id ?? null,
+      last_processed_id: window.entries.at(-1)?.id ?? null,
       found_oldest: window.foundOldest,
       found_newest: window.foundNewest,
       ...(input.op === 'remove' && input.flag === 'read' ? { ignored_because_not_subscribed_channels: ignoredChannels } : {}),
