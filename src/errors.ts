@@ -67,6 +67,7 @@ export const errors = {
     new ApiError(405, 'METHOD_NOT_ALLOWED', 'Method Not Allowed', {}, { Allow: allowed.join(', ') }),
   authenticationFailed: () =>
     new ApiError(401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect', {}, basicChallenge),
+  draftNotFound: () => new ApiError(404, 'BAD_REQUEST', 'Draft does not exist'),
   devOnly: () => new ApiError(400, 'BAD_REQUEST', 'DevAuthBackend not enabled.'),
   internal: () => new ApiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error'),
 } as const;

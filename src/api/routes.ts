@@ -3,6 +3,7 @@
 import { adminRoute, publicRoute, userRoute, type Route } from '../http/route.js';
 import { devFetchApiKey, fetchApiKey, jwtFetchApiKey } from './auth.js';
 import { addDefaultChannel, archiveChannel, deleteTopic, getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, removeDefaultChannel, unsubscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings } from './channels.js';
+import { createDrafts, deleteDraft, getDrafts, updateDraft } from './drafts.js';
 import { createFolder, getFolders, reorderFolders, updateFolder } from './folders.js';
 import {
   createUserGroup,
@@ -98,6 +99,11 @@ export const routes: readonly Route[] = [
   userRoute('POST', '/user_groups/{user_group_id:int}/subgroups', 'update-user-group-subgroups', updateUserGroupSubgroups),
   userRoute('GET', '/user_groups/{user_group_id:int}/subgroups', 'get-user-group-subgroups', getUserGroupSubgroups),
   userRoute('POST', '/user_groups/{user_group_id:int}/deactivate', 'deactivate-user-group', deactivateUserGroup),
+
+  userRoute('GET', '/drafts', 'get-drafts', getDrafts),
+  userRoute('POST', '/drafts', 'create-drafts', createDrafts),
+  userRoute('PATCH', '/drafts/{draft_id:int}', 'edit-draft', updateDraft),
+  userRoute('DELETE', '/drafts/{draft_id:int}', 'delete-draft', deleteDraft),
 
   userRoute('POST', '/messages', 'send-message', sendMessage),
   userRoute('GET', '/messages', 'get-messages', getMessages),

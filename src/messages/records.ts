@@ -60,3 +60,13 @@ export interface UserTopicRecord {
   policy: number;
   lastUpdated: number;
 }
+
+/** A draft (spec: Draft object), kept per user so their clients stay in step. */
+export interface DraftRecord {
+  id: number;
+  type: '' | 'stream' | 'private';
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp: number;
+}

@@ -15,12 +15,13 @@
 //   folders  [realmId, folderId]          → FolderRecord (channel folders)
 //   profileFields [realmId, fieldId]     → FieldRecord (custom profile field definitions)
 //   userTopics [realmId, userId, channelId, topic lowercased] → UserTopicRecord (policy not inherit)
+//   drafts   [realmId, userId, draftId]  → DraftRecord
 //   queues   queueId                      → persisted event queue (written at graceful shutdown)
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channels/records.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import type { GroupRecord } from '../groups/records.js';
-import type { MessageRecord, UserTopicRecord } from '../messages/records.js';
+import type { DraftRecord, MessageRecord, UserTopicRecord } from '../messages/records.js';
 import type { RealmRecord } from '../realm/records.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
@@ -41,6 +42,7 @@ export class Store {
   readonly folders: Database<FolderRecord, [number, number]>;
   readonly profileFields: Database<FieldRecord, [number, number]>;
   readonly userTopics: Database<UserTopicRecord, [number, number, number, string]>;
+  readonly drafts: Database<DraftRecord, [number, number, number]>;
   readonly queues: Database<QueueSnapshot, string>;
   private readonly lastIds = new Map<IdKind, number>();
 
@@ -61,6 +63,7 @@ export class Store {
     this.folders = this.env.openDB({ name: 'folders' });
     this.profileFields = this.env.openDB({ name: 'profileFields' });
     this.userTopics = this.env.openDB({ name: 'userTopics' });
+    this.drafts = this.env.openDB({ name: 'drafts' });
     this.queues = this.env.openDB({ name: 'queues' });
   }
 

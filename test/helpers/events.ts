@@ -352,6 +352,17 @@ export function applyEvent(state: State, event: Event): void {
       applyEvent(state, { id: -1, type: 'update_message_flags', op: 'add', flag: 'read', messages: ids });
       return;
     }
+    case 'drafts/add':
+      (state.drafts as unknown[]).push(...(payload.drafts as unknown[]));
+      return;
+    case 'drafts/update': {
+      const draft = payload.draft as { id: number };
+      state.drafts = (state.drafts as { id: number }[]).map((existing) => (existing.id === draft.id ? draft : existing));
+      return;
+    }
+    case 'drafts/remove':
+      state.drafts = (state.drafts as { id: number }[]).filter((existing) => existing.id !== payload.draft_id);
+      return;
     case 'alert_words/':
       state.alert_words = payload.alert_words;
       return;

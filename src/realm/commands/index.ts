@@ -3,6 +3,7 @@ import { authCommands } from './auth.js';
 import { channelCommands } from './channels.js';
 import { channelUpdateCommands } from './channelUpdate.js';
 import { deletionCommands } from './deletion.js';
+import { draftCommands } from './drafts.js';
 import { editCommands } from './edits.js';
 import { flagCommands } from './flags.js';
 import { folderCommands } from './folders.js';
@@ -20,7 +21,7 @@ import { realmCommands } from './realm.js';
 import { registerCommands } from './register.js';
 import { userCommands } from './users.js';
 
-export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...flagCommands, ...deletionCommands, ...editCommands };
+export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands };
 
 export type CommandName = keyof typeof commands;
 export type InputOf<N extends CommandName> = Parameters<(typeof commands)[N]['run']>[1];

@@ -6,6 +6,7 @@ import { realmUrl } from '../records.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../version.js';
 import { readCommand, type CommandContext } from '../context.js';
 import { channelsInitialState, subscriptionsInitialState } from './channels.js';
+import { draftsInitialState } from './drafts.js';
 import { foldersInitialState } from './folders.js';
 import { groupsInitialState } from './groups.js';
 import { limits } from './limits.js';
@@ -62,6 +63,7 @@ const fetchers = new Map<string, Fetcher>([
   ['custom_profile_fields', profileFieldsInitialState],
   ['user_settings', settingsInitialState],
   ['alert_words', alertWordsInitialState],
+  ['drafts', draftsInitialState],
   ['user_topic', userTopicsInitialState],
   ['muted_topics', mutedTopicsInitialState],
   ['channel_folder', foldersInitialState],
