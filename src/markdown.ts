@@ -1,9 +1,13 @@
 // Markdown rendering (markdown-it) for message content and descriptions, with Zulip's syntax:
 // user mentions `@**Name**` / `@**Name|id**` (silent `@_**…**`, wildcards `@**all**`, `@**topic**`),
 // group mentions `@*group*`, and channel links `#**channel**` / `#**channel>topic**`. Raw HTML is
-// escaped; names resolve through the realm, and unknown ones stay plain text.
+// escaped; names resolve through the realm, and unknown ones stay plain text. The realm's
+// linkifiers turn pattern matches in plain text into links.
 import MarkdownIt from 'markdown-it';
+import type StateCore from 'markdown-it/lib/rules_core/state_core.mjs';
 import type StateInline from 'markdown-it/lib/rules_inline/state_inline.mjs';
+import type Token from 'markdown-it/lib/token.mjs';
+import type { CompiledLinkifier } from './messages/linkifiers.js';
 
 /** How names in the text resolve, supplied by the realm that renders. */
 export interface MentionResolver {
@@ -23,6 +27,7 @@ export interface Mentions {
 interface RenderEnv {
   resolver?: MentionResolver;
   mentions?: Mentions;
+  linkifiers?: readonly CompiledLinkifier[];
 }
 
 const channelWildcards = new Set(['all', 'everyone', 'channel', 'stream']);
@@ -80,17 +85,65 @@ function zulipSyntax(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
+/** The earliest linkifier match in a text, first linkifier winning ties (Zulip's order). */
+function firstMatch(linkifiers: readonly CompiledLinkifier[], text: string) {
+  let best: { start: number; end: number; href: string } | undefined;
+  for (const linkifier of linkifiers) {
+    const matcher = linkifier.regex.matcher(text);
+    if (!matcher.find()) continue;
+    if (best && matcher.start() >= best.start) continue;
+    const values = Object.fromEntries(linkifier.groups.map((group) => [group, matcher.group(group) ?? '']));
+    best = { start: matcher.start(), end: matcher.end(), href: linkifier.expand(values) };
+  }
+  return best;
+}
+
+/** Linkifiers turn matches in plain text (not code, not existing links) into links. */
+function linkifierRule(state: StateCore): void {
+  const linkifiers = (state.env as RenderEnv).linkifiers;
+  if (!linkifiers || linkifiers.length === 0) return;
+  for (const block of state.tokens) {
+    if (block.type !== 'inline' || !block.children) continue;
+    const children: Token[] = [];
+    let insideLink = 0;
+    for (const token of block.children) {
+      if (token.type === 'link_open') insideLink++;
+      if (token.type === 'link_close') insideLink--;
+      if (token.type !== 'text' || insideLink > 0) {
+        children.push(token);
+        continue;
+      }
+      let rest = token.content;
+      for (let match = firstMatch(linkifiers, rest); match && match.end > match.start; match = firstMatch(linkifiers, rest)) {
+        const before = new state.Token('text', '', 0);
+        before.content = rest.slice(0, match.start);
+        const open = new state.Token('link_open', 'a', 1);
+        open.attrs = [['href', match.href]];
+        const text = new state.Token('text', '', 0);
+        text.content = rest.slice(match.start, match.end);
+        children.push(before, open, text, new state.Token('link_close', 'a', -1));
+        rest = rest.slice(match.end);
+      }
+      const after = new state.Token('text', '', 0);
+      after.content = rest;
+      children.push(after);
+    }
+    block.children = children;
+  }
+}
+
 const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true });
 markdown.inline.ruler.before('emphasis', 'zulip_syntax', zulipSyntax);
+markdown.core.ruler.after('inline', 'zulip_linkifiers', linkifierRule);
 
 /** Plain Markdown: descriptions, custom profile fields. */
 export function renderMarkdown(source: string): string {
   return markdown.render(source, {}).trimEnd();
 }
 
-/** Message content: Zulip's syntax resolved in the realm, and who it mentions. */
-export function renderMessage(source: string, resolver: MentionResolver): { html: string; mentions: Mentions } {
+/** Message content: Zulip's syntax resolved in the realm, its linkifiers applied, and who it mentions. */
+export function renderMessage(source: string, resolver: MentionResolver, linkifiers: readonly CompiledLinkifier[] = []): { html: string; mentions: Mentions } {
   const mentions: Mentions = { userIds: new Set(), groupIds: new Set(), channelWildcard: false, topicWildcard: false };
-  const env: RenderEnv = { resolver, mentions };
+  const env: RenderEnv = { resolver, mentions, linkifiers };
   return { html: markdown.render(source, env).trimEnd(), mentions };
 }

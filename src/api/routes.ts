@@ -3,6 +3,7 @@
 import { adminRoute, publicRoute, userRoute, type Route } from '../http/route.js';
 import { devFetchApiKey, fetchApiKey, jwtFetchApiKey } from './auth.js';
 import { addDefaultChannel, archiveChannel, deleteTopic, getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, removeDefaultChannel, unsubscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings } from './channels.js';
+import { createLinkifier, deleteLinkifier, getLinkifiers, reorderLinkifiers, updateLinkifier } from './linkifiers.js';
 import { createDrafts, deleteDraft, getDrafts, updateDraft } from './drafts.js';
 import { createFolder, getFolders, reorderFolders, updateFolder } from './folders.js';
 import {
@@ -99,6 +100,12 @@ export const routes: readonly Route[] = [
   userRoute('POST', '/user_groups/{user_group_id:int}/subgroups', 'update-user-group-subgroups', updateUserGroupSubgroups),
   userRoute('GET', '/user_groups/{user_group_id:int}/subgroups', 'get-user-group-subgroups', getUserGroupSubgroups),
   userRoute('POST', '/user_groups/{user_group_id:int}/deactivate', 'deactivate-user-group', deactivateUserGroup),
+
+  userRoute('GET', '/realm/linkifiers', 'get-linkifiers', getLinkifiers),
+  adminRoute('POST', '/realm/filters', 'add-linkifier', createLinkifier),
+  adminRoute('PATCH', '/realm/filters/{filter_id:int}', 'update-linkifier', updateLinkifier),
+  adminRoute('DELETE', '/realm/filters/{filter_id:int}', 'remove-linkifier', deleteLinkifier),
+  adminRoute('PATCH', '/realm/linkifiers', 'reorder-linkifiers', reorderLinkifiers),
 
   userRoute('GET', '/drafts', 'get-drafts', getDrafts),
   userRoute('POST', '/drafts', 'create-drafts', createDrafts),

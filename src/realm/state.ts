@@ -3,6 +3,7 @@
 import type { Store } from '../store/store.js';
 import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channels/records.js';
 import type { GroupRecord, SystemGroupName } from '../groups/records.js';
+import { compileLinkifier, type CompiledLinkifier, type LinkifierRecord } from '../messages/linkifiers.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
 import type { RealmRecord } from './records.js';
@@ -20,6 +21,7 @@ export class RealmState {
   readonly subscriptions = new Map<number, Map<number, SubscriptionRecord>>();
   readonly profileFields = new Map<number, FieldRecord>();
   readonly folders = new Map<number, FolderRecord>();
+  private readonly linkifierRecords = new Map<number, { record: LinkifierRecord; compiled: CompiledLinkifier }>();
 
   constructor(public realm: RealmRecord) {}
 
@@ -32,7 +34,26 @@ export class RealmState {
     for (const { value } of store.subscriptions.getRange(range)) state.indexSubscription(value);
     for (const { value } of store.profileFields.getRange(range)) state.profileFields.set(value.id, value);
     for (const { value } of store.folders.getRange(range)) state.folders.set(value.id, value);
+    for (const { value } of store.linkifiers.getRange(range)) state.indexLinkifier(value);
     return state;
+  }
+
+  /** Keeps a linkifier with its compiled matcher (compiled once, not per message). */
+  indexLinkifier(record: LinkifierRecord): void {
+    this.linkifierRecords.set(record.id, { record, compiled: compileLinkifier(record.pattern, record.urlTemplate) });
+  }
+
+  dropLinkifier(id: number): void {
+    this.linkifierRecords.delete(id);
+  }
+
+  /** The realm's linkifiers in their order. */
+  linkifiers(): LinkifierRecord[] {
+    return [...this.linkifierRecords.values()].map(({ record }) => record).sort((a, b) => a.order - b.order);
+  }
+
+  compiledLinkifiers(): CompiledLinkifier[] {
+    return [...this.linkifierRecords.values()].sort((a, b) => a.record.order - b.record.order).map(({ compiled }) => compiled);
   }
 
   indexGroup(group: GroupRecord): void {

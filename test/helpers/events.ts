@@ -352,6 +352,9 @@ export function applyEvent(state: State, event: Event): void {
       applyEvent(state, { id: -1, type: 'update_message_flags', op: 'add', flag: 'read', messages: ids });
       return;
     }
+    case 'realm_linkifiers/':
+      state.realm_linkifiers = payload.realm_linkifiers;
+      return;
     case 'drafts/add':
       (state.drafts as unknown[]).push(...(payload.drafts as unknown[]));
       return;

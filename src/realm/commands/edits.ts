@@ -67,7 +67,7 @@ export const editCommands = {
     const topic = input.topic === undefined ? undefined : normalizeTopic(ctx, input.topic);
     if (topic !== undefined && [...topic].length > limits.max_topic_length) throw errors.badRequest(`topic is too long (limit: ${limits.max_topic_length} characters)`);
     const content = input.content;
-    const output = content === undefined ? undefined : renderMessage(content, mentionResolver(ctx.state));
+    const output = content === undefined ? undefined : renderMessage(content, mentionResolver(ctx.state), ctx.state.compiledLinkifiers());
     const rendered = output?.html;
 
     const messages = topic !== undefined || target !== undefined ? movedTogether(ctx, message, input.propagateMode) : [message];

@@ -6,6 +6,7 @@ import { deletionCommands } from './deletion.js';
 import { draftCommands } from './drafts.js';
 import { editCommands } from './edits.js';
 import { flagCommands } from './flags.js';
+import { linkifierCommands } from './linkifiers.js';
 import { folderCommands } from './folders.js';
 import { groupCommands } from './groups.js';
 import { userGroupCommands } from './userGroups.js';
@@ -21,7 +22,7 @@ import { realmCommands } from './realm.js';
 import { registerCommands } from './register.js';
 import { userCommands } from './users.js';
 
-export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands };
+export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...linkifierCommands };
 
 export type CommandName = keyof typeof commands;
 export type InputOf<N extends CommandName> = Parameters<(typeof commands)[N]['run']>[1];

@@ -153,7 +153,7 @@ export function sendMessage(ctx: CommandContext, sender: UserRecord, input: Send
     participants = [...new Set([sender.id, ...users.map((user) => user.id)])].sort((a, b) => a - b);
     recipients = participants;
   }
-  const rendered = renderMessage(content, mentionResolver(ctx.state));
+  const rendered = renderMessage(content, mentionResolver(ctx.state), ctx.state.compiledLinkifiers());
   const message: MessageRecord = {
     id: ctx.store.nextId('message'),
     realmId: ctx.state.realm.id,

@@ -10,6 +10,7 @@ import { draftsInitialState } from './drafts.js';
 import { foldersInitialState } from './folders.js';
 import { groupsInitialState } from './groups.js';
 import { limits } from './limits.js';
+import { linkifiersInitialState } from './linkifiers.js';
 import { messagesInitialState } from './messages.js';
 import { profileFieldsInitialState } from './profileFields.js';
 import { alertWordsInitialState, settingsInitialState } from './settings.js';
@@ -64,6 +65,7 @@ const fetchers = new Map<string, Fetcher>([
   ['user_settings', settingsInitialState],
   ['alert_words', alertWordsInitialState],
   ['drafts', draftsInitialState],
+  ['realm_linkifiers', linkifiersInitialState],
   ['user_topic', userTopicsInitialState],
   ['muted_topics', mutedTopicsInitialState],
   ['channel_folder', foldersInitialState],

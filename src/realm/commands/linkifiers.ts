@@ -1,0 +1,89 @@
+// Linkifiers (spec endpoint 18 and the rest): administrators define, change, remove and reorder
+// them; `realm_linkifiers` events; register state.
+import { errors } from '../../errors.js';
+import { checkLinkifier, type LinkifierRecord } from '../../messages/linkifiers.js';
+import { isAdmin } from '../../users/records.js';
+import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { checkOrder } from './order.js';
+
+export interface LinkifierInput {
+  pattern: string;
+  urlTemplate: string;
+  reverseTemplate: string | null;
+  alternativeUrlTemplates: string[];
+}
+
+const linkifierView = (record: LinkifierRecord) => ({
+  id: record.id,
+  pattern: record.pattern,
+  url_template: record.urlTemplate,
+  ...(record.reverseTemplate === null ? {} : { reverse_template: record.reverseTemplate }),
+  ...(record.alternativeUrlTemplates.length === 0 ? {} : { alternative_url_templates: record.alternativeUrlTemplates }),
+});
+
+function requireAdmin(ctx: CommandContext): void {
+  if (!isAdmin(ctx.actor)) throw errors.adminRequired();
+}
+
+function existing(ctx: CommandContext, id: number): LinkifierRecord {
+  const record = ctx.state.linkifiers().find((candidate) => candidate.id === id);
+  if (!record) throw errors.badRequest('Linkifier not found.');
+  return record;
+}
+
+function save(ctx: CommandContext, record: LinkifierRecord): void {
+  ctx.store.linkifiers.put([record.realmId, record.id], record);
+  ctx.state.indexLinkifier(record);
+}
+
+function announce(ctx: CommandContext): void {
+  const everyone = [...ctx.state.users.values()].filter((user) => user.isActive).map((user) => user.id);
+  ctx.emit({ type: 'realm_linkifiers', realm_linkifiers: ctx.state.linkifiers().map(linkifierView) }, everyone);
+}
+
+function definition(input: LinkifierInput, base: Pick<LinkifierRecord, 'id' | 'realmId' | 'order'>): LinkifierRecord {
+  const reverseTemplate = checkLinkifier(input.pattern, input.urlTemplate, input.reverseTemplate, input.alternativeUrlTemplates);
+  return { ...base, pattern: input.pattern, urlTemplate: input.urlTemplate, reverseTemplate, alternativeUrlTemplates: input.alternativeUrlTemplates };
+}
+
+export const linkifierCommands = {
+  'linkifiers.list': readCommand((ctx) => ctx.state.linkifiers().map(linkifierView)),
+
+  'linkifiers.create': writeCommand((ctx, input: LinkifierInput) => {
+    requireAdmin(ctx);
+    const order = Math.max(-1, ...ctx.state.linkifiers().map((record) => record.order)) + 1;
+    const record = definition(input, { id: ctx.store.nextId('linkifier'), realmId: ctx.state.realm.id, order });
+    save(ctx, record);
+    announce(ctx);
+    return { id: record.id };
+  }),
+
+  /** Spec endpoint 18. */
+  'linkifiers.update': writeCommand((ctx, input: LinkifierInput & { id: number }) => {
+    requireAdmin(ctx);
+    const current = existing(ctx, input.id);
+    save(ctx, definition(input, current));
+    announce(ctx);
+    return {};
+  }),
+
+  'linkifiers.delete': writeCommand((ctx, input: { id: number }) => {
+    requireAdmin(ctx);
+    const record = existing(ctx, input.id);
+    ctx.store.linkifiers.remove([record.realmId, record.id]);
+    ctx.state.dropLinkifier(record.id);
+    announce(ctx);
+    return {};
+  }),
+
+  'linkifiers.reorder': writeCommand((ctx, input: { order: number[] }) => {
+    requireAdmin(ctx);
+    const records = ctx.state.linkifiers();
+    checkOrder(records.map((record) => record.id), input.order);
+    input.order.forEach((id, index) => save(ctx, { ...existing(ctx, id), order: index }));
+    announce(ctx);
+    return {};
+  }),
+};
+
+export const linkifiersInitialState = (ctx: CommandContext) => ({ realm_linkifiers: ctx.state.linkifiers().map(linkifierView) });
