@@ -1,7 +1,7 @@
 // Message endpoints.
 import type { UserRequest } from '../http/route.js';
 import type { RawTerm } from '../messages/narrow.js';
-import type { Anchor } from '../messages/window.js';
+import type { WindowInput } from '../realm/commands/messages.js';
 
 /** Zulip's Client.default_read_by_sender: messages sent from Zulip's own apps start read for the
  * sender; those sent by other API clients (integrations using the user's key) do not. */
@@ -40,30 +40,35 @@ export function sendMessage(request: UserRequest, params: SendParams) {
   });
 }
 
-interface FetchParams {
+interface FetchParams extends WindowParams {
+  client_gravatar: boolean;
+  apply_markdown: boolean;
+}
+
+interface WindowParams {
   anchor?: string;
+  use_first_unread_anchor?: boolean;
   num_before: number;
   num_after: number;
   include_anchor: boolean;
   narrow: RawTerm[];
-  client_gravatar: boolean;
-  apply_markdown: boolean;
-  use_first_unread_anchor: boolean;
 }
 
-function anchorOf(params: { anchor?: string; use_first_unread_anchor?: boolean }): Anchor {
-  if (params.use_first_unread_anchor) return 'first_unread';
-  const anchor = params.anchor ?? 'newest';
-  return anchor === 'newest' || anchor === 'oldest' || anchor === 'first_unread' ? anchor : Number(anchor);
-}
-
-export const getMessages = (request: UserRequest, params: FetchParams) =>
-  request.realm.ask('messages.window', request.user.userId, {
-    anchor: anchorOf(params),
+/** The message window a request names: shared by GET /messages and the flag updates by narrow. */
+function windowOf(params: WindowParams): WindowInput {
+  const anchor = params.use_first_unread_anchor ? 'first_unread' : (params.anchor ?? 'newest');
+  return {
+    anchor: anchor === 'newest' || anchor === 'oldest' || anchor === 'first_unread' ? anchor : Number(anchor),
     numBefore: params.num_before,
     numAfter: params.num_after,
     includeAnchor: params.include_anchor,
     narrow: params.narrow,
+  };
+}
+
+export const getMessages = (request: UserRequest, params: FetchParams) =>
+  request.realm.ask('messages.window', request.user.userId, {
+    ...windowOf(params),
     applyMarkdown: params.apply_markdown,
     clientGravatar: params.client_gravatar,
   });
@@ -74,23 +79,14 @@ export const getMessage = (request: UserRequest, params: { message_id: number; a
 export const updateFlags = (request: UserRequest, params: { messages: number[]; op: 'add' | 'remove'; flag: string }) =>
   request.realm.ask('flags.update', request.user.userId, { messages: params.messages, op: params.op, flag: params.flag });
 
-interface NarrowFlagParams {
-  anchor: string;
-  include_anchor: boolean;
-  num_before: number;
-  num_after: number;
-  narrow: RawTerm[];
+interface NarrowFlagParams extends WindowParams {
   op: 'add' | 'remove';
   flag: string;
 }
 
 export const updateFlagsForNarrow = (request: UserRequest, params: NarrowFlagParams) =>
   request.realm.ask('flags.updateNarrow', request.user.userId, {
-    anchor: anchorOf(params),
-    includeAnchor: params.include_anchor,
-    numBefore: params.num_before,
-    numAfter: params.num_after,
-    narrow: params.narrow,
+    ...windowOf(params),
     op: params.op,
     flag: params.flag,
   });

@@ -5,7 +5,8 @@ import type { EventQueues } from '../events/queues.js';
 import type { Emitted, ZulipEvent } from '../events/types.js';
 import type { Store } from '../store/store.js';
 import type { UserRecord } from '../users/records.js';
-import { fakeEmailDomain } from './records.js';
+import type { ChannelRecord, SubscriptionRecord } from '../channels/records.js';
+import { fakeEmailDomain, type RealmRecord } from './records.js';
 import type { RealmState } from './state.js';
 
 export class CommandContext {
@@ -52,6 +53,32 @@ export class CommandContext {
   saveUser(user: UserRecord): void {
     this.store.users.put([user.realmId, user.id], user);
     this.state.indexUser(user);
+  }
+
+  /** Stores a channel and updates the realm's indexes; call inside a write command. */
+  saveChannel(channel: ChannelRecord): void {
+    this.store.channels.put([channel.realmId, channel.id], channel);
+    this.state.indexChannel(channel);
+  }
+
+  /** Stores a subscription and updates the realm's indexes; call inside a write command. */
+  saveSubscription(subscription: SubscriptionRecord): void {
+    this.store.subscriptions.put([subscription.realmId, subscription.channelId, subscription.userId], subscription);
+    this.state.indexSubscription(subscription);
+  }
+
+  /** Changes the realm record, stored and in memory; call inside a write command. */
+  saveRealm(changes: Partial<RealmRecord>): void {
+    const realm = { ...this.state.realm, ...changes };
+    this.store.realms.put(realm.id, realm);
+    this.state.realm = realm;
+  }
+
+  /** Every active user of the realm: who organization-wide events go to. */
+  activeUserIds(): number[] {
+    const ids: number[] = [];
+    for (const user of this.state.users.values()) if (user.isActive) ids.push(user.id);
+    return ids;
   }
 
   get fakeEmailDomain(): string {

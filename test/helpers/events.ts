@@ -238,26 +238,12 @@ export function applyEvent(state: State, event: Event): void {
       state.max_message_id = Math.max(state.max_message_id as number, message.id);
       const flags = payload.flags as string[];
       if (flags.includes('read')) return;
-      const unread = state.unread_msgs as Record<string, unknown> & { count: number; mentions: number[] };
-      unread.count++;
-      if (flags.some((flag) => flag.endsWith('mentioned'))) unread.mentions.push(message.id);
-      const add = <T extends { unread_message_ids: number[] }>(list: T[], match: (entry: T) => boolean, make: () => T) => {
-        const entry = list.find(match) ?? list[list.push(make()) - 1]!;
-        entry.unread_message_ids.push(message.id);
-      };
-      if (message.type === 'stream') {
-        add(unread.streams as { stream_id: number; topic: string; unread_message_ids: number[] }[], (entry) => entry.stream_id === message.stream_id && entry.topic === message.subject, () => ({ stream_id: message.stream_id!, topic: message.subject, unread_message_ids: [] }));
-      } else {
-        const participants = (message.display_recipient as { id: number }[]).map((user) => user.id).sort((a, b) => a - b);
-        if (participants.length <= 2) {
-          const me = state.user_id as number;
-          const other = participants.find((id) => id !== me) ?? me;
-          add(unread.pms as { other_user_id: number; sender_id: number; unread_message_ids: number[] }[], (entry) => entry.other_user_id === other, () => ({ other_user_id: other, sender_id: other, unread_message_ids: [] }));
-        } else {
-          const key = participants.join(',');
-          add(unread.huddles as { user_ids_string: string; unread_message_ids: number[] }[], (entry) => entry.user_ids_string === key, () => ({ user_ids_string: key, unread_message_ids: [] }));
-        }
-      }
+      const me = state.user_id as number;
+      const conversation =
+        message.type === 'stream'
+          ? { stream_id: message.stream_id!, topic: message.subject }
+          : { others: (message.display_recipient as { id: number }[]).map((user) => user.id).filter((id) => id !== me) };
+      addUnread(state, message.id, conversation, flags.some((flag) => flag.endsWith('mentioned')));
       return;
     }
     case 'user_status/': {
@@ -292,35 +278,16 @@ export function applyEvent(state: State, event: Event): void {
     case 'update_message_flags/add':
     case 'update_message_flags/remove': {
       if (payload.flag !== 'read') return;
-      const unread = state.unread_msgs as { count: number; mentions: number[]; streams: Unread[]; pms: Unread[]; huddles: Unread[] };
       const ids = payload.messages as number[];
       if (payload.op === 'add') {
-        const known = [...unread.streams, ...unread.pms, ...unread.huddles].flatMap((entry) => entry.unread_message_ids).filter((id) => ids.includes(id));
-        unread.count -= known.length;
-        unread.mentions = unread.mentions.filter((id) => !ids.includes(id));
-        for (const list of ['streams', 'pms', 'huddles'] as const) {
-          for (const entry of unread[list]) entry.unread_message_ids = entry.unread_message_ids.filter((id) => !ids.includes(id));
-          unread[list] = unread[list].filter((entry) => entry.unread_message_ids.length > 0);
-        }
+        removeUnread(state, ids);
         return;
       }
       const details = payload.message_details as Record<string, { type: string; stream_id?: number; topic?: string; user_ids?: number[]; mentioned?: boolean }>;
       for (const id of ids) {
         const detail = details[String(id)]!;
-        unread.count++;
-        if (detail.mentioned) unread.mentions.push(id);
-        const into = (list: Unread[], match: (entry: Unread) => boolean, make: () => Unread) => {
-          const entry = list.find(match) ?? list[list.push(make()) - 1]!;
-          entry.unread_message_ids = [...entry.unread_message_ids, id].sort((a, b) => a - b);
-        };
-        if (detail.type === 'stream') into(unread.streams, (entry) => entry.stream_id === detail.stream_id && entry.topic === detail.topic, () => ({ stream_id: detail.stream_id, topic: detail.topic, unread_message_ids: [] }));
-        else if (detail.user_ids!.length <= 1) {
-          const other = detail.user_ids![0] ?? (state.user_id as number);
-          into(unread.pms, (entry) => entry.other_user_id === other, () => ({ other_user_id: other, sender_id: other, unread_message_ids: [] }));
-        } else {
-          const key = [...detail.user_ids!, state.user_id as number].sort((a, b) => a - b).join(',');
-          into(unread.huddles, (entry) => entry.user_ids_string === key, () => ({ user_ids_string: key, unread_message_ids: [] }));
-        }
+        const conversation = detail.type === 'stream' ? { stream_id: detail.stream_id!, topic: detail.topic! } : { others: detail.user_ids! };
+        addUnread(state, id, conversation, detail.mentioned === true);
       }
       return;
     }
@@ -348,8 +315,7 @@ export function applyEvent(state: State, event: Event): void {
     }
     case 'delete_message/': {
       // The unread state forgets deleted messages (Zulip's apply_events).
-      const ids = payload.message_ids as number[];
-      applyEvent(state, { id: -1, type: 'update_message_flags', op: 'add', flag: 'read', messages: ids });
+      removeUnread(state, payload.message_ids as number[]);
       return;
     }
     case 'realm_linkifiers/':
@@ -376,6 +342,42 @@ export function applyEvent(state: State, event: Event): void {
       return;
     default:
       assert.unreachable(`no apply_events rule for ${payload.type}/${payload.op ?? ''}`);
+  }
+}
+
+type Conversation = { stream_id: number; topic: string } | { others: number[] };
+
+/** Adds a message to register's unread state, in its conversation's group (Zulip's unread_msgs). */
+function addUnread(state: State, id: number, conversation: Conversation, mentioned: boolean): void {
+  const unread = state.unread_msgs as { count: number; mentions: number[]; streams: Unread[]; pms: Unread[]; huddles: Unread[] };
+  unread.count++;
+  if (mentioned) unread.mentions.push(id);
+  const into = (list: Unread[], match: (entry: Unread) => boolean, make: () => Unread) => {
+    const entry = list.find(match) ?? list[list.push(make()) - 1]!;
+    entry.unread_message_ids = [...entry.unread_message_ids, id].sort((a, b) => a - b);
+  };
+  const me = state.user_id as number;
+  if ('stream_id' in conversation) {
+    into(unread.streams, (entry) => entry.stream_id === conversation.stream_id && entry.topic === conversation.topic, () => ({ ...conversation, unread_message_ids: [] }));
+  } else if (conversation.others.length <= 1) {
+    const other = conversation.others[0] ?? me;
+    into(unread.pms, (entry) => entry.other_user_id === other, () => ({ other_user_id: other, sender_id: other, unread_message_ids: [] }));
+  } else {
+    const key = [...conversation.others, me].sort((a, b) => a - b).join(',');
+    into(unread.huddles, (entry) => entry.user_ids_string === key, () => ({ user_ids_string: key, unread_message_ids: [] }));
+  }
+}
+
+/** Takes messages out of register's unread state (read, or deleted). */
+function removeUnread(state: State, ids: readonly number[]): void {
+  const unread = state.unread_msgs as { count: number; mentions: number[]; streams: Unread[]; pms: Unread[]; huddles: Unread[] } | undefined;
+  if (!unread) return;
+  const known = [...unread.streams, ...unread.pms, ...unread.huddles].flatMap((entry) => entry.unread_message_ids).filter((id) => ids.includes(id));
+  unread.count -= known.length;
+  unread.mentions = unread.mentions.filter((id) => !ids.includes(id));
+  for (const list of ['streams', 'pms', 'huddles'] as const) {
+    for (const entry of unread[list]) entry.unread_message_ids = entry.unread_message_ids.filter((id) => !ids.includes(id));
+    unread[list] = unread[list].filter((entry) => entry.unread_message_ids.length > 0);
   }
 }
 

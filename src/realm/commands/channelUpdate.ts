@@ -42,18 +42,12 @@ function visibleChannel(ctx: CommandContext, channelId: number, user: UserRecord
 const mayAdminister = (ctx: CommandContext, channel: ChannelRecord, user: UserRecord): boolean =>
   isAdmin(user) || hasPermission(ctx.state, channel, user, 'can_administer_channel_group');
 
-function saveChannel(ctx: CommandContext, channel: ChannelRecord): void {
-  ctx.store.channels.put([channel.realmId, channel.id], channel);
-  ctx.state.indexChannel(channel);
-}
 
 function setDefault(ctx: CommandContext, channelId: number, isDefault: boolean): void {
   const others = ctx.state.realm.defaultChannelIds.filter((id) => id !== channelId);
-  const realm = { ...ctx.state.realm, defaultChannelIds: isDefault ? [...others, channelId] : others };
-  ctx.store.realms.put(realm.id, realm);
-  ctx.state.realm = realm;
-  const everyone = [...ctx.state.users.values()].filter((user) => user.isActive).map((user) => user.id);
-  ctx.emit({ type: 'default_streams', default_streams: realm.defaultChannelIds }, everyone);
+  ctx.saveRealm({ defaultChannelIds: isDefault ? [...others, channelId] : others });
+  const everyone = ctx.activeUserIds();
+  ctx.emit({ type: 'default_streams', default_streams: ctx.state.realm.defaultChannelIds }, everyone);
 }
 
 export const channelUpdateCommands = {
@@ -75,7 +69,7 @@ export const channelUpdateCommands = {
     const channel = visibleChannel(ctx, input.channelId, user);
     const archived = moveChannel(channel.isArchived, { type: 'channel.archive', mayAdminister: mayAdminister(ctx, channel, user) });
     if (archived === undefined) throw channel.isArchived ? errors.badRequest('Channel is already archived.') : errors.adminRequired();
-    saveChannel(ctx, { ...channel, isArchived: true });
+    ctx.saveChannel({ ...channel, isArchived: true });
     if (ctx.state.realm.defaultChannelIds.includes(channel.id)) setDefault(ctx, channel.id, false);
     const observers = channelObservers(ctx.state, channel).map((observer) => observer.id);
     ctx.emit({ type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property: 'is_archived', value: true }, observers);
@@ -152,7 +146,7 @@ export const channelUpdateCommands = {
     }
     if (input.isDefaultStream !== undefined && input.isDefaultStream && channel.inviteOnly) throw errors.badRequest('A default channel cannot be private.');
 
-    saveChannel(ctx, channel);
+    ctx.saveChannel(channel);
     if (input.isDefaultStream !== undefined && input.isDefaultStream !== ctx.state.realm.defaultChannelIds.includes(channel.id)) {
       setDefault(ctx, channel.id, input.isDefaultStream);
     }

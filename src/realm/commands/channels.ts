@@ -115,8 +115,7 @@ export function createChannel(ctx: CommandContext, creator: UserRecord | null, s
     isRecentlyActive: true,
     permissions,
   };
-  ctx.store.channels.put([channel.realmId, channel.id], channel);
-  ctx.state.indexChannel(channel);
+  ctx.saveChannel(channel);
   const told = new Set([...channelObservers(ctx.state, channel), ...subscribersToBe].map((user) => user.id));
   ctx.emit({ type: 'stream', op: 'create', streams: [channelViewOf(ctx.state, channel)] }, told);
   return channel;
@@ -145,8 +144,7 @@ export function subscribeUsers(ctx: CommandContext, channel: ChannelRecord, user
           emailNotifications: null,
           wildcardMentionsNotify: null,
         };
-    ctx.store.subscriptions.put([channel.realmId, channel.id, user.id], subscription);
-    ctx.state.indexSubscription(subscription);
+    ctx.saveSubscription(subscription);
   }
   const view = channelViewOf(ctx.state, channel);
   const subscribers = ctx.state.subscriberIds(channel.id);
@@ -167,8 +165,7 @@ export function unsubscribeUsers(ctx: CommandContext, channel: ChannelRecord, us
   const observersBefore = channelObservers(ctx.state, channel);
   for (const user of removed) {
     const subscription = { ...ctx.state.subscription(channel.id, user.id)!, active: false };
-    ctx.store.subscriptions.put([channel.realmId, channel.id, user.id], subscription);
-    ctx.state.indexSubscription(subscription);
+    ctx.saveSubscription(subscription);
   }
   const removedIds = new Set(removed.map((user) => user.id));
   for (const user of removed) ctx.emit({ type: 'subscription', op: 'remove', subscriptions: [{ stream_id: channel.id, name: channel.name }] }, [user.id]);
@@ -258,9 +255,7 @@ export const channelCommands = {
     for (const spec of toCreate) checkMayCreate(ctx, actor, spec);
     const created = toCreate.map((spec) => createChannel(ctx, actor, spec, principals));
     if (input.isDefaultStream && created.length > 0) {
-      const realm = { ...ctx.state.realm, defaultChannelIds: [...ctx.state.realm.defaultChannelIds, ...created.map((channel) => channel.id)] };
-      ctx.store.realms.put(realm.id, realm);
-      ctx.state.realm = realm;
+      ctx.saveRealm({ defaultChannelIds: [...ctx.state.realm.defaultChannelIds, ...created.map((channel) => channel.id)] });
     }
     if (input.announce) for (const channel of created) announceChannel(ctx, actor, channel);
     const subscribed: [UserRecord, string][] = [];

@@ -3,9 +3,10 @@
 // channel's first_message_id moved on (with its event) when its oldest message goes.
 import type { MessageRecord } from '../../messages/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
-import { canReadChannel, canSeeChannel, channelObservers, hasPermission } from '../../channels/access.js';
+import { canReadChannel, canSeeChannel, hasPermission } from '../../channels/access.js';
 import { errors } from '../../errors.js';
 import { isAdmin } from '../../users/records.js';
+import { setFirstMessageId } from './firstMessage.js';
 import { normalizeTopic } from './messages.js';
 
 export function deleteMessages(ctx: CommandContext, messages: readonly MessageRecord[]): void {
@@ -47,11 +48,7 @@ export function deleteMessages(ctx: CommandContext, messages: readonly MessageRe
     const channel = ctx.state.channels.get(channelId)!;
     if (channel.firstMessageId === null || !doomed.has(channel.firstMessageId)) continue;
     const [next] = ctx.store.channelMessages.getKeys({ start: [channelId, 0], end: [channelId, Number.MAX_SAFE_INTEGER], limit: 1 }) as Iterable<[number, number]>;
-    const updated = { ...channel, firstMessageId: next?.[1] ?? null };
-    ctx.store.channels.put([updated.realmId, updated.id], updated);
-    ctx.state.indexChannel(updated);
-    const observers = channelObservers(ctx.state, updated).map((user) => user.id);
-    ctx.emit({ type: 'stream', op: 'update', stream_id: updated.id, name: updated.name, property: 'first_message_id', value: updated.firstMessageId }, observers);
+    setFirstMessageId(ctx, channel, next?.[1] ?? null);
   }
 }
 

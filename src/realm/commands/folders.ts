@@ -20,7 +20,6 @@ const folderView = (folder: FolderRecord) => ({
 });
 
 const sortedFolders = (ctx: CommandContext): FolderRecord[] => [...ctx.state.folders.values()].sort((a, b) => a.order - b.order);
-const everyone = (ctx: CommandContext): number[] => [...ctx.state.users.values()].filter((user) => user.isActive).map((user) => user.id);
 
 function requireAdmin(ctx: CommandContext): void {
   if (!isAdmin(ctx.actor)) throw errors.adminRequired();
@@ -80,7 +79,7 @@ export const folderCommands = {
       isArchived: false,
     };
     saveFolder(ctx, folder);
-    ctx.emit({ type: 'channel_folder', op: 'add', channel_folder: folderView(folder) }, everyone(ctx));
+    ctx.emit({ type: 'channel_folder', op: 'add', channel_folder: folderView(folder) }, ctx.activeUserIds());
     return { channel_folder_id: folder.id };
   }),
 
@@ -98,7 +97,7 @@ export const folderCommands = {
     }
     if (input.isArchived !== undefined) data.is_archived = updated.isArchived = input.isArchived;
     saveFolder(ctx, updated);
-    ctx.emit({ type: 'channel_folder', op: 'update', channel_folder_id: folder.id, data }, everyone(ctx));
+    ctx.emit({ type: 'channel_folder', op: 'update', channel_folder_id: folder.id, data }, ctx.activeUserIds());
     return {};
   }),
 
@@ -106,7 +105,7 @@ export const folderCommands = {
     requireAdmin(ctx);
     checkOrder(ctx.state.folders.keys(), input.order);
     input.order.forEach((id, index) => saveFolder(ctx, { ...ctx.state.folders.get(id)!, order: index }));
-    ctx.emit({ type: 'channel_folder', op: 'reorder', order: input.order }, everyone(ctx));
+    ctx.emit({ type: 'channel_folder', op: 'reorder', order: input.order }, ctx.activeUserIds());
     return {};
   }),
 };

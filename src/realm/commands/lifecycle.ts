@@ -15,12 +15,11 @@ export interface DeactivationActions {
   delete_direct_messages?: boolean;
 }
 
-const activeIds = (ctx: CommandContext): number[] => [...ctx.state.users.values()].filter((user) => user.isActive).map((user) => user.id);
 
 /** Announces a change of a user's active state: to everyone, to the peers of each channel, and
  * to the members of its system group. */
 function announceActivity(ctx: CommandContext, user: UserRecord): void {
-  ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: user.isActive } }, activeIds(ctx));
+  ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: user.isActive } }, ctx.activeUserIds());
   const op = user.isActive ? 'peer_add' : 'peer_remove';
   for (const channel of ctx.state.channelsOf(user.id)) {
     const peers = channelObservers(ctx.state, channel).filter((peer) => peer.id !== user.id).map((peer) => peer.id);
@@ -29,7 +28,7 @@ function announceActivity(ctx: CommandContext, user: UserRecord): void {
   const group = directSystemGroup(user.role);
   if (group !== undefined) {
     const op = user.isActive ? 'add_members' : 'remove_members';
-    ctx.emit({ type: 'user_group', op, group_id: ctx.state.systemGroup(group), user_ids: [user.id] }, activeIds(ctx));
+    ctx.emit({ type: 'user_group', op, group_id: ctx.state.systemGroup(group), user_ids: [user.id] }, ctx.activeUserIds());
   }
 }
 
@@ -49,7 +48,7 @@ function deactivateOne(ctx: CommandContext, user: UserRecord, actions: Deactivat
   ctx.saveUser(updated);
   announceActivity(ctx, updated);
   if (actions.delete_profile) {
-    const everyone = activeIds(ctx);
+    const everyone = ctx.activeUserIds();
     const avatar = userView(updated, updated, { fakeEmailDomain: ctx.fakeEmailDomain, clientGravatar: false }).avatar_url;
     ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: updated.fullName } }, everyone);
     ctx.emit(

@@ -37,7 +37,7 @@ function save(ctx: CommandContext, record: LinkifierRecord): void {
 }
 
 function announce(ctx: CommandContext): void {
-  const everyone = [...ctx.state.users.values()].filter((user) => user.isActive).map((user) => user.id);
+  const everyone = ctx.activeUserIds();
   ctx.emit({ type: 'realm_linkifiers', realm_linkifiers: ctx.state.linkifiers().map(linkifierView) }, everyone);
 }
 

@@ -1,5 +1,5 @@
 // Message commands: sending to a channel or to users, and reading messages.
-import { canReadChannel, channelObservers, hasPermission } from '../../channels/access.js';
+import { canReadChannel, hasPermission } from '../../channels/access.js';
 import type { ChannelRecord } from '../../channels/records.js';
 import { ApiError, errors } from '../../errors.js';
 import type { ZulipEvent } from '../../events/types.js';
@@ -11,6 +11,7 @@ import { messageView, type MessageViewOptions } from '../../messages/view.js';
 import { messageWindow, type Anchor } from '../../messages/window.js';
 import { Role, type UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { setFirstMessageId } from './firstMessage.js';
 import { limits } from './limits.js';
 
 /** Zulip's cap on messages per fetch. */
@@ -179,13 +180,7 @@ export function sendMessage(ctx: CommandContext, sender: UserRecord, input: Send
   ctx.store.messages.put(message.id, message);
   if (channel) {
     ctx.store.channelMessages.put([channel.id, message.id], topic);
-    if (channel.firstMessageId === null) {
-      const updated = { ...channel, firstMessageId: message.id };
-      ctx.store.channels.put([updated.realmId, updated.id], updated);
-      ctx.state.indexChannel(updated);
-      const observers = channelObservers(ctx.state, updated).map((user) => user.id);
-      ctx.emit({ type: 'stream', op: 'update', stream_id: updated.id, name: updated.name, property: 'first_message_id', value: message.id }, observers);
-    }
+    if (channel.firstMessageId === null) setFirstMessageId(ctx, channel, message.id);
   }
   emitMessage(ctx, message, flagsByUser);
   return message;

@@ -9,7 +9,6 @@ export const MAX_FIELD_NAME_LENGTH = 40;
 export const MAX_FIELD_HINT_LENGTH = 80;
 
 const sortedFields = (ctx: CommandContext): FieldRecord[] => [...ctx.state.profileFields.values()].sort((a, b) => a.order - b.order);
-const everyone = (ctx: CommandContext): number[] => [...ctx.state.users.values()].filter((user) => user.isActive).map((user) => user.id);
 
 function saveField(ctx: CommandContext, field: FieldRecord): void {
   ctx.store.profileFields.put([field.realmId, field.id], field);
@@ -17,7 +16,7 @@ function saveField(ctx: CommandContext, field: FieldRecord): void {
 }
 
 function announceFields(ctx: CommandContext): void {
-  ctx.emit({ type: 'custom_profile_fields', fields: sortedFields(ctx).map(fieldView) }, everyone(ctx));
+  ctx.emit({ type: 'custom_profile_fields', fields: sortedFields(ctx).map(fieldView) }, ctx.activeUserIds());
 }
 
 function requireAdmin(ctx: CommandContext): void {
@@ -121,7 +120,7 @@ export const profileFieldCommands = {
     ctx.saveUser({ ...user, profileData });
     for (const { field, value } of changes) {
       const custom = value === null ? { id: field.id, value: null } : { id: field.id, ...profileValue(field, value) };
-      ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, custom_profile_field: custom } }, everyone(ctx));
+      ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, custom_profile_field: custom } }, ctx.activeUserIds());
     }
     return {};
   }),

@@ -2,16 +2,11 @@
 // bot) and the settings the management tools set.
 import { errors } from '../../errors.js';
 import { Role } from '../../users/records.js';
-import { writeCommand, type CommandContext } from '../context.js';
+import { writeCommand } from '../context.js';
 import { insertUser } from './users.js';
 
 const NOTIFICATION_BOT_NAME = 'Notification Bot';
 
-function saveRealm(ctx: CommandContext, changes: Partial<CommandContext['state']['realm']>): void {
-  const realm = { ...ctx.state.realm, ...changes };
-  ctx.store.realms.put(realm.id, realm);
-  ctx.state.realm = realm;
-}
 
 export const realmCommands = {
   /** Run once by Realms.create: the notification bot, a bot without an owner. */
@@ -19,15 +14,15 @@ export const realmCommands = {
     if (ctx.hasActor) throw errors.insufficientRights();
     const email = `notification-bot@${ctx.fakeEmailDomain}`;
     const bot = insertUser(ctx, { email, fullName: NOTIFICATION_BOT_NAME, role: Role.member, passwordHash: null }, { isBot: true, botType: 1, botOwnerId: null });
-    saveRealm(ctx, { notificationBotId: bot.id });
+    ctx.saveRealm({ notificationBotId: bot.id });
     return {};
   }),
 
   /** Whether edit history is shown (Zulip's realm_allow_edit_history). */
   'realm.setEditHistory': writeCommand((ctx, input: { visible: boolean }) => {
     if (ctx.hasActor) throw errors.insufficientRights();
-    saveRealm(ctx, { editHistoryVisible: input.visible });
-    const everyone = [...ctx.state.users.values()].filter((user) => user.isActive).map((user) => user.id);
+    ctx.saveRealm({ editHistoryVisible: input.visible });
+    const everyone = ctx.activeUserIds();
     ctx.emit({ type: 'realm', op: 'update', property: 'allow_edit_history', value: input.visible }, everyone);
     return {};
   }),
@@ -36,8 +31,8 @@ export const realmCommands = {
   'realm.setAnnouncementsChannel': writeCommand((ctx, input: { channelId: number | null }) => {
     if (ctx.hasActor) throw errors.insufficientRights();
     if (input.channelId !== null && !ctx.state.channels.has(input.channelId)) throw errors.badRequest('Invalid channel ID');
-    saveRealm(ctx, { newChannelAnnouncementsChannelId: input.channelId });
-    const everyone = [...ctx.state.users.values()].filter((user) => user.isActive).map((user) => user.id);
+    ctx.saveRealm({ newChannelAnnouncementsChannelId: input.channelId });
+    const everyone = ctx.activeUserIds();
     ctx.emit({ type: 'realm', op: 'update', property: 'new_stream_announcements_stream_id', value: input.channelId ?? -1 }, everyone);
     return {};
   }),

@@ -63,7 +63,7 @@ export const settingsCommands = {
       fullName: fullName ?? before.fullName,
     };
     ctx.saveUser(after);
-    const everyone = activeUsers(ctx).map((user) => user.id);
+    const everyone = ctx.activeUserIds();
     const ownSetting = (property: string, value: unknown): ZulipEvent => ({ type: 'user_settings', op: 'update', property, value });
     if (after.emailAddressVisibility !== before.emailAddressVisibility) {
       announceVisibility(ctx, before, after);

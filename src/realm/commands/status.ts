@@ -69,7 +69,7 @@ export const statusCommands = {
     if (input.statusText !== undefined) event.status_text = status.text;
     if (emoji !== undefined) Object.assign(event, { emoji_name: emoji?.emojiName ?? '', emoji_code: emoji?.emojiCode ?? '', reaction_type: emoji?.reactionType ?? '' });
     if (input.away !== undefined) event.away = status.away;
-    const everyone = [...ctx.state.users.values()].filter((viewer) => viewer.isActive).map((viewer) => viewer.id);
+    const everyone = ctx.activeUserIds();
     ctx.emit(event, everyone);
     return {};
   }),

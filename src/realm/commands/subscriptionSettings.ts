@@ -80,8 +80,7 @@ export const subscriptionSettingsCommands = {
       updated.set(change.channelId, applyChange(current, change));
     }
     for (const subscription of updated.values()) {
-      ctx.store.subscriptions.put([subscription.realmId, subscription.channelId, subscription.userId], subscription);
-      ctx.state.indexSubscription(subscription);
+      ctx.saveSubscription(subscription);
     }
     for (const change of input.changes) {
       const subscription = updated.get(change.channelId)!;

@@ -10,7 +10,6 @@ import { checkGroupSetting } from './channels.js';
 
 export const MAX_GROUP_NAME_LENGTH = 100;
 
-const everyone = (ctx: CommandContext): number[] => [...ctx.state.users.values()].filter((user) => user.isActive).map((user) => user.id);
 
 function saveGroup(ctx: CommandContext, group: GroupRecord): void {
   ctx.store.groups.put([group.realmId, group.id], group);
@@ -90,7 +89,7 @@ export const userGroupCommands = {
       permissions,
     };
     saveGroup(ctx, group);
-    ctx.emit({ type: 'user_group', op: 'add', group: groupView(group, ctx.state.users.values()) }, everyone(ctx));
+    ctx.emit({ type: 'user_group', op: 'add', group: groupView(group, ctx.state.users.values()) }, ctx.activeUserIds());
     return { group_id: group.id };
   }),
 
@@ -100,7 +99,7 @@ export const userGroupCommands = {
     if (input.name !== undefined) data.name = checkName(ctx, input.name, group.id);
     if (input.description !== undefined) data.description = input.description;
     saveGroup(ctx, { ...group, name: (data.name as string | undefined) ?? group.name, description: input.description ?? group.description });
-    ctx.emit({ type: 'user_group', op: 'update', group_id: group.id, data }, everyone(ctx));
+    ctx.emit({ type: 'user_group', op: 'update', group_id: group.id, data }, ctx.activeUserIds());
     return {};
   }),
 
@@ -110,8 +109,8 @@ export const userGroupCommands = {
     for (const id of input.add) if (group.members.includes(id)) throw errors.badRequest(`User ${id} is already a member of this group`);
     for (const id of input.delete) if (!group.members.includes(id)) throw errors.badRequest(`There is no member '${id}' in this user group`);
     saveGroup(ctx, { ...group, members: [...group.members.filter((id) => !input.delete.includes(id)), ...input.add] });
-    if (input.add.length > 0) ctx.emit({ type: 'user_group', op: 'add_members', group_id: group.id, user_ids: input.add }, everyone(ctx));
-    if (input.delete.length > 0) ctx.emit({ type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: input.delete }, everyone(ctx));
+    if (input.add.length > 0) ctx.emit({ type: 'user_group', op: 'add_members', group_id: group.id, user_ids: input.add }, ctx.activeUserIds());
+    if (input.delete.length > 0) ctx.emit({ type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: input.delete }, ctx.activeUserIds());
     return {};
   }),
 
@@ -123,8 +122,8 @@ export const userGroupCommands = {
     for (const id of input.delete) if (!group.subgroups.includes(id)) throw errors.badRequest(`User group ${id} is not a subgroup of this group.`);
     if (makesCycle(ctx, group, input.add)) throw errors.badRequest('User group is already a subgroup of one of the passed subgroups.');
     saveGroup(ctx, { ...group, subgroups: [...group.subgroups.filter((id) => !input.delete.includes(id)), ...input.add] });
-    if (input.add.length > 0) ctx.emit({ type: 'user_group', op: 'add_subgroups', group_id: group.id, direct_subgroup_ids: input.add }, everyone(ctx));
-    if (input.delete.length > 0) ctx.emit({ type: 'user_group', op: 'remove_subgroups', group_id: group.id, direct_subgroup_ids: input.delete }, everyone(ctx));
+    if (input.add.length > 0) ctx.emit({ type: 'user_group', op: 'add_subgroups', group_id: group.id, direct_subgroup_ids: input.add }, ctx.activeUserIds());
+    if (input.delete.length > 0) ctx.emit({ type: 'user_group', op: 'remove_subgroups', group_id: group.id, direct_subgroup_ids: input.delete }, ctx.activeUserIds());
     return {};
   }),
 
@@ -133,7 +132,7 @@ export const userGroupCommands = {
     const usedBy = [...ctx.state.channels.values()].some((channel) => Object.values(channel.permissions).some((setting) => setting === group.id));
     if (usedBy) throw errors.badRequest('Cannot deactivate user group in use.');
     saveGroup(ctx, { ...group, deactivated: true });
-    ctx.emit({ type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: true } }, everyone(ctx));
+    ctx.emit({ type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: true } }, ctx.activeUserIds());
     return {};
   }),
 

@@ -5,18 +5,17 @@ import { isAdmin, Role, roles, type UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { checkFullName } from '../../users/names.js';
 
-const everyone = (ctx: CommandContext): number[] => [...ctx.state.users.values()].filter((user) => user.isActive).map((user) => user.id);
 
 /** Moves a user to another role: the record, and the system groups the role makes them a member of. */
 function changeRole(ctx: CommandContext, user: UserRecord, role: Role): UserRecord {
   const updated = { ...user, role };
   ctx.saveUser(updated);
-  ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, role } }, everyone(ctx));
+  ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, role } }, ctx.activeUserIds());
   const left = directSystemGroup(user.role);
   const joined = directSystemGroup(role);
   if (left !== joined) {
-    if (left !== undefined) ctx.emit({ type: 'user_group', op: 'remove_members', group_id: ctx.state.systemGroup(left), user_ids: [user.id] }, everyone(ctx));
-    if (joined !== undefined) ctx.emit({ type: 'user_group', op: 'add_members', group_id: ctx.state.systemGroup(joined), user_ids: [user.id] }, everyone(ctx));
+    if (left !== undefined) ctx.emit({ type: 'user_group', op: 'remove_members', group_id: ctx.state.systemGroup(left), user_ids: [user.id] }, ctx.activeUserIds());
+    if (joined !== undefined) ctx.emit({ type: 'user_group', op: 'add_members', group_id: ctx.state.systemGroup(joined), user_ids: [user.id] }, ctx.activeUserIds());
   }
   return updated;
 }
@@ -41,7 +40,7 @@ export const userUpdateCommands = {
     if (name !== undefined && name !== target.fullName) {
       target = { ...target, fullName: name };
       ctx.saveUser(target);
-      ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: name } }, everyone(ctx));
+      ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: name } }, ctx.activeUserIds());
     }
     if (role !== undefined && role !== target.role) changeRole(ctx, target, role as Role);
     return {};

@@ -94,7 +94,7 @@ export function emitUserEvent(ctx: CommandContext, target: UserRecord, build: (p
 export function emitSystemGroupJoin(ctx: CommandContext, user: UserRecord): void {
   const name = directSystemGroup(user.role);
   if (name === undefined) return;
-  const everyone = [...ctx.state.users.values()].filter((viewer) => viewer.isActive).map((viewer) => viewer.id);
+  const everyone = ctx.activeUserIds();
   ctx.emit({ type: 'user_group', op: 'add_members', group_id: ctx.state.systemGroup(name), user_ids: [user.id] }, everyone);
 }
 
