@@ -39,6 +39,7 @@ export async function startParley(config: Config): Promise<Parley> {
   queues.announceRestart();
   const realms = new Realms(store, config, queues);
   if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
+  realms.activateScheduled();
   const http = await startHttpServer({ config, realms, queues, socketTokens: new SocketTokens(), loginLimiter: new LoginLimiter() }, routes);
   const gc = setInterval(() => queues.collectGarbage(), QUEUE_GC_INTERVAL_MS).unref();
   writeFileSync(pidFile(config.dataDir), String(process.pid));
@@ -50,7 +51,7 @@ export async function startParley(config: Config): Promise<Parley> {
     async close() {
       clearInterval(gc);
       await http.close(() => queues.releaseConsumers());
-      await realms.idle();
+      await realms.stop();
       await queues.persist();
       await store.close();
       rmSync(pidFile(config.dataDir), { force: true });

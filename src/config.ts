@@ -28,6 +28,9 @@ export interface Config {
   deleteTopicBudgetMs: number;
   /** JWT login keys by realm subdomain ('' is the root realm); a realm without one has no JWT login. */
   jwtKeys: Record<string, JwtKey>;
+  /** The server's clock in milliseconds (Date.now); tests start servers with a clock of their own to
+   * see what a restart long after a scheduled time does. */
+  clock: () => number;
 }
 
 function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -80,5 +83,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     socketMaxBackpressureBytes: intSetting(env, 'PARLEY_SOCKET_MAX_BACKPRESSURE_BYTES', 1024 * 1024),
     jwtKeys: jwtKeysSetting(env.PARLEY_JWT_AUTH_KEYS),
     deleteTopicBudgetMs: intSetting(env, 'PARLEY_DELETE_TOPIC_BUDGET_MS', 30_000),
+    clock: Date.now,
   };
 }

@@ -2,7 +2,7 @@
 // user mentions `@**Name**` / `@**Name|id**` (silent `@_**…**`, wildcards `@**all**`, `@**topic**`),
 // group mentions `@*group*`, and channel links `#**channel**` / `#**channel>topic**`. Raw HTML is
 // escaped; names resolve through the realm, and unknown ones stay plain text. The realm's
-// linkifiers turn pattern matches in plain text into links.
+// linkifiers turn pattern matches in plain text into links. `<time:…>` is a global time.
 import MarkdownIt from 'markdown-it';
 import type StateCore from 'markdown-it/lib/rules_core/state_core.mjs';
 import type StateInline from 'markdown-it/lib/rules_inline/state_inline.mjs';
@@ -85,6 +85,17 @@ function zulipSyntax(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
+/** Zulip's global times, `<time:2026-11-22T10:00:00+00:00>`: shown in each reader's time zone. */
+function globalTime(state: StateInline, silent: boolean): boolean {
+  const match = /^<time:([^>\n]+)>/.exec(state.src.slice(state.pos));
+  if (!match) return false;
+  const when = new Date(match[1]!);
+  if (Number.isNaN(when.getTime())) return false;
+  if (!silent) html(state, `<time datetime="${when.toISOString().replace(/\.\d{3}Z$/, 'Z')}">${escape(match[1]!)}</time>`);
+  state.pos += match[0].length;
+  return true;
+}
+
 /** The earliest linkifier match in a text, first linkifier winning ties (Zulip's order). */
 function firstMatch(linkifiers: readonly CompiledLinkifier[], text: string) {
   let best: { start: number; end: number; href: string } | undefined;
@@ -134,6 +145,7 @@ function linkifierRule(state: StateCore): void {
 
 const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true });
 markdown.inline.ruler.before('emphasis', 'zulip_syntax', zulipSyntax);
+markdown.inline.ruler.before('autolink', 'zulip_time', globalTime);
 markdown.core.ruler.after('inline', 'zulip_linkifiers', linkifierRule);
 
 /** Plain Markdown: descriptions, custom profile fields. */

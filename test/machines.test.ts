@@ -63,4 +63,18 @@ test('channel: archive from active and unarchive from archived, both only with t
   assert.is(moveChannel(false, { type: 'channel.unarchive', mayAdminister: true }), undefined, 'not archived');
 });
 
+test('scheduled message: scheduled → sent or failed; failed → scheduled only by an edit with a new time; sent is final', async () => {
+  const { moveScheduled, scheduledLifecycle } = await import('../src/machines/scheduled.js');
+  assert.equal(Object.keys(scheduledLifecycle.states).sort(), ['failed', 'scheduled', 'sent']);
+  assert.is(moveScheduled('scheduled', { type: 'scheduled.send' }), 'sent');
+  assert.is(moveScheduled('scheduled', { type: 'scheduled.fail' }), 'failed');
+  assert.is(moveScheduled('scheduled', { type: 'scheduled.edit', newTime: false }), 'scheduled');
+  assert.is(moveScheduled('failed', { type: 'scheduled.edit', newTime: false }), undefined, 'a failed message needs a new time');
+  assert.is(moveScheduled('failed', { type: 'scheduled.edit', newTime: true }), 'scheduled');
+  assert.is(moveScheduled('failed', { type: 'scheduled.send' }), undefined, 'a failed message is not retried by itself');
+  for (const event of [{ type: 'scheduled.send' }, { type: 'scheduled.fail' }, { type: 'scheduled.edit', newTime: true }] as const) {
+    assert.is(moveScheduled('sent', event), undefined, `sent refuses ${event.type}`);
+  }
+});
+
 test.run();

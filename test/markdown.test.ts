@@ -63,6 +63,15 @@ markdown('group mentions reach the members of the group and of its subgroups', a
   assert.equal(((await cordelia.get(`/messages/${message.id}`)).body.message as { flags: string[] }).flags, [], 'not in the group');
 });
 
+markdown('global times render as <time> in UTC; invalid ones stay text', async ({ server }) => {
+  const othello = await server.as('othello@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const valid = await sendAndRead(othello, hamlet, 'at <time:2026-11-22T12:30:00+02:00>');
+  assert.is(valid.content, '<p>at <time datetime="2026-11-22T10:30:00Z">2026-11-22T12:30:00+02:00</time></p>');
+  const invalid = await sendAndRead(othello, hamlet, 'at <time:someday>');
+  assert.not.match(invalid.content, /<time/);
+});
+
 markdown('channel and topic links; raw HTML is escaped', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const verona = Number((await hamlet.get('/get_stream_id', { stream: 'Verona' })).body.stream_id);

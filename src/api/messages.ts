@@ -5,7 +5,7 @@ import type { WindowInput } from '../realm/commands/messages.js';
 
 /** Zulip's Client.default_read_by_sender: messages sent from Zulip's own apps start read for the
  * sender; those sent by other API clients (integrations using the user's key) do not. */
-function readBySenderDefault(client: string): boolean {
+export function readBySenderDefault(client: string): boolean {
   const name = client.toLowerCase();
   const apps = ['zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal', 'snipe', 'website', 'ios', 'android'];
   return apps.includes(name) || name.includes('desktop app') || name.includes('zulipflutter');

@@ -18,6 +18,7 @@ import {
   updateUserGroupSubgroups,
 } from './groups.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
+import { createScheduledMessage, deleteScheduledMessage, getScheduledMessages, updateScheduledMessage } from './scheduled.js';
 import { getServerSettings } from './server.js';
 import { createProfileField, getProfileFields, reorderProfileFields, updateOwnProfileData, updateProfileField } from './profileFields.js';
 import {
@@ -111,6 +112,11 @@ export const routes: readonly Route[] = [
   userRoute('POST', '/drafts', 'create-drafts', createDrafts),
   userRoute('PATCH', '/drafts/{draft_id:int}', 'edit-draft', updateDraft),
   userRoute('DELETE', '/drafts/{draft_id:int}', 'delete-draft', deleteDraft),
+
+  userRoute('GET', '/scheduled_messages', 'get-scheduled-messages', getScheduledMessages),
+  userRoute('POST', '/scheduled_messages', 'create-scheduled-message', createScheduledMessage),
+  userRoute('PATCH', '/scheduled_messages/{scheduled_message_id:int}', 'update-scheduled-message', updateScheduledMessage),
+  userRoute('DELETE', '/scheduled_messages/{scheduled_message_id:int}', 'delete-scheduled-message', deleteScheduledMessage),
 
   userRoute('POST', '/messages', 'send-message', sendMessage),
   userRoute('GET', '/messages', 'get-messages', getMessages),

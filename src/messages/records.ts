@@ -70,3 +70,25 @@ export interface DraftRecord {
   content: string;
   timestamp: number;
 }
+
+/** A message to send later (Zulip's ScheduledMessage), kept until it is sent or deleted. Sent ones
+ * are removed: the API never shows them again. */
+export interface ScheduledMessageRecord {
+  id: number;
+  senderId: number;
+  type: 'stream' | 'private';
+  /** The channel ID, or the recipients' user IDs (the sender's own only for a message to self). */
+  to: number | number[];
+  /** '' for direct messages. */
+  topic: string;
+  content: string;
+  renderedContent: string;
+  /** UNIX seconds. */
+  deliverAt: number;
+  readBySender: boolean;
+  client: string;
+  /** The lifecycle machine's state: waiting for its time, or tried and failed. */
+  state: 'scheduled' | 'failed';
+  /** Why the last delivery failed. */
+  failureMessage: string | null;
+}

@@ -8,6 +8,7 @@ import type { EventQueues } from '../events/queues.js';
 import type { Store } from '../store/store.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
 import { CommandContext, type CommandDef } from './context.js';
+import { DeliveryTimer } from './deliveryTimer.js';
 import type { RealmRecord } from './records.js';
 import { RealmState } from './state.js';
 
@@ -20,6 +21,9 @@ interface Envelope {
   reject(error: unknown): void;
 }
 
+/** How long a scheduled message that could not even be marked failed waits to be tried again. */
+const RETRY_AFTER_BREAKAGE_MS = 60_000;
+
 export class RealmActor {
   private state: RealmState;
   private readonly mailbox: Envelope[] = [];
@@ -27,6 +31,8 @@ export class RealmActor {
   private lastWrite: Promise<unknown> = Promise.resolve();
   /** Set when a command failed with an unexpected error, possibly half-way through changing memory. */
   private stale = false;
+  /** Delivers the realm's scheduled messages at their time. */
+  private readonly deliveries: DeliveryTimer;
 
   constructor(
     private readonly store: Store,
@@ -35,6 +41,8 @@ export class RealmActor {
     realm: RealmRecord,
   ) {
     this.state = RealmState.load(store, realm);
+    this.deliveries = new DeliveryTimer(config.clock, () => void this.deliverDue());
+    this.deliveries.arm(this.state.nextDelivery());
   }
 
   get realm(): RealmRecord {
@@ -52,6 +60,26 @@ export class RealmActor {
   async idle(): Promise<void> {
     while (this.draining || this.mailbox.length > 0) await this.settled(this.lastWrite);
     await this.settled(this.lastWrite);
+  }
+
+  /** Stops delivering scheduled messages (the server is shutting down); writes still run. */
+  stopDeliveries(): void {
+    this.deliveries.stop();
+  }
+
+  /** Sends every scheduled message whose time has come, one command each, so that one failing
+   * unexpectedly (logged, rolled back) is marked failed without holding back the others. */
+  private async deliverDue(): Promise<void> {
+    const now = Math.floor(this.config.clock() / 1000);
+    let broken = false;
+    for (const { id, senderId } of this.state.dueDeliveries(now)) {
+      if (this.deliveries.isStopped) return;
+      await this.ask('scheduled.deliver', null, { id, senderId })
+        .catch(() => this.ask('scheduled.fail', null, { id, senderId, reason: 'Internal server error' }))
+        .catch(() => (broken = true));
+    }
+    // Should even marking a message failed fail, it is retried later rather than at once.
+    this.deliveries.arm(this.state.nextDelivery(), broken ? RETRY_AFTER_BREAKAGE_MS : 0);
   }
 
   private async drain(): Promise<void> {
@@ -88,6 +116,7 @@ export class RealmActor {
       (output) => {
         this.queues.publish(this.state.realm.id, ctx.emitted);
         for (const effect of ctx.committed) effect();
+        if (ctx.scheduleChanged) this.deliveries.arm(this.state.nextDelivery());
         envelope.resolve(output);
       },
       (error: unknown) => envelope.reject(this.failure(error, envelope)),
@@ -113,6 +142,7 @@ export class RealmActor {
     const realm = this.store.realms.get(this.state.realm.id);
     if (realm) this.state = RealmState.load(this.store, realm);
     this.stale = false;
+    this.deliveries.arm(this.state.nextDelivery());
   }
 
   private settled(promise: Promise<unknown>): Promise<void> {

@@ -11,11 +11,13 @@ import type { RealmState } from './state.js';
 
 export class CommandContext {
   /** UNIX seconds at the start of the command. */
-  readonly now = Math.floor(Date.now() / 1000);
+  readonly now: number;
   /** Events to deliver once the command's transaction is committed. */
   readonly emitted: Emitted[] = [];
   /** Effects outside LMDB (event queues), run after the commit and the events. */
   readonly committed: (() => void)[] = [];
+  /** Set when a scheduled message was added, moved or removed: the delivery timer is re-armed. */
+  scheduleChanged = false;
 
   constructor(
     readonly state: RealmState,
@@ -23,7 +25,9 @@ export class CommandContext {
     readonly config: Config,
     readonly queues: EventQueues,
     private readonly actorId: number | null,
-  ) {}
+  ) {
+    this.now = Math.floor(config.clock() / 1000);
+  }
 
   /** Announces a change to exactly these users, after the commit. */
   emit(event: ZulipEvent, userIds: Iterable<number>, extra: Pick<Emitted, 'message' | 'forQueue'> = {}): void {

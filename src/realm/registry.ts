@@ -33,6 +33,20 @@ export class Realms {
     for (const { value } of store.realms.getRange()) this.bySubdomain.set(value.subdomain, value.id);
   }
 
+  /** Activates every realm with scheduled messages, so each delivers them at their time (or, when
+   * the server was down then, now: late ones fail, as Zulip does). */
+  activateScheduled(): void {
+    const realmIds = new Set<number>();
+    for (const key of this.store.scheduledMessages.getKeys()) realmIds.add(key[0]);
+    for (const id of realmIds) this.actor(id);
+  }
+
+  /** Stops every realm's delivery timer (shutdown); resolves once accepted writes are durable. */
+  async stop(): Promise<void> {
+    for (const actor of this.actors.values()) actor.stopDeliveries();
+    await this.idle();
+  }
+
   get isEmpty(): boolean {
     return this.bySubdomain.size === 0;
   }

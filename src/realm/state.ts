@@ -4,6 +4,7 @@ import type { Store } from '../store/store.js';
 import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channels/records.js';
 import type { GroupRecord, SystemGroupName } from '../groups/records.js';
 import { compileLinkifier, type CompiledLinkifier, type LinkifierRecord } from '../messages/linkifiers.js';
+import type { ScheduledMessageRecord } from '../messages/records.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
 import type { RealmRecord } from './records.js';
@@ -21,6 +22,8 @@ export class RealmState {
   readonly subscriptions = new Map<number, Map<number, SubscriptionRecord>>();
   readonly profileFields = new Map<number, FieldRecord>();
   readonly folders = new Map<number, FolderRecord>();
+  /** Scheduled messages waiting for their time: ID → when (UNIX seconds) and whose. */
+  readonly pendingDeliveries = new Map<number, { deliverAt: number; senderId: number }>();
   private readonly linkifierRecords = new Map<number, { record: LinkifierRecord; compiled: CompiledLinkifier }>();
 
   constructor(public realm: RealmRecord) {}
@@ -35,7 +38,28 @@ export class RealmState {
     for (const { value } of store.profileFields.getRange(range)) state.profileFields.set(value.id, value);
     for (const { value } of store.folders.getRange(range)) state.folders.set(value.id, value);
     for (const { value } of store.linkifiers.getRange(range)) state.indexLinkifier(value);
+    for (const { value } of store.scheduledMessages.getRange(range)) state.indexScheduled(value);
     return state;
+  }
+
+  /** Tracks a scheduled message's delivery time while it waits for it. */
+  indexScheduled(message: ScheduledMessageRecord): void {
+    if (message.state === 'scheduled') this.pendingDeliveries.set(message.id, { deliverAt: message.deliverAt, senderId: message.senderId });
+    else this.pendingDeliveries.delete(message.id);
+  }
+
+  /** The earliest delivery time waited for, if any. */
+  nextDelivery(): number | undefined {
+    let next: number | undefined;
+    for (const { deliverAt } of this.pendingDeliveries.values()) if (next === undefined || deliverAt < next) next = deliverAt;
+    return next;
+  }
+
+  /** Scheduled messages whose time has come, in delivery order (time, then ID). */
+  dueDeliveries(now: number): { id: number; senderId: number }[] {
+    const due: { id: number; senderId: number; deliverAt: number }[] = [];
+    for (const [id, { deliverAt, senderId }] of this.pendingDeliveries) if (deliverAt <= now) due.push({ id, senderId, deliverAt });
+    return due.sort((a, b) => a.deliverAt - b.deliverAt || a.id - b.id);
   }
 
   /** Keeps a linkifier with its compiled matcher (compiled once, not per message). */

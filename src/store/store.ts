@@ -16,6 +16,7 @@
 //   profileFields [realmId, fieldId]     → FieldRecord (custom profile field definitions)
 //   userTopics [realmId, userId, channelId, topic lowercased] → UserTopicRecord (policy not inherit)
 //   drafts   [realmId, userId, draftId]  → DraftRecord
+//   scheduledMessages [realmId, senderId, scheduledMessageId] → ScheduledMessageRecord (not yet sent)
 //   linkifiers [realmId, linkifierId]     → LinkifierRecord
 //   queues   queueId                      → persisted event queue (written at graceful shutdown)
 import { open, type Database, type RootDatabase } from 'lmdb';
@@ -23,7 +24,7 @@ import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channel
 import type { QueueSnapshot } from '../events/queue.js';
 import type { GroupRecord } from '../groups/records.js';
 import type { LinkifierRecord } from '../messages/linkifiers.js';
-import type { DraftRecord, MessageRecord, UserTopicRecord } from '../messages/records.js';
+import type { DraftRecord, MessageRecord, ScheduledMessageRecord, UserTopicRecord } from '../messages/records.js';
 import type { RealmRecord } from '../realm/records.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
@@ -45,6 +46,7 @@ export class Store {
   readonly profileFields: Database<FieldRecord, [number, number]>;
   readonly userTopics: Database<UserTopicRecord, [number, number, number, string]>;
   readonly drafts: Database<DraftRecord, [number, number, number]>;
+  readonly scheduledMessages: Database<ScheduledMessageRecord, [number, number, number]>;
   readonly linkifiers: Database<LinkifierRecord, [number, number]>;
   readonly queues: Database<QueueSnapshot, string>;
   private readonly lastIds = new Map<IdKind, number>();
@@ -67,6 +69,7 @@ export class Store {
     this.profileFields = this.env.openDB({ name: 'profileFields' });
     this.userTopics = this.env.openDB({ name: 'userTopics' });
     this.drafts = this.env.openDB({ name: 'drafts' });
+    this.scheduledMessages = this.env.openDB({ name: 'scheduledMessages' });
     this.linkifiers = this.env.openDB({ name: 'linkifiers' });
     this.queues = this.env.openDB({ name: 'queues' });
   }

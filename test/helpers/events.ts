@@ -332,6 +332,19 @@ export function applyEvent(state: State, event: Event): void {
     case 'drafts/remove':
       state.drafts = (state.drafts as { id: number }[]).filter((existing) => existing.id !== payload.draft_id);
       return;
+    case 'scheduled_messages/add':
+      state.scheduled_messages = [...(state.scheduled_messages as ScheduledMessage[]), ...(payload.scheduled_messages as ScheduledMessage[])].sort(byDeliveryTime);
+      return;
+    case 'scheduled_messages/update': {
+      const updated = payload.scheduled_message as ScheduledMessage;
+      state.scheduled_messages = (state.scheduled_messages as ScheduledMessage[])
+        .map((existing) => (existing.scheduled_message_id === updated.scheduled_message_id ? updated : existing))
+        .sort(byDeliveryTime);
+      return;
+    }
+    case 'scheduled_messages/remove':
+      state.scheduled_messages = (state.scheduled_messages as ScheduledMessage[]).filter((existing) => existing.scheduled_message_id !== payload.scheduled_message_id);
+      return;
     case 'alert_words/':
       state.alert_words = payload.alert_words;
       return;
@@ -344,6 +357,9 @@ export function applyEvent(state: State, event: Event): void {
       assert.unreachable(`no apply_events rule for ${payload.type}/${payload.op ?? ''}`);
   }
 }
+
+type ScheduledMessage = { scheduled_message_id: number; scheduled_delivery_timestamp: number };
+const byDeliveryTime = (a: ScheduledMessage, b: ScheduledMessage): number => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.scheduled_message_id - b.scheduled_message_id;
 
 type Conversation = { stream_id: number; topic: string } | { others: number[] };
 

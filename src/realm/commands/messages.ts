@@ -132,15 +132,27 @@ export function narrowWindow(ctx: CommandContext, viewer: UserRecord, input: Win
   });
 }
 
-/** Sends a message as `sender` (a user or the notification bot); call inside a write command. */
-export function sendMessage(ctx: CommandContext, sender: UserRecord, input: SendInput): MessageRecord {
+/** A message that passed every check of sending, not yet stored: what scheduling keeps and
+ * delivery sends. */
+export interface PreparedMessage {
+  type: 'stream' | 'private';
+  channel: ChannelRecord | undefined;
+  topic: string;
+  /** Direct messages: every participant's user ID, sorted (sender included). */
+  participants: number[];
+  content: string;
+  rendered: ReturnType<typeof renderMessage>;
+}
+
+/** Checks a message `sender` may send now, rendering it; throws the API error of the first rule it
+ * breaks and writes nothing. */
+export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: Pick<SendInput, 'type' | 'to' | 'topic' | 'content'>): PreparedMessage {
   if (input.content.trim() === '') throw errors.badRequest('Message must not be empty');
   if (input.content.includes('\u0000')) throw errors.badRequest('Message must not contain null bytes');
   const content = truncate(input.content, limits.max_message_length, '\n[message truncated]');
   let channel: ChannelRecord | undefined;
   let topic = '';
   let participants: number[] = [];
-  let recipients: number[];
   if (input.type === 'stream') {
     channel = targetChannel(ctx, input.to);
     if (input.topic === null) throw errors.badRequest('Missing topic');
@@ -148,31 +160,36 @@ export function sendMessage(ctx: CommandContext, sender: UserRecord, input: Send
     topic = truncate(normalizeTopic(ctx, input.topic), limits.max_topic_length, '...');
     checkMaySend(ctx, channel, sender);
     checkTopic(ctx, channel, topic);
-    recipients = ctx.state.subscriberIds(channel.id);
   } else {
     const users = directRecipients(ctx, input.to);
     participants = [...new Set([sender.id, ...users.map((user) => user.id)])].sort((a, b) => a - b);
-    recipients = participants;
   }
   const rendered = renderMessage(content, mentionResolver(ctx.state), ctx.state.compiledLinkifiers());
+  return { type: input.type, channel, topic, participants, content, rendered };
+}
+
+/** Stores a prepared message with every recipient's flags and announces it. */
+export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: PreparedMessage, options: Pick<SendInput, 'readBySender' | 'client'>): MessageRecord {
+  const { channel, topic, participants, content } = prepared;
+  const recipients = channel ? ctx.state.subscriberIds(channel.id) : participants;
   const message: MessageRecord = {
     id: ctx.store.nextId('message'),
     realmId: ctx.state.realm.id,
     senderId: sender.id,
     recipientId: channel ? channel.recipientId : dmRecipientId(ctx, participants),
-    type: input.type,
+    type: prepared.type,
     channelId: channel?.id ?? null,
     topic,
     participants,
     content,
-    renderedContent: rendered.html,
+    renderedContent: prepared.rendered.html,
     timestamp: ctx.now,
-    client: input.client,
+    client: options.client,
   };
-  const { mentions } = rendered;
+  const { mentions } = prepared.rendered;
   const flagsByUser = new Map<number, number>();
   for (const userId of recipients) {
-    const base = withMentionFlags(ctx.state, userId === sender.id && input.readBySender ? Flag.read : 0, mentions, userId, channel !== undefined);
+    const base = withMentionFlags(ctx.state, userId === sender.id && options.readBySender ? Flag.read : 0, mentions, userId, channel !== undefined);
     const flags = userId === sender.id ? base : withAlertWordFlag(base, ctx.state.users.get(userId)?.alertWords, content);
     flagsByUser.set(userId, flags);
     ctx.store.userMessages.put([userId, message.id], flags);
@@ -185,6 +202,9 @@ export function sendMessage(ctx: CommandContext, sender: UserRecord, input: Send
   emitMessage(ctx, message, flagsByUser);
   return message;
 }
+
+/** Sends a message as `sender` (a user or the notification bot); call inside a write command. */
+export const sendMessage = (ctx: CommandContext, sender: UserRecord, input: SendInput): MessageRecord => storeMessage(ctx, sender, prepareMessage(ctx, sender, input), input);
 
 export const messageCommands = {
   'messages.send': writeCommand((ctx, input: SendInput) => ({ id: sendMessage(ctx, ctx.actor, input).id })),

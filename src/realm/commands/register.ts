@@ -13,6 +13,7 @@ import { limits } from './limits.js';
 import { linkifiersInitialState } from './linkifiers.js';
 import { messagesInitialState } from './messages.js';
 import { profileFieldsInitialState } from './profileFields.js';
+import { scheduledInitialState } from './scheduled.js';
 import { alertWordsInitialState, settingsInitialState } from './settings.js';
 import { statusInitialState } from './status.js';
 import { mutedTopicsInitialState, userTopicsInitialState } from './userTopics.js';
@@ -65,6 +66,7 @@ const fetchers = new Map<string, Fetcher>([
   ['user_settings', settingsInitialState],
   ['alert_words', alertWordsInitialState],
   ['drafts', draftsInitialState],
+  ['scheduled_messages', scheduledInitialState],
   ['realm_linkifiers', linkifiersInitialState],
   ['user_topic', userTopicsInitialState],
   ['muted_topics', mutedTopicsInitialState],

@@ -1,0 +1,223 @@
+// Scheduled messages (spec endpoint 3 and the rest; Zulip's send-later): checked as a message is
+// when scheduled and again when sent, delivered by the realm actor at their time, and moved through
+// the scheduled-message lifecycle machine. Events go to the sender's clients only.
+import { ApiError, errors } from '../../errors.js';
+import { moveScheduled, type ScheduledEvent } from '../../machines/scheduled.js';
+import type { ScheduledMessageRecord } from '../../messages/records.js';
+import type { UserRecord } from '../../users/records.js';
+import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { prepareMessage, sendMessage, storeMessage, type PreparedMessage } from './messages.js';
+
+/** Zulip's SCHEDULED_MESSAGE_LATE_CUTOFF_MINUTES: a message this late is not sent. */
+export const LATE_CUTOFF_SECONDS = 10 * 60;
+
+export type ScheduledType = 'stream' | 'private';
+
+export interface ScheduleInput {
+  type: ScheduledType;
+  to: number | number[];
+  topic: string | null;
+  content: string;
+  deliverAt: number;
+  /** null: the sending client's default, except for a message to oneself. */
+  readBySender: boolean | null;
+  clientReadsBySender: boolean;
+  client: string;
+}
+
+export interface RescheduleInput {
+  id: number;
+  type?: ScheduledType;
+  to?: number | number[];
+  topic?: string;
+  content?: string;
+  deliverAt?: number;
+  client: string;
+}
+
+const view = (message: ScheduledMessageRecord) => ({
+  scheduled_message_id: message.id,
+  type: message.type,
+  to: message.to,
+  ...(message.type === 'stream' ? { topic: message.topic } : {}),
+  content: message.content,
+  rendered_content: message.renderedContent,
+  scheduled_delivery_timestamp: message.deliverAt,
+  failed: message.state === 'failed',
+});
+
+function checkFuture(ctx: CommandContext, deliverAt: number): void {
+  if (deliverAt <= ctx.now) throw errors.badRequest('Scheduled delivery time must be in the future.');
+}
+
+/** The addressee of a scheduled message as sending takes it: one channel ID, or user IDs. */
+function addressee(type: ScheduledType, to: number | number[]): number[] {
+  const ids = typeof to === 'number' ? [to] : to;
+  if (type === 'stream' && ids.length !== 1) throw errors.badRequest('Invalid data type for channel ID');
+  return ids;
+}
+
+/** What GET /scheduled_messages shows as `to`: the channel, or the other participants (oneself for
+ * a message to oneself). */
+function storedTo(sender: UserRecord, prepared: PreparedMessage): number | number[] {
+  if (prepared.channel) return prepared.channel.id;
+  const others = prepared.participants.filter((id) => id !== sender.id);
+  return others.length > 0 ? others : [sender.id];
+}
+
+function save(ctx: CommandContext, message: ScheduledMessageRecord): void {
+  ctx.store.scheduledMessages.put([ctx.state.realm.id, message.senderId, message.id], message);
+  ctx.state.indexScheduled(message);
+  ctx.scheduleChanged = true;
+}
+
+function remove(ctx: CommandContext, message: ScheduledMessageRecord): void {
+  ctx.store.scheduledMessages.remove([ctx.state.realm.id, message.senderId, message.id]);
+  ctx.state.pendingDeliveries.delete(message.id);
+  ctx.scheduleChanged = true;
+}
+
+function own(ctx: CommandContext, sender: UserRecord, id: number): ScheduledMessageRecord {
+  const message = ctx.store.scheduledMessages.get([ctx.state.realm.id, sender.id, id]);
+  if (!message) throw errors.badRequest('Scheduled message does not exist');
+  return message;
+}
+
+function move(message: ScheduledMessageRecord, event: ScheduledEvent) {
+  return moveScheduled(message.state, event);
+}
+
+const userScheduled = (ctx: CommandContext, userId: number): ScheduledMessageRecord[] =>
+  [...ctx.store.scheduledMessages.getRange({ start: [ctx.state.realm.id, userId], end: [ctx.state.realm.id, userId + 1] })]
+    .map(({ value }) => value)
+    .sort((a, b) => a.deliverAt - b.deliverAt || a.id - b.id);
+
+/** Marks a scheduled message failed, tells the sender's clients, and has the notification bot tell
+ * the sender why (not when the sender is deactivated: nobody would read it). */
+function fail(ctx: CommandContext, message: ScheduledMessageRecord, reason: string): void {
+  if (move(message, { type: 'scheduled.fail' }) !== 'failed') return;
+  const failed: ScheduledMessageRecord = { ...message, state: 'failed', failureMessage: reason };
+  save(ctx, failed);
+  const sender = ctx.state.users.get(message.senderId);
+  if (!sender?.isActive) return;
+  ctx.emit({ type: 'scheduled_messages', op: 'update', scheduled_message: view(failed) }, [sender.id]);
+  const botId = ctx.state.realm.notificationBotId;
+  const bot = botId === null ? undefined : ctx.state.users.get(botId);
+  if (!bot) return;
+  const when = new Date(message.deliverAt * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+  sendMessage(ctx, bot, {
+    type: 'private',
+    to: [sender.id],
+    topic: null,
+    content: `The message you scheduled for <time:${when}> was not sent because of the following error:\n\n> ${reason}\n\n[View scheduled messages](#scheduled)`,
+    readBySender: true,
+    client: 'Internal',
+  });
+}
+
+/** The message as it would be sent now, or why it cannot be: the sender, the lateness, and every
+ * check of sending again (rights, the channel, names in the text are as they are now). */
+function readyToSend(ctx: CommandContext, message: ScheduledMessageRecord): { sender: UserRecord; prepared: PreparedMessage } | { reason: string } {
+  const sender = ctx.state.users.get(message.senderId);
+  if (!sender?.isActive) return { reason: 'Account is deactivated' };
+  if (ctx.now > message.deliverAt + LATE_CUTOFF_SECONDS) return { reason: 'Message could not be sent at the scheduled time.' };
+  try {
+    return { sender, prepared: prepareMessage(ctx, sender, { type: message.type, to: addressee(message.type, message.to), topic: message.topic, content: message.content }) };
+  } catch (error) {
+    if (error instanceof ApiError) return { reason: error.message };
+    throw error;
+  }
+}
+
+export const scheduledCommands = {
+  'scheduled.list': readCommand((ctx) => userScheduled(ctx, ctx.actor.id).map(view)),
+
+  'scheduled.create': writeCommand((ctx, input: ScheduleInput) => {
+    const sender = ctx.actor;
+    checkFuture(ctx, input.deliverAt);
+    const prepared = prepareMessage(ctx, sender, { type: input.type, to: addressee(input.type, input.to), topic: input.topic, content: input.content });
+    const toSelf = prepared.type === 'private' && prepared.participants.length === 1;
+    const message: ScheduledMessageRecord = {
+      id: ctx.store.nextId('scheduled'),
+      senderId: sender.id,
+      type: prepared.type,
+      to: storedTo(sender, prepared),
+      topic: prepared.topic,
+      content: prepared.content,
+      renderedContent: prepared.rendered.html,
+      deliverAt: input.deliverAt,
+      readBySender: input.readBySender ?? (input.clientReadsBySender && !toSelf),
+      client: input.client,
+      state: 'scheduled',
+      failureMessage: null,
+    };
+    save(ctx, message);
+    ctx.emit({ type: 'scheduled_messages', op: 'add', scheduled_messages: [view(message)] }, [sender.id]);
+    return { scheduled_message_id: message.id };
+  }),
+
+  'scheduled.update': writeCommand((ctx, input: RescheduleInput) => {
+    const sender = ctx.actor;
+    if (input.type === undefined && input.to === undefined && input.topic === undefined && input.content === undefined && input.deliverAt === undefined) {
+      throw errors.badRequest('Nothing to change');
+    }
+    if (input.type !== undefined && input.to === undefined) throw errors.badRequest('Recipient required when updating type of scheduled message.');
+    if (input.type === 'stream' && input.topic === undefined) throw errors.badRequest('Topic required when updating scheduled message type to stream.');
+    if (input.deliverAt !== undefined) checkFuture(ctx, input.deliverAt);
+    const message = own(ctx, sender, input.id);
+    // A failed message is rescheduled only by an edit that gives it a new time.
+    if (move(message, { type: 'scheduled.edit', newTime: input.deliverAt !== undefined }) !== 'scheduled') {
+      throw errors.badRequest('Scheduled delivery time must be in the future.');
+    }
+    let updated: ScheduledMessageRecord = { ...message, deliverAt: input.deliverAt ?? message.deliverAt, client: input.client, state: 'scheduled', failureMessage: null };
+    const readdressed = input.type !== undefined || input.to !== undefined;
+    const topicOnly = !readdressed && input.topic !== undefined && message.type === 'stream';
+    if (readdressed || topicOnly || input.content !== undefined) {
+      // The message as it will now be sent is checked again as a whole, as sending would.
+      const type = input.type ?? message.type;
+      const prepared = prepareMessage(ctx, sender, {
+        type,
+        to: addressee(type, input.to ?? message.to),
+        topic: input.topic ?? message.topic,
+        content: input.content ?? message.content,
+      });
+      updated = { ...updated, type: prepared.type, to: storedTo(sender, prepared), topic: prepared.topic, content: prepared.content, renderedContent: prepared.rendered.html };
+    }
+    save(ctx, updated);
+    ctx.emit({ type: 'scheduled_messages', op: 'update', scheduled_message: view(updated) }, [sender.id]);
+    return {};
+  }),
+
+  'scheduled.delete': writeCommand((ctx, input: { id: number }) => {
+    const sender = ctx.actor;
+    remove(ctx, own(ctx, sender, input.id));
+    ctx.emit({ type: 'scheduled_messages', op: 'remove', scheduled_message_id: input.id }, [sender.id]);
+    return {};
+  }),
+
+  /** Run by the realm actor when the message's time has come: sends it as its sender, or fails it. */
+  'scheduled.deliver': writeCommand((ctx, input: { id: number; senderId: number }) => {
+    if (ctx.hasActor) throw errors.insufficientRights();
+    const message = ctx.store.scheduledMessages.get([ctx.state.realm.id, input.senderId, input.id]);
+    if (!message || message.deliverAt > ctx.now || move(message, { type: 'scheduled.send' }) !== 'sent') return {};
+    const ready = readyToSend(ctx, message);
+    if ('reason' in ready) {
+      fail(ctx, message, ready.reason);
+      return {};
+    }
+    storeMessage(ctx, ready.sender, ready.prepared, { readBySender: message.readBySender, client: message.client });
+    remove(ctx, message);
+    ctx.emit({ type: 'scheduled_messages', op: 'remove', scheduled_message_id: message.id }, [ready.sender.id]);
+    return {};
+  }),
+
+  /** Run by the realm actor when delivery failed unexpectedly (the failure was logged). */
+  'scheduled.fail': writeCommand((ctx, input: { id: number; senderId: number; reason: string }) => {
+    if (ctx.hasActor) throw errors.insufficientRights();
+    const message = ctx.store.scheduledMessages.get([ctx.state.realm.id, input.senderId, input.id]);
+    if (message) fail(ctx, message, input.reason);
+    return {};
+  }),
+};
+
+export const scheduledInitialState = (ctx: CommandContext) => ({ scheduled_messages: userScheduled(ctx, ctx.actor.id).map(view) });
