@@ -9,6 +9,15 @@ export interface JwtKey {
   algorithms: ('HS256' | 'RS256' | 'ES256')[];
 }
 
+/** The push relay ("bouncer") that forwards notifications to FCM/APNs (Zulip's PUSH_NOTIFICATION_BOUNCER_URL). */
+export interface PushRelay {
+  url: string;
+  /** `<server uuid>:<api key>`, sent as HTTP Basic credentials. */
+  credentials: string;
+  /** A request unanswered this long counts as a network error. */
+  timeoutMs: number;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -31,6 +40,8 @@ export interface Config {
   /** The server's clock in milliseconds (Date.now); tests start servers with a clock of their own to
    * see what a restart long after a scheduled time does. */
   clock: () => number;
+  /** Unset: the server offers no mobile push. */
+  pushRelay: PushRelay | null;
 }
 
 function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -84,5 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtKeys: jwtKeysSetting(env.PARLEY_JWT_AUTH_KEYS),
     deleteTopicBudgetMs: intSetting(env, 'PARLEY_DELETE_TOPIC_BUDGET_MS', 30_000),
     clock: Date.now,
+    pushRelay: env.PARLEY_PUSH_RELAY_URL
+      ? { url: env.PARLEY_PUSH_RELAY_URL.replace(/\/+$/, ''), credentials: env.PARLEY_PUSH_RELAY_CREDENTIALS ?? '', timeoutMs: intSetting(env, 'PARLEY_PUSH_RELAY_TIMEOUT_MS', 10_000) }
+      : null,
   };
 }

@@ -16,7 +16,12 @@ export type ErrorCode =
   | 'REQUEST_ENTITY_TOO_LARGE'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
-  | 'INTERNAL_SERVER_ERROR';
+  | 'INTERNAL_SERVER_ERROR'
+  | 'PUSH_SERVICE_NOT_CONFIGURED'
+  | 'NO_ACTIVE_PUSH_DEVICE'
+  | 'ADMIN_ACTION_REQUIRED'
+  | 'FAILED_TO_CONNECT_BOUNCER'
+  | 'INTERNAL_SERVER_ERROR_ON_BOUNCER';
 
 export type ErrorExtra = Record<string, string | number | boolean | null>;
 
@@ -69,5 +74,11 @@ export const errors = {
     new ApiError(401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect', {}, basicChallenge),
   draftNotFound: () => new ApiError(404, 'BAD_REQUEST', 'Draft does not exist'),
   devOnly: () => new ApiError(400, 'BAD_REQUEST', 'DevAuthBackend not enabled.'),
+  pushNotConfigured: () => new ApiError(400, 'PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.'),
+  noActivePushDevice: () => new ApiError(400, 'NO_ACTIVE_PUSH_DEVICE', 'No active registered push device'),
+  pushAdminActionRequired: () =>
+    new ApiError(403, 'ADMIN_ACTION_REQUIRED', 'Push notification configuration issue on server, contact the server administrator or retry later.'),
+  failedToConnectBouncer: () => new ApiError(502, 'FAILED_TO_CONNECT_BOUNCER', 'Network error while connecting to Zulip push notification service.'),
+  bouncerServerError: () => new ApiError(502, 'INTERNAL_SERVER_ERROR_ON_BOUNCER', 'Internal server error on Zulip push notification service, retry later.'),
   internal: () => new ApiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error'),
 } as const;

@@ -20,6 +20,7 @@ import {
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { createScheduledMessage, deleteScheduledMessage, getScheduledMessages, updateScheduledMessage } from './scheduled.js';
 import { getServerSettings } from './server.js';
+import { registerPushDevice, sendTestPushNotification } from './push.js';
 import { createProfileField, getProfileFields, reorderProfileFields, updateOwnProfileData, updateProfileField } from './profileFields.js';
 import {
   deleteMessage,
@@ -117,6 +118,9 @@ export const routes: readonly Route[] = [
   userRoute('POST', '/scheduled_messages', 'create-scheduled-message', createScheduledMessage),
   userRoute('PATCH', '/scheduled_messages/{scheduled_message_id:int}', 'update-scheduled-message', updateScheduledMessage),
   userRoute('DELETE', '/scheduled_messages/{scheduled_message_id:int}', 'delete-scheduled-message', deleteScheduledMessage),
+
+  userRoute('POST', '/mobile_push/register', 'register-push-device', registerPushDevice),
+  userRoute('POST', '/mobile_push/e2ee/test_notification', 'e2ee-test-notify', sendTestPushNotification),
 
   userRoute('POST', '/messages', 'send-message', sendMessage),
   userRoute('GET', '/messages', 'get-messages', getMessages),

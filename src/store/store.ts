@@ -17,6 +17,7 @@
 //   userTopics [realmId, userId, channelId, topic lowercased] → UserTopicRecord (policy not inherit)
 //   drafts   [realmId, userId, draftId]  → DraftRecord
 //   scheduledMessages [realmId, senderId, scheduledMessageId] → ScheduledMessageRecord (not yet sent)
+//   pushDevices [realmId, userId, pushAccountId] → PushDeviceRecord
 //   linkifiers [realmId, linkifierId]     → LinkifierRecord
 //   queues   queueId                      → persisted event queue (written at graceful shutdown)
 import { open, type Database, type RootDatabase } from 'lmdb';
@@ -25,6 +26,7 @@ import type { QueueSnapshot } from '../events/queue.js';
 import type { GroupRecord } from '../groups/records.js';
 import type { LinkifierRecord } from '../messages/linkifiers.js';
 import type { DraftRecord, MessageRecord, ScheduledMessageRecord, UserTopicRecord } from '../messages/records.js';
+import type { PushDeviceRecord } from '../push/records.js';
 import type { RealmRecord } from '../realm/records.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
@@ -47,6 +49,7 @@ export class Store {
   readonly userTopics: Database<UserTopicRecord, [number, number, number, string]>;
   readonly drafts: Database<DraftRecord, [number, number, number]>;
   readonly scheduledMessages: Database<ScheduledMessageRecord, [number, number, number]>;
+  readonly pushDevices: Database<PushDeviceRecord, [number, number, number]>;
   readonly linkifiers: Database<LinkifierRecord, [number, number]>;
   readonly queues: Database<QueueSnapshot, string>;
   private readonly lastIds = new Map<IdKind, number>();
@@ -70,6 +73,7 @@ export class Store {
     this.userTopics = this.env.openDB({ name: 'userTopics' });
     this.drafts = this.env.openDB({ name: 'drafts' });
     this.scheduledMessages = this.env.openDB({ name: 'scheduledMessages' });
+    this.pushDevices = this.env.openDB({ name: 'pushDevices' });
     this.linkifiers = this.env.openDB({ name: 'linkifiers' });
     this.queues = this.env.openDB({ name: 'queues' });
   }

@@ -19,11 +19,12 @@ import { userTopicCommands } from './userTopics.js';
 import { userUpdateCommands } from './userUpdate.js';
 import { messageCommands } from './messages.js';
 import { realmCommands } from './realm.js';
+import { pushCommands } from './push.js';
 import { registerCommands } from './register.js';
 import { scheduledCommands } from './scheduled.js';
 import { userCommands } from './users.js';
 
-export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...linkifierCommands, ...scheduledCommands };
+export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...linkifierCommands, ...scheduledCommands, ...pushCommands };
 
 export type CommandName = keyof typeof commands;
 export type InputOf<N extends CommandName> = Parameters<(typeof commands)[N]['run']>[1];

@@ -13,6 +13,7 @@ import { limits } from './limits.js';
 import { linkifiersInitialState } from './linkifiers.js';
 import { messagesInitialState } from './messages.js';
 import { profileFieldsInitialState } from './profileFields.js';
+import { pushInitialState } from './push.js';
 import { scheduledInitialState } from './scheduled.js';
 import { alertWordsInitialState, settingsInitialState } from './settings.js';
 import { statusInitialState } from './status.js';
@@ -67,6 +68,7 @@ const fetchers = new Map<string, Fetcher>([
   ['alert_words', alertWordsInitialState],
   ['drafts', draftsInitialState],
   ['scheduled_messages', scheduledInitialState],
+  ['push_device', pushInitialState],
   ['realm_linkifiers', linkifiersInitialState],
   ['user_topic', userTopicsInitialState],
   ['muted_topics', mutedTopicsInitialState],

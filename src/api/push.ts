@@ -1,0 +1,44 @@
+// Mobile push endpoints: device registration and the E2EE test notification (spec endpoint 21).
+import { errors } from '../errors.js';
+import type { UserRequest } from '../http/route.js';
+import { notifyRelay } from '../push/relay.js';
+import { decodePublicKey, seal } from '../push/seal.js';
+import { realmUrl } from '../realm/records.js';
+
+interface RegisterParams {
+  token_kind: 'fcm' | 'apns';
+  push_account_id: number;
+  push_public_key: string;
+  bouncer_public_key: string;
+  encrypted_push_registration: string;
+}
+
+export const registerPushDevice = (request: UserRequest, params: RegisterParams) =>
+  request.realm.ask('push.register', request.user.userId, {
+    tokenKind: params.token_kind,
+    pushAccountId: params.push_account_id,
+    pushPublicKey: params.push_public_key,
+    bouncerPublicKey: params.bouncer_public_key,
+    encryptedPushRegistration: params.encrypted_push_registration,
+  });
+
+/** `device_id` is the spec's name for the device's push account ID, Zulip's `push_account_id`. */
+export async function sendTestPushNotification(request: UserRequest, params: { device_id?: number; push_account_id?: number }) {
+  const devices = await request.realm.ask('push.devices', request.user.userId, { pushAccountId: params.device_id ?? params.push_account_id });
+  if (devices.length === 0) throw errors.noActivePushDevice();
+  const realm = request.realm.realm;
+  const url = realmUrl(realm, request.config);
+  const payload = { type: 'test', realm_url: url, realm_name: realm.name, user_id: request.user.userId, time: Math.floor(request.config.clock() / 1000) };
+  await notifyRelay(request.config.pushRelay, {
+    realm_url: url,
+    user_id: request.user.userId,
+    devices: devices.map((device) => ({
+      push_account_id: device.pushAccountId,
+      bouncer_public_key: device.bouncerPublicKey,
+      encrypted_push_registration: device.encryptedPushRegistration,
+      // Registration checked the key; a record that no longer decodes is a broken store.
+      encrypted_data: seal(payload, decodePublicKey(device.pushPublicKey)!),
+    })),
+  });
+  return {};
+}

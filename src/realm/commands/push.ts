@@ -1,0 +1,40 @@
+// Push devices (Zulip's E2EE mobile push): registered per user, listed in register's
+// `push_devices`, announced by `push_device` events to the user's clients.
+import { errors } from '../../errors.js';
+import type { PushDeviceRecord } from '../../push/records.js';
+import { decodePublicKey, isBase64 } from '../../push/seal.js';
+import { readCommand, writeCommand, type CommandContext } from '../context.js';
+
+export type DeviceInput = Omit<PushDeviceRecord, 'registeredAt'>;
+
+const userDevices = (ctx: CommandContext, userId: number): PushDeviceRecord[] =>
+  [...ctx.store.pushDevices.getRange({ start: [ctx.state.realm.id, userId], end: [ctx.state.realm.id, userId + 1] })].map(({ value }) => value);
+
+const sameDevice = (a: DeviceInput, b: DeviceInput): boolean =>
+  a.tokenKind === b.tokenKind && a.pushPublicKey === b.pushPublicKey && a.bouncerPublicKey === b.bouncerPublicKey && a.encryptedPushRegistration === b.encryptedPushRegistration;
+
+export const pushCommands = {
+  'push.register': writeCommand((ctx, input: DeviceInput) => {
+    const user = ctx.actor;
+    if (!ctx.config.pushRelay) throw errors.pushNotConfigured();
+    if (!decodePublicKey(input.pushPublicKey)) throw errors.badRequest('Invalid push_public_key');
+    if (input.bouncerPublicKey.trim() === '') throw errors.badRequest('Invalid bouncer_public_key');
+    if (!isBase64(input.encryptedPushRegistration)) throw errors.badRequest('Invalid encrypted_push_registration');
+    const key: [number, number, number] = [ctx.state.realm.id, user.id, input.pushAccountId];
+    const known = ctx.store.pushDevices.get(key);
+    if (known && sameDevice(known, input)) return {};
+    ctx.store.pushDevices.put(key, { ...input, registeredAt: ctx.now });
+    // The relay receives the registration with each notification, so the device is usable at once.
+    ctx.emit({ type: 'push_device', push_account_id: String(input.pushAccountId), status: 'active', error_code: null }, [user.id]);
+    return {};
+  }),
+
+  /** The user's devices, or the one with this push account ID. */
+  'push.devices': readCommand((ctx, input: { pushAccountId?: number }) =>
+    userDevices(ctx, ctx.actor.id).filter((device) => input.pushAccountId === undefined || device.pushAccountId === input.pushAccountId),
+  ),
+};
+
+export const pushInitialState = (ctx: CommandContext) => ({
+  push_devices: Object.fromEntries(userDevices(ctx, ctx.actor.id).map((device) => [String(device.pushAccountId), { status: 'active', error_code: null }])),
+});
