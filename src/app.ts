@@ -3,11 +3,11 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { routes } from './api/routes.js';
+import { Grants } from './auth/grants.js';
 import { LoginLimiter } from './auth/loginLimiter.js';
 import type { Config } from './config.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { EventQueues } from './events/queues.js';
-import { SocketTokens } from './events/socketTokens.js';
 import { Realms } from './realm/registry.js';
 import { seedDemoRealm } from './seed/demo.js';
 import { Store } from './store/store.js';
@@ -29,6 +29,11 @@ export function openStore(config: Config): Store {
   return new Store(join(config.dataDir, 'parley.mdb'));
 }
 
+/** How long a WebSocket token may wait to be used. */
+const SOCKET_TOKEN_TTL_SECONDS = 30;
+/** How long a video provider's OAuth flow may take. */
+const CALL_AUTHORIZATION_TTL_SECONDS = 600;
+
 /** How often idle event queues are looked for. */
 const QUEUE_GC_INTERVAL_MS = 60_000;
 
@@ -40,7 +45,7 @@ export async function startParley(config: Config): Promise<Parley> {
   const realms = new Realms(store, config, queues);
   if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
   realms.activateScheduled();
-  const http = await startHttpServer({ config, realms, queues, socketTokens: new SocketTokens(), loginLimiter: new LoginLimiter() }, routes);
+  const http = await startHttpServer({ config, realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS), loginLimiter: new LoginLimiter() }, routes);
   const gc = setInterval(() => queues.collectGarbage(), QUEUE_GC_INTERVAL_MS).unref();
   writeFileSync(pidFile(config.dataDir), String(process.pid));
   return {

@@ -18,6 +18,12 @@ export interface PushRelay {
   timeoutMs: number;
 }
 
+/** Where POST /calls/provider/create gets meetings: a Jitsi-style server (a room per call, no
+ * authorization) or an OAuth 2 provider (Zoom-style: each user authorizes once). */
+export type VideoProvider =
+  | { kind: 'jitsi'; serverUrl: string }
+  | { kind: 'oauth'; authorizeUrl: string; tokenUrl: string; createMeetingUrl: string; clientId: string; clientSecret: string };
+
 export interface Config {
   host: string;
   port: number;
@@ -42,6 +48,8 @@ export interface Config {
   clock: () => number;
   /** Unset: the server offers no mobile push. */
   pushRelay: PushRelay | null;
+  /** Unset: the server offers no video calls. */
+  videoProvider: VideoProvider | null;
 }
 
 function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -75,6 +83,15 @@ function jwtKeysSetting(raw: string | undefined): Record<string, JwtKey> {
   return parsed as Record<string, JwtKey>;
 }
 
+function videoProviderSetting(raw: string | undefined): VideoProvider | null {
+  if (raw === undefined || raw === '') return null;
+  const parsed = JSON.parse(raw) as Record<string, unknown>;
+  const strings = (...names: string[]) => names.every((name) => typeof parsed[name] === 'string' && parsed[name] !== '');
+  if (parsed.kind === 'jitsi' && strings('serverUrl')) return { kind: 'jitsi', serverUrl: String(parsed.serverUrl).replace(/\/+$/, '') };
+  if (parsed.kind === 'oauth' && strings('authorizeUrl', 'tokenUrl', 'createMeetingUrl', 'clientId', 'clientSecret')) return parsed as VideoProvider;
+  throw new Error('PARLEY_VIDEO_PROVIDER must be {"kind": "jitsi", "serverUrl": …} or {"kind": "oauth", "authorizeUrl", "tokenUrl", "createMeetingUrl", "clientId", "clientSecret"}');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mode = env.PARLEY_MODE ?? 'development';
   if (mode !== 'development' && mode !== 'production') {
@@ -98,5 +115,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushRelay: env.PARLEY_PUSH_RELAY_URL
       ? { url: env.PARLEY_PUSH_RELAY_URL.replace(/\/+$/, ''), credentials: env.PARLEY_PUSH_RELAY_CREDENTIALS ?? '', timeoutMs: intSetting(env, 'PARLEY_PUSH_RELAY_TIMEOUT_MS', 10_000) }
       : null,
+    videoProvider: videoProviderSetting(env.PARLEY_VIDEO_PROVIDER),
   };
 }

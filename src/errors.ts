@@ -80,5 +80,8 @@ export const errors = {
     new ApiError(403, 'ADMIN_ACTION_REQUIRED', 'Push notification configuration issue on server, contact the server administrator or retry later.'),
   failedToConnectBouncer: () => new ApiError(502, 'FAILED_TO_CONNECT_BOUNCER', 'Network error while connecting to Zulip push notification service.'),
   bouncerServerError: () => new ApiError(502, 'INTERNAL_SERVER_ERROR_ON_BOUNCER', 'Internal server error on Zulip push notification service, retry later.'),
+  videoCallsNotConfigured: () => new ApiError(400, 'BAD_REQUEST', 'Video calls are not configured on this server'),
+  videoCallAuthorizationRequired: () => new ApiError(400, 'BAD_REQUEST', "Authorize the video call provider first (has_provider_token is false)"),
+  videoCallFailed: () => new ApiError(400, 'BAD_REQUEST', 'Failed to create video call'),
   internal: () => new ApiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error'),
 } as const;

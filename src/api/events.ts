@@ -1,6 +1,5 @@
 // Event endpoints: POST /register, GET /events (long-poll), DELETE /events.
 import { waitForEvents } from '../events/longPoll.js';
-import { SOCKET_TOKEN_TTL_SECONDS } from '../events/socketTokens.js';
 import type { QueuedEvent } from '../events/types.js';
 import type { RawTerm } from '../messages/narrow.js';
 import type { UserRequest } from '../http/route.js';
@@ -50,5 +49,5 @@ export function deleteQueue(request: UserRequest, params: { queue_id: string }) 
 
 /** A single-use token for opening the event WebSocket from a browser (README, "Event stream"). */
 export function issueSocketToken(request: UserRequest) {
-  return { token: request.socketTokens.issue(request.realm.realm.id, request.user.userId), expires_in: SOCKET_TOKEN_TTL_SECONDS };
+  return { token: request.socketTokens.issue(request.realm.realm.id, request.user.userId), expires_in: request.socketTokens.ttlSeconds };
 }

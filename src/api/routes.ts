@@ -20,6 +20,7 @@ import {
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { createScheduledMessage, deleteScheduledMessage, getScheduledMessages, updateScheduledMessage } from './scheduled.js';
 import { getServerSettings } from './server.js';
+import { completeCallAuthorization, createCall, startCallAuthorization } from './calls.js';
 import { registerPushDevice, sendTestPushNotification } from './push.js';
 import { createProfileField, getProfileFields, reorderProfileFields, updateOwnProfileData, updateProfileField } from './profileFields.js';
 import {
@@ -121,6 +122,10 @@ export const routes: readonly Route[] = [
 
   userRoute('POST', '/mobile_push/register', 'register-push-device', registerPushDevice),
   userRoute('POST', '/mobile_push/e2ee/test_notification', 'e2ee-test-notify', sendTestPushNotification),
+
+  userRoute('POST', '/calls/provider/create', 'create-video-call', createCall),
+  userRoute('GET', '/calls/provider/register', 'start-video-call-authorization', startCallAuthorization),
+  publicRoute('GET', '/calls/provider/complete', 'complete-video-call-authorization', completeCallAuthorization),
 
   userRoute('POST', '/messages', 'send-message', sendMessage),
   userRoute('GET', '/messages', 'get-messages', getMessages),

@@ -13,7 +13,7 @@ import type { ServerContext } from '../http/route.js';
 import type { RealmActor } from '../realm/actor.js';
 import { CloseCode } from './closeCodes.js';
 import type { Consumer, DetachReason, EventQueue } from './queue.js';
-import type { SocketTokens } from './socketTokens.js';
+import type { Grants } from '../auth/grants.js';
 import { eventFrame, type FrameFormat, type QueuedEvent } from './types.js';
 
 export const SOCKET_PATH = '/api/v1/events/socket';
@@ -142,7 +142,7 @@ function onMessage(server: ServerContext, socket: Socket, message: ArrayBuffer, 
   }
 }
 
-export function addEventSocket(app: uWS.TemplatedApp, server: ServerContext, tokens: SocketTokens): { closeAll(): void } {
+export function addEventSocket(app: uWS.TemplatedApp, server: ServerContext, tokens: Grants): { closeAll(): void } {
   const open = new Set<Socket>();
   app.ws<SocketData>(SOCKET_PATH, {
     maxPayloadLength: MAX_FRAME_BYTES,

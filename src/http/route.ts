@@ -2,7 +2,7 @@
 import type { Config } from '../config.js';
 import type { LoginLimiter } from '../auth/loginLimiter.js';
 import type { EventQueues } from '../events/queues.js';
-import type { SocketTokens } from '../events/socketTokens.js';
+import type { Grants } from '../auth/grants.js';
 import type { RealmActor } from '../realm/actor.js';
 import type { Realms } from '../realm/registry.js';
 import type { Principal } from '../realm/commands/auth.js';
@@ -17,7 +17,10 @@ export interface ServerContext {
   config: Config;
   realms: Realms;
   queues: EventQueues;
-  socketTokens: SocketTokens;
+  /** Single-use tokens that open the event WebSocket. */
+  socketTokens: Grants;
+  /** The `state` of video providers' OAuth flows in progress. */
+  callAuthorizations: Grants;
   loginLimiter: LoginLimiter;
 }
 
@@ -25,7 +28,8 @@ export interface PublicRequest {
   realm: RealmActor;
   config: Config;
   queues: EventQueues;
-  socketTokens: SocketTokens;
+  socketTokens: Grants;
+  callAuthorizations: Grants;
   loginLimiter: LoginLimiter;
   /** Aborted when the client goes away (long-polls stop waiting). */
   signal: AbortSignal;

@@ -52,7 +52,7 @@ export function buildRouter(routes: readonly Route[]): Router<CompiledRoute> {
 }
 
 export async function startHttpServer(server: ServerContext, routes: readonly Route[]): Promise<HttpServer> {
-  const { config, realms, queues, socketTokens, loginLimiter } = server;
+  const { config, realms, queues, socketTokens, callAuthorizations, loginLimiter } = server;
   const router = buildRouter(routes);
   let inFlight = 0;
   let drained: (() => void) | undefined;
@@ -90,7 +90,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     const { route, validate } = match.value;
     const realm = realms.forHost(head.host);
     if (!realm) throw errors.notFound();
-    const request: PublicRequest = { realm, config, queues, socketTokens, loginLimiter, signal: exchange.abort.signal, client: clientName(head.userAgent) };
+    const request: PublicRequest = { realm, config, queues, socketTokens, callAuthorizations, loginLimiter, signal: exchange.abort.signal, client: clientName(head.userAgent) };
     const principal = route.auth === 'none' ? undefined : await authenticate(realm, head.authorization);
     if (route.auth === 'admin' && principal && principal.role > Role.administrator) throw errors.adminRequired();
     const params = Object.assign(await readParams(head.query, body, head.contentType), match.params);

@@ -46,6 +46,8 @@ export interface UserRecord {
   profileData?: Record<string, string>;
   /** Words that flag a message has_alert_word for this user. */
   alertWords?: string[];
+  /** The video call provider's OAuth access token, once the user completed its flow. */
+  videoCallToken?: string;
 }
 
 export const isAdmin = (user: Pick<UserRecord, 'role'>): boolean => user.role <= Role.administrator;

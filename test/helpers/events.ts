@@ -345,6 +345,9 @@ export function applyEvent(state: State, event: Event): void {
     case 'scheduled_messages/remove':
       state.scheduled_messages = (state.scheduled_messages as ScheduledMessage[]).filter((existing) => existing.scheduled_message_id !== payload.scheduled_message_id);
       return;
+    case 'has_provider_token/':
+      state.has_provider_token = payload.value;
+      return;
     case 'push_device/':
       (state.push_devices as Record<string, unknown>)[payload.push_account_id as string] = { status: payload.status, error_code: payload.error_code ?? null };
       return;

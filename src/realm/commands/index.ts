@@ -1,5 +1,6 @@
 // The command table of the realm actor: every command a realm understands, by name.
 import { authCommands } from './auth.js';
+import { callCommands } from './calls.js';
 import { channelCommands } from './channels.js';
 import { channelUpdateCommands } from './channelUpdate.js';
 import { deletionCommands } from './deletion.js';
@@ -24,7 +25,7 @@ import { registerCommands } from './register.js';
 import { scheduledCommands } from './scheduled.js';
 import { userCommands } from './users.js';
 
-export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...linkifierCommands, ...scheduledCommands, ...pushCommands };
+export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...linkifierCommands, ...scheduledCommands, ...pushCommands, ...callCommands };
 
 export type CommandName = keyof typeof commands;
 export type InputOf<N extends CommandName> = Parameters<(typeof commands)[N]['run']>[1];

@@ -5,6 +5,7 @@ import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { realmUrl } from '../records.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../version.js';
 import { readCommand, type CommandContext } from '../context.js';
+import { callsInitialState } from './calls.js';
 import { channelsInitialState, subscriptionsInitialState } from './channels.js';
 import { draftsInitialState } from './drafts.js';
 import { foldersInitialState } from './folders.js';
@@ -69,6 +70,9 @@ const fetchers = new Map<string, Fetcher>([
   ['drafts', draftsInitialState],
   ['scheduled_messages', scheduledInitialState],
   ['push_device', pushInitialState],
+  // Zulip fetches has_zoom_token with `video_calls`; its event type is also accepted.
+  ['video_calls', callsInitialState],
+  ['has_provider_token', callsInitialState],
   ['realm_linkifiers', linkifiersInitialState],
   ['user_topic', userTopicsInitialState],
   ['muted_topics', mutedTopicsInitialState],

@@ -1,8 +1,8 @@
-// Short-lived, single-use tokens that let a browser open the event WebSocket, since browsers
-// cannot set an Authorization header on a WebSocket. Kept in memory only: a restart voids them.
+// Short-lived, single-use grants that stand for a user where no credentials can travel: a
+// browser opening the event WebSocket (it cannot set an Authorization header), or the state of a
+// video provider's OAuth flow coming back through the browser. Kept in memory only: a restart
+// voids them, and the client asks again.
 import { randomBytes } from 'node:crypto';
-
-export const SOCKET_TOKEN_TTL_SECONDS = 30;
 
 interface Grant {
   realmId: number;
@@ -10,13 +10,15 @@ interface Grant {
   expiresAt: number;
 }
 
-export class SocketTokens {
+export class Grants {
   private readonly grants = new Map<string, Grant>();
+
+  constructor(readonly ttlSeconds: number) {}
 
   issue(realmId: number, userId: number, now = Date.now()): string {
     this.sweep(now);
     const token = randomBytes(24).toString('base64url');
-    this.grants.set(token, { realmId, userId, expiresAt: now + SOCKET_TOKEN_TTL_SECONDS * 1000 });
+    this.grants.set(token, { realmId, userId, expiresAt: now + this.ttlSeconds * 1000 });
     return token;
   }
 

@@ -1,0 +1,23 @@
+// The user's video provider token: set when they complete the provider's OAuth flow, dropped when
+// the provider stops accepting it; `has_provider_token` in register and in events tells clients
+// whether the flow is needed before POST /calls/provider/create.
+import { readCommand, writeCommand, type CommandContext } from '../context.js';
+
+export const callCommands = {
+  'calls.token': readCommand((ctx) => ctx.actor.videoCallToken ?? null),
+
+  'calls.setToken': writeCommand((ctx, input: { token: string | null }) => {
+    const user = ctx.actor;
+    const had = user.videoCallToken !== undefined;
+    const { videoCallToken: _previous, ...rest } = user;
+    ctx.saveUser(input.token === null ? rest : { ...rest, videoCallToken: input.token });
+    if (had !== (input.token !== null)) ctx.emit({ type: 'has_provider_token', value: input.token !== null }, [user.id]);
+    return {};
+  }),
+};
+
+/** A provider without OAuth (Jitsi-style) needs no token: calls can always be created. */
+export function callsInitialState(ctx: CommandContext) {
+  const provider = ctx.config.videoProvider;
+  return { has_provider_token: provider?.kind === 'jitsi' || (provider?.kind === 'oauth' && ctx.actor.videoCallToken !== undefined) };
+}

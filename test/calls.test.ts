@@ -1,0 +1,132 @@
+// Video calls (spec endpoint 22): no provider, a Jitsi-style server, and an OAuth provider whose
+// flow sets has_provider_token (register and event) — tested against a provider on loopback.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { assertRequiresCredentials } from './helpers/assert.js';
+import { applyEvent, comparable, register, type Event } from './helpers/events.js';
+import { assertEventMatchesReference } from './helpers/reference.js';
+import { startTestServer } from './helpers/server.js';
+
+const calls = suite('video calls');
+
+/** A Zoom-style provider: one valid code, one token it may revoke, meetings for that token. */
+class FakeProvider {
+  token = 'token-1';
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(): Promise<FakeProvider> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const provider = new FakeProvider(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    server.on('request', (request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        if (request.url === '/token') {
+          const form = new URLSearchParams(body);
+          const valid = form.get('code') === 'good-code' && form.get('client_secret') === 'secret' && form.get('grant_type') === 'authorization_code';
+          response.writeHead(valid ? 200 : 400, { 'Content-Type': 'application/json' }).end(JSON.stringify(valid ? { access_token: provider.token } : { error: 'invalid_grant' }));
+        } else if (request.url === '/meetings') {
+          const authorized = request.headers.authorization === `Bearer ${provider.token}`;
+          response.writeHead(authorized ? 201 : 401, { 'Content-Type': 'application/json' }).end(JSON.stringify(authorized ? { join_url: 'https://video.example/j/42' } : {}));
+        } else response.writeHead(404).end();
+      });
+    });
+    return provider;
+  }
+
+  close(): Promise<unknown> {
+    return new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+calls('without a provider: a clear error, and has_provider_token is false', async () => {
+  const server = await startTestServer();
+  try {
+    const hamlet = await server.as('hamlet@zulip.com');
+    const response = await hamlet.post('/calls/provider/create');
+    assert.equal([response.status, response.body.code, response.body.msg], [400, 'BAD_REQUEST', 'Video calls are not configured on this server']);
+    assert.is((await register(hamlet, { fetch_event_types: ['video_calls'] })).state.has_provider_token, false);
+    await assertRequiresCredentials(server.anonymous, [
+      ['POST', '/calls/provider/create'],
+      ['GET', '/calls/provider/register'],
+    ]);
+  } finally {
+    await server.stop();
+  }
+});
+
+calls('a Jitsi-style server: a new room per call, no authorization needed', async () => {
+  const server = await startTestServer({ videoProvider: { kind: 'jitsi', serverUrl: 'https://meet.example.org' } });
+  try {
+    const hamlet = await server.as('hamlet@zulip.com');
+    const first = await hamlet.post('/calls/provider/create');
+    const second = await hamlet.post('/calls/provider/create');
+    assert.is(first.status, 200);
+    assert.match(String(first.body.url), /^https:\/\/meet\.example\.org\/[0-9a-f]{24}$/);
+    assert.is.not(first.body.url, second.body.url);
+    assert.is((await register(hamlet, { fetch_event_types: ['video_calls'] })).state.has_provider_token, true);
+    assert.is((await hamlet.get('/calls/provider/register')).status, 400, 'nothing to authorize');
+  } finally {
+    await server.stop();
+  }
+});
+
+calls('an OAuth provider: the flow sets has_provider_token (register and event); a revoked token clears it', async () => {
+  const provider = await FakeProvider.start();
+  const server = await startTestServer({
+    videoProvider: { kind: 'oauth', authorizeUrl: `${provider.url}/authorize`, tokenUrl: `${provider.url}/token`, createMeetingUrl: `${provider.url}/meetings`, clientId: 'parley', clientSecret: 'secret' },
+  });
+  try {
+    const hamlet = await server.as('hamlet@zulip.com');
+    const othello = await server.as('othello@zulip.com');
+    const state = await register(hamlet, { fetch_event_types: ['video_calls'], event_types: ['has_provider_token'] });
+    const bystander = await register(othello, { event_types: ['has_provider_token'] });
+    assert.is(state.state.has_provider_token, false);
+    const early = await hamlet.post('/calls/provider/create');
+    assert.equal([early.status, early.body.code], [400, 'BAD_REQUEST']);
+    assert.match(String(early.body.msg), /Authorize the video call provider first/);
+
+    const started = await hamlet.get('/calls/provider/register');
+    const authorize = new URL(String(started.body.url));
+    assert.is(`${authorize.origin}${authorize.pathname}`, `${provider.url}/authorize`);
+    assert.equal([authorize.searchParams.get('client_id'), authorize.searchParams.get('response_type')], ['parley', 'code']);
+    assert.match(authorize.searchParams.get('redirect_uri')!, /\/api\/v1\/calls\/provider\/complete$/);
+    const stateParam = authorize.searchParams.get('state')!;
+
+    const forged = await server.anonymous.get('/calls/provider/complete', { code: 'good-code', state: 'forged' });
+    assert.equal([forged.status, forged.body.msg], [400, 'Invalid or expired authorization state']);
+    const badCode = await server.anonymous.get('/calls/provider/complete', { code: 'bad-code', state: stateParam });
+    assert.equal([badCode.status, badCode.body.msg], [400, 'The video call provider refused the authorization']);
+    const again = new URL(String((await hamlet.get('/calls/provider/register')).body.url)).searchParams.get('state')!;
+    const completed = await server.anonymous.get('/calls/provider/complete', { code: 'good-code', state: again });
+    assert.is(completed.status, 200, JSON.stringify(completed.body));
+    const reused = await server.anonymous.get('/calls/provider/complete', { code: 'good-code', state: again });
+    assert.is(reused.status, 400, 'a state is used once');
+
+    const created = await hamlet.post('/calls/provider/create');
+    assert.equal([created.status, created.body.url], [200, 'https://video.example/j/42']);
+
+    provider.token = 'token-2';
+    const revoked = await hamlet.post('/calls/provider/create');
+    assert.match(String(revoked.body.msg), /Authorize the video call provider first/);
+
+    const events = (await hamlet.get('/events', { queue_id: state.queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
+    assert.equal(events.map((event) => [event.type, event.value]), [['has_provider_token', true], ['has_provider_token', false]]);
+    // The spec's has_provider_token is Zulip's has_zoom_token under another name.
+    for (const event of events) assertEventMatchesReference({ ...event, type: 'has_zoom_token' });
+    for (const event of events) applyEvent(state.state, event);
+    assert.equal(comparable(state.state), comparable((await register(hamlet, { fetch_event_types: ['video_calls'] })).state));
+    assert.equal((await othello.get('/events', { queue_id: bystander.queueId, last_event_id: -1, dont_block: true })).body.events, [], 'only the user hears of their token');
+  } finally {
+    await server.stop();
+    await provider.close();
+  }
+});
+
+calls.run();
