@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, register, type Event } from './helpers/events.js';
-import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
+import { assertEventMatchesReference, assertMatchesReference, specLinkifierFields } from './helpers/reference.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const linkifiers = suite<{ server: TestServer }>('linkifiers');
@@ -30,7 +30,7 @@ linkifiers('administrators add linkifiers; messages render their matches as link
   assert.is(await rendered(hamlet, 'Fixes #42 and #7'), '<p>Fixes <a href="https://tracker.example/issues/42">#42</a> and <a href="https://tracker.example/issues/7">#7</a></p>');
   assert.is(await rendered(hamlet, 'not `#42` here'), '<p>not <code>#42</code> here</p>');
   const listed = await hamlet.get('/realm/linkifiers');
-  assertMatchesReference('GET /realm/linkifiers', listed.body);
+  assertMatchesReference('GET /realm/linkifiers', listed.body, specLinkifierFields('linkifiers[]'));
   await iago.delete(`/realm/filters/${added.body.id}`);
   assert.is(await rendered(hamlet, 'Fixes #42'), '<p>Fixes #42</p>');
 });
@@ -44,11 +44,20 @@ linkifiers('patterns, URL templates and reverse templates are checked', async ({
     [{ pattern: '(?P<id>[0-9]+)-(?P<x>[a-z]+)', url_template: 'https://x.example/{id}' }, /Group "x" in linkifier pattern is not present in URL template/],
     [{ pattern: '(?P<id>[0-9]+)', url_template: 'https://x.example/{id}', reverse_template: 'N{nope}' }, /reverse linkifier template/],
     [{ pattern: '(?P<id>[0-9]+)', url_template: 'https://x.example/{id}', alternative_url_templates: ['https://y.example/{zzz}'] }, /Group "zzz"/],
+    // Round trip: "issue 1" is not text the pattern finds #1 in.
+    [{ pattern: '#(?P<id>[0-9]+)', url_template: 'https://x.example/{id}', reverse_template: 'issue {id}' }, /does not give text that the linkifier pattern matches/],
+    [{ pattern: '(?P<org>[a-z]+)/(?P<repo>[a-z]+)#(?P<id>[0-9]+)', url_template: 'https://g.example/{org}/{repo}/{id}', reverse_template: '{repo}/{org}#{id}!' }, /does not give text/],
   ] as const) {
     const response = await iago.post('/realm/filters', params);
     assert.equal([response.status, response.body.code], [400, 'BAD_REQUEST'], JSON.stringify(params));
     assert.match(String(response.body.msg), pattern);
   }
+  const accepted = await iago.post('/realm/filters', {
+    pattern: '(?P<org>[a-z]+)/(?P<repo>[a-z]+)#(?P<id>[0-9]+)',
+    url_template: 'https://g.example/{org}/{repo}/issues/{id}',
+    reverse_template: '{org}/{repo}#{id}',
+  });
+  assert.is(accepted.status, 200, JSON.stringify(accepted.body));
 });
 
 linkifiers('endpoint 18 updates a linkifier; an empty reverse template resets it to null; {{ }} are literal braces', async ({ server }) => {
@@ -90,7 +99,7 @@ linkifiers('order decides overlapping matches; reordering needs every linkifier;
   assert.match(await rendered(iago, 'see ZUL-5'), /two\.example\/ZUL\/5/);
   const events = (await cordelia.get('/events', { queue_id: before.queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
   assert.ok(events.length >= 3);
-  for (const event of events) assertEventMatchesReference(event);
+  for (const event of events) assertEventMatchesReference(event, specLinkifierFields('realm_linkifiers[]'));
   for (const event of events) applyEvent(before.state, event);
   assert.equal(comparable(before.state), comparable((await register(cordelia, { fetch_event_types: ['realm_linkifiers'] })).state));
   await assertRequiresCredentials(server.anonymous, [

@@ -1,9 +1,10 @@
 // Linkifiers (spec endpoint 18): patterns compiled by RE2 (re2js, linear time, so no pattern can
 // stall the server), URL templates per RFC 6570 (url-template) that may use only the pattern's
-// named groups, and reverse templates whose variables are the pattern's groups.
+// named groups, and reverse templates (reverseTemplate.ts) whose variables are the pattern's groups.
 import { RE2JS } from 're2js';
 import { parseTemplate } from 'url-template';
 import { errors } from '../errors.js';
+import { reverseVariables, roundTrips } from './reverseTemplate.js';
 
 export interface LinkifierRecord {
   id: number;
@@ -36,14 +37,6 @@ function templateVariables(template: string): string[] | undefined {
   return names;
 }
 
-/** `{var}` placeholders of a reverse template; `{{` and `}}` are literal braces. */
-function reverseVariables(template: string): string[] | undefined {
-  const stripped = template.replace(/\{\{|\}\}/g, '');
-  const names = [...stripped.matchAll(/\{([^{}]*)\}/g)].map((match) => match[1]!);
-  if (stripped.replace(/\{[^{}]*\}/g, '').match(/[{}]/) || !names.every((name) => /^[A-Za-z0-9_]+$/.test(name))) return undefined;
-  return names;
-}
-
 export function compileLinkifier(pattern: string, urlTemplate: string): CompiledLinkifier {
   let regex: RE2JS;
   try {
@@ -58,7 +51,7 @@ export function compileLinkifier(pattern: string, urlTemplate: string): Compiled
 
 /** Checks a definition; returns the stored reverse template (an empty string resets it to null). */
 export function checkLinkifier(pattern: string, urlTemplate: string, reverseTemplate: string | null, alternatives: readonly string[]): string | null {
-  const { groups } = compileLinkifier(pattern, urlTemplate);
+  const { regex, groups } = compileLinkifier(pattern, urlTemplate);
   for (const template of [urlTemplate, ...alternatives]) {
     const variables = templateVariables(template);
     if (!variables) throw errors.badRequest('Invalid URL template.');
@@ -70,5 +63,6 @@ export function checkLinkifier(pattern: string, urlTemplate: string, reverseTemp
   const reverse = reverseVariables(reverseTemplate);
   if (!reverse) throw errors.badRequest('Invalid reverse linkifier template.');
   for (const name of reverse) if (!groups.includes(name)) throw errors.badRequest(`Group "${name}" in reverse linkifier template is not present in linkifier pattern.`);
+  if (!roundTrips(regex, pattern, reverseTemplate, reverse)) throw errors.badRequest('Reverse linkifier template does not give text that the linkifier pattern matches.');
   return reverseTemplate;
 }

@@ -160,3 +160,10 @@ export const specUserFields = {
     bot_owner_id: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
   },
 } satisfies SpecAdditions;
+
+/** The spec's linkifier fields that Zulip's reference lacks; `at` names where the linkifiers are. */
+export const specLinkifierFields = (at: string) =>
+  ({
+    properties: { reverse_template: { type: 'string' }, alternative_url_templates: { type: 'array', items: { type: 'string' } } },
+    at: [at],
+  }) satisfies SpecAdditions;
