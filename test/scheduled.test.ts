@@ -118,14 +118,18 @@ scheduled('edits: every rule of endpoint 3', async ({ server }) => {
   await othelloClient.patch(path, { topic: 'ignored for direct messages' });
   assert.is((await list(othelloClient))[0]!.topic, undefined);
 
-  // Where the channel requires topics, a topic may not be empty, "(no topic)" or the display name.
+  // Made a channel message again, it needs a topic that is not empty, "(no topic)" or the display name.
+  for (const topic of ['', '(no topic)', 'general chat']) {
+    await expectError(othelloClient.patch(path, { type: 'channel', to: verona, topic }), 'BAD_REQUEST', /Topic can't be empty/);
+  }
+  // Where the channel requires topics, a topic edit may not empty it either.
   const strict = await createChannel(iagoClient, 'strict topics');
   await iagoClient.patch(`/streams/${strict}`, { topics_policy: 'disable_empty_topic' });
   await othelloClient.post('/users/me/subscriptions', { subscriptions: [{ name: 'strict topics' }] });
-  for (const topic of ['', '(no topic)', 'general chat']) {
-    await expectError(othelloClient.patch(path, { type: 'channel', to: strict, topic }), 'BAD_REQUEST', /general chat is not allowed/);
-  }
   assert.is((await othelloClient.patch(path, { type: 'channel', to: strict, topic: 'agenda' })).status, 200);
+  for (const topic of ['', '(no topic)', 'general chat']) {
+    await expectError(othelloClient.patch(path, { topic }), 'BAD_REQUEST', /general chat is not allowed/);
+  }
   const later = inSeconds(7200);
   await othelloClient.patch(path, { scheduled_delivery_timestamp: later });
   [current] = await list(othelloClient);

@@ -6,7 +6,7 @@ import { moveScheduled, type ScheduledEvent } from '../../machines/scheduled.js'
 import type { ScheduledMessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
-import { prepareMessage, sendMessage, storeMessage, type PreparedMessage } from './messages.js';
+import { normalizeTopic, prepareMessage, sendMessage, storeMessage, type PreparedMessage } from './messages.js';
 
 /** Zulip's SCHEDULED_MESSAGE_LATE_CUTOFF_MINUTES: a message this late is not sent. */
 export const LATE_CUTOFF_SECONDS = 10 * 60;
@@ -175,6 +175,8 @@ export const scheduledCommands = {
     if (readdressed || topicOnly || input.content !== undefined) {
       // The message as it will now be sent is checked again as a whole, as sending would.
       const type = input.type ?? message.type;
+      // Made a channel message, it needs a real topic: not empty, "(no topic)" or the display name.
+      if (input.type === 'stream' && normalizeTopic(ctx, input.topic ?? '') === '') throw errors.badRequest("Topic can't be empty when updating scheduled message type to channel.");
       const prepared = prepareMessage(ctx, sender, {
         type,
         to: addressee(type, input.to ?? message.to),
