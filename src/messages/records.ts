@@ -20,6 +20,16 @@ export interface MessageRecord {
   edits?: EditRecord[];
 }
 
+/** Where a message is: what flag updates and their events need, without the content. */
+export interface MessageHeader {
+  type: 'stream' | 'private';
+  channelId: number | null;
+  topic: string;
+  participants: number[];
+}
+
+export const headerOf = (message: MessageRecord): MessageHeader => ({ type: message.type, channelId: message.channelId, topic: message.topic, participants: message.participants });
+
 export interface EditRecord {
   timestamp: number;
   userId: number;

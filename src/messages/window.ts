@@ -4,7 +4,7 @@
 // order, never by scanning messages outside the index.
 import type { Store } from '../store/store.js';
 import { matchesNarrow, narrowChannel, type ResolvedTerm } from './narrow.js';
-import { Flag, type MessageRecord } from './records.js';
+import { Flag, headerOf, type MessageHeader, type MessageRecord } from './records.js';
 
 export type Anchor = number | 'newest' | 'oldest' | 'first_unread';
 
@@ -23,6 +23,8 @@ export interface WindowEntry {
   id: number;
   /** Loaded only when asked for: flag updates rarely need it. */
   readonly message: MessageRecord;
+  /** Where the message is; flag updates need no more (known from a channel's index). */
+  readonly header: MessageHeader;
   /** The user's flags; messages the user never received read as historical and read. */
   flags: number;
   /** Whether the user has a row for the message (received it, or it entered their history). */
@@ -36,11 +38,17 @@ class LazyEntry implements WindowEntry {
     readonly flags: number,
     readonly received: boolean,
     private record?: MessageRecord,
+    private known?: MessageHeader,
   ) {}
 
   get message(): MessageRecord {
     this.record ??= this.store.messages.get(this.id)!;
     return this.record;
+  }
+
+  get header(): MessageHeader {
+    this.known ??= this.record ? headerOf(this.record) : this.store.messageHeader(this.id)!;
+    return this.known;
   }
 }
 
@@ -65,23 +73,34 @@ export interface MessageWindow {
 
 const AFTER_NEWEST = Number.MAX_SAFE_INTEGER;
 
-/** The messages of the narrow's index, one direction from `from` (inclusive). */
+/** The messages of the narrow's index, one direction from `from` (inclusive): the channel's
+ * index (rows hold the topic) when the narrow is one channel whose history the user may read, else
+ * the user's own rows (which hold the flags). */
 function* candidates(store: Store, request: WindowRequest, from: number, reverse: boolean): Generator<WindowEntry> {
   const channelId = narrowChannel(request.terms);
   const useChannel = channelId !== undefined && request.channelHistoryVisible;
-  const prefix = useChannel ? channelId : request.userId;
-  const range = reverse ? { start: [prefix, from], end: [prefix, -1], reverse: true } : { start: [prefix, from], end: [prefix, AFTER_NEWEST] };
   const decidable = decidableFromIndex(request.terms, useChannel);
-  // Rows of the channel's index hold the topic; rows of the user's index hold the flags.
-  const rows = useChannel ? store.channelMessages.getRange(range) : store.userMessages.getRange(range);
-  for (const { key, value } of rows as Iterable<{ key: [number, number]; value: string | number }>) {
-    const id = key[1];
-    const stored = useChannel ? store.userMessages.get([request.userId, id]) : (value as number);
+  const entry = (id: number, stored: number | undefined, topic: string): WindowEntry | undefined => {
     const flags = stored ?? Flag.read | Flag.historical;
     const record = decidable ? undefined : store.messages.get(id);
-    if (!decidable && !record) continue;
-    const subject = record ?? indexedHeader(id, useChannel ? channelId : null, useChannel ? (value as string) : '');
-    if (matchesNarrow(request.terms, subject, flags)) yield new LazyEntry(store, id, flags, stored !== undefined, record);
+    if (!decidable && !record) return undefined;
+    const subject = record ?? indexedHeader(id, useChannel ? channelId : null, topic);
+    if (!matchesNarrow(request.terms, subject, flags)) return undefined;
+    const header = useChannel ? { type: 'stream' as const, channelId, topic, participants: [] } : undefined;
+    return new LazyEntry(store, id, flags, stored !== undefined, record, header);
+  };
+  if (useChannel) {
+    const flagsOf = store.userMessages.reader(request.userId);
+    const range = reverse ? { start: [channelId, from], end: [channelId, -1], reverse: true } : { start: [channelId, from], end: [channelId, AFTER_NEWEST] };
+    for (const { key, value: topic } of store.channelMessages.getRange(range) as Iterable<{ key: [number, number]; value: string }>) {
+      const found = entry(key[1], flagsOf(key[1]), topic);
+      if (found) yield found;
+    }
+  } else {
+    for (const [id, flags] of store.userMessages.range(request.userId, from, reverse)) {
+      const found = entry(id, flags, '');
+      if (found) yield found;
+    }
   }
 }
 

@@ -10,7 +10,10 @@
 //   channels [realmId, channelId]         → ChannelRecord
 //   subscriptions [realmId, channelId, userId] → SubscriptionRecord
 //   messages messageId                    → MessageRecord (message IDs are server-wide and increasing)
-//   userMessages [userId, messageId]      → flags bitmask (Zulip's bit values), one row per recipient
+//   messageHeaders messageId              → MessageHeader: the message's place (channel, topic or
+//                                          participants), small enough to read thousands at once
+//   userMessageChunks [userId, chunkNo]   → the user's message rows with their flag bits (Zulip's
+//                                          values), chunked by message ID (userMessages.ts)
 //   channelMessages [channelId, messageId] → topic; a channel's messages in order
 //   folders  [realmId, folderId]          → FolderRecord (channel folders)
 //   profileFields [realmId, fieldId]     → FieldRecord (custom profile field definitions)
@@ -25,11 +28,12 @@ import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channel
 import type { QueueSnapshot } from '../events/queue.js';
 import type { GroupRecord } from '../groups/records.js';
 import type { LinkifierRecord } from '../messages/linkifiers.js';
-import type { DraftRecord, MessageRecord, ScheduledMessageRecord, UserTopicRecord } from '../messages/records.js';
+import { headerOf, type DraftRecord, type MessageHeader, type MessageRecord, type ScheduledMessageRecord, type UserTopicRecord } from '../messages/records.js';
 import type { PushDeviceRecord } from '../push/records.js';
 import type { RealmRecord } from '../realm/records.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
+import { UserMessageIndex } from './userMessages.js';
 
 export type IdKind = 'realm' | 'user' | 'channel' | 'group' | 'message' | 'recipient' | 'field' | 'draft' | 'scheduled' | 'folder' | 'linkifier';
 
@@ -42,7 +46,8 @@ export class Store {
   readonly channels: Database<ChannelRecord, [number, number]>;
   readonly subscriptions: Database<SubscriptionRecord, [number, number, number]>;
   readonly messages: Database<MessageRecord, number>;
-  readonly userMessages: Database<number, [number, number]>;
+  private readonly messageHeaders: Database<MessageHeader, number>;
+  readonly userMessages: UserMessageIndex;
   readonly channelMessages: Database<string, [number, number]>;
   readonly folders: Database<FolderRecord, [number, number]>;
   readonly profileFields: Database<FieldRecord, [number, number]>;
@@ -66,7 +71,9 @@ export class Store {
     this.channels = this.env.openDB({ name: 'channels' });
     this.subscriptions = this.env.openDB({ name: 'subscriptions' });
     this.messages = this.env.openDB({ name: 'messages' });
-    this.userMessages = this.env.openDB({ name: 'userMessages' });
+    this.messageHeaders = this.env.openDB({ name: 'messageHeaders' });
+    this.userMessages = new UserMessageIndex(this.env.openDB({ name: 'userMessageChunks', encoding: 'binary' }));
+    this.migrateUserMessageRows();
     this.channelMessages = this.env.openDB({ name: 'channelMessages' });
     this.folders = this.env.openDB({ name: 'folders' });
     this.profileFields = this.env.openDB({ name: 'profileFields' });
@@ -76,6 +83,48 @@ export class Store {
     this.pushDevices = this.env.openDB({ name: 'pushDevices' });
     this.linkifiers = this.env.openDB({ name: 'linkifiers' });
     this.queues = this.env.openDB({ name: 'queues' });
+  }
+
+  /** Data directories written before the chunked layout kept one row per user and message in
+   * 'userMessages'; they are folded into chunks once, in one transaction, at open. */
+  private migrateUserMessageRows(): void {
+    const old: Database<number, [number, number]> = this.env.openDB({ name: 'userMessages' });
+    if (old.getKeysCount({ limit: 1 }) === 0) return;
+    this.env.transactionSync(() => {
+      let userId = -1;
+      let rows: [number, number][] = [];
+      const flush = () => rows.length > 0 && this.userMessages.apply(userId, rows);
+      for (const { key, value } of old.getRange()) {
+        if (key[0] !== userId) {
+          flush();
+          userId = key[0];
+          rows = [];
+        }
+        rows.push([key[1], value]);
+      }
+      flush();
+      old.clearSync();
+    });
+  }
+
+  /** Stores a message with its header; call inside a write. */
+  saveMessage(message: MessageRecord): void {
+    this.messages.put(message.id, message);
+    this.messageHeaders.put(message.id, headerOf(message));
+  }
+
+  /** Removes a message and its header; call inside a write. */
+  removeMessage(id: number): void {
+    this.messages.remove(id);
+    this.messageHeaders.remove(id);
+  }
+
+  /** A message's header (from the message itself for messages stored before headers were). */
+  messageHeader(id: number): MessageHeader | undefined {
+    const header = this.messageHeaders.get(id);
+    if (header) return header;
+    const message = this.messages.get(id);
+    return message && headerOf(message);
   }
 
   /** Runs `fn` in a child transaction of the next write batch (group commit): everything it wrote is

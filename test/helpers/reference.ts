@@ -82,7 +82,7 @@ export interface SpecAdditions {
 }
 
 /** Asserts that a response body matches the reference schema of its operation. */
-export function assertMatchesReference(operation: string, body: unknown, additions: SpecAdditions = {}, status = 200): void {
+export function assertMatchesReference(operation: string, body: unknown, additions: SpecAdditions | SpecAdditions[] = {}, status = 200): void {
   const key = `${operation} ${status} ${JSON.stringify(additions)}`;
   let validate = compiled.get(key);
   if (!validate) {
@@ -93,7 +93,7 @@ export function assertMatchesReference(operation: string, body: unknown, additio
 }
 
 /** Asserts that a body matches one of the reference's component schemas (error bodies, say). */
-export function assertMatchesComponent(name: string, body: unknown, additions: SpecAdditions = {}): void {
+export function assertMatchesComponent(name: string, body: unknown, additions: SpecAdditions | SpecAdditions[] = {}): void {
   const key = `#${name} ${JSON.stringify(additions)}`;
   let validate = compiled.get(key);
   if (!validate) {
@@ -112,7 +112,7 @@ function enumOf(schema: unknown): unknown[] | undefined {
 }
 
 /** Asserts that an event matches the reference variant of its type and op (GET /events). */
-export function assertEventMatchesReference(event: EventLike, additions: SpecAdditions = {}): void {
+export function assertEventMatchesReference(event: EventLike, additions: SpecAdditions | SpecAdditions[] = {}): void {
   eventVariants ??= (((responseSchema('GET /events').properties as Schema).events as Schema).items as Schema).oneOf as Schema[];
   const variant = eventVariants.find((candidate) => {
     const properties = candidate.properties as Schema | undefined;
@@ -133,10 +133,12 @@ export function assertEventMatchesReference(event: EventLike, additions: SpecAdd
 
 /** A copy of a schema that also allows the spec's additional fields at each path of
  * `additions.at`: '' is the top level, 'person' a property, 'realm_users[]' an array's items. */
-function withAdditions(schema: Schema, additions: SpecAdditions): Schema {
-  if (!additions.properties) return schema;
+function withAdditions(schema: Schema, additions: SpecAdditions | SpecAdditions[]): Schema {
   let result = schema;
-  for (const path of additions.at ?? ['']) result = addAt(result, path === '' ? [] : path.split('.'), additions.properties);
+  for (const { properties, at } of Array.isArray(additions) ? additions : [additions]) {
+    if (!properties) continue;
+    for (const path of at ?? ['']) result = addAt(result, path === '' ? [] : path.split('.'), properties);
+  }
   return result;
 }
 
@@ -167,3 +169,6 @@ export const specLinkifierFields = (at: string) =>
     properties: { reverse_template: { type: 'string' }, alternative_url_templates: { type: 'array', items: { type: 'string' } } },
     at: [at],
   }) satisfies SpecAdditions;
+
+/** register's fields the spec adds: has_provider_token (Zulip's has_zoom_token, renamed). */
+export const specRegisterFields = { properties: { has_provider_token: { type: 'boolean' } } } satisfies SpecAdditions;

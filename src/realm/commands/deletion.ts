@@ -15,8 +15,8 @@ export function deleteMessages(ctx: CommandContext, messages: readonly MessageRe
   const had = new Map<number, number[]>();
   for (const user of ctx.state.users.values()) {
     for (const message of messages) {
-      if (ctx.store.userMessages.get([user.id, message.id]) === undefined) continue;
-      ctx.store.userMessages.remove([user.id, message.id]);
+      if (ctx.store.userMessages.get(user.id, message.id) === undefined) continue;
+      ctx.store.userMessages.remove(user.id, message.id);
       let ids = had.get(message.id);
       if (!ids) had.set(message.id, (ids = []));
       ids.push(user.id);
@@ -24,7 +24,7 @@ export function deleteMessages(ctx: CommandContext, messages: readonly MessageRe
   }
   const touchedChannels = new Set<number>();
   for (const message of messages) {
-    ctx.store.messages.remove(message.id);
+    ctx.store.removeMessage(message.id);
     if (message.channelId !== null) {
       ctx.store.channelMessages.remove([message.channelId, message.id]);
       touchedChannels.add(message.channelId);
@@ -65,7 +65,7 @@ export function messagesSentBy(ctx: CommandContext, userId: number, kinds: { pub
     }
   }
   if (kinds.direct) {
-    for (const [, messageId] of ctx.store.userMessages.getKeys({ start: [userId, 0], end: [userId, Number.MAX_SAFE_INTEGER] }) as Iterable<[number, number]>) {
+    for (const [messageId] of ctx.store.userMessages.range(userId, 0)) {
       const message = ctx.store.messages.get(messageId);
       if (message?.type === 'private' && message.senderId === userId) found.push(message);
     }
@@ -85,7 +85,7 @@ export const deletionCommands = {
   'messages.delete': writeCommand((ctx, input: { messageId: number }) => {
     const user = ctx.actor;
     const message = ctx.store.messages.get(input.messageId);
-    const received = ctx.store.userMessages.get([user.id, input.messageId]) !== undefined;
+    const received = ctx.store.userMessages.get(user.id, input.messageId) !== undefined;
     const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
     if (!message || message.realmId !== ctx.state.realm.id || (!received && !(channel && canReadChannel(ctx.state, channel, user)))) {
       throw errors.badRequest('Invalid message(s)');
@@ -106,7 +106,7 @@ export const deletionCommands = {
     const newest = new Map<string, { name: string; max_id: number }>();
     for (const { key, value: topic } of ctx.store.channelMessages.getRange({ start: [channel.id, Number.MAX_SAFE_INTEGER], end: [channel.id, -1], reverse: true })) {
       const messageId = (key as [number, number])[1];
-      if (!channel.historyPublicToSubscribers && ctx.store.userMessages.get([user.id, messageId]) === undefined) continue;
+      if (!channel.historyPublicToSubscribers && ctx.store.userMessages.get(user.id, messageId) === undefined) continue;
       if (!newest.has(topic.toLowerCase())) newest.set(topic.toLowerCase(), { name: topic, max_id: messageId });
     }
     const shown = (name: string) => (name === '' && !input.allowEmptyTopicName ? ctx.state.realm.emptyTopicDisplayName : name);

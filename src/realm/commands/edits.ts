@@ -27,7 +27,7 @@ export interface EditInput {
 function accessibleMessage(ctx: CommandContext, user: UserRecord, messageId: number): MessageRecord {
   const message = ctx.store.messages.get(messageId);
   const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
-  const received = ctx.store.userMessages.get([user.id, messageId]) !== undefined;
+  const received = ctx.store.userMessages.get(user.id, messageId) !== undefined;
   if (!message || message.realmId !== ctx.state.realm.id || (!received && !(channel?.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)))) {
     throw errors.badRequest('Invalid message(s)');
   }
@@ -92,7 +92,7 @@ export const editCommands = {
       }
       if (Object.keys(edit).length === 2) continue;
       updated.edits = [...(moved.edits ?? []), edit];
-      ctx.store.messages.put(updated.id, updated);
+      ctx.store.saveMessage(updated);
       if (updated.channelId !== null) ctx.store.channelMessages.put([updated.channelId, updated.id], updated.topic);
     }
 
@@ -100,11 +100,11 @@ export const editCommands = {
     const mentions = output?.mentions;
     const byFlags = new Map<number, number[]>();
     for (const user of ctx.state.users.values()) {
-      const flags = ctx.store.userMessages.get([user.id, message.id]);
+      const flags = ctx.store.userMessages.get(user.id, message.id);
       if (flags === undefined) continue;
       const mentioned = mentions ? withMentionFlags(ctx.state, flags, mentions, user.id, message.type === 'stream') : flags;
       const next = content === undefined || user.id === message.senderId ? mentioned : withAlertWordFlag(mentioned, user.alertWords, content);
-      if (next !== flags) ctx.store.userMessages.put([user.id, message.id], next);
+      if (next !== flags) ctx.store.userMessages.put(user.id, message.id, next);
       byFlags.set(next, [...(byFlags.get(next) ?? []), user.id]);
     }
     const base: ZulipEvent = {

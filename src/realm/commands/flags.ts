@@ -2,7 +2,7 @@
 // core for both; `update_message_flags` events to the acting user only.
 import { canReadChannel } from '../../channels/access.js';
 import { errors } from '../../errors.js';
-import { Flag, type FlagName, type MessageRecord } from '../../messages/records.js';
+import { Flag, headerOf, type FlagName, type MessageHeader } from '../../messages/records.js';
 import type { WindowEntry } from '../../messages/window.js';
 import type { UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
@@ -31,7 +31,7 @@ function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly Wind
   for (const entry of entries) {
     // Removing `read` skips messages in channels the user is not subscribed to (spec: States).
     if (change.op === 'remove' && bit === Flag.read) {
-      const { channelId } = entry.message;
+      const { channelId } = entry.header;
       if (channelId !== null && !ctx.state.isSubscribed(channelId, user.id)) {
         ignoredChannels.add(channelId);
         continue;
@@ -42,9 +42,9 @@ function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly Wind
     const current = entry.received ? entry.flags : Flag.read | Flag.historical;
     const next = change.op === 'add' ? current | bit : current & ~bit;
     if (next === current) continue;
-    ctx.store.userMessages.put([user.id, entry.id], next);
     updated.push({ entry, flags: next });
   }
+  ctx.store.userMessages.apply(user.id, updated.map(({ entry, flags }) => [entry.id, flags] as const));
   if (updated.length > 0) ctx.emit(flagEvent(user, updated, change), [user.id]);
   return { updated, ignoredChannels: [...ignoredChannels].sort((a, b) => a - b) };
 }
@@ -60,12 +60,12 @@ function flagEvent(user: UserRecord, updated: readonly { entry: WindowEntry; fla
   };
   // Clients put messages marked unread back into their unread counts from these details.
   if (change.op === 'remove' && change.flag === 'read') {
-    event.message_details = Object.fromEntries(updated.map(({ entry, flags }) => [String(entry.id), messageDetails(user, entry.message, flags)]));
+    event.message_details = Object.fromEntries(updated.map(({ entry, flags }) => [String(entry.id), messageDetails(user, entry.header, flags)]));
   }
   return event;
 }
 
-function messageDetails(user: UserRecord, message: MessageRecord, flags: number) {
+function messageDetails(user: UserRecord, message: MessageHeader, flags: number) {
   const mentioned = (flags & anyMention) !== 0 ? { mentioned: true } : {};
   if (message.type === 'stream') return { type: 'stream', stream_id: message.channelId, topic: message.topic, ...mentioned };
   return { type: 'private', user_ids: message.participants.filter((id) => id !== user.id), ...mentioned };
@@ -75,10 +75,10 @@ function messageDetails(user: UserRecord, message: MessageRecord, flags: number)
 function entriesFor(ctx: CommandContext, user: UserRecord, ids: readonly number[]): WindowEntry[] {
   return ids.map((id) => {
     const message = ctx.store.messages.get(id);
-    const flags = ctx.store.userMessages.get([user.id, id]);
-    if (message && message.realmId === ctx.state.realm.id && flags !== undefined) return { id, message, flags, received: true };
+    const flags = ctx.store.userMessages.get(user.id, id);
+    if (message && message.realmId === ctx.state.realm.id && flags !== undefined) return { id, message, header: headerOf(message), flags, received: true };
     const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
-    if (message && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return { id, message, flags: Flag.read | Flag.historical, received: false };
+    if (message && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return { id, message, header: headerOf(message), flags: Flag.read | Flag.historical, received: false };
     throw errors.badRequest('Invalid message(s)');
   });
 }
@@ -94,12 +94,12 @@ export function clampWindow(numBefore: number, numAfter: number): { numBefore: n
 /** The user's unread messages, optionally in one channel (and topic): for the mark-as-read endpoints. */
 function unreadEntries(ctx: CommandContext, user: UserRecord, channelId?: number, topic?: string): WindowEntry[] {
   const entries: WindowEntry[] = [];
-  for (const { key, value: flags } of ctx.store.userMessages.getRange({ start: [user.id, 0], end: [user.id, Number.MAX_SAFE_INTEGER] })) {
+  for (const [id, flags] of ctx.store.userMessages.range(user.id, 0)) {
     if (flags & Flag.read) continue;
-    const message = ctx.store.messages.get((key as [number, number])[1]);
+    const message = ctx.store.messages.get(id);
     if (!message || (channelId !== undefined && message.channelId !== channelId)) continue;
     if (topic !== undefined && message.topic.toLowerCase() !== topic.toLowerCase()) continue;
-    entries.push({ id: message.id, message, flags, received: true });
+    entries.push({ id: message.id, message, header: headerOf(message), flags, received: true });
   }
   return entries;
 }

@@ -192,9 +192,9 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
     const base = withMentionFlags(ctx.state, userId === sender.id && options.readBySender ? Flag.read : 0, mentions, userId, channel !== undefined);
     const flags = userId === sender.id ? base : withAlertWordFlag(base, ctx.state.users.get(userId)?.alertWords, content);
     flagsByUser.set(userId, flags);
-    ctx.store.userMessages.put([userId, message.id], flags);
+    ctx.store.userMessages.put(userId, message.id, flags);
   }
-  ctx.store.messages.put(message.id, message);
+  ctx.store.saveMessage(message);
   if (channel) {
     ctx.store.channelMessages.put([channel.id, message.id], topic);
     if (channel.firstMessageId === null) setFirstMessageId(ctx, channel, message.id);
@@ -227,7 +227,7 @@ export const messageCommands = {
   'messages.get': readCommand((ctx, input: { messageId: number; applyMarkdown: boolean }) => {
     const viewer = ctx.actor;
     const message = ctx.store.messages.get(input.messageId);
-    const flags = ctx.store.userMessages.get([viewer.id, input.messageId]);
+    const flags = ctx.store.userMessages.get(viewer.id, input.messageId);
     const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
     const visible = message?.realmId === ctx.state.realm.id && (flags !== undefined || (channel !== undefined && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, viewer)));
     if (!message || !visible) throw errors.badRequest('Invalid message(s)');
@@ -251,8 +251,7 @@ export function messagesInitialState(ctx: CommandContext) {
   let maxMessageId = -1;
   const unread: { id: number; flags: number }[] = [];
   let missing = false;
-  for (const { key, value: flags } of ctx.store.userMessages.getRange({ start: [user.id, Number.MAX_SAFE_INTEGER], end: [user.id, -1], reverse: true })) {
-    const messageId = (key as [number, number])[1];
+  for (const [messageId, flags] of ctx.store.userMessages.range(user.id, Number.MAX_SAFE_INTEGER, true)) {
     maxMessageId = Math.max(maxMessageId, messageId);
     if (flags & Flag.read) continue;
     if (unread.length === MAX_UNREAD_MESSAGES) {
