@@ -111,24 +111,23 @@ export class UserMessageIndex {
       return;
     }
     const out = Buffer.allocUnsafe(old.length + changes.length * ENTRY_BYTES);
+    const entries = new Chunk(chunkNo, old);
     let written = 0;
     let at = 0;
-    const emit = (offset: number, flags: number) => {
-      out.writeUInt16LE(offset, written);
-      out.writeUInt16LE(flags, written + 2);
-      written += ENTRY_BYTES;
-    };
     for (let next = 0; next < changes.length; next++) {
       const [offset, flags] = changes[next]!;
       if (changes[next + 1]?.[0] === offset) continue;
-      for (; at < old.length && old.readUInt16LE(at) < offset; at += ENTRY_BYTES) emit(old.readUInt16LE(at), old.readUInt16LE(at + 2));
-      if (at < old.length && old.readUInt16LE(at) === offset) at += ENTRY_BYTES;
-      if (flags !== undefined) emit(offset, flags);
+      // The entries before this change are copied as one run.
+      const index = entries.lowerBound(chunkNo * SPAN + offset);
+      written += old.copy(out, written, at * ENTRY_BYTES, index * ENTRY_BYTES);
+      at = index < entries.length && entries.id(index) === chunkNo * SPAN + offset ? index + 1 : index;
+      if (flags !== undefined) {
+        out.writeUInt16LE(offset, written);
+        out.writeUInt16LE(flags, written + 2);
+        written += ENTRY_BYTES;
+      }
     }
-    if (at < old.length) {
-      old.copy(out, written, at);
-      written += old.length - at;
-    }
+    written += old.copy(out, written, at * ENTRY_BYTES);
     if (written === 0) {
       if (existing) this.db.remove([userId, chunkNo]);
       return;
