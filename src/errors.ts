@@ -21,7 +21,8 @@ export type ErrorCode =
   | 'NO_ACTIVE_PUSH_DEVICE'
   | 'ADMIN_ACTION_REQUIRED'
   | 'FAILED_TO_CONNECT_BOUNCER'
-  | 'INTERNAL_SERVER_ERROR_ON_BOUNCER';
+  | 'INTERNAL_SERVER_ERROR_ON_BOUNCER'
+  | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED';
 
 export type ErrorExtra = Record<string, string | number | boolean | null>;
 

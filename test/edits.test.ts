@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, register, type Event } from './helpers/events.js';
-import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
+import { assertEventMatchesReference, assertMatchesComponent, assertMatchesReference } from './helpers/reference.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const edits = suite<{ server: TestServer }>('message edits and history');
@@ -85,8 +85,62 @@ edits('propagate_mode moves one, later or all messages of the topic; the empty-t
   await iago.patch(`/messages/${ids[0]}`, { stream_id: scotland });
   const moved = (await history(iago, ids[0]!)).at(-1)!;
   assert.equal([moved.stream, moved.prev_stream], [scotland, denmark]);
-  const hamlet = await server.as('hamlet@zulip.com');
-  assert.is((await hamlet.patch(`/messages/${ids[0]}`, { stream_id: denmark })).status, 400, 'members do not move messages between channels');
+  const polonius = await server.as('polonius@zulip.com');
+  const guestOwn = await send(polonius, { type: 'stream', to: 'Verona', topic: fresh('guest'), content: 'mine' });
+  const refused = await polonius.patch(`/messages/${guestOwn}`, { stream_id: denmark });
+  assert.equal([refused.status, refused.body.msg], [400, "You don't have permission to move this message"], 'guests are not in role:members');
+});
+
+edits('who may edit and move, and until when: Zulip\'s defaults, time limits and MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', async () => {
+  let offsetMs = 0;
+  const server = await startTestServer({ clock: () => Date.now() + offsetMs });
+  try {
+    const hamlet = await server.as('hamlet@zulip.com');
+    const iago = await server.as('iago@zulip.com');
+    const polonius = await server.as('polonius@zulip.com');
+    const state = (await register(hamlet, { fetch_event_types: ['realm'] })).state;
+    assert.equal(
+      [state.realm_allow_message_editing, state.realm_message_content_edit_limit_seconds, state.realm_move_messages_within_stream_limit_seconds, state.realm_move_messages_between_streams_limit_seconds],
+      [true, 600, 259200, 259200],
+    );
+    const denmark = Number((await iago.get('/get_stream_id', { stream: 'Denmark' })).body.stream_id);
+    const topic = fresh('limits');
+    const old: number[] = [];
+    for (let i = 0; i < 3; i++) old.push(await send(hamlet, { type: 'stream', to: 'Verona', topic, content: `old ${i}` }));
+    assert.is((await polonius.patch(`/messages/${old[0]}`, { topic: `${topic} (guest)` })).status, 200, 'everyone may move topics by default');
+    await polonius.patch(`/messages/${old[0]}`, { topic });
+
+    offsetMs = 11 * 60 * 1000;
+    const late = await hamlet.patch(`/messages/${old[0]}`, { content: 'too late' });
+    assert.equal([late.status, late.body.msg], [400, 'The time limit for editing this message has passed']);
+    assert.is((await hamlet.patch(`/messages/${old[0]}`, { topic: `${topic} renamed`, propagate_mode: 'change_one' })).status, 200, 'topics move for 3 days');
+    await hamlet.patch(`/messages/${old[0]}`, { topic, propagate_mode: 'change_one' });
+
+    offsetMs = 4 * 24 * 3600 * 1000;
+    const topicLate = await hamlet.patch(`/messages/${old[0]}`, { topic: 'x' });
+    assert.equal([topicLate.status, topicLate.body.msg], [400, "The time limit for editing this message's topic has passed"]);
+    const channelLate = await hamlet.patch(`/messages/${old[0]}`, { stream_id: denmark });
+    assert.equal([channelLate.status, channelLate.body.msg], [400, "The time limit for editing this message's channel has passed"]);
+
+    const recent: number[] = [];
+    for (let i = 0; i < 2; i++) recent.push(await send(hamlet, { type: 'stream', to: 'Verona', topic, content: `new ${i}` }));
+    const partial = await hamlet.patch(`/messages/${recent[1]}`, { topic: 'moved', propagate_mode: 'change_all' });
+    assert.equal([partial.status, partial.body.code], [400, 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED']);
+    assert.equal(
+      [partial.body.first_message_id_allowed_to_move, partial.body.total_messages_allowed_to_move, partial.body.total_messages_in_topic],
+      [recent[0], 2, 5],
+    );
+    // The reference's schema for this error omits the fields its own example shows; they are added.
+    const integer = { type: 'integer' };
+    assertMatchesComponent('CodedError', partial.body, { properties: { first_message_id_allowed_to_move: integer, total_messages_allowed_to_move: integer, total_messages_in_topic: integer } });
+    const topicOf = async (id: number) => ((await hamlet.get(`/messages/${id}`)).body.message as { subject: string }).subject;
+    assert.is(await topicOf(recent[1]!), topic, 'nothing moved');
+    assert.is((await hamlet.patch(`/messages/${recent[0]}`, { topic: 'moved', propagate_mode: 'change_later' })).status, 200, 'the recent part may move');
+    assert.is((await iago.patch(`/messages/${old[0]}`, { topic: 'moved', propagate_mode: 'change_all' })).status, 200, 'administrators have no time limit');
+    assert.equal(await Promise.all([...old, ...recent].map(topicOf)), ['moved', 'moved', 'moved', 'moved', 'moved']);
+  } finally {
+    await server.stop();
+  }
 });
 
 edits('an edit recomputes mention flags and is announced; register + events == a fresh register', async ({ server }) => {

@@ -7,7 +7,30 @@ export interface RealmPermissions {
   can_create_public_channel_group: GroupSetting;
   can_create_private_channel_group: GroupSetting;
   can_create_web_public_channel_group: GroupSetting;
+  /** Moving messages to another topic (Zulip's default: everyone); absent in realms created
+   * before it existed, which read Zulip's default. */
+  can_move_messages_between_topics_group?: GroupSetting;
+  /** Moving messages to another channel (Zulip's default: members). */
+  can_move_messages_between_channels_group?: GroupSetting;
 }
+
+/** Zulip's message-editing settings (limits in seconds; null: no limit). */
+export interface MessageEditSettings {
+  allowMessageEditing: boolean;
+  contentEditLimitSeconds: number | null;
+  /** Moving to another topic, for users below moderator. */
+  moveWithinChannelLimitSeconds: number | null;
+  /** Moving to another channel, for users below moderator. */
+  moveBetweenChannelsLimitSeconds: number | null;
+}
+
+/** Zulip's defaults: editing on, content for 10 minutes, moves for 3 days. */
+export const defaultEditSettings: MessageEditSettings = {
+  allowMessageEditing: true,
+  contentEditLimitSeconds: 600,
+  moveWithinChannelLimitSeconds: 3 * 24 * 3600,
+  moveBetweenChannelsLimitSeconds: 3 * 24 * 3600,
+};
 
 export interface RealmRecord {
   id: number;
@@ -32,6 +55,8 @@ export interface RealmRecord {
   notificationBotId: number | null;
   /** Whether members may see messages' edit history (Zulip's realm_allow_edit_history). */
   editHistoryVisible: boolean;
+  /** Absent in realms created before it existed: Zulip's defaults. */
+  messageEditing?: MessageEditSettings;
 }
 
 export function realmHost(realm: Pick<RealmRecord, 'subdomain'>, externalHost: string): string {

@@ -6,7 +6,7 @@ import type { EventQueues } from '../events/queues.js';
 import { groupPermissions, systemGroupOrder, systemGroups, type GroupPermission, type GroupRecord, type GroupSetting, type SystemGroupName } from '../groups/records.js';
 import type { Store } from '../store/store.js';
 import { RealmActor } from './actor.js';
-import type { RealmRecord } from './records.js';
+import { defaultEditSettings, type RealmRecord } from './records.js';
 
 export interface NewRealm {
   subdomain: string;
@@ -86,11 +86,14 @@ export class Realms {
           can_create_public_channel_group: groups.get('role:members')!,
           can_create_private_channel_group: groups.get('role:members')!,
           can_create_web_public_channel_group: groups.get('role:owners')!,
+          can_move_messages_between_topics_group: groups.get('role:everyone')!,
+          can_move_messages_between_channels_group: groups.get('role:members')!,
         },
         defaultChannelIds: [],
         newChannelAnnouncementsChannelId: null,
         notificationBotId: null,
         editHistoryVisible: true,
+        messageEditing: defaultEditSettings,
       };
       this.store.realms.put(record.id, record);
       if (this.store.meta.get(DEFAULT_REALM_KEY) === undefined) this.store.meta.put(DEFAULT_REALM_KEY, record.id);

@@ -1,20 +1,18 @@
 // Editing messages (PATCH /messages/{id}): content, topic and channel, with propagate_mode; the
 // edit history each edit records, and GET /messages/{id}/history (spec endpoint 12).
-import { canReadChannel } from '../../channels/access.js';
+import { canReadChannel, hasPermission } from '../../channels/access.js';
 import type { ChannelRecord } from '../../channels/records.js';
 import { errors } from '../../errors.js';
 import type { ZulipEvent } from '../../events/types.js';
 import { renderMessage } from '../../markdown.js';
+import { checkContentEdit, checkMove, checkMovedTogether, moveLimit } from '../../messages/editRights.js';
 import { editHistory } from '../../messages/history.js';
 import { mentionResolver, withAlertWordFlag, withMentionFlags } from '../../messages/mentions.js';
 import { flagNames, type MessageRecord } from '../../messages/records.js';
-import { Role, type UserRecord } from '../../users/records.js';
+import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import { limits } from './limits.js';
 import { normalizeTopic } from './messages.js';
-
-/** Zulip's default realm_message_content_edit_limit_seconds. */
-export const CONTENT_EDIT_LIMIT_SECONDS = 600;
 
 export interface EditInput {
   messageId: number;
@@ -50,19 +48,19 @@ export const editCommands = {
     const editor = ctx.actor;
     const message = accessibleMessage(ctx, editor, input.messageId);
     if (input.content === undefined && input.topic === undefined && input.channelId === undefined) throw errors.badRequest('Nothing to change');
-    const moderator = editor.role <= Role.moderator;
     if (input.content !== undefined) {
-      if (message.senderId !== editor.id) throw errors.badRequest("You don't have permission to edit this message");
-      if (ctx.now - message.timestamp > CONTENT_EDIT_LIMIT_SECONDS) throw errors.badRequest('The time limit for editing this message has passed');
+      checkContentEdit(ctx.state, editor, message, ctx.now);
       if (input.content.trim() === '') throw errors.badRequest('Message must not be empty');
     }
     if ((input.topic !== undefined || input.channelId !== undefined) && message.type !== 'stream') throw errors.badRequest('Direct messages have no topic or channel');
-    if (input.topic !== undefined && message.senderId !== editor.id && editor.role === Role.guest) throw errors.badRequest("You don't have permission to edit this message");
+    const source = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
+    if (input.topic !== undefined && source) checkMove(ctx.state, editor, message, source, 'topic', ctx.now);
     let target: ChannelRecord | undefined;
-    if (input.channelId !== undefined) {
-      if (!moderator) throw errors.badRequest("You don't have permission to move this message");
+    if (input.channelId !== undefined && source) {
+      checkMove(ctx.state, editor, message, source, 'channel', ctx.now);
       target = ctx.state.channels.get(input.channelId);
       if (!target || target.isArchived || !canReadChannel(ctx.state, target, editor)) throw errors.badRequest('Invalid channel ID');
+      if (!hasPermission(ctx.state, target, editor, 'can_send_message_group')) throw errors.badRequest("You don't have permission to move this message");
     }
     const topic = input.topic === undefined ? undefined : normalizeTopic(ctx, input.topic);
     if (topic !== undefined && [...topic].length > limits.max_topic_length) throw errors.badRequest(`topic is too long (limit: ${limits.max_topic_length} characters)`);
@@ -71,6 +69,8 @@ export const editCommands = {
     const rendered = output?.html;
 
     const messages = topic !== undefined || target !== undefined ? movedTogether(ctx, message, input.propagateMode) : [message];
+    if (topic !== undefined) checkMovedTogether(messages, moveLimit(ctx.state, editor, 'topic'), ctx.now);
+    if (target !== undefined) checkMovedTogether(messages, moveLimit(ctx.state, editor, 'channel'), ctx.now);
     const origTopic = message.topic;
     const origChannel = message.channelId;
     for (const moved of messages) {

@@ -1,6 +1,7 @@
 // POST /register: creates an event queue and returns the initial state of everything the client
 // asked for, in one step of the realm actor, after every earlier write is committed and its events
 // delivered — so the initial state plus the queue's events always equals a fresh register.
+import { editSettings } from '../../messages/editRights.js';
 import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { realmUrl } from '../records.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../version.js';
@@ -41,6 +42,7 @@ type Fetcher = (ctx: CommandContext, input: RegisterInput) => object;
 function realmState(ctx: CommandContext) {
   const { realm } = ctx.state;
   const url = realmUrl(realm, ctx.config);
+  const editing = editSettings(ctx.state);
   return {
     realm_name: realm.name,
     realm_description: realm.description,
@@ -52,6 +54,12 @@ function realmState(ctx: CommandContext) {
     development_environment: ctx.config.mode === 'development',
     realm_new_stream_announcements_stream_id: realm.newChannelAnnouncementsChannelId ?? -1,
     realm_allow_edit_history: realm.editHistoryVisible !== false,
+    realm_allow_message_editing: editing.allowMessageEditing,
+    realm_message_content_edit_limit_seconds: editing.contentEditLimitSeconds,
+    realm_move_messages_within_stream_limit_seconds: editing.moveWithinChannelLimitSeconds,
+    realm_move_messages_between_streams_limit_seconds: editing.moveBetweenChannelsLimitSeconds,
+    realm_can_move_messages_between_topics_group: realm.permissions.can_move_messages_between_topics_group ?? ctx.state.systemGroup('role:everyone'),
+    realm_can_move_messages_between_channels_group: realm.permissions.can_move_messages_between_channels_group ?? ctx.state.systemGroup('role:members'),
   };
 }
 
