@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
-import { applyEvent, comparable, register, type Event } from './helpers/events.js';
+import { applyEvent, comparable, pollEvents, register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesComponent, assertMatchesReference } from './helpers/reference.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -107,14 +107,15 @@ edits('who may edit and move, and until when: Zulip\'s defaults, time limits and
     const topic = fresh('limits');
     const old: number[] = [];
     for (let i = 0; i < 3; i++) old.push(await send(hamlet, { type: 'stream', to: 'Verona', topic, content: `old ${i}` }));
-    assert.is((await polonius.patch(`/messages/${old[0]}`, { topic: `${topic} (guest)` })).status, 200, 'everyone may move topics by default');
-    await polonius.patch(`/messages/${old[0]}`, { topic });
+    const quietly = { send_notification_to_new_thread: false };
+    assert.is((await polonius.patch(`/messages/${old[0]}`, { topic: `${topic} (guest)`, ...quietly })).status, 200, 'everyone may move topics by default');
+    await polonius.patch(`/messages/${old[0]}`, { topic, ...quietly });
 
     offsetMs = 11 * 60 * 1000;
     const late = await hamlet.patch(`/messages/${old[0]}`, { content: 'too late' });
     assert.equal([late.status, late.body.msg], [400, 'The time limit for editing this message has passed']);
-    assert.is((await hamlet.patch(`/messages/${old[0]}`, { topic: `${topic} renamed`, propagate_mode: 'change_one' })).status, 200, 'topics move for 3 days');
-    await hamlet.patch(`/messages/${old[0]}`, { topic, propagate_mode: 'change_one' });
+    assert.is((await hamlet.patch(`/messages/${old[0]}`, { topic: `${topic} renamed`, propagate_mode: 'change_one', ...quietly })).status, 200, 'topics move for 3 days');
+    await hamlet.patch(`/messages/${old[0]}`, { topic, propagate_mode: 'change_one', ...quietly });
 
     offsetMs = 4 * 24 * 3600 * 1000;
     const topicLate = await hamlet.patch(`/messages/${old[0]}`, { topic: 'x' });
@@ -135,23 +136,66 @@ edits('who may edit and move, and until when: Zulip\'s defaults, time limits and
     assertMatchesComponent('CodedError', partial.body, { properties: { first_message_id_allowed_to_move: integer, total_messages_allowed_to_move: integer, total_messages_in_topic: integer } });
     const topicOf = async (id: number) => ((await hamlet.get(`/messages/${id}`)).body.message as { subject: string }).subject;
     assert.is(await topicOf(recent[1]!), topic, 'nothing moved');
-    assert.is((await hamlet.patch(`/messages/${recent[0]}`, { topic: 'moved', propagate_mode: 'change_later' })).status, 200, 'the recent part may move');
-    assert.is((await iago.patch(`/messages/${old[0]}`, { topic: 'moved', propagate_mode: 'change_all' })).status, 200, 'administrators have no time limit');
+    assert.is((await hamlet.patch(`/messages/${recent[0]}`, { topic: 'moved', propagate_mode: 'change_later', ...quietly })).status, 200, 'the recent part may move');
+    assert.is((await iago.patch(`/messages/${old[0]}`, { topic: 'moved', propagate_mode: 'change_all', ...quietly })).status, 200, 'administrators have no time limit');
     assert.equal(await Promise.all([...old, ...recent].map(topicOf)), ['moved', 'moved', 'moved', 'moved', 'moved']);
   } finally {
     await server.stop();
   }
 });
 
+edits('moving to another channel: rows for its subscribers, gone for the rest, notices in both threads, first_message_id', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const cordelia = await server.as('cordelia@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const idOf = async (client: ApiClient) => Number((await client.get('/users/me')).body.user_id);
+  const secretName = fresh('secret');
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name: secretName }], invite_only: true, principals: [await idOf(iago), await idOf(hamlet), await idOf(othello)] });
+  const secret = Number((await iago.get('/get_stream_id', { stream: secretName })).body.stream_id);
+  const topic = fresh('plans');
+  const ids = [await send(hamlet, { type: 'stream', to: 'Denmark', topic, content: 'one' }), await send(hamlet, { type: 'stream', to: 'Denmark', topic, content: 'two' })];
+  const watchCordelia = await register(cordelia, { event_types: ['delete_message'] });
+  const watchIago = await register(iago, { event_types: ['stream', 'message'], apply_markdown: false });
+
+  const moved = await iago.patch(`/messages/${ids[0]}`, { stream_id: secret, propagate_mode: 'change_all', send_notification_to_old_thread: true });
+  assert.is(moved.status, 200, JSON.stringify(moved.body));
+  const flagsOf = async (client: ApiClient, id: number) => (await client.get(`/messages/${id}`)).body as { message?: { flags: string[] }; code?: string };
+  assert.ok((await flagsOf(othello, ids[0]!)).message!.flags.includes('read'), 'a subscriber of the new channel gets the message, read');
+  assert.is((await flagsOf(cordelia, ids[0]!)).code, 'BAD_REQUEST', 'not subscribed to the private channel: gone');
+  const gone = (await cordelia.get('/events', { queue_id: watchCordelia.queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
+  assert.equal(gone.map((event) => [event.type, event.message_ids]), [['delete_message', ids]]);
+  for (const event of gone) assertEventMatchesReference(event);
+
+  const events = await pollEvents(iago, watchIago.queueId, 3);
+  const notices = events.filter((event) => event.type === 'message').map((event) => event.message as { content: string; display_recipient: string; subject: string });
+  const iagoId = await idOf(iago);
+  assert.equal(
+    notices.map((notice) => [notice.display_recipient, notice.subject, notice.content]).sort(),
+    [
+      ['Denmark', topic, `This topic was moved to #**${secretName}>${topic}** by @_**Iago|${iagoId}**.`],
+      [secretName, topic, `This topic was moved here from #**Denmark>${topic}** by @_**Iago|${iagoId}**.`],
+    ],
+  );
+  const firstMessage = events.find((event) => event.type === 'stream' && event.property === 'first_message_id' && event.stream_id === secret);
+  assert.is(firstMessage?.value, ids[0], "the new channel's oldest message is a moved one");
+
+  const resolved = await iago.patch(`/messages/${ids[0]}`, { topic: `✔ ${topic}`, propagate_mode: 'change_all' });
+  assert.is(resolved.status, 200);
+  const [resolvedNotice] = (await pollEvents(iago, watchIago.queueId, 1, events.at(-1)!.id)).filter((event) => event.type === 'message');
+  assert.is((resolvedNotice!.message as { content: string }).content, `@_**Iago|${iagoId}** has marked this topic as resolved.`);
+});
+
 edits('an edit recomputes mention flags and is announced; register + events == a fresh register', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const cordelia = await server.as('cordelia@zulip.com');
   const id = await send(hamlet, { type: 'stream', to: 'Verona', topic: fresh('mentions'), content: 'hello' });
-  const before = await register(cordelia, { fetch_event_types: ['message'], event_types: ['update_message'] });
+  const before = await register(cordelia, { fetch_event_types: ['message'], event_types: ['update_message', 'message'] });
   await hamlet.patch(`/messages/${id}`, { content: "hello @**Cordelia, Lear's daughter**" });
   await hamlet.patch(`/messages/${id}`, { topic: 'renamed', propagate_mode: 'change_all' });
   const events = (await cordelia.get('/events', { queue_id: before.queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
-  assert.equal(events.map((event) => event.type), ['update_message', 'update_message']);
+  // The move leaves the notification bot's notice in the new thread.
+  assert.equal(events.map((event) => event.type), ['update_message', 'update_message', 'message']);
   assert.ok((events[0]!.flags as string[]).includes('mentioned'));
   for (const event of events) assertEventMatchesReference(event);
   assert.ok(((await cordelia.get(`/messages/${id}`)).body.message as { flags: string[] }).flags.includes('mentioned'));

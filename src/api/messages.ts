@@ -116,6 +116,8 @@ interface EditParams {
   topic?: string;
   stream_id?: number;
   propagate_mode: 'change_one' | 'change_later' | 'change_all';
+  send_notification_to_old_thread: boolean;
+  send_notification_to_new_thread: boolean;
 }
 
 export const editMessage = (request: UserRequest, params: EditParams) =>
@@ -125,6 +127,8 @@ export const editMessage = (request: UserRequest, params: EditParams) =>
     topic: params.topic,
     channelId: params.stream_id,
     propagateMode: params.propagate_mode,
+    notifyOldThread: params.send_notification_to_old_thread,
+    notifyNewThread: params.send_notification_to_new_thread,
   });
 
 export async function getMessageHistory(request: UserRequest, params: { message_id: number; allow_empty_topic_name: boolean }) {

@@ -6,12 +6,11 @@ import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import { canReadChannel, canSeeChannel, hasPermission } from '../../channels/access.js';
 import { errors } from '../../errors.js';
 import { isAdmin } from '../../users/records.js';
-import { setFirstMessageId } from './firstMessage.js';
+import { refreshFirstMessageId } from './firstMessage.js';
 import { normalizeTopic } from './messages.js';
 
 export function deleteMessages(ctx: CommandContext, messages: readonly MessageRecord[]): void {
   if (messages.length === 0) return;
-  const doomed = new Set(messages.map((message) => message.id));
   const had = new Map<number, number[]>();
   for (const user of ctx.state.users.values()) {
     for (const message of messages) {
@@ -44,12 +43,7 @@ export function deleteMessages(ctx: CommandContext, messages: readonly MessageRe
     const where = first!.type === 'stream' ? { message_type: 'stream', stream_id: first!.channelId, topic: first!.topic } : { message_type: 'private' };
     ctx.emit({ type: 'delete_message', message_ids: grouped.map((message) => message.id), ...where }, userIds);
   }
-  for (const channelId of touchedChannels) {
-    const channel = ctx.state.channels.get(channelId)!;
-    if (channel.firstMessageId === null || !doomed.has(channel.firstMessageId)) continue;
-    const [next] = ctx.store.channelMessages.getKeys({ start: [channelId, 0], end: [channelId, Number.MAX_SAFE_INTEGER], limit: 1 }) as Iterable<[number, number]>;
-    setFirstMessageId(ctx, channel, next?.[1] ?? null);
-  }
+  for (const channelId of touchedChannels) refreshFirstMessageId(ctx, channelId);
 }
 
 /** Messages a user sent, by kind (for deactivation's deletion actions). */

@@ -12,7 +12,9 @@ import { flagNames, type MessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import { limits } from './limits.js';
+import { refreshFirstMessageId } from './firstMessage.js';
 import { normalizeTopic } from './messages.js';
+import { announceMove, moveRows } from './moves.js';
 
 export interface EditInput {
   messageId: number;
@@ -20,6 +22,8 @@ export interface EditInput {
   topic?: string;
   channelId?: number;
   propagateMode: 'change_one' | 'change_later' | 'change_all';
+  notifyOldThread: boolean;
+  notifyNewThread: boolean;
 }
 
 function accessibleMessage(ctx: CommandContext, user: UserRecord, messageId: number): MessageRecord {
@@ -96,6 +100,8 @@ export const editCommands = {
       if (updated.channelId !== null) ctx.store.channelMessages.put([updated.channelId, updated.id], updated.topic);
     }
 
+    if (source && target && target.id !== source.id) moveRows(ctx, messages, source, origTopic, target);
+
     // Everyone who has the message hears of the edit, with their own flags (recomputed from new content).
     const mentions = output?.mentions;
     const byFlags = new Map<number, number[]>();
@@ -120,6 +126,18 @@ export const editCommands = {
       ...(content !== undefined ? { orig_content: message.content, orig_rendered_content: message.renderedContent, content, rendered_content: rendered, is_me_message: content.startsWith('/me ') } : {}),
     };
     for (const [flags, userIds] of byFlags) ctx.emit({ ...base, flags: flagNames(flags) }, userIds);
+    if (source && (topic !== undefined || target !== undefined)) {
+      for (const channelId of new Set([source.id, target?.id ?? source.id])) refreshFirstMessageId(ctx, channelId);
+      const moved = messages.filter((candidate) => candidate.topic !== (topic ?? candidate.topic) || (target !== undefined && candidate.channelId !== target.id));
+      announceMove(ctx, {
+        editor,
+        from: { channel: source, topic: origTopic },
+        to: { channel: target ?? source, topic: topic ?? origTopic },
+        moved,
+        toOldThread: input.notifyOldThread,
+        toNewThread: input.notifyNewThread,
+      });
+    }
     return { detached_uploads: [] };
   }),
 

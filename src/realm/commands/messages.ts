@@ -24,6 +24,9 @@ export interface SendInput {
   content: string;
   readBySender: boolean;
   client: string;
+  /** Sent by the server itself (the notification bot's notices): the sender's right to post is
+   * not checked. */
+  system?: boolean;
 }
 
 function truncate(text: string, limit: number, marker: string): string {
@@ -146,7 +149,7 @@ export interface PreparedMessage {
 
 /** Checks a message `sender` may send now, rendering it; throws the API error of the first rule it
  * breaks and writes nothing. */
-export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: Pick<SendInput, 'type' | 'to' | 'topic' | 'content'>): PreparedMessage {
+export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: Pick<SendInput, 'type' | 'to' | 'topic' | 'content' | 'system'>): PreparedMessage {
   if (input.content.trim() === '') throw errors.badRequest('Message must not be empty');
   if (input.content.includes('\u0000')) throw errors.badRequest('Message must not contain null bytes');
   const content = truncate(input.content, limits.max_message_length, '\n[message truncated]');
@@ -158,7 +161,7 @@ export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: P
     if (input.topic === null) throw errors.badRequest('Missing topic');
     if (input.topic.includes('\u0000')) throw errors.badRequest('Topic must not contain null bytes');
     topic = truncate(normalizeTopic(ctx, input.topic), limits.max_topic_length, '...');
-    checkMaySend(ctx, channel, sender);
+    if (!input.system) checkMaySend(ctx, channel, sender);
     checkTopic(ctx, channel, topic);
   } else {
     const users = directRecipients(ctx, input.to);

@@ -1,0 +1,77 @@
+// What moving messages to another topic or channel does besides changing them (Zulip's
+// do_update_message): the new channel's subscribers get rows for the messages (read), users not
+// subscribed to it lose theirs (and those who cannot read it are told the messages are gone), and
+// the notification bot leaves notices in the old and new threads.
+import { canReadChannel } from '../../channels/access.js';
+import type { ChannelRecord } from '../../channels/records.js';
+import { Flag, type MessageRecord } from '../../messages/records.js';
+import type { UserRecord } from '../../users/records.js';
+import type { CommandContext } from '../context.js';
+import { sendMessage } from './messages.js';
+
+/** Zulip's prefix of resolved topics. */
+const RESOLVED_PREFIX = '✔ ';
+
+export function moveRows(ctx: CommandContext, messages: readonly MessageRecord[], from: ChannelRecord, topic: string, to: ChannelRecord): void {
+  const subscribers = new Set(ctx.state.subscriberIds(to.id));
+  const losingAccess: number[] = [];
+  for (const user of ctx.state.users.values()) {
+    const changes: [number, number | undefined][] = [];
+    for (const message of messages) {
+      const flags = ctx.store.userMessages.get(user.id, message.id);
+      if (subscribers.has(user.id) && flags === undefined) changes.push([message.id, Flag.read]);
+      else if (!subscribers.has(user.id) && flags !== undefined) changes.push([message.id, undefined]);
+    }
+    if (changes.length === 0) continue;
+    ctx.store.userMessages.apply(user.id, changes);
+    if (changes.some(([, flags]) => flags === undefined) && !canReadChannel(ctx.state, to, user)) losingAccess.push(user.id);
+  }
+  if (losingAccess.length > 0) {
+    ctx.emit({ type: 'delete_message', message_ids: messages.map((message) => message.id), message_type: 'stream', stream_id: from.id, topic }, losingAccess);
+  }
+}
+
+export interface MoveNotice {
+  editor: UserRecord;
+  from: { channel: ChannelRecord; topic: string };
+  to: { channel: ChannelRecord; topic: string };
+  moved: readonly MessageRecord[];
+  toOldThread: boolean;
+  toNewThread: boolean;
+}
+
+const place = (channel: ChannelRecord, topic: string): string => `#**${channel.name}>${topic}**`;
+
+/** Whether any message is left in a channel's topic. */
+function topicHasMessages(ctx: CommandContext, channelId: number, topic: string): boolean {
+  const wanted = topic.toLowerCase();
+  for (const { value } of ctx.store.channelMessages.getRange({ start: [channelId, 0], end: [channelId, Number.MAX_SAFE_INTEGER] })) {
+    if (value.toLowerCase() === wanted) return true;
+  }
+  return false;
+}
+
+/** The notification bot's notices of a move, in Zulip's words. */
+export function announceMove(ctx: CommandContext, notice: MoveNotice): void {
+  const botId = ctx.state.realm.notificationBotId;
+  const bot = botId === null ? undefined : ctx.state.users.get(botId);
+  if (!bot || notice.moved.length === 0) return;
+  const { editor, from, to, moved } = notice;
+  const post = (channel: ChannelRecord, topic: string, content: string) =>
+    sendMessage(ctx, bot, { type: 'stream', to: [channel.id], topic, content, readBySender: true, client: 'Internal', system: true });
+  const user = `@_**${editor.fullName}|${editor.id}**`;
+  if (from.channel.id === to.channel.id && (to.topic === RESOLVED_PREFIX + from.topic || from.topic === RESOLVED_PREFIX + to.topic)) {
+    post(to.channel, to.topic, `${user} has marked this topic as ${to.topic.startsWith(RESOLVED_PREFIX) ? 'resolved' : 'unresolved'}.`);
+    return;
+  }
+  const all = !topicHasMessages(ctx, from.channel.id, from.topic);
+  const one = `[A message](#narrow/near/${moved[0]!.id})`;
+  if (notice.toNewThread) {
+    const what = all ? 'This topic was' : moved.length === 1 ? `${one} was` : `${moved.length} messages were`;
+    post(to.channel, to.topic, `${what} moved here from ${place(from.channel, from.topic)} by ${user}.`);
+  }
+  if (notice.toOldThread) {
+    const what = all ? 'This topic was moved' : moved.length === 1 ? `${one} was moved from this topic` : `${moved.length} messages were moved from this topic`;
+    post(from.channel, from.topic, `${what} to ${place(to.channel, to.topic)} by ${user}.`);
+  }
+}
