@@ -89,7 +89,15 @@ function* candidates(store: Store, request: WindowRequest, from: number, reverse
     const header = useChannel ? { type: 'stream' as const, channelId, topic, participants: [] } : undefined;
     return new LazyEntry(store, id, flags, stored !== undefined, record, header);
   };
-  if (useChannel) {
+  const topicTerm = request.terms.find((term) => term.op === 'topic' && !term.negated);
+  if (useChannel && topicTerm?.op === 'topic') {
+    // A topic of the channel: its own index, so other topics' messages are never read.
+    const flagsOf = store.userMessages.reader(request.userId);
+    for (const [id, topic] of store.topicRange(channelId, topicTerm.topic, from, reverse)) {
+      const found = entry(id, flagsOf(id), topic);
+      if (found) yield found;
+    }
+  } else if (useChannel) {
     const flagsOf = store.userMessages.reader(request.userId);
     const range = reverse ? { start: [channelId, from], end: [channelId, -1], reverse: true } : { start: [channelId, from], end: [channelId, AFTER_NEWEST] };
     for (const { key, value: topic } of store.channelMessages.getRange(range) as Iterable<{ key: [number, number]; value: string }>) {

@@ -15,6 +15,7 @@
 //   userMessageChunks [userId, chunkNo]   → the user's message rows with their flag bits (Zulip's
 //                                          values), chunked by message ID (userMessages.ts)
 //   channelMessages [channelId, messageId] → topic; a channel's messages in order
+//   topicMessages [channelId, topic lowercased, messageId] → topic; a topic's messages in order
 //   folders  [realmId, folderId]          → FolderRecord (channel folders)
 //   profileFields [realmId, fieldId]     → FieldRecord (custom profile field definitions)
 //   userTopics [realmId, userId, channelId, topic lowercased] → UserTopicRecord (policy not inherit)
@@ -49,6 +50,7 @@ export class Store {
   private readonly messageHeaders: Database<MessageHeader, number>;
   readonly userMessages: UserMessageIndex;
   readonly channelMessages: Database<string, [number, number]>;
+  readonly topicMessages: Database<string, [number, string, number]>;
   readonly folders: Database<FolderRecord, [number, number]>;
   readonly profileFields: Database<FieldRecord, [number, number]>;
   readonly userTopics: Database<UserTopicRecord, [number, number, number, string]>;
@@ -75,6 +77,8 @@ export class Store {
     this.userMessages = new UserMessageIndex(this.env.openDB({ name: 'userMessageChunks', encoding: 'binary' }));
     this.migrateUserMessageRows();
     this.channelMessages = this.env.openDB({ name: 'channelMessages' });
+    this.topicMessages = this.env.openDB({ name: 'topicMessages' });
+    this.buildTopicIndex();
     this.folders = this.env.openDB({ name: 'folders' });
     this.profileFields = this.env.openDB({ name: 'profileFields' });
     this.userTopics = this.env.openDB({ name: 'userTopics' });
@@ -104,6 +108,38 @@ export class Store {
       }
       flush();
       old.clearSync();
+    });
+  }
+
+  /** Adds a channel message to the channel's and its topic's indexes; call inside a write. */
+  indexInChannel(channelId: number, messageId: number, topic: string): void {
+    this.channelMessages.put([channelId, messageId], topic);
+    this.topicMessages.put([channelId, topic.toLowerCase(), messageId], topic);
+  }
+
+  /** Takes a channel message out of the channel's and its topic's indexes; call inside a write. */
+  unindexInChannel(channelId: number, messageId: number, topic: string): void {
+    this.channelMessages.remove([channelId, messageId]);
+    this.topicMessages.remove([channelId, topic.toLowerCase(), messageId]);
+  }
+
+  /** A topic's messages (its name lowercased) from `from` (inclusive) on, or back when reverse:
+   * [message ID, topic as written]. */
+  *topicRange(channelId: number, topic: string, from: number, reverse = false): Generator<[messageId: number, topic: string]> {
+    const range = reverse ? { start: [channelId, topic, from], end: [channelId, topic, -1], reverse: true } : { start: [channelId, topic, from], end: [channelId, topic, Number.MAX_SAFE_INTEGER] };
+    for (const { key, value } of this.topicMessages.getRange(range)) yield [key[2], value];
+  }
+
+  /** Whether any message is left in a topic (its name lowercased). */
+  topicHasMessages(channelId: number, topic: string): boolean {
+    return this.topicMessages.getKeysCount({ start: [channelId, topic, 0], end: [channelId, topic, Number.MAX_SAFE_INTEGER], limit: 1 }) > 0;
+  }
+
+  /** Data directories written before the topic index get it built once, at open. */
+  private buildTopicIndex(): void {
+    if (this.topicMessages.getKeysCount({ limit: 1 }) > 0 || this.channelMessages.getKeysCount({ limit: 1 }) === 0) return;
+    this.env.transactionSync(() => {
+      for (const { key, value } of this.channelMessages.getRange()) this.topicMessages.put([key[0], value.toLowerCase(), key[1]], value);
     });
   }
 

@@ -25,7 +25,7 @@ export function deleteMessages(ctx: CommandContext, messages: readonly MessageRe
   for (const message of messages) {
     ctx.store.removeMessage(message.id);
     if (message.channelId !== null) {
-      ctx.store.channelMessages.remove([message.channelId, message.id]);
+      ctx.store.unindexInChannel(message.channelId, message.id, message.topic);
       touchedChannels.add(message.channelId);
     }
   }
@@ -116,13 +116,12 @@ export const deletionCommands = {
     const topic = normalizeTopic(ctx, input.topic).toLowerCase();
     const doomed: MessageRecord[] = [];
     let remaining = false;
-    for (const { key, value } of ctx.store.channelMessages.getRange({ start: [channel.id, Number.MAX_SAFE_INTEGER], end: [channel.id, -1], reverse: true })) {
-      if (value.toLowerCase() !== topic) continue;
+    for (const [id] of ctx.store.topicRange(channel.id, topic, Number.MAX_SAFE_INTEGER, true)) {
       if (doomed.length === DELETE_BATCH) {
         remaining = true;
         break;
       }
-      doomed.push(ctx.store.messages.get((key as [number, number])[1])!);
+      doomed.push(ctx.store.messages.get(id)!);
     }
     deleteMessages(ctx, doomed);
     return { deleted: doomed.length, remaining };

@@ -39,11 +39,8 @@ function accessibleMessage(ctx: CommandContext, user: UserRecord, messageId: num
 /** The messages a topic or channel move takes along (propagate_mode). */
 function movedTogether(ctx: CommandContext, message: MessageRecord, mode: EditInput['propagateMode']): MessageRecord[] {
   if (mode === 'change_one' || message.channelId === null) return [message];
-  const topic = message.topic.toLowerCase();
   const moved: MessageRecord[] = [];
-  for (const { key, value } of ctx.store.channelMessages.getRange({ start: [message.channelId, mode === 'change_all' ? 0 : message.id], end: [message.channelId, Number.MAX_SAFE_INTEGER] })) {
-    if (value.toLowerCase() === topic) moved.push(ctx.store.messages.get((key as [number, number])[1])!);
-  }
+  for (const [id] of ctx.store.topicRange(message.channelId, message.topic.toLowerCase(), mode === 'change_all' ? 0 : message.id)) moved.push(ctx.store.messages.get(id)!);
   return moved;
 }
 
@@ -92,12 +89,14 @@ export const editCommands = {
         edit.prevChannelId = moved.channelId!;
         updated.channelId = target.id;
         updated.recipientId = target.recipientId;
-        ctx.store.channelMessages.remove([moved.channelId!, moved.id]);
       }
       if (Object.keys(edit).length === 2) continue;
       updated.edits = [...(moved.edits ?? []), edit];
       ctx.store.saveMessage(updated);
-      if (updated.channelId !== null) ctx.store.channelMessages.put([updated.channelId, updated.id], updated.topic);
+      if (updated.channelId !== moved.channelId || updated.topic !== moved.topic) {
+        ctx.store.unindexInChannel(moved.channelId!, moved.id, moved.topic);
+        ctx.store.indexInChannel(updated.channelId!, updated.id, updated.topic);
+      }
     }
 
     if (source && target && target.id !== source.id) moveRows(ctx, messages, source, origTopic, target);

@@ -199,7 +199,7 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
   }
   ctx.store.saveMessage(message);
   if (channel) {
-    ctx.store.channelMessages.put([channel.id, message.id], topic);
+    ctx.store.indexInChannel(channel.id, message.id, topic);
     if (channel.firstMessageId === null) setFirstMessageId(ctx, channel, message.id);
   }
   emitMessage(ctx, message, flagsByUser);

@@ -42,15 +42,6 @@ export interface MoveNotice {
 
 const place = (channel: ChannelRecord, topic: string): string => `#**${channel.name}>${topic}**`;
 
-/** Whether any message is left in a channel's topic. */
-function topicHasMessages(ctx: CommandContext, channelId: number, topic: string): boolean {
-  const wanted = topic.toLowerCase();
-  for (const { value } of ctx.store.channelMessages.getRange({ start: [channelId, 0], end: [channelId, Number.MAX_SAFE_INTEGER] })) {
-    if (value.toLowerCase() === wanted) return true;
-  }
-  return false;
-}
-
 /** The notification bot's notices of a move, in Zulip's words. */
 export function announceMove(ctx: CommandContext, notice: MoveNotice): void {
   const botId = ctx.state.realm.notificationBotId;
@@ -64,7 +55,7 @@ export function announceMove(ctx: CommandContext, notice: MoveNotice): void {
     post(to.channel, to.topic, `${user} has marked this topic as ${to.topic.startsWith(RESOLVED_PREFIX) ? 'resolved' : 'unresolved'}.`);
     return;
   }
-  const all = !topicHasMessages(ctx, from.channel.id, from.topic);
+  const all = !ctx.store.topicHasMessages(from.channel.id, from.topic.toLowerCase());
   const one = `[A message](#narrow/near/${moved[0]!.id})`;
   if (notice.toNewThread) {
     const what = all ? 'This topic was' : moved.length === 1 ? `${one} was` : `${moved.length} messages were`;

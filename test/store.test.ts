@@ -1,6 +1,7 @@
-// The chunked per-user message rows (src/store/userMessages.ts), checked against a plain map of
-// rows under random sets, removals and batch updates across chunk boundaries; and the one-time
-// migration of data directories written with one LMDB row per user and message.
+// The store's message indexes: the chunked per-user message rows (src/store/userMessages.ts),
+// checked against a plain map of rows under random sets, removals and batch updates across chunk
+// boundaries; and the one-time migrations of data directories written before the chunked rows
+// and the topic index.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -94,6 +95,25 @@ test('a data directory with one row per user and message is migrated to chunks a
   const reopened = new Store(path);
   assert.is([...reopened.userMessages.range(4, 0)].length, 1500, 'migrated once; nothing lost on the next open');
   await reopened.close();
+  rmSync(dirname(path), { recursive: true, force: true });
+});
+
+test('a data directory without the topic index gets it built from the channel index at open', async () => {
+  const path = tempStorePath();
+  const env = open({ path, maxDbs: 64 });
+  const channelMessages = env.openDB<string, [number, number]>({ name: 'channelMessages' });
+  await channelMessages.transaction(() => {
+    channelMessages.put([3, 10], 'Plans');
+    channelMessages.put([3, 11], 'other');
+    channelMessages.put([3, 12], 'plans');
+  });
+  await env.close();
+  const store = new Store(path);
+  assert.equal([...store.topicRange(3, 'plans', 0)], [[10, 'Plans'], [12, 'plans']]);
+  assert.equal([...store.topicRange(3, 'plans', 11, true)], [[10, 'Plans']]);
+  assert.ok(store.topicHasMessages(3, 'other'));
+  assert.not.ok(store.topicHasMessages(3, 'none'));
+  await store.close();
   rmSync(dirname(path), { recursive: true, force: true });
 });
 
