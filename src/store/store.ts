@@ -38,6 +38,34 @@ import { UserMessageIndex } from './userMessages.js';
 
 export type IdKind = 'realm' | 'user' | 'channel' | 'group' | 'message' | 'recipient' | 'field' | 'draft' | 'scheduled' | 'folder' | 'linkifier';
 
+/** How many message headers stay in memory (~100 bytes each). */
+const HEADER_CACHE_SIZE = 250_000;
+
+/** A map that forgets its oldest entries beyond a size. */
+class BoundedCache<K, V> {
+  private readonly entries = new Map<K, V>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: K): V | undefined {
+    return this.entries.get(key);
+  }
+
+  set(key: K, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
 export class Store {
   readonly env: RootDatabase;
   readonly meta: Database<number, string>;
@@ -60,6 +88,8 @@ export class Store {
   readonly linkifiers: Database<LinkifierRecord, [number, number]>;
   readonly queues: Database<QueueSnapshot, string>;
   private readonly lastIds = new Map<IdKind, number>();
+  /** Headers of recently sent or read messages (flag updates read thousands at once). */
+  private readonly headerCache = new BoundedCache<number, MessageHeader>(HEADER_CACHE_SIZE);
 
   constructor(readonly path: string) {
     // overlappingSync flushes outside the write lock; without separateFlushed a write's promise
@@ -145,28 +175,45 @@ export class Store {
 
   /** Stores a message with its header; call inside a write. */
   saveMessage(message: MessageRecord): void {
+    const header = headerOf(message);
     this.messages.put(message.id, message);
-    this.messageHeaders.put(message.id, headerOf(message));
+    this.messageHeaders.put(message.id, header);
+    this.headerCache.set(message.id, header);
   }
 
   /** Removes a message and its header; call inside a write. */
   removeMessage(id: number): void {
     this.messages.remove(id);
     this.messageHeaders.remove(id);
+    this.headerCache.delete(id);
   }
 
   /** A message's header (from the message itself for messages stored before headers were). */
   messageHeader(id: number): MessageHeader | undefined {
-    const header = this.messageHeaders.get(id);
-    if (header) return header;
-    const message = this.messages.get(id);
-    return message && headerOf(message);
+    const cached = this.headerCache.get(id);
+    if (cached) return cached;
+    const stored = this.messageHeaders.get(id);
+    const message = stored ? undefined : this.messages.get(id);
+    const header = stored ?? (message && headerOf(message));
+    if (header) this.headerCache.set(id, header);
+    return header;
   }
 
   /** Runs `fn` in a child transaction of the next write batch (group commit): everything it wrote is
    * rolled back if it throws. Resolves with its result once the batch is durable on disk. */
   write<T>(fn: () => T): Promise<T> {
-    return this.env.childTransaction(fn) as Promise<T>;
+    // A write that fails is rolled back; headers it cached may not have been committed.
+    const forgetUncommitted = (error: unknown) => {
+      this.headerCache.clear();
+      throw error;
+    };
+    return (this.env.childTransaction(() => {
+      try {
+        return fn();
+      } catch (error) {
+        return forgetUncommitted(error);
+      }
+    }) as Promise<T>).catch(forgetUncommitted);
   }
 
   /** Hands out the next server-wide ID of a kind. Call inside `write`: the counter is stored in the
