@@ -98,6 +98,26 @@ test('a data directory with one row per user and message is migrated to chunks a
   rmSync(dirname(path), { recursive: true, force: true });
 });
 
+test('a rolled-back write leaves no header of its own behind (the header cache forgets it)', async () => {
+  const path = tempStorePath();
+  const store = new Store(path);
+  const message = { id: 7, realmId: 1, senderId: 2, recipientId: 3, type: 'stream' as const, channelId: 4, topic: 'committed', participants: [], content: 'x', renderedContent: '<p>x</p>', timestamp: 0, client: 'test' };
+  await store.write(() => store.saveMessage(message));
+  assert.is(store.messageHeader(7)?.topic, 'committed');
+  let failed = false;
+  await store
+    .write(() => {
+      store.saveMessage({ ...message, topic: 'rolled back' });
+      assert.is(store.messageHeader(7)?.topic, 'rolled back', 'the write sees its own change');
+      throw new Error('abort');
+    })
+    .catch(() => (failed = true));
+  assert.ok(failed);
+  assert.is(store.messageHeader(7)?.topic, 'committed');
+  await store.close();
+  rmSync(dirname(path), { recursive: true, force: true });
+});
+
 test('a data directory without the topic index gets it built from the channel index at open', async () => {
   const path = tempStorePath();
   const env = open({ path, maxDbs: 64 });
