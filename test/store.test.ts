@@ -118,6 +118,29 @@ test('a rolled-back write leaves no header of its own behind (the header cache f
   rmSync(dirname(path), { recursive: true, force: true });
 });
 
+test('the sender index: kept by saves and removals, built once at open for older data directories', async () => {
+  const path = tempStorePath();
+  const env = open({ path, maxDbs: 64 });
+  const messages = env.openDB<Record<string, unknown>, number>({ name: 'messages' });
+  const record = (id: number, senderId: number) => ({ id, realmId: 1, senderId, recipientId: 3, type: 'private', channelId: null, topic: '', participants: [senderId], content: 'x', renderedContent: '<p>x</p>', timestamp: 0, client: 'test' });
+  await messages.transaction(() => {
+    messages.put(1, record(1, 5));
+    messages.put(2, record(2, 6));
+    messages.put(3, record(3, 5));
+  });
+  await env.close();
+  const store = new Store(path);
+  assert.equal([...store.sentBy(5)], [1, 3]);
+  await store.write(() => {
+    store.removeMessage(1);
+    store.saveMessage({ ...record(4, 5), type: 'private' as const });
+  });
+  assert.equal([...store.sentBy(5)], [3, 4]);
+  assert.equal([...store.sentBy(6)], [2]);
+  await store.close();
+  rmSync(dirname(path), { recursive: true, force: true });
+});
+
 test('a data directory without the topic index gets it built from the channel index at open', async () => {
   const path = tempStorePath();
   const env = open({ path, maxDbs: 64 });

@@ -10,6 +10,7 @@
 //   channels [realmId, channelId]         → ChannelRecord
 //   subscriptions [realmId, channelId, userId] → SubscriptionRecord
 //   messages messageId                    → MessageRecord (message IDs are server-wide and increasing)
+//   senderMessages [senderId, messageId] → true; the messages a user sent, in order
 //   messageHeaders messageId              → MessageHeader: the message's place (channel, topic or
 //                                          participants), small enough to read thousands at once
 //   userMessageChunks [userId, chunkNo]   → the user's message rows with their flag bits (Zulip's
@@ -76,6 +77,7 @@ export class Store {
   readonly subscriptions: Database<SubscriptionRecord, [number, number, number]>;
   readonly messages: Database<MessageRecord, number>;
   private readonly messageHeaders: Database<MessageHeader, number>;
+  private readonly senderMessages: Database<true, [number, number]>;
   readonly userMessages: UserMessageIndex;
   readonly channelMessages: Database<string, [number, number]>;
   readonly topicMessages: Database<string, [number, string, number]>;
@@ -104,6 +106,8 @@ export class Store {
     this.subscriptions = this.env.openDB({ name: 'subscriptions' });
     this.messages = this.env.openDB({ name: 'messages' });
     this.messageHeaders = this.env.openDB({ name: 'messageHeaders' });
+    this.senderMessages = this.env.openDB({ name: 'senderMessages' });
+    this.buildSenderIndex();
     this.userMessages = new UserMessageIndex(this.env.openDB({ name: 'userMessageChunks', encoding: 'binary' }));
     this.migrateUserMessageRows();
     this.channelMessages = this.env.openDB({ name: 'channelMessages' });
@@ -165,6 +169,19 @@ export class Store {
     return this.topicMessages.getKeysCount({ start: [channelId, topic, 0], end: [channelId, topic, Number.MAX_SAFE_INTEGER], limit: 1 }) > 0;
   }
 
+  /** The IDs of the messages a user sent, oldest first. */
+  *sentBy(senderId: number): Generator<number> {
+    for (const key of this.senderMessages.getKeys({ start: [senderId, 0], end: [senderId, Number.MAX_SAFE_INTEGER] })) yield key[1];
+  }
+
+  /** Data directories written before the sender index get it built once, at open. */
+  private buildSenderIndex(): void {
+    if (this.senderMessages.getKeysCount({ limit: 1 }) > 0 || this.messages.getKeysCount({ limit: 1 }) === 0) return;
+    this.env.transactionSync(() => {
+      for (const { value } of this.messages.getRange()) this.senderMessages.put([value.senderId, value.id], true);
+    });
+  }
+
   /** Data directories written before the topic index get it built once, at open. */
   private buildTopicIndex(): void {
     if (this.topicMessages.getKeysCount({ limit: 1 }) > 0 || this.channelMessages.getKeysCount({ limit: 1 }) === 0) return;
@@ -178,11 +195,14 @@ export class Store {
     const header = headerOf(message);
     this.messages.put(message.id, message);
     this.messageHeaders.put(message.id, header);
+    this.senderMessages.put([message.senderId, message.id], true);
     this.headerCache.set(message.id, header);
   }
 
   /** Removes a message and its header; call inside a write. */
   removeMessage(id: number): void {
+    const message = this.messages.get(id);
+    if (message) this.senderMessages.remove([message.senderId, id]);
     this.messages.remove(id);
     this.messageHeaders.remove(id);
     this.headerCache.delete(id);

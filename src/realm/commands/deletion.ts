@@ -49,20 +49,12 @@ export function deleteMessages(ctx: CommandContext, messages: readonly MessageRe
 /** Messages a user sent, by kind (for deactivation's deletion actions). */
 export function messagesSentBy(ctx: CommandContext, userId: number, kinds: { publicChannels: boolean; privateChannels: boolean; direct: boolean }): MessageRecord[] {
   const found: MessageRecord[] = [];
-  if (kinds.publicChannels || kinds.privateChannels) {
-    for (const channel of ctx.state.channels.values()) {
-      if (!(channel.inviteOnly ? kinds.privateChannels : kinds.publicChannels)) continue;
-      for (const [, messageId] of ctx.store.channelMessages.getKeys({ start: [channel.id, 0], end: [channel.id, Number.MAX_SAFE_INTEGER] }) as Iterable<[number, number]>) {
-        const message = ctx.store.messages.get(messageId);
-        if (message?.senderId === userId) found.push(message);
-      }
-    }
-  }
-  if (kinds.direct) {
-    for (const [messageId] of ctx.store.userMessages.range(userId, 0)) {
-      const message = ctx.store.messages.get(messageId);
-      if (message?.type === 'private' && message.senderId === userId) found.push(message);
-    }
+  for (const id of ctx.store.sentBy(userId)) {
+    const message = ctx.store.messages.get(id);
+    if (!message || message.realmId !== ctx.state.realm.id) continue;
+    const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
+    const wanted = channel ? (channel.inviteOnly ? kinds.privateChannels : kinds.publicChannels) : kinds.direct;
+    if (wanted) found.push(message);
   }
   return found;
 }
