@@ -9,7 +9,7 @@ import { open } from 'lmdb';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Store } from '../src/store/store.js';
-import { SPAN } from '../src/store/userMessages.js';
+import { MAX_ENTRIES } from '../src/store/userMessages.js';
 
 function tempStorePath(): string {
   return join(mkdtempSync(join(tmpdir(), 'parley-store-')), 'parley.mdb');
@@ -21,75 +21,90 @@ function random(seed: number): () => number {
   return () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 }
 
-test('rows match a plain model through sets, removals, batches and ranges across chunks', async () => {
+test('rows match a plain model through sets, removals, batches and ranges across chunks and conversations', async () => {
   const path = tempStorePath();
   const store = new Store(path);
   const next = random(7);
-  const model = new Map<number, Map<number, number>>();
-  const rows = (userId: number) => [...(model.get(userId) ?? new Map<number, number>()).entries()].sort((a, b) => a[0] - b[0]);
+  // userId → recipientId → messageId → flags
+  const model = new Map<number, Map<number, Map<number, number>>>();
+  const rowsOf = (userId: number, recipientId: number) => model.get(userId)?.get(recipientId) ?? new Map<number, number>();
+  const sorted = (rows: Map<number, number>) => [...rows.entries()].sort((a, b) => a[0] - b[0]);
+  const ID_RANGE = MAX_ENTRIES * 12;
   await store.write(() => {
-    for (let step = 0; step < 3000; step++) {
-      const userId = 1 + Math.floor(next() * 3);
-      const user = model.get(userId) ?? new Map<number, number>();
-      model.set(userId, user);
-      const id = Math.floor(next() * SPAN * 6);
+    for (let step = 0; step < 4000; step++) {
+      const userId = 1 + Math.floor(next() * 2);
+      const recipientId = 10 + Math.floor(next() * 3);
+      const conversation = rowsOf(userId, recipientId);
+      if (!model.has(userId)) model.set(userId, new Map());
+      model.get(userId)!.set(recipientId, conversation);
+      const id = 1 + Math.floor(next() * ID_RANGE);
       const roll = next();
       if (roll < 0.6) {
         const flags = Math.floor(next() * 2048);
-        store.userMessages.put(userId, id, flags);
-        user.set(id, flags);
+        store.userMessages.put(userId, recipientId, id, flags);
+        conversation.set(id, flags);
       } else if (roll < 0.75) {
-        store.userMessages.remove(userId, id);
-        user.delete(id);
+        store.userMessages.remove(userId, recipientId, id);
+        conversation.delete(id);
       } else {
         // A batch over a few chunks, with a repeated ID (the last change wins) and removals.
         const changes: [number, number | undefined][] = [];
-        for (let k = 0; k < 40; k++) {
-          const batchId = id + Math.floor(next() * SPAN * 2);
-          const flags = next() < 0.2 ? undefined : Math.floor(next() * 2048);
-          changes.push([batchId, flags]);
-        }
+        for (let k = 0; k < 60; k++) changes.push([1 + Math.floor(next() * ID_RANGE), next() < 0.2 ? undefined : Math.floor(next() * 2048)]);
         changes.push([changes[0]![0], 1]);
-        store.userMessages.apply(userId, changes);
+        store.userMessages.apply(userId, recipientId, changes);
         for (const [batchId, flags] of changes) {
-          if (flags === undefined) user.delete(batchId);
-          else user.set(batchId, flags);
+          if (flags === undefined) conversation.delete(batchId);
+          else conversation.set(batchId, flags);
         }
       }
     }
   });
-  for (const userId of [1, 2, 3]) {
-    const expected = rows(userId);
-    assert.equal([...store.userMessages.range(userId, 0)], expected, `user ${userId} forward`);
-    assert.equal([...store.userMessages.range(userId, Number.MAX_SAFE_INTEGER, true)], [...expected].reverse(), `user ${userId} reverse`);
-    const middle = SPAN * 3 + 7;
-    assert.equal([...store.userMessages.range(userId, middle)], expected.filter(([id]) => id >= middle), 'forward from a point, inclusive');
-    assert.equal([...store.userMessages.range(userId, middle, true)], expected.filter(([id]) => id <= middle).reverse(), 'back from a point, inclusive');
-    const read = store.userMessages.reader(userId);
-    for (let id = 0; id < SPAN * 8; id += 3) {
-      assert.is(store.userMessages.get(userId, id), model.get(userId)?.get(id));
-      assert.is(read(id), model.get(userId)?.get(id));
+  for (const userId of [1, 2]) {
+    const merged: [number, number, number][] = [];
+    for (const recipientId of [10, 11, 12]) {
+      const expected = sorted(rowsOf(userId, recipientId));
+      merged.push(...expected.map(([id, flags]) => [id, flags, recipientId] as [number, number, number]));
+      assert.equal([...store.userMessages.conversationRange(userId, recipientId, 0)], expected, `user ${userId} conversation ${recipientId}`);
+      const middle = Math.floor(ID_RANGE / 2) + 7;
+      assert.equal([...store.userMessages.conversationRange(userId, recipientId, middle)], expected.filter(([id]) => id >= middle), 'forward from a point, inclusive');
+      assert.equal([...store.userMessages.conversationRange(userId, recipientId, middle, true)], expected.filter(([id]) => id <= middle).reverse(), 'back from a point, inclusive');
+      const read = store.userMessages.reader(userId, recipientId);
+      for (let id = 1; id <= ID_RANGE; id += 3) {
+        assert.is(store.userMessages.get(userId, recipientId, id), rowsOf(userId, recipientId).get(id));
+        assert.is(read(id), rowsOf(userId, recipientId).get(id));
+      }
     }
+    merged.sort((a, b) => a[0] - b[0] || a[2] - b[2]);
+    const all = [...store.userMessages.range(userId, 0)];
+    assert.equal(all.map(([id]) => id), merged.map(([id]) => id), `user ${userId}: conversations merged in order`);
+    assert.equal([...store.userMessages.range(userId, Number.MAX_SAFE_INTEGER, true)].map(([id]) => id), merged.map(([id]) => id).reverse());
+    assert.equal(store.userMessages.conversations(userId).sort(), [10, 11, 12]);
   }
   await store.close();
   rmSync(dirname(path), { recursive: true, force: true });
 });
 
-test('a data directory with one row per user and message is migrated to chunks at open', async () => {
+test('a data directory with one row per user and message is migrated to conversation chunks at open', async () => {
   const path = tempStorePath();
   const env = open({ path, maxDbs: 64 });
   const old = env.openDB<number, [number, number]>({ name: 'userMessages' });
+  const messages = env.openDB<Record<string, unknown>, number>({ name: 'messages' });
+  const recipientOf = (id: number) => (id % 2 === 0 ? 20 : 21);
   await old.transaction(() => {
-    for (let id = 1; id <= 1500; id++) old.put([4, id], id % 3 === 0 ? 1 : 0);
+    for (let id = 1; id <= 1500; id++) {
+      messages.put(id, { id, realmId: 1, senderId: 4, recipientId: recipientOf(id), type: 'stream', channelId: recipientOf(id), topic: 't', participants: [], content: 'x', renderedContent: '<p>x</p>', timestamp: 0, client: 'test' });
+      old.put([4, id], id % 3 === 0 ? 1 : 0);
+    }
     old.put([5, 700], 2 | 1024);
   });
   await env.close();
 
   const store = new Store(path);
   assert.is([...store.userMessages.range(4, 0)].length, 1500);
-  assert.is(store.userMessages.get(4, 999), 1);
-  assert.is(store.userMessages.get(4, 1000), 0);
-  assert.equal([...store.userMessages.range(5, 0)], [[700, 2 | 1024]]);
+  assert.is([...store.userMessages.conversationRange(4, 20, 0)].length, 750);
+  assert.is(store.userMessages.get(4, recipientOf(999), 999), 1);
+  assert.is(store.userMessages.get(4, recipientOf(1000), 1000), 0);
+  assert.equal([...store.userMessages.range(5, 0)], [[700, 2 | 1024, 20]]);
   await store.close();
 
   const reopened = new Store(path);

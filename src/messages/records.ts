@@ -24,11 +24,19 @@ export interface MessageRecord {
 export interface MessageHeader {
   type: 'stream' | 'private';
   channelId: number | null;
+  /** The conversation: the channel's recipient ID, or the direct-message group's. */
+  recipientId: number;
   topic: string;
   participants: number[];
 }
 
-export const headerOf = (message: MessageRecord): MessageHeader => ({ type: message.type, channelId: message.channelId, topic: message.topic, participants: message.participants });
+export const headerOf = (message: MessageRecord): MessageHeader => ({
+  type: message.type,
+  channelId: message.channelId,
+  recipientId: message.recipientId,
+  topic: message.topic,
+  participants: message.participants,
+});
 
 export interface EditRecord {
   timestamp: number;

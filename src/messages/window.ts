@@ -3,7 +3,7 @@
 // Messages are read from an index — the narrowed channel's, or the user's own messages — in key
 // order, never by scanning messages outside the index.
 import type { Store } from '../store/store.js';
-import { matchesNarrow, narrowChannel, type ResolvedTerm } from './narrow.js';
+import { matchesNarrow, type ResolvedTerm } from './narrow.js';
 import { Flag, headerOf, type MessageHeader, type MessageRecord } from './records.js';
 
 export type Anchor = number | 'newest' | 'oldest' | 'first_unread';
@@ -15,8 +15,8 @@ export interface WindowRequest {
   numBefore: number;
   numAfter: number;
   includeAnchor: boolean;
-  /** Channel narrows only: may the user read the channel's whole history? */
-  channelHistoryVisible: boolean;
+  /** The narrow's channel when the user may read its whole history: its index is read. */
+  historyChannel: { id: number; recipientId: number } | undefined;
 }
 
 export interface WindowEntry {
@@ -29,6 +29,8 @@ export interface WindowEntry {
   flags: number;
   /** Whether the user has a row for the message (received it, or it entered their history). */
   received: boolean;
+  /** The message's conversation (recipient ID): where the user's row is. */
+  readonly recipientId: number;
 }
 
 class LazyEntry implements WindowEntry {
@@ -37,6 +39,7 @@ class LazyEntry implements WindowEntry {
     readonly id: number,
     readonly flags: number,
     readonly received: boolean,
+    readonly recipientId: number,
     private record?: MessageRecord,
     private known?: MessageHeader,
   ) {}
@@ -77,36 +80,36 @@ const AFTER_NEWEST = Number.MAX_SAFE_INTEGER;
  * index (rows hold the topic) when the narrow is one channel whose history the user may read, else
  * the user's own rows (which hold the flags). */
 function* candidates(store: Store, request: WindowRequest, from: number, reverse: boolean): Generator<WindowEntry> {
-  const channelId = narrowChannel(request.terms);
-  const useChannel = channelId !== undefined && request.channelHistoryVisible;
+  const channel = request.historyChannel;
+  const useChannel = channel !== undefined;
   const decidable = decidableFromIndex(request.terms, useChannel);
-  const entry = (id: number, stored: number | undefined, topic: string): WindowEntry | undefined => {
+  const entry = (id: number, stored: number | undefined, topic: string, recipientId: number): WindowEntry | undefined => {
     const flags = stored ?? Flag.read | Flag.historical;
     const record = decidable ? undefined : store.messages.get(id);
     if (!decidable && !record) return undefined;
-    const subject = record ?? indexedHeader(id, useChannel ? channelId : null, topic);
+    const subject = record ?? indexedHeader(id, channel?.id ?? null, topic);
     if (!matchesNarrow(request.terms, subject, flags)) return undefined;
-    const header = useChannel ? { type: 'stream' as const, channelId, topic, participants: [] } : undefined;
-    return new LazyEntry(store, id, flags, stored !== undefined, record, header);
+    const header = channel && { type: 'stream' as const, channelId: channel.id, recipientId: channel.recipientId, topic, participants: [] };
+    return new LazyEntry(store, id, flags, stored !== undefined, recipientId, record, header);
   };
   const topicTerm = request.terms.find((term) => term.op === 'topic' && !term.negated);
-  if (useChannel && topicTerm?.op === 'topic') {
+  if (channel && topicTerm?.op === 'topic') {
     // A topic of the channel: its own index, so other topics' messages are never read.
-    const flagsOf = store.userMessages.reader(request.userId);
-    for (const [id, topic] of store.topicRange(channelId, topicTerm.topic, from, reverse)) {
-      const found = entry(id, flagsOf(id), topic);
+    const flagsOf = store.userMessages.reader(request.userId, channel.recipientId);
+    for (const [id, topic] of store.topicRange(channel.id, topicTerm.topic, from, reverse)) {
+      const found = entry(id, flagsOf(id), topic, channel.recipientId);
       if (found) yield found;
     }
-  } else if (useChannel) {
-    const flagsOf = store.userMessages.reader(request.userId);
-    const range = reverse ? { start: [channelId, from], end: [channelId, -1], reverse: true } : { start: [channelId, from], end: [channelId, AFTER_NEWEST] };
+  } else if (channel) {
+    const flagsOf = store.userMessages.reader(request.userId, channel.recipientId);
+    const range = reverse ? { start: [channel.id, from], end: [channel.id, -1], reverse: true } : { start: [channel.id, from], end: [channel.id, AFTER_NEWEST] };
     for (const { key, value: topic } of store.channelMessages.getRange(range) as Iterable<{ key: [number, number]; value: string }>) {
-      const found = entry(key[1], flagsOf(key[1]), topic);
+      const found = entry(key[1], flagsOf(key[1]), topic, channel.recipientId);
       if (found) yield found;
     }
   } else {
-    for (const [id, flags] of store.userMessages.range(request.userId, from, reverse)) {
-      const found = entry(id, flags, '');
+    for (const [id, flags, recipientId] of store.userMessages.range(request.userId, from, reverse)) {
+      const found = entry(id, flags, '', recipientId);
       if (found) yield found;
     }
   }

@@ -13,8 +13,9 @@
 //   senderMessages [senderId, messageId] → true; the messages a user sent, in order
 //   messageHeaders messageId              → MessageHeader: the message's place (channel, topic or
 //                                          participants), small enough to read thousands at once
-//   userMessageChunks [userId, chunkNo]   → the user's message rows with their flag bits (Zulip's
-//                                          values), chunked by message ID (userMessages.ts)
+//   userMessageRows [userId, recipientId, first message ID] → the user's message rows of one
+//                                          conversation with their flag bits (Zulip's values), in
+//                                          chunks (userMessages.ts)
 //   channelMessages [channelId, messageId] → topic; a channel's messages in order
 //   topicMessages [channelId, topic lowercased, messageId] → topic; a topic's messages in order
 //   folders  [realmId, folderId]          → FolderRecord (channel folders)
@@ -105,10 +106,10 @@ export class Store {
     this.channels = this.env.openDB({ name: 'channels' });
     this.subscriptions = this.env.openDB({ name: 'subscriptions' });
     this.messages = this.env.openDB({ name: 'messages' });
-    this.messageHeaders = this.env.openDB({ name: 'messageHeaders' });
+    this.messageHeaders = this.env.openDB({ name: 'headers' });
     this.senderMessages = this.env.openDB({ name: 'senderMessages' });
     this.buildSenderIndex();
-    this.userMessages = new UserMessageIndex(this.env.openDB({ name: 'userMessageChunks', encoding: 'binary' }));
+    this.userMessages = new UserMessageIndex(this.env.openDB({ name: 'userMessageRows', encoding: 'binary' }));
     this.migrateUserMessageRows();
     this.channelMessages = this.env.openDB({ name: 'channelMessages' });
     this.topicMessages = this.env.openDB({ name: 'topicMessages' });
@@ -124,20 +125,29 @@ export class Store {
   }
 
   /** Data directories written before the chunked layout kept one row per user and message in
-   * 'userMessages'; they are folded into chunks once, in one transaction, at open. */
+   * 'userMessages'; they are folded into conversation chunks once, in one transaction, at open. */
   private migrateUserMessageRows(): void {
     const old: Database<number, [number, number]> = this.env.openDB({ name: 'userMessages' });
     if (old.getKeysCount({ limit: 1 }) === 0) return;
     this.env.transactionSync(() => {
+      const recipients = new Map<number, number>();
+      for (const { value } of this.messages.getRange()) recipients.set(value.id, value.recipientId);
+      // userId → recipientId → rows, one user at a time (rows come ordered by user).
       let userId = -1;
-      let rows: [number, number][] = [];
-      const flush = () => rows.length > 0 && this.userMessages.apply(userId, rows);
+      let byConversation = new Map<number, [number, number][]>();
+      const flush = () => {
+        for (const [recipientId, rows] of byConversation) this.userMessages.apply(userId, recipientId, rows);
+      };
       for (const { key, value } of old.getRange()) {
         if (key[0] !== userId) {
           flush();
           userId = key[0];
-          rows = [];
+          byConversation = new Map();
         }
+        const recipientId = recipients.get(key[1]);
+        if (recipientId === undefined) continue;
+        const rows = byConversation.get(recipientId) ?? [];
+        byConversation.set(recipientId, rows);
         rows.push([key[1], value]);
       }
       flush();

@@ -1,169 +1,237 @@
 // Per-user message rows (Zulip's UserMessage): which messages a user has, with the user's flag
-// bits. Stored in chunks so that a window of thousands of messages is read and updated with a few
-// LMDB reads and writes, not one per message:
+// bits, kept per conversation (a channel, or a direct-message group: the message's recipient ID)
+// in chunks, so that a window of a channel or a topic touches only that conversation's chunks and
+// a window of everything touches a few chunks of each conversation:
 //
-//   key [userId, chunkNo] → value: entries sorted by message ID, 4 bytes each —
-//                           uint16 offset (messageId − chunkNo·SPAN), uint16 flags
+//   key [userId, recipientId, first message ID] → value: up to MAX_ENTRIES entries sorted by
+//                                                 message ID, 6 bytes each — uint32 ID, uint16 flags
 //
-// A chunk covers SPAN consecutive message IDs (at most SPAN entries, 1 KiB: small enough to stay
-// off LMDB's overflow pages and cheap to rewrite when a message is appended). Message IDs are
-// server-wide and increasing, so a user's new message lands in their last chunk.
+// A chunk holds the user's messages of the conversation from its first ID up to the next chunk's.
+// Message IDs are server-wide and increasing, so a new message is appended to the conversation's
+// last chunk (or starts a new one when that is full).
 import type { Database } from 'lmdb';
 
-export const SPAN = 256;
-const ENTRY_BYTES = 4;
+export const MAX_ENTRIES = 160;
+const ENTRY_BYTES = 6;
+const NEWEST = Number.MAX_SAFE_INTEGER;
 
-type Key = [number, number];
+type Key = [userId: number, recipientId: number, firstId: number];
+export type Row = [messageId: number, flags: number];
 
-/** A chunk decoded for reading: its entries' offsets and flags, in order. */
-class Chunk {
-  constructor(
-    readonly chunkNo: number,
-    readonly bytes: Buffer,
-  ) {}
+const idAt = (bytes: Buffer, index: number): number => bytes.readUInt32LE(index * ENTRY_BYTES);
+const flagsAt = (bytes: Buffer, index: number): number => bytes.readUInt16LE(index * ENTRY_BYTES + 4);
+const count = (bytes: Buffer): number => bytes.length / ENTRY_BYTES;
 
-  get length(): number {
-    return this.bytes.length / ENTRY_BYTES;
+/** The index of the first entry whose ID is at least `messageId`. */
+function lowerBound(bytes: Buffer, messageId: number): number {
+  let low = 0;
+  let high = count(bytes);
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (idAt(bytes, middle) < messageId) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function encode(rows: readonly Row[]): Buffer {
+  const bytes = Buffer.allocUnsafe(rows.length * ENTRY_BYTES);
+  rows.forEach(([id, flags], index) => {
+    bytes.writeUInt32LE(id, index * ENTRY_BYTES);
+    bytes.writeUInt16LE(flags, index * ENTRY_BYTES + 4);
+  });
+  return bytes;
+}
+
+function decode(bytes: Buffer): Row[] {
+  const rows: Row[] = [];
+  for (let index = 0; index < count(bytes); index++) rows.push([idAt(bytes, index), flagsAt(bytes, index)]);
+  return rows;
+}
+
+/** A min-heap (or max-heap) of conversation cursors by their current message ID. */
+interface Cursor {
+  row: Row;
+  rest: Iterator<Row>;
+  recipientId: number;
+}
+
+class CursorHeap {
+  private readonly items: Cursor[] = [];
+
+  constructor(private readonly before: (a: number, b: number) => boolean) {}
+
+  get size(): number {
+    return this.items.length;
   }
 
-  id(index: number): number {
-    return this.chunkNo * SPAN + this.bytes.readUInt16LE(index * ENTRY_BYTES);
-  }
-
-  flags(index: number): number {
-    return this.bytes.readUInt16LE(index * ENTRY_BYTES + 2);
-  }
-
-  /** The index of the first entry whose ID is at least `messageId`. */
-  lowerBound(messageId: number): number {
-    const offset = messageId - this.chunkNo * SPAN;
-    let low = 0;
-    let high = this.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.bytes.readUInt16LE(middle * ENTRY_BYTES) < offset) low = middle + 1;
-      else high = middle;
+  push(item: Cursor): void {
+    const items = this.items;
+    items.push(item);
+    for (let at = items.length - 1; at > 0; ) {
+      const parent = (at - 1) >> 1;
+      if (!this.before(items[at]!.row[0], items[parent]!.row[0])) break;
+      [items[at], items[parent]] = [items[parent]!, items[at]!];
+      at = parent;
     }
-    return low;
+  }
+
+  pop(): Cursor {
+    const items = this.items;
+    const top = items[0]!;
+    const last = items.pop()!;
+    if (items.length > 0) {
+      items[0] = last;
+      for (let at = 0; ; ) {
+        const left = at * 2 + 1;
+        const right = left + 1;
+        let best = at;
+        if (left < items.length && this.before(items[left]!.row[0], items[best]!.row[0])) best = left;
+        if (right < items.length && this.before(items[right]!.row[0], items[best]!.row[0])) best = right;
+        if (best === at) break;
+        [items[at], items[best]] = [items[best]!, items[at]!];
+        at = best;
+      }
+    }
+    return top;
   }
 }
 
 export class UserMessageIndex {
   constructor(private readonly db: Database<Buffer, Key>) {}
 
-  /** A chunk of its own (a copy: it may be kept while other reads happen). */
-  private chunk(userId: number, chunkNo: number): Chunk | undefined {
-    const bytes = this.db.getBinary([userId, chunkNo]);
-    return bytes ? new Chunk(chunkNo, bytes) : undefined;
+  /** The chunk holding `messageId`'s place: the last one starting at or before it. */
+  private locate(userId: number, recipientId: number, messageId: number): { firstId: number; bytes: Buffer } | undefined {
+    for (const { key, value } of this.db.getRange({ start: [userId, recipientId, messageId], end: [userId, recipientId, -1], reverse: true, limit: 1 })) {
+      return { firstId: key[2], bytes: value };
+    }
+    return undefined;
   }
 
-  /** A chunk's bytes in lmdb-js's shared read buffer (no copy), valid only until the next read. */
-  private readShared(userId: number, chunkNo: number): Buffer | undefined {
-    const shared = this.db.getBinaryFast([userId, chunkNo]);
-    // The shared buffer reports the value's size as its length; a view of exactly that size.
-    return shared?.subarray(0, shared.length);
+  private firstIdAfter(userId: number, recipientId: number, messageId: number): number {
+    for (const key of this.db.getKeys({ start: [userId, recipientId, messageId + 1], end: [userId, recipientId, NEWEST], limit: 1 })) return key[2];
+    return NEWEST;
   }
 
-  /** The user's flags on a message, or undefined when the user has no row for it. */
-  get(userId: number, messageId: number): number | undefined {
-    const bytes = this.readShared(userId, Math.floor(messageId / SPAN));
-    const chunk = bytes && new Chunk(Math.floor(messageId / SPAN), bytes);
+  /** The user's flags on a message of a conversation, or undefined when the user has no row. */
+  get(userId: number, recipientId: number, messageId: number): number | undefined {
+    const chunk = this.locate(userId, recipientId, messageId);
     if (!chunk) return undefined;
-    const index = chunk.lowerBound(messageId);
-    return index < chunk.length && chunk.id(index) === messageId ? chunk.flags(index) : undefined;
+    const index = lowerBound(chunk.bytes, messageId);
+    return index < count(chunk.bytes) && idAt(chunk.bytes, index) === messageId ? flagsAt(chunk.bytes, index) : undefined;
   }
 
   /** Sets one row (creating it if needed); call inside a write. */
-  put(userId: number, messageId: number, flags: number): void {
-    this.apply(userId, [[messageId, flags]]);
+  put(userId: number, recipientId: number, messageId: number, flags: number): void {
+    this.apply(userId, recipientId, [[messageId, flags]]);
   }
 
   /** Removes one row, if the user has it; call inside a write. */
-  remove(userId: number, messageId: number): void {
-    this.apply(userId, [[messageId, undefined]]);
+  remove(userId: number, recipientId: number, messageId: number): void {
+    this.apply(userId, recipientId, [[messageId, undefined]]);
   }
 
-  /** Sets (or, with undefined, removes) many rows of one user: one write per chunk touched. */
-  apply(userId: number, changes: Iterable<readonly [messageId: number, flags: number | undefined]>): void {
-    const byChunk = new Map<number, [offset: number, flags: number | undefined][]>();
-    for (const [messageId, flags] of changes) {
-      const chunkNo = Math.floor(messageId / SPAN);
-      let chunk = byChunk.get(chunkNo);
-      if (!chunk) byChunk.set(chunkNo, (chunk = []));
-      chunk.push([messageId - chunkNo * SPAN, flags]);
+  /** Sets (or, with undefined, removes) rows of one conversation: one write per chunk touched. */
+  apply(userId: number, recipientId: number, changes: Iterable<readonly [messageId: number, flags: number | undefined]>): void {
+    const sorted = [...changes].sort((a, b) => a[0] - b[0]);
+    let next = 0;
+    while (next < sorted.length) {
+      const [firstChange] = sorted[next]!;
+      // The chunk the change falls in; a change before every chunk goes to the first one.
+      const chunk = this.locate(userId, recipientId, firstChange) ?? this.locate(userId, recipientId, this.firstIdAfter(userId, recipientId, firstChange));
+      const limit = chunk ? this.firstIdAfter(userId, recipientId, Math.max(chunk.firstId, firstChange)) : NEWEST;
+      let end = next;
+      while (end < sorted.length && sorted[end]![0] < limit) end++;
+      this.rewrite(userId, recipientId, chunk, sorted.slice(next, end));
+      next = end;
     }
-    for (const [chunkNo, chunkChanges] of byChunk) this.rewrite(userId, chunkNo, chunkChanges.sort((a, b) => a[0] - b[0]));
   }
 
-  /** Merges a chunk's entries with changes sorted by offset (the last change of an offset wins)
-   * and stores the result. */
-  private rewrite(userId: number, chunkNo: number, changes: readonly [offset: number, flags: number | undefined][]): void {
-    const existing = this.readShared(userId, chunkNo);
-    const old = existing ?? Buffer.alloc(0);
-    const [first] = changes;
-    // The common case, a new message: one row after every row of the chunk.
-    if (changes.length === 1 && first![1] !== undefined && (old.length === 0 || old.readUInt16LE(old.length - ENTRY_BYTES) < first![0])) {
-      const appended = Buffer.allocUnsafe(old.length + ENTRY_BYTES);
-      old.copy(appended);
-      appended.writeUInt16LE(first![0], old.length);
-      appended.writeUInt16LE(first![1], old.length + 2);
-      this.db.put([userId, chunkNo], appended);
+  private rewrite(userId: number, recipientId: number, chunk: { firstId: number; bytes: Buffer } | undefined, changes: readonly (readonly [number, number | undefined])[]): void {
+    const [only] = changes;
+    // The common case, a new message: appended to the conversation's last chunk, or a new chunk.
+    if (changes.length === 1 && only![1] !== undefined && (!chunk || idAt(chunk.bytes, count(chunk.bytes) - 1) < only![0])) {
+      if (chunk && count(chunk.bytes) < MAX_ENTRIES) {
+        const appended = Buffer.allocUnsafe(chunk.bytes.length + ENTRY_BYTES);
+        chunk.bytes.copy(appended);
+        appended.writeUInt32LE(only![0], chunk.bytes.length);
+        appended.writeUInt16LE(only![1], chunk.bytes.length + 4);
+        this.db.put([userId, recipientId, chunk.firstId], appended);
+      } else this.db.put([userId, recipientId, only![0]], encode([[only![0], only![1]]]));
       return;
     }
-    const out = Buffer.allocUnsafe(old.length + changes.length * ENTRY_BYTES);
-    const entries = new Chunk(chunkNo, old);
-    let written = 0;
-    let at = 0;
-    for (let next = 0; next < changes.length; next++) {
-      const [offset, flags] = changes[next]!;
-      if (changes[next + 1]?.[0] === offset) continue;
-      // The entries before this change are copied as one run.
-      const index = entries.lowerBound(chunkNo * SPAN + offset);
-      written += old.copy(out, written, at * ENTRY_BYTES, index * ENTRY_BYTES);
-      at = index < entries.length && entries.id(index) === chunkNo * SPAN + offset ? index + 1 : index;
-      if (flags !== undefined) {
-        out.writeUInt16LE(offset, written);
-        out.writeUInt16LE(flags, written + 2);
-        written += ENTRY_BYTES;
-      }
+    const rows = new Map<number, number>(chunk ? decode(chunk.bytes) : []);
+    for (const [id, flags] of changes) {
+      if (flags === undefined) rows.delete(id);
+      else rows.set(id, flags);
     }
-    written += old.copy(out, written, at * ENTRY_BYTES);
-    if (written === 0) {
-      if (existing) this.db.remove([userId, chunkNo]);
-      return;
+    const merged = [...rows].sort((a, b) => a[0] - b[0]);
+    if (chunk && merged[0]?.[0] !== chunk.firstId) this.db.remove([userId, recipientId, chunk.firstId]);
+    for (let start = 0; start < merged.length; start += MAX_ENTRIES) {
+      const piece = merged.slice(start, start + MAX_ENTRIES);
+      this.db.put([userId, recipientId, piece[0]![0]], encode(piece));
     }
-    this.db.put([userId, chunkNo], out.subarray(0, written));
   }
 
-  /** The user's rows from `from` (inclusive) on, oldest first, or from `from` back when reverse. */
-  *range(userId: number, from: number, reverse = false): Generator<[messageId: number, flags: number]> {
-    const first = Math.floor(Math.max(from, 0) / SPAN);
-    const range = reverse ? { start: [userId, first], end: [userId, -1], reverse: true } : { start: [userId, first], end: [userId, Number.MAX_SAFE_INTEGER] };
-    for (const { key, value } of this.db.getRange(range) as Iterable<{ key: Key; value: Buffer }>) {
-      const chunk = new Chunk(key[1], value);
+  /** One conversation's rows from `from` (inclusive) on, oldest first, or from `from` back. */
+  *conversationRange(userId: number, recipientId: number, from: number, reverse = false): Generator<Row> {
+    const start = reverse ? from : (this.locate(userId, recipientId, from)?.firstId ?? from);
+    const range = reverse ? { start: [userId, recipientId, from], end: [userId, recipientId, -1], reverse: true } : { start: [userId, recipientId, start], end: [userId, recipientId, NEWEST] };
+    for (const { value } of this.db.getRange(range) as Iterable<{ value: Buffer }>) {
       if (reverse) {
-        let index = chunk.lowerBound(from + 1) - 1;
-        for (; index >= 0; index--) yield [chunk.id(index), chunk.flags(index)];
+        for (let index = lowerBound(value, from + 1) - 1; index >= 0; index--) yield [idAt(value, index), flagsAt(value, index)];
       } else {
-        for (let index = chunk.lowerBound(from); index < chunk.length; index++) yield [chunk.id(index), chunk.flags(index)];
+        for (let index = lowerBound(value, from); index < count(value); index++) yield [idAt(value, index), flagsAt(value, index)];
       }
     }
   }
 
-  /** Looks up one user's flags on messages asked for in (mostly) increasing or decreasing order,
-   * reading each chunk once while consecutive lookups stay in it. */
-  reader(userId: number): (messageId: number) => number | undefined {
-    let current: Chunk | undefined;
-    let currentNo = -1;
-    return (messageId) => {
-      const chunkNo = Math.floor(messageId / SPAN);
-      if (chunkNo !== currentNo) {
-        current = this.chunk(userId, chunkNo);
-        currentNo = chunkNo;
+  /** The conversations the user has rows in. */
+  conversations(userId: number): number[] {
+    const found: number[] = [];
+    for (let next = 0; ; ) {
+      const [key] = this.db.getKeys({ start: [userId, next], end: [userId + 1], limit: 1 }) as Iterable<Key>;
+      if (!key) return found;
+      found.push(key[1]);
+      next = key[1] + 1;
+    }
+  }
+
+  /** All the user's rows from `from` (inclusive) on, oldest first, or from `from` back: the
+   * conversations merged by message ID; each row with its conversation. */
+  *range(userId: number, from: number, reverse = false): Generator<[messageId: number, flags: number, recipientId: number]> {
+    const heap = new CursorHeap(reverse ? (a, b) => a > b : (a, b) => a < b);
+    const conversations = this.conversations(userId);
+    const cursors = conversations.map((recipientId) => this.conversationRange(userId, recipientId, from, reverse));
+    try {
+      cursors.forEach((rest, index) => {
+        const first = rest.next();
+        if (!first.done) heap.push({ row: first.value, rest, recipientId: conversations[index]! });
+      });
+      while (heap.size > 0) {
+        const top = heap.pop();
+        yield [top.row[0], top.row[1], top.recipientId];
+        const after = top.rest.next();
+        if (!after.done) heap.push({ row: after.value, rest: top.rest, recipientId: top.recipientId });
       }
-      if (!current) return undefined;
-      const index = current.lowerBound(messageId);
-      return index < current.length && current.id(index) === messageId ? current.flags(index) : undefined;
+    } finally {
+      for (const cursor of cursors) cursor.return(undefined);
+    }
+  }
+
+  /** Looks up one user's flags on a conversation's messages asked for in increasing or
+   * decreasing order, reading each chunk once while consecutive lookups stay in it. */
+  reader(userId: number, recipientId: number): (messageId: number) => number | undefined {
+    let current: { firstId: number; bytes: Buffer } | undefined;
+    let limit = -1;
+    return (messageId) => {
+      if (!current || messageId < current.firstId || messageId >= limit) {
+        current = this.locate(userId, recipientId, messageId);
+        limit = current ? this.firstIdAfter(userId, recipientId, current.firstId) : -1;
+        if (!current) return undefined;
+      }
+      const index = lowerBound(current.bytes, messageId);
+      return index < count(current.bytes) && idAt(current.bytes, index) === messageId ? flagsAt(current.bytes, index) : undefined;
     };
   }
 }

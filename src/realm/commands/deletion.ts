@@ -14,8 +14,8 @@ export function deleteMessages(ctx: CommandContext, messages: readonly MessageRe
   const had = new Map<number, number[]>();
   for (const user of ctx.state.users.values()) {
     for (const message of messages) {
-      if (ctx.store.userMessages.get(user.id, message.id) === undefined) continue;
-      ctx.store.userMessages.remove(user.id, message.id);
+      if (ctx.store.userMessages.get(user.id, message.recipientId, message.id) === undefined) continue;
+      ctx.store.userMessages.remove(user.id, message.recipientId, message.id);
       let ids = had.get(message.id);
       if (!ids) had.set(message.id, (ids = []));
       ids.push(user.id);
@@ -71,7 +71,7 @@ export const deletionCommands = {
   'messages.delete': writeCommand((ctx, input: { messageId: number }) => {
     const user = ctx.actor;
     const message = ctx.store.messages.get(input.messageId);
-    const received = ctx.store.userMessages.get(user.id, input.messageId) !== undefined;
+    const received = message !== undefined && ctx.store.userMessages.get(user.id, message.recipientId, input.messageId) !== undefined;
     const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
     if (!message || message.realmId !== ctx.state.realm.id || (!received && !(channel && canReadChannel(ctx.state, channel, user)))) {
       throw errors.badRequest('Invalid message(s)');
@@ -92,7 +92,7 @@ export const deletionCommands = {
     const newest = new Map<string, { name: string; max_id: number }>();
     for (const { key, value: topic } of ctx.store.channelMessages.getRange({ start: [channel.id, Number.MAX_SAFE_INTEGER], end: [channel.id, -1], reverse: true })) {
       const messageId = (key as [number, number])[1];
-      if (!channel.historyPublicToSubscribers && ctx.store.userMessages.get(user.id, messageId) === undefined) continue;
+      if (!channel.historyPublicToSubscribers && ctx.store.userMessages.get(user.id, channel.recipientId, messageId) === undefined) continue;
       if (!newest.has(topic.toLowerCase())) newest.set(topic.toLowerCase(), { name: topic, max_id: messageId });
     }
     const shown = (name: string) => (name === '' && !input.allowEmptyTopicName ? ctx.state.realm.emptyTopicDisplayName : name);

@@ -29,7 +29,7 @@ export interface EditInput {
 function accessibleMessage(ctx: CommandContext, user: UserRecord, messageId: number): MessageRecord {
   const message = ctx.store.messages.get(messageId);
   const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
-  const received = ctx.store.userMessages.get(user.id, messageId) !== undefined;
+  const received = message !== undefined && ctx.store.userMessages.get(user.id, message.recipientId, messageId) !== undefined;
   if (!message || message.realmId !== ctx.state.realm.id || (!received && !(channel?.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)))) {
     throw errors.badRequest('Invalid message(s)');
   }
@@ -103,13 +103,14 @@ export const editCommands = {
 
     // Everyone who has the message hears of the edit, with their own flags (recomputed from new content).
     const mentions = output?.mentions;
+    const recipientAfter = target?.recipientId ?? message.recipientId;
     const byFlags = new Map<number, number[]>();
     for (const user of ctx.state.users.values()) {
-      const flags = ctx.store.userMessages.get(user.id, message.id);
+      const flags = ctx.store.userMessages.get(user.id, recipientAfter, message.id);
       if (flags === undefined) continue;
       const mentioned = mentions ? withMentionFlags(ctx.state, flags, mentions, user.id, message.type === 'stream') : flags;
       const next = content === undefined || user.id === message.senderId ? mentioned : withAlertWordFlag(mentioned, user.alertWords, content);
-      if (next !== flags) ctx.store.userMessages.put(user.id, message.id, next);
+      if (next !== flags) ctx.store.userMessages.put(user.id, recipientAfter, message.id, next);
       byFlags.set(next, [...(byFlags.get(next) ?? []), user.id]);
     }
     const base: ZulipEvent = {

@@ -44,7 +44,13 @@ function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly Wind
     if (next === current) continue;
     updated.push({ entry, flags: next });
   }
-  ctx.store.userMessages.apply(user.id, updated.map(({ entry, flags }) => [entry.id, flags] as const));
+  const byConversation = new Map<number, [number, number][]>();
+  for (const { entry, flags } of updated) {
+    const rows = byConversation.get(entry.recipientId) ?? [];
+    byConversation.set(entry.recipientId, rows);
+    rows.push([entry.id, flags]);
+  }
+  for (const [recipientId, rows] of byConversation) ctx.store.userMessages.apply(user.id, recipientId, rows);
   if (updated.length > 0) ctx.emit(flagEvent(user, updated, change), [user.id]);
   return { updated, ignoredChannels: [...ignoredChannels].sort((a, b) => a - b) };
 }
@@ -75,10 +81,10 @@ function messageDetails(user: UserRecord, message: MessageHeader, flags: number)
 function entriesFor(ctx: CommandContext, user: UserRecord, ids: readonly number[]): WindowEntry[] {
   return ids.map((id) => {
     const message = ctx.store.messages.get(id);
-    const flags = ctx.store.userMessages.get(user.id, id);
-    if (message && message.realmId === ctx.state.realm.id && flags !== undefined) return { id, message, header: headerOf(message), flags, received: true };
+    const flags = message && ctx.store.userMessages.get(user.id, message.recipientId, id);
+    if (message && message.realmId === ctx.state.realm.id && flags !== undefined) return { id, message, header: headerOf(message), flags, received: true, recipientId: message.recipientId };
     const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
-    if (message && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return { id, message, header: headerOf(message), flags: Flag.read | Flag.historical, received: false };
+    if (message && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return { id, message, header: headerOf(message), flags: Flag.read | Flag.historical, received: false, recipientId: message.recipientId };
     throw errors.badRequest('Invalid message(s)');
   });
 }
@@ -94,12 +100,14 @@ export function clampWindow(numBefore: number, numAfter: number): { numBefore: n
 /** The user's unread messages, optionally in one channel (and topic): for the mark-as-read endpoints. */
 function unreadEntries(ctx: CommandContext, user: UserRecord, channelId?: number, topic?: string): WindowEntry[] {
   const entries: WindowEntry[] = [];
-  for (const [id, flags] of ctx.store.userMessages.range(user.id, 0)) {
+  const channel = channelId === undefined ? undefined : ctx.state.channels.get(channelId);
+  const rows = channel ? ctx.store.userMessages.conversationRange(user.id, channel.recipientId, 0) : ctx.store.userMessages.range(user.id, 0);
+  for (const [id, flags] of rows) {
     if (flags & Flag.read) continue;
     const message = ctx.store.messages.get(id);
     if (!message || (channelId !== undefined && message.channelId !== channelId)) continue;
     if (topic !== undefined && message.topic.toLowerCase() !== topic.toLowerCase()) continue;
-    entries.push({ id: message.id, message, header: headerOf(message), flags, received: true });
+    entries.push({ id: message.id, message, header: headerOf(message), flags, received: true, recipientId: message.recipientId });
   }
   return entries;
 }

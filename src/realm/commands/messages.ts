@@ -131,7 +131,7 @@ export function narrowWindow(ctx: CommandContext, viewer: UserRecord, input: Win
     numBefore: input.numBefore,
     numAfter: input.numAfter,
     includeAnchor: input.includeAnchor,
-    channelHistoryVisible: channel !== undefined && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, viewer),
+    historyChannel: channel !== undefined && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, viewer) ? channel : undefined,
   });
 }
 
@@ -195,7 +195,7 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
     const base = withMentionFlags(ctx.state, userId === sender.id && options.readBySender ? Flag.read : 0, mentions, userId, channel !== undefined);
     const flags = userId === sender.id ? base : withAlertWordFlag(base, ctx.state.users.get(userId)?.alertWords, content);
     flagsByUser.set(userId, flags);
-    ctx.store.userMessages.put(userId, message.id, flags);
+    ctx.store.userMessages.put(userId, message.recipientId, message.id, flags);
   }
   ctx.store.saveMessage(message);
   if (channel) {
@@ -230,7 +230,7 @@ export const messageCommands = {
   'messages.get': readCommand((ctx, input: { messageId: number; applyMarkdown: boolean }) => {
     const viewer = ctx.actor;
     const message = ctx.store.messages.get(input.messageId);
-    const flags = ctx.store.userMessages.get(viewer.id, input.messageId);
+    const flags = message && ctx.store.userMessages.get(viewer.id, message.recipientId, input.messageId);
     const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
     const visible = message?.realmId === ctx.state.realm.id && (flags !== undefined || (channel !== undefined && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, viewer)));
     if (!message || !visible) throw errors.badRequest('Invalid message(s)');

@@ -1,7 +1,7 @@
 // What moving messages to another topic or channel does besides changing them (Zulip's
-// do_update_message): the new channel's subscribers get rows for the messages (read), users not
-// subscribed to it lose theirs (and those who cannot read it are told the messages are gone), and
-// the notification bot leaves notices in the old and new threads.
+// do_update_message): rows move to the new channel's conversation for its subscribers (read for
+// those who had none), users not subscribed to it lose theirs (and those who cannot read it are
+// told the messages are gone), and the notification bot leaves notices in the old and new threads.
 import { canReadChannel } from '../../channels/access.js';
 import type { ChannelRecord } from '../../channels/records.js';
 import { Flag, type MessageRecord } from '../../messages/records.js';
@@ -16,15 +16,17 @@ export function moveRows(ctx: CommandContext, messages: readonly MessageRecord[]
   const subscribers = new Set(ctx.state.subscriberIds(to.id));
   const losingAccess: number[] = [];
   for (const user of ctx.state.users.values()) {
-    const changes: [number, number | undefined][] = [];
+    const flagsOf = ctx.store.userMessages.reader(user.id, from.recipientId);
+    const leaving: [number, undefined][] = [];
+    const arriving: [number, number][] = [];
     for (const message of messages) {
-      const flags = ctx.store.userMessages.get(user.id, message.id);
-      if (subscribers.has(user.id) && flags === undefined) changes.push([message.id, Flag.read]);
-      else if (!subscribers.has(user.id) && flags !== undefined) changes.push([message.id, undefined]);
+      const flags = flagsOf(message.id);
+      if (flags !== undefined) leaving.push([message.id, undefined]);
+      if (subscribers.has(user.id)) arriving.push([message.id, flags ?? Flag.read]);
     }
-    if (changes.length === 0) continue;
-    ctx.store.userMessages.apply(user.id, changes);
-    if (changes.some(([, flags]) => flags === undefined) && !canReadChannel(ctx.state, to, user)) losingAccess.push(user.id);
+    if (leaving.length > 0) ctx.store.userMessages.apply(user.id, from.recipientId, leaving);
+    if (arriving.length > 0) ctx.store.userMessages.apply(user.id, to.recipientId, arriving);
+    if (leaving.length > 0 && !subscribers.has(user.id) && !canReadChannel(ctx.state, to, user)) losingAccess.push(user.id);
   }
   if (losingAccess.length > 0) {
     ctx.emit({ type: 'delete_message', message_ids: messages.map((message) => message.id), message_type: 'stream', stream_id: from.id, topic }, losingAccess);
