@@ -113,7 +113,7 @@ test('a data directory with one row per user and message is migrated to conversa
   rmSync(dirname(path), { recursive: true, force: true });
 });
 
-test('a rolled-back write leaves no header of its own behind (the header cache forgets it)', async () => {
+test('a rolled-back write leaves nothing of its own behind in memory (headers, chunk directory)', async () => {
   const path = tempStorePath();
   const store = new Store(path);
   const message = { id: 7, realmId: 1, senderId: 2, recipientId: 3, type: 'stream' as const, channelId: 4, topic: 'committed', participants: [], content: 'x', renderedContent: '<p>x</p>', timestamp: 0, client: 'test' };
@@ -129,6 +129,17 @@ test('a rolled-back write leaves no header of its own behind (the header cache f
     .catch(() => (failed = true));
   assert.ok(failed);
   assert.is(store.messageHeader(7)?.topic, 'committed');
+  // Rows written by a failed write are gone, and the chunk directory in memory agrees.
+  await store.write(() => store.userMessages.put(1, 3, 7, 0));
+  await store
+    .write(() => {
+      for (let id = 8; id < 8 + MAX_ENTRIES * 2; id++) store.userMessages.put(1, 3, id, 1);
+      throw new Error('abort');
+    })
+    .catch(() => undefined);
+  assert.equal([...store.userMessages.conversationRange(1, 3, 0)], [[7, 0]]);
+  await store.write(() => store.userMessages.put(1, 3, 9, 2));
+  assert.equal([...store.userMessages.conversationRange(1, 3, 0)], [[7, 0], [9, 2]]);
   await store.close();
   rmSync(dirname(path), { recursive: true, force: true });
 });

@@ -232,9 +232,10 @@ export class Store {
   /** Runs `fn` in a child transaction of the next write batch (group commit): everything it wrote is
    * rolled back if it throws. Resolves with its result once the batch is durable on disk. */
   write<T>(fn: () => T): Promise<T> {
-    // A write that fails is rolled back; headers it cached may not have been committed.
+    // A write that fails is rolled back; what it cached in memory may not have been committed.
     const forgetUncommitted = (error: unknown) => {
       this.headerCache.clear();
+      this.userMessages.forget();
       throw error;
     };
     return (this.env.childTransaction(() => {

@@ -97,20 +97,74 @@ class CursorHeap {
   }
 }
 
+/** The index of the first element greater than `value` in a sorted array. */
+function upperBound(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! <= value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 export class UserMessageIndex {
+  /** Where each conversation's chunks start, by `userId:recipientId`, read from LMDB on first use
+   * and kept in step with every write (a cursor seek costs ten times a point read). */
+  private readonly chunkStarts = new Map<string, number[]>();
+  /** Each user's conversations, read on first use and kept in step likewise. */
+  private readonly userConversations = new Map<number, Set<number>>();
+
   constructor(private readonly db: Database<Buffer, Key>) {}
 
-  /** The chunk holding `messageId`'s place: the last one starting at or before it. */
-  private locate(userId: number, recipientId: number, messageId: number): { firstId: number; bytes: Buffer } | undefined {
-    for (const { key, value } of this.db.getRange({ start: [userId, recipientId, messageId], end: [userId, recipientId, -1], reverse: true, limit: 1 })) {
-      return { firstId: key[2], bytes: value };
+  /** Forgets what was read or written in memory: after a write was rolled back. */
+  forget(): void {
+    this.chunkStarts.clear();
+    this.userConversations.clear();
+  }
+
+  private starts(userId: number, recipientId: number): number[] {
+    const key = `${userId}:${recipientId}`;
+    let starts = this.chunkStarts.get(key);
+    if (!starts) {
+      starts = [...this.db.getKeys({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] })].map((chunkKey) => chunkKey[2]);
+      this.chunkStarts.set(key, starts);
     }
-    return undefined;
+    return starts;
+  }
+
+  private store(userId: number, recipientId: number, firstId: number, bytes: Buffer): void {
+    this.db.put([userId, recipientId, firstId], bytes);
+    const starts = this.starts(userId, recipientId);
+    const at = upperBound(starts, firstId);
+    if (starts[at - 1] !== firstId) starts.splice(at, 0, firstId);
+    this.userConversations.get(userId)?.add(recipientId);
+  }
+
+  private drop(userId: number, recipientId: number, firstId: number): void {
+    this.db.remove([userId, recipientId, firstId]);
+    const starts = this.starts(userId, recipientId);
+    const at = upperBound(starts, firstId) - 1;
+    if (starts[at] === firstId) starts.splice(at, 1);
+    if (starts.length === 0) this.userConversations.get(userId)?.delete(recipientId);
+  }
+
+  /** The chunk holding `messageId`'s place: the last one starting at or before it. Its bytes are
+   * a copy when `keep`, else lmdb-js's shared read buffer (valid until the next read). */
+  private locate(userId: number, recipientId: number, messageId: number, keep = false): { firstId: number; bytes: Buffer } | undefined {
+    const starts = this.starts(userId, recipientId);
+    const firstId = starts[upperBound(starts, messageId) - 1];
+    if (firstId === undefined) return undefined;
+    const key: Key = [userId, recipientId, firstId];
+    const bytes = keep ? this.db.getBinary(key) : this.db.getBinaryFast(key);
+    // The shared buffer reports the value's size as its length: a view of exactly that size.
+    return bytes && { firstId, bytes: bytes.subarray(0, bytes.length) };
   }
 
   private firstIdAfter(userId: number, recipientId: number, messageId: number): number {
-    for (const key of this.db.getKeys({ start: [userId, recipientId, messageId + 1], end: [userId, recipientId, NEWEST], limit: 1 })) return key[2];
-    return NEWEST;
+    const starts = this.starts(userId, recipientId);
+    return starts[upperBound(starts, messageId)] ?? NEWEST;
   }
 
   /** The user's flags on a message of a conversation, or undefined when the user has no row. */
@@ -156,8 +210,8 @@ export class UserMessageIndex {
         chunk.bytes.copy(appended);
         appended.writeUInt32LE(only![0], chunk.bytes.length);
         appended.writeUInt16LE(only![1], chunk.bytes.length + 4);
-        this.db.put([userId, recipientId, chunk.firstId], appended);
-      } else this.db.put([userId, recipientId, only![0]], encode([[only![0], only![1]]]));
+        this.store(userId, recipientId, chunk.firstId, appended);
+      } else this.store(userId, recipientId, only![0], encode([[only![0], only![1]]]));
       return;
     }
     const rows = new Map<number, number>(chunk ? decode(chunk.bytes) : []);
@@ -166,10 +220,10 @@ export class UserMessageIndex {
       else rows.set(id, flags);
     }
     const merged = [...rows].sort((a, b) => a[0] - b[0]);
-    if (chunk && merged[0]?.[0] !== chunk.firstId) this.db.remove([userId, recipientId, chunk.firstId]);
+    if (chunk && merged[0]?.[0] !== chunk.firstId) this.drop(userId, recipientId, chunk.firstId);
     for (let start = 0; start < merged.length; start += MAX_ENTRIES) {
       const piece = merged.slice(start, start + MAX_ENTRIES);
-      this.db.put([userId, recipientId, piece[0]![0]], encode(piece));
+      this.store(userId, recipientId, piece[0]![0], encode(piece));
     }
   }
 
@@ -188,13 +242,18 @@ export class UserMessageIndex {
 
   /** The conversations the user has rows in. */
   conversations(userId: number): number[] {
-    const found: number[] = [];
-    for (let next = 0; ; ) {
-      const [key] = this.db.getKeys({ start: [userId, next], end: [userId + 1], limit: 1 }) as Iterable<Key>;
-      if (!key) return found;
-      found.push(key[1]);
-      next = key[1] + 1;
+    let known = this.userConversations.get(userId);
+    if (!known) {
+      known = new Set();
+      for (let next = 0; ; ) {
+        const [key] = this.db.getKeys({ start: [userId, next], end: [userId + 1], limit: 1 }) as Iterable<Key>;
+        if (!key) break;
+        known.add(key[1]);
+        next = key[1] + 1;
+      }
+      this.userConversations.set(userId, known);
     }
+    return [...known];
   }
 
   /** All the user's rows from `from` (inclusive) on, oldest first, or from `from` back: the
@@ -226,7 +285,7 @@ export class UserMessageIndex {
     let limit = -1;
     return (messageId) => {
       if (!current || messageId < current.firstId || messageId >= limit) {
-        current = this.locate(userId, recipientId, messageId);
+        current = this.locate(userId, recipientId, messageId, true);
         limit = current ? this.firstIdAfter(userId, recipientId, current.firstId) : -1;
         if (!current) return undefined;
       }
