@@ -214,6 +214,20 @@ export class UserMessageIndex {
       } else this.store(userId, recipientId, only![0], encode([[only![0], only![1]]]));
       return;
     }
+    // Flag changes on rows the chunk has (the flag updates' case): the same chunk, new flags.
+    if (chunk && changes.every(([, flags]) => flags !== undefined)) {
+      const updated = Buffer.from(chunk.bytes);
+      const found = changes.every(([id, flags]) => {
+        const index = lowerBound(updated, id);
+        if (index >= count(updated) || idAt(updated, index) !== id) return false;
+        updated.writeUInt16LE(flags!, index * ENTRY_BYTES + 4);
+        return true;
+      });
+      if (found) {
+        this.db.put([userId, recipientId, chunk.firstId], updated);
+        return;
+      }
+    }
     const rows = new Map<number, number>(chunk ? decode(chunk.bytes) : []);
     for (const [id, flags] of changes) {
       if (flags === undefined) rows.delete(id);
