@@ -84,6 +84,25 @@ test('rows match a plain model through sets, removals, batches and ranges across
   rmSync(dirname(path), { recursive: true, force: true });
 });
 
+test("appending new messages fills a conversation's last chunk, then starts the next", async () => {
+  const path = tempStorePath();
+  const store = new Store(path);
+  const appended: [number, number][] = [];
+  await store.write(() => {
+    for (let id = 1; id <= MAX_ENTRIES * 2 + 5; id++) {
+      store.userMessages.append(3, 10, id * 2, id % 4);
+      appended.push([id * 2, id % 4]);
+    }
+    // An ID below the last one (not a new message) still lands in its place.
+    store.userMessages.append(3, 10, 3, 9);
+    appended.splice(1, 0, [3, 9]);
+  });
+  assert.equal([...store.userMessages.conversationRange(3, 10, 0)], appended);
+  assert.is(store.userMessages.get(3, 10, MAX_ENTRIES * 2), MAX_ENTRIES % 4);
+  await store.close();
+  rmSync(dirname(path), { recursive: true, force: true });
+});
+
 test('a data directory with one row per user and message is migrated to conversation chunks at open', async () => {
   const path = tempStorePath();
   const env = open({ path, maxDbs: 64 });

@@ -110,9 +110,9 @@ function upperBound(sorted: readonly number[], value: number): number {
 }
 
 export class UserMessageIndex {
-  /** Where each conversation's chunks start, by `userId:recipientId`, read from LMDB on first use
+  /** Where each conversation's chunks start, by user and recipient, read from LMDB on first use
    * and kept in step with every write (a cursor seek costs ten times a point read). */
-  private readonly chunkStarts = new Map<string, number[]>();
+  private readonly chunkStarts = new Map<number, Map<number, number[]>>();
   /** Each user's conversations, read on first use and kept in step likewise. */
   private readonly userConversations = new Map<number, Set<number>>();
 
@@ -125,11 +125,12 @@ export class UserMessageIndex {
   }
 
   private starts(userId: number, recipientId: number): number[] {
-    const key = `${userId}:${recipientId}`;
-    let starts = this.chunkStarts.get(key);
+    let byRecipient = this.chunkStarts.get(userId);
+    if (!byRecipient) this.chunkStarts.set(userId, (byRecipient = new Map()));
+    let starts = byRecipient.get(recipientId);
     if (!starts) {
       starts = [...this.db.getKeys({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] })].map((chunkKey) => chunkKey[2]);
-      this.chunkStarts.set(key, starts);
+      byRecipient.set(recipientId, starts);
     }
     return starts;
   }
@@ -173,6 +174,26 @@ export class UserMessageIndex {
     if (!chunk) return undefined;
     const index = lowerBound(chunk.bytes, messageId);
     return index < count(chunk.bytes) && idAt(chunk.bytes, index) === messageId ? flagsAt(chunk.bytes, index) : undefined;
+  }
+
+  /** Adds the row of a new message (its ID above every other): the send path, one point read and
+   * one write per recipient. Call inside a write. */
+  append(userId: number, recipientId: number, messageId: number, flags: number): void {
+    const starts = this.starts(userId, recipientId);
+    const lastStart = starts[starts.length - 1];
+    const shared = lastStart === undefined ? undefined : this.db.getBinaryFast([userId, recipientId, lastStart]);
+    // The shared buffer reports the value's size as its length: a view of exactly that size.
+    const last = shared?.subarray(0, shared.length);
+    const size = last?.length ?? 0;
+    if (lastStart !== undefined && last && size / ENTRY_BYTES < MAX_ENTRIES && last.readUInt32LE(size - ENTRY_BYTES) < messageId) {
+      const appended = Buffer.allocUnsafe(size + ENTRY_BYTES);
+      last.copy(appended);
+      appended.writeUInt32LE(messageId, size);
+      appended.writeUInt16LE(flags, size + 4);
+      this.db.put([userId, recipientId, lastStart], appended);
+      return;
+    }
+    this.apply(userId, recipientId, [[messageId, flags]]);
   }
 
   /** Sets one row (creating it if needed); call inside a write. */

@@ -195,7 +195,7 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
     const base = withMentionFlags(ctx.state, userId === sender.id && options.readBySender ? Flag.read : 0, mentions, userId, channel !== undefined);
     const flags = userId === sender.id ? base : withAlertWordFlag(base, ctx.state.users.get(userId)?.alertWords, content);
     flagsByUser.set(userId, flags);
-    ctx.store.userMessages.put(userId, message.recipientId, message.id, flags);
+    ctx.store.userMessages.append(userId, message.recipientId, message.id, flags);
   }
   ctx.store.saveMessage(message);
   if (channel) {
