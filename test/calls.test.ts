@@ -1,11 +1,10 @@
 // Video calls (spec endpoint 22): no provider, a Jitsi-style server, and an OAuth provider whose
 // flow sets has_provider_token (register and event) — tested against a provider on loopback.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertRequiresCredentials } from './helpers/assert.js';
 import { applyEvent, comparable, register, type Event } from './helpers/events.js';
+import { listenOnLoopback, type LoopbackServer } from './helpers/loopback.js';
 import { assertEventMatchesReference } from './helpers/reference.js';
 import { startTestServer } from './helpers/server.js';
 
@@ -14,34 +13,29 @@ const calls = suite('video calls');
 /** A Zoom-style provider: one valid code, one token it may revoke, meetings for that token. */
 class FakeProvider {
   token = 'token-1';
-  private constructor(
-    private readonly server: Server,
-    readonly url: string,
-  ) {}
+  private server: LoopbackServer | undefined;
+
+  get url(): string {
+    return this.server!.url;
+  }
 
   static async start(): Promise<FakeProvider> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const provider = new FakeProvider(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    server.on('request', (request, response) => {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      request.on('end', () => {
-        if (request.url === '/token') {
-          const form = new URLSearchParams(body);
-          const valid = form.get('code') === 'good-code' && form.get('client_secret') === 'secret' && form.get('grant_type') === 'authorization_code';
-          response.writeHead(valid ? 200 : 400, { 'Content-Type': 'application/json' }).end(JSON.stringify(valid ? { access_token: provider.token } : { error: 'invalid_grant' }));
-        } else if (request.url === '/meetings') {
-          const authorized = request.headers.authorization === `Bearer ${provider.token}`;
-          response.writeHead(authorized ? 201 : 401, { 'Content-Type': 'application/json' }).end(JSON.stringify(authorized ? { join_url: 'https://video.example/j/42' } : {}));
-        } else response.writeHead(404).end();
-      });
+    const provider = new FakeProvider();
+    provider.server = await listenOnLoopback((request, body, response) => {
+      if (request.url === '/token') {
+        const form = new URLSearchParams(body);
+        const valid = form.get('code') === 'good-code' && form.get('client_secret') === 'secret' && form.get('grant_type') === 'authorization_code';
+        response.writeHead(valid ? 200 : 400, { 'Content-Type': 'application/json' }).end(JSON.stringify(valid ? { access_token: provider.token } : { error: 'invalid_grant' }));
+      } else if (request.url === '/meetings') {
+        const authorized = request.headers.authorization === `Bearer ${provider.token}`;
+        response.writeHead(authorized ? 201 : 401, { 'Content-Type': 'application/json' }).end(JSON.stringify(authorized ? { join_url: 'https://video.example/j/42' } : {}));
+      } else response.writeHead(404).end();
     });
     return provider;
   }
 
-  close(): Promise<unknown> {
-    return new Promise((resolve) => this.server.close(resolve));
+  close(): Promise<void> {
+    return this.server!.close();
   }
 }
 

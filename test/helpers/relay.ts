@@ -1,7 +1,7 @@
 // A push relay ("bouncer") on loopback for tests: answers as it is told — 200, 4xx, 5xx, never, or
 // by dropping the connection — and records what it was sent.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { listenOnLoopback, type LoopbackServer } from './loopback.js';
 
 export type RelayBehaviour = 'ok' | 'reject' | 'fail' | 'hang' | 'reset';
 
@@ -11,48 +11,37 @@ export interface RelayRequest {
   body: Record<string, unknown>;
 }
 
-async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-}
-
 export class FakeRelay {
   behaviour: RelayBehaviour = 'ok';
   readonly requests: RelayRequest[] = [];
+  private server: LoopbackServer | undefined;
 
-  private constructor(
-    private readonly server: Server,
-    readonly url: string,
-  ) {}
+  get url(): string {
+    return this.server!.url;
+  }
 
   static async start(): Promise<FakeRelay> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const relay = new FakeRelay(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    server.on('request', (request, response) => {
-      void readJson(request).then((body) => {
-        relay.requests.push({ path: request.url ?? '', authorization: request.headers.authorization, body });
-        switch (relay.behaviour) {
-          case 'ok':
-            return response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"result":"success","msg":""}');
-          case 'reject':
-            return response.writeHead(401, { 'Content-Type': 'application/json' }).end('{"result":"error","code":"INVALID_ZULIP_SERVER","msg":"Invalid server"}');
-          case 'fail':
-            return response.writeHead(503).end('unavailable');
-          case 'hang':
-            return undefined;
-          case 'reset':
-            return request.socket.destroy();
-        }
-      });
+    const relay = new FakeRelay();
+    relay.server = await listenOnLoopback((request, body, response) => {
+      relay.requests.push({ path: request.url ?? '', authorization: request.headers.authorization, body: JSON.parse(body) as Record<string, unknown> });
+      switch (relay.behaviour) {
+        case 'ok':
+          return response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"result":"success","msg":""}');
+        case 'reject':
+          return response.writeHead(401, { 'Content-Type': 'application/json' }).end('{"result":"error","code":"INVALID_ZULIP_SERVER","msg":"Invalid server"}');
+        case 'fail':
+          return response.writeHead(503).end('unavailable');
+        case 'hang':
+          return undefined;
+        case 'reset':
+          return request.socket.destroy();
+      }
     });
     return relay;
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
+  close(): Promise<void> {
+    return this.server!.close();
   }
 }
 
