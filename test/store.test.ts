@@ -44,7 +44,7 @@ test('rows match a plain model through sets, removals, batches and ranges across
         store.userMessages.put(userId, recipientId, id, flags);
         conversation.set(id, flags);
       } else if (roll < 0.75) {
-        store.userMessages.remove(userId, recipientId, id);
+        assert.is(store.userMessages.take(userId, recipientId, [id]).get(id), conversation.get(id), 'take returns the flags the row had');
         conversation.delete(id);
       } else {
         // A batch over a few chunks, with a repeated ID (the last change wins) and removals.
@@ -177,7 +177,7 @@ test('the sender index: kept by saves and removals, built once at open for older
   const store = new Store(path);
   assert.equal([...store.sentBy(5)], [1, 3]);
   await store.write(() => {
-    store.removeMessage(1);
+    store.removeMessage({ ...record(1, 5), type: 'private' as const });
     store.saveMessage({ ...record(4, 5), type: 'private' as const });
   });
   assert.equal([...store.sentBy(5)], [3, 4]);

@@ -81,8 +81,7 @@ const AFTER_NEWEST = Number.MAX_SAFE_INTEGER;
  * the user's own rows (which hold the flags). */
 function* candidates(store: Store, request: WindowRequest, from: number, reverse: boolean): Generator<WindowEntry> {
   const channel = request.historyChannel;
-  const useChannel = channel !== undefined;
-  const decidable = decidableFromIndex(request.terms, useChannel);
+  const decidable = decidableFromIndex(request.terms, channel !== undefined);
   const entry = (id: number, stored: number | undefined, topic: string, recipientId: number): WindowEntry | undefined => {
     const flags = stored ?? Flag.read | Flag.historical;
     const record = decidable ? undefined : store.messages.get(id);
@@ -93,18 +92,12 @@ function* candidates(store: Store, request: WindowRequest, from: number, reverse
     return new LazyEntry(store, id, flags, stored !== undefined, recipientId, record, header);
   };
   const topicTerm = request.terms.find((term) => term.op === 'topic' && !term.negated);
-  if (channel && topicTerm?.op === 'topic') {
-    // A topic of the channel: its own index, so other topics' messages are never read.
+  if (channel) {
     const flagsOf = store.userMessages.reader(request.userId, channel.recipientId);
-    for (const [id, topic] of store.topicRange(channel.id, topicTerm.topic, from, reverse)) {
+    // A topic of the channel has its own index, so other topics' messages are never read.
+    const rows = topicTerm?.op === 'topic' ? store.topicRange(channel.id, topicTerm.topic, from, reverse) : store.channelRange(channel.id, from, reverse);
+    for (const [id, topic] of rows) {
       const found = entry(id, flagsOf(id), topic, channel.recipientId);
-      if (found) yield found;
-    }
-  } else if (channel) {
-    const flagsOf = store.userMessages.reader(request.userId, channel.recipientId);
-    const range = reverse ? { start: [channel.id, from], end: [channel.id, -1], reverse: true } : { start: [channel.id, from], end: [channel.id, AFTER_NEWEST] };
-    for (const { key, value: topic } of store.channelMessages.getRange(range) as Iterable<{ key: [number, number]; value: string }>) {
-      const found = entry(key[1], flagsOf(key[1]), topic, channel.recipientId);
       if (found) yield found;
     }
   } else {

@@ -11,7 +11,7 @@ export interface RelayDelivery {
   encrypted_data: string;
 }
 
-export const NOTIFY_PATH = '/api/v1/remotes/push/e2ee/notify';
+const NOTIFY_PATH = '/api/v1/remotes/push/e2ee/notify';
 
 /** Posts a notification to the relay; throws FAILED_TO_CONNECT_BOUNCER (network error or timeout),
  * INTERNAL_SERVER_ERROR_ON_BOUNCER (5xx) or ADMIN_ACTION_REQUIRED (the relay refuses this server). */

@@ -68,6 +68,11 @@ class BoundedCache<K, V> {
   }
 }
 
+/** The key range of the rows under a key prefix, from `from` (inclusive) on, or back when reverse. */
+function span(prefix: (number | string)[], from: number, reverse: boolean) {
+  return reverse ? { start: [...prefix, from], end: [...prefix, -1], reverse: true } : { start: [...prefix, from], end: [...prefix, Number.MAX_SAFE_INTEGER] };
+}
+
 export class Store {
   readonly env: RootDatabase;
   readonly meta: Database<number, string>;
@@ -108,12 +113,16 @@ export class Store {
     this.messages = this.env.openDB({ name: 'messages' });
     this.messageHeaders = this.env.openDB({ name: 'headers' });
     this.senderMessages = this.env.openDB({ name: 'senderMessages' });
-    this.buildSenderIndex();
+    this.backfill(this.senderMessages, this.messages, () => {
+      for (const { value } of this.messages.getRange()) this.senderMessages.put([value.senderId, value.id], true);
+    });
     this.userMessages = new UserMessageIndex(this.env.openDB({ name: 'userMessageRows', encoding: 'binary' }));
     this.migrateUserMessageRows();
     this.channelMessages = this.env.openDB({ name: 'channelMessages' });
     this.topicMessages = this.env.openDB({ name: 'topicMessages' });
-    this.buildTopicIndex();
+    this.backfill(this.topicMessages, this.channelMessages, () => {
+      for (const { key, value } of this.channelMessages.getRange()) this.topicMessages.put([key[0], value.toLowerCase(), key[1]], value);
+    });
     this.folders = this.env.openDB({ name: 'folders' });
     this.profileFields = this.env.openDB({ name: 'profileFields' });
     this.userTopics = this.env.openDB({ name: 'userTopics' });
@@ -167,37 +176,32 @@ export class Store {
     this.topicMessages.remove([channelId, topic.toLowerCase(), messageId]);
   }
 
+  /** A channel's messages from `from` (inclusive) on, or back when reverse: [message ID, topic]. */
+  *channelRange(channelId: number, from: number, reverse = false): Generator<[messageId: number, topic: string]> {
+    for (const { key, value } of this.channelMessages.getRange(span([channelId], from, reverse))) yield [key[1], value];
+  }
+
   /** A topic's messages (its name lowercased) from `from` (inclusive) on, or back when reverse:
    * [message ID, topic as written]. */
   *topicRange(channelId: number, topic: string, from: number, reverse = false): Generator<[messageId: number, topic: string]> {
-    const range = reverse ? { start: [channelId, topic, from], end: [channelId, topic, -1], reverse: true } : { start: [channelId, topic, from], end: [channelId, topic, Number.MAX_SAFE_INTEGER] };
-    for (const { key, value } of this.topicMessages.getRange(range)) yield [key[2], value];
+    for (const { key, value } of this.topicMessages.getRange(span([channelId, topic], from, reverse))) yield [key[2], value];
   }
 
   /** Whether any message is left in a topic (its name lowercased). */
   topicHasMessages(channelId: number, topic: string): boolean {
-    return this.topicMessages.getKeysCount({ start: [channelId, topic, 0], end: [channelId, topic, Number.MAX_SAFE_INTEGER], limit: 1 }) > 0;
+    return this.topicMessages.getKeysCount({ ...span([channelId, topic], 0, false), limit: 1 }) > 0;
   }
 
   /** The IDs of the messages a user sent, oldest first. */
   *sentBy(senderId: number): Generator<number> {
-    for (const key of this.senderMessages.getKeys({ start: [senderId, 0], end: [senderId, Number.MAX_SAFE_INTEGER] })) yield key[1];
+    for (const key of this.senderMessages.getKeys(span([senderId], 0, false))) yield key[1];
   }
 
-  /** Data directories written before the sender index get it built once, at open. */
-  private buildSenderIndex(): void {
-    if (this.senderMessages.getKeysCount({ limit: 1 }) > 0 || this.messages.getKeysCount({ limit: 1 }) === 0) return;
-    this.env.transactionSync(() => {
-      for (const { value } of this.messages.getRange()) this.senderMessages.put([value.senderId, value.id], true);
-    });
-  }
-
-  /** Data directories written before the topic index get it built once, at open. */
-  private buildTopicIndex(): void {
-    if (this.topicMessages.getKeysCount({ limit: 1 }) > 0 || this.channelMessages.getKeysCount({ limit: 1 }) === 0) return;
-    this.env.transactionSync(() => {
-      for (const { key, value } of this.channelMessages.getRange()) this.topicMessages.put([key[0], value.toLowerCase(), key[1]], value);
-    });
+  /** Builds an index added after data directories existed, once, at open: when it is empty and
+   * the rows it indexes are not. */
+  private backfill(index: Database, source: Database, fill: () => void): void {
+    if (index.getKeysCount({ limit: 1 }) > 0 || source.getKeysCount({ limit: 1 }) === 0) return;
+    this.env.transactionSync(fill);
   }
 
   /** Stores a message with its header; call inside a write. */
@@ -209,13 +213,12 @@ export class Store {
     this.headerCache.set(message.id, header);
   }
 
-  /** Removes a message and its header; call inside a write. */
-  removeMessage(id: number): void {
-    const message = this.messages.get(id);
-    if (message) this.senderMessages.remove([message.senderId, id]);
-    this.messages.remove(id);
-    this.messageHeaders.remove(id);
-    this.headerCache.delete(id);
+  /** Removes a message, its header and its place in the sender index; call inside a write. */
+  removeMessage(message: MessageRecord): void {
+    this.senderMessages.remove([message.senderId, message.id]);
+    this.messages.remove(message.id);
+    this.messageHeaders.remove(message.id);
+    this.headerCache.delete(message.id);
   }
 
   /** A message's header (from the message itself for messages stored before headers were). */
@@ -233,6 +236,8 @@ export class Store {
    * rolled back if it throws. Resolves with its result once the batch is durable on disk. */
   write<T>(fn: () => T): Promise<T> {
     // A write that fails is rolled back; what it cached in memory may not have been committed.
+    // Forgotten at once (later writes of the same batch must not see it) and again should the
+    // whole batch fail to commit.
     const forgetUncommitted = (error: unknown) => {
       this.headerCache.clear();
       this.userMessages.forget();

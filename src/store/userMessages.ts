@@ -43,6 +43,15 @@ function encode(rows: readonly Row[]): Buffer {
   return bytes;
 }
 
+/** A chunk with one more row after its last. */
+function withRow(bytes: Buffer, messageId: number, flags: number): Buffer {
+  const appended = Buffer.allocUnsafe(bytes.length + ENTRY_BYTES);
+  bytes.copy(appended);
+  appended.writeUInt32LE(messageId, bytes.length);
+  appended.writeUInt16LE(flags, bytes.length + 4);
+  return appended;
+}
+
 function decode(bytes: Buffer): Row[] {
   const rows: Row[] = [];
   for (let index = 0; index < count(bytes); index++) rows.push([idAt(bytes, index), flagsAt(bytes, index)]);
@@ -151,16 +160,25 @@ export class UserMessageIndex {
     if (starts.length === 0) this.userConversations.get(userId)?.delete(recipientId);
   }
 
-  /** The chunk holding `messageId`'s place: the last one starting at or before it. Its bytes are
-   * a copy when `keep`, else lmdb-js's shared read buffer (valid until the next read). */
-  private locate(userId: number, recipientId: number, messageId: number, keep = false): { firstId: number; bytes: Buffer } | undefined {
+  /** Where the chunk holding `messageId`'s place starts: the last start at or before it. */
+  private startOf(userId: number, recipientId: number, messageId: number): number | undefined {
     const starts = this.starts(userId, recipientId);
-    const firstId = starts[upperBound(starts, messageId) - 1];
-    if (firstId === undefined) return undefined;
+    return starts[upperBound(starts, messageId) - 1];
+  }
+
+  /** A chunk's bytes: a copy when `keep`, else lmdb-js's shared read buffer (valid until the next
+   * read), which reports the value's size as its length — hence a view of exactly that size. */
+  private read(userId: number, recipientId: number, firstId: number, keep: boolean): Buffer | undefined {
     const key: Key = [userId, recipientId, firstId];
     const bytes = keep ? this.db.getBinary(key) : this.db.getBinaryFast(key);
-    // The shared buffer reports the value's size as its length: a view of exactly that size.
-    return bytes && { firstId, bytes: bytes.subarray(0, bytes.length) };
+    return bytes?.subarray(0, bytes.length);
+  }
+
+  /** The chunk holding `messageId`'s place. */
+  private locate(userId: number, recipientId: number, messageId: number, keep = false): { firstId: number; bytes: Buffer } | undefined {
+    const firstId = this.startOf(userId, recipientId, messageId);
+    const bytes = firstId === undefined ? undefined : this.read(userId, recipientId, firstId, keep);
+    return bytes && { firstId: firstId!, bytes };
   }
 
   private firstIdAfter(userId: number, recipientId: number, messageId: number): number {
@@ -179,21 +197,10 @@ export class UserMessageIndex {
   /** Adds the row of a new message (its ID above every other): the send path, one point read and
    * one write per recipient. Call inside a write. */
   append(userId: number, recipientId: number, messageId: number, flags: number): void {
-    const starts = this.starts(userId, recipientId);
-    const lastStart = starts[starts.length - 1];
-    const shared = lastStart === undefined ? undefined : this.db.getBinaryFast([userId, recipientId, lastStart]);
-    // The shared buffer reports the value's size as its length: a view of exactly that size.
-    const last = shared?.subarray(0, shared.length);
-    const size = last?.length ?? 0;
-    if (lastStart !== undefined && last && size / ENTRY_BYTES < MAX_ENTRIES && last.readUInt32LE(size - ENTRY_BYTES) < messageId) {
-      const appended = Buffer.allocUnsafe(size + ENTRY_BYTES);
-      last.copy(appended);
-      appended.writeUInt32LE(messageId, size);
-      appended.writeUInt16LE(flags, size + 4);
-      this.db.put([userId, recipientId, lastStart], appended);
-      return;
-    }
-    this.apply(userId, recipientId, [[messageId, flags]]);
+    const lastStart = this.starts(userId, recipientId).at(-1);
+    const last = lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart, false);
+    if (last && count(last) < MAX_ENTRIES && idAt(last, count(last) - 1) < messageId) this.db.put([userId, recipientId, lastStart!], withRow(last, messageId, flags));
+    else this.apply(userId, recipientId, [[messageId, flags]]);
   }
 
   /** Sets one row (creating it if needed); call inside a write. */
@@ -201,9 +208,17 @@ export class UserMessageIndex {
     this.apply(userId, recipientId, [[messageId, flags]]);
   }
 
-  /** Removes one row, if the user has it; call inside a write. */
-  remove(userId: number, recipientId: number, messageId: number): void {
-    this.apply(userId, recipientId, [[messageId, undefined]]);
+  /** Removes the user's rows for these messages of one conversation, returning the flags each
+   * had (messages without a row are absent); call inside a write. */
+  take(userId: number, recipientId: number, messageIds: readonly number[]): Map<number, number> {
+    const flagsOf = this.reader(userId, recipientId);
+    const had = new Map<number, number>();
+    for (const id of [...messageIds].sort((a, b) => a - b)) {
+      const flags = flagsOf(id);
+      if (flags !== undefined) had.set(id, flags);
+    }
+    if (had.size > 0) this.apply(userId, recipientId, [...had.keys()].map((id) => [id, undefined] as const));
+    return had;
   }
 
   /** Sets (or, with undefined, removes) rows of one conversation: one write per chunk touched. */
@@ -226,13 +241,8 @@ export class UserMessageIndex {
     const [only] = changes;
     // The common case, a new message: appended to the conversation's last chunk, or a new chunk.
     if (changes.length === 1 && only![1] !== undefined && (!chunk || idAt(chunk.bytes, count(chunk.bytes) - 1) < only![0])) {
-      if (chunk && count(chunk.bytes) < MAX_ENTRIES) {
-        const appended = Buffer.allocUnsafe(chunk.bytes.length + ENTRY_BYTES);
-        chunk.bytes.copy(appended);
-        appended.writeUInt32LE(only![0], chunk.bytes.length);
-        appended.writeUInt16LE(only![1], chunk.bytes.length + 4);
-        this.store(userId, recipientId, chunk.firstId, appended);
-      } else this.store(userId, recipientId, only![0], encode([[only![0], only![1]]]));
+      if (chunk && count(chunk.bytes) < MAX_ENTRIES) this.store(userId, recipientId, chunk.firstId, withRow(chunk.bytes, only![0], only![1]));
+      else this.store(userId, recipientId, only![0], encode([[only![0], only![1]]]));
       return;
     }
     // Flag changes on rows the chunk has (the flag updates' case): the same chunk, new flags.
@@ -264,8 +274,10 @@ export class UserMessageIndex {
 
   /** One conversation's rows from `from` (inclusive) on, oldest first, or from `from` back. */
   *conversationRange(userId: number, recipientId: number, from: number, reverse = false): Generator<Row> {
-    const start = reverse ? from : (this.locate(userId, recipientId, from)?.firstId ?? from);
-    const range = reverse ? { start: [userId, recipientId, from], end: [userId, recipientId, -1], reverse: true } : { start: [userId, recipientId, start], end: [userId, recipientId, NEWEST] };
+    // Forward, the chunk holding `from` starts before it.
+    const range = reverse
+      ? { start: [userId, recipientId, from], end: [userId, recipientId, -1], reverse: true }
+      : { start: [userId, recipientId, this.startOf(userId, recipientId, from) ?? from], end: [userId, recipientId, NEWEST] };
     for (const { value } of this.db.getRange(range) as Iterable<{ value: Buffer }>) {
       if (reverse) {
         for (let index = lowerBound(value, from + 1) - 1; index >= 0; index--) yield [idAt(value, index), flagsAt(value, index)];

@@ -159,7 +159,7 @@ export const channelUpdateCommands = {
 };
 
 function onlyEmptyTopic(ctx: CommandContext, channelId: number): boolean {
-  for (const { value: topic } of ctx.store.channelMessages.getRange({ start: [channelId, 0], end: [channelId, Number.MAX_SAFE_INTEGER] })) {
+  for (const [, topic] of ctx.store.channelRange(channelId, 0)) {
     if (topic !== '') return false;
   }
   return true;

@@ -11,19 +11,18 @@ import { normalizeTopic } from './messages.js';
 
 export function deleteMessages(ctx: CommandContext, messages: readonly MessageRecord[]): void {
   if (messages.length === 0) return;
+  const byConversation = new Map<number, number[]>();
+  for (const message of messages) byConversation.set(message.recipientId, [...(byConversation.get(message.recipientId) ?? []), message.id]);
+  // Who had each message: their rows go, one rewrite per chunk.
   const had = new Map<number, number[]>();
   for (const user of ctx.state.users.values()) {
-    for (const message of messages) {
-      if (ctx.store.userMessages.get(user.id, message.recipientId, message.id) === undefined) continue;
-      ctx.store.userMessages.remove(user.id, message.recipientId, message.id);
-      let ids = had.get(message.id);
-      if (!ids) had.set(message.id, (ids = []));
-      ids.push(user.id);
+    for (const [recipientId, ids] of byConversation) {
+      for (const id of ctx.store.userMessages.take(user.id, recipientId, ids).keys()) had.set(id, [...(had.get(id) ?? []), user.id]);
     }
   }
   const touchedChannels = new Set<number>();
   for (const message of messages) {
-    ctx.store.removeMessage(message.id);
+    ctx.store.removeMessage(message);
     if (message.channelId !== null) {
       ctx.store.unindexInChannel(message.channelId, message.id, message.topic);
       touchedChannels.add(message.channelId);
@@ -51,7 +50,8 @@ export function messagesSentBy(ctx: CommandContext, userId: number, kinds: { pub
   const found: MessageRecord[] = [];
   for (const id of ctx.store.sentBy(userId)) {
     const message = ctx.store.messages.get(id);
-    if (!message || message.realmId !== ctx.state.realm.id) continue;
+    // Sender IDs are server-wide, so the index holds only this realm's messages for them.
+    if (!message) continue;
     const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
     const wanted = channel ? (channel.inviteOnly ? kinds.privateChannels : kinds.publicChannels) : kinds.direct;
     if (wanted) found.push(message);
@@ -90,8 +90,7 @@ export const deletionCommands = {
     const channel = ctx.state.channels.get(input.channelId);
     if (!channel || !canReadChannel(ctx.state, channel, user)) throw errors.badRequest('Invalid channel ID');
     const newest = new Map<string, { name: string; max_id: number }>();
-    for (const { key, value: topic } of ctx.store.channelMessages.getRange({ start: [channel.id, Number.MAX_SAFE_INTEGER], end: [channel.id, -1], reverse: true })) {
-      const messageId = (key as [number, number])[1];
+    for (const [messageId, topic] of ctx.store.channelRange(channel.id, Number.MAX_SAFE_INTEGER, true)) {
       if (!channel.historyPublicToSubscribers && ctx.store.userMessages.get(user.id, channel.recipientId, messageId) === undefined) continue;
       if (!newest.has(topic.toLowerCase())) newest.set(topic.toLowerCase(), { name: topic, max_id: messageId });
     }

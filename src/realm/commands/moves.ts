@@ -15,18 +15,11 @@ const RESOLVED_PREFIX = '✔ ';
 export function moveRows(ctx: CommandContext, messages: readonly MessageRecord[], from: ChannelRecord, topic: string, to: ChannelRecord): void {
   const subscribers = new Set(ctx.state.subscriberIds(to.id));
   const losingAccess: number[] = [];
+  const ids = messages.map((message) => message.id);
   for (const user of ctx.state.users.values()) {
-    const flagsOf = ctx.store.userMessages.reader(user.id, from.recipientId);
-    const leaving: [number, undefined][] = [];
-    const arriving: [number, number][] = [];
-    for (const message of messages) {
-      const flags = flagsOf(message.id);
-      if (flags !== undefined) leaving.push([message.id, undefined]);
-      if (subscribers.has(user.id)) arriving.push([message.id, flags ?? Flag.read]);
-    }
-    if (leaving.length > 0) ctx.store.userMessages.apply(user.id, from.recipientId, leaving);
-    if (arriving.length > 0) ctx.store.userMessages.apply(user.id, to.recipientId, arriving);
-    if (leaving.length > 0 && !subscribers.has(user.id) && !canReadChannel(ctx.state, to, user)) losingAccess.push(user.id);
+    const had = ctx.store.userMessages.take(user.id, from.recipientId, ids);
+    if (subscribers.has(user.id)) ctx.store.userMessages.apply(user.id, to.recipientId, ids.map((id) => [id, had.get(id) ?? Flag.read] as const));
+    else if (had.size > 0 && !canReadChannel(ctx.state, to, user)) losingAccess.push(user.id);
   }
   if (losingAccess.length > 0) {
     ctx.emit({ type: 'delete_message', message_ids: messages.map((message) => message.id), message_type: 'stream', stream_id: from.id, topic }, losingAccess);

@@ -9,7 +9,7 @@ import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import { normalizeTopic, prepareMessage, sendMessage, storeMessage, type PreparedMessage } from './messages.js';
 
 /** Zulip's SCHEDULED_MESSAGE_LATE_CUTOFF_MINUTES: a message this late is not sent. */
-export const LATE_CUTOFF_SECONDS = 10 * 60;
+const LATE_CUTOFF_SECONDS = 10 * 60;
 
 export type ScheduledType = 'stream' | 'private';
 
