@@ -254,7 +254,7 @@ channels('default channels: administrators add and remove them; new users join t
   const added = await iago.post('/default_streams', { stream_id: id });
   assertMatchesReference('POST /default_streams', added.body);
   assert.match(String((await iago.post('/default_streams', { stream_id: id })).body.msg), /already a default/);
-  const created = await iago.post('/users', { email: `newcomer${counter}@zulip.com`, full_name: 'Newcomer', password: 'pw' });
+  const created = await iago.post('/users', { email: `newcomer${counter}@zulip.com`, full_name: 'Newcomer', password: 'secret-pw' });
   assert.ok(((await iago.get(`/streams/${id}/members`)).body.subscribers as number[]).includes(Number(created.body.user_id)));
   const removed = await iago.delete('/default_streams', { stream_id: id });
   assertMatchesReference('DELETE /default_streams', removed.body);

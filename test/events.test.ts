@@ -20,7 +20,7 @@ let created = 0;
 async function createUser(server: TestServer): Promise<number> {
   const iago = await server.as('iago@zulip.com');
   created++;
-  const response = await iago.post('/users', { email: `new${created}@zulip.com`, full_name: `New ${created}`, password: 'pw' });
+  const response = await iago.post('/users', { email: `new${created}@zulip.com`, full_name: `New ${created}`, password: 'secret-pw' });
   assert.is(response.status, 200, JSON.stringify(response.body));
   return Number(response.body.user_id);
 }
@@ -178,7 +178,7 @@ restart('a queue and its unacknowledged events survive a graceful restart, then 
   const hamlet = await server.as('hamlet@zulip.com');
   const { queueId } = await register(hamlet, { event_types: ['realm_user'] });
   const iago = await server.as('iago@zulip.com');
-  await iago.post('/users', { email: 'before@zulip.com', full_name: 'Before', password: 'pw' });
+  await iago.post('/users', { email: 'before@zulip.com', full_name: 'Before', password: 'secret-pw' });
   await server.parley.close();
 
   const again = await startParley(server.config);
@@ -186,7 +186,7 @@ restart('a queue and its unacknowledged events survive a graceful restart, then 
     const baseUrl = `http://127.0.0.1:${again.http.port}`;
     const hamletAgain = new ApiClient(baseUrl, hamlet.credentials);
     const iagoAgain = new ApiClient(baseUrl, iago.credentials);
-    await iagoAgain.post('/users', { email: 'after@zulip.com', full_name: 'After', password: 'pw' });
+    await iagoAgain.post('/users', { email: 'after@zulip.com', full_name: 'After', password: 'secret-pw' });
     const received = await pollEvents(hamletAgain, queueId, 3);
     assert.equal(
       received.map((event) => (event.type === 'restart' ? 'restart' : (event.person as { email: string }).email)),

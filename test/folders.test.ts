@@ -71,7 +71,7 @@ folders('channels go into folders (not archived ones) and out with null', async 
 folders('reordering needs every folder once; events; register + events == a fresh register', async ({ server }) => {
   const iago = await server.as('iago@zulip.com');
   const cordelia = await server.as('cordelia@zulip.com');
-  const before = await register(cordelia, { fetch_event_types: ['channel_folder'], event_types: ['channel_folder'] });
+  const before = await register(cordelia, { fetch_event_types: ['channel_folders'], event_types: ['channel_folders'] });
   const first = Number((await iago.post('/channel_folders/create', { name: 'Alpha' })).body.channel_folder_id);
   await iago.patch(`/channel_folders/${first}`, { description: 'First *letter*', name: 'Alef' });
   const all = ((await iago.get('/channel_folders', { include_archived: true })).body.channel_folders as Folder[]).map((folder) => folder.id);
@@ -82,7 +82,7 @@ folders('reordering needs every folder once; events; register + events == a fres
   assert.equal(events.map((event) => event.op), ['add', 'update', 'reorder']);
   for (const event of events) assertEventMatchesReference(event);
   for (const event of events) applyEvent(before.state, event);
-  assert.equal(comparable(before.state), comparable((await register(cordelia, { fetch_event_types: ['channel_folder'] })).state));
+  assert.equal(comparable(before.state), comparable((await register(cordelia, { fetch_event_types: ['channel_folders'] })).state));
 });
 
 folders('the folder endpoints require credentials', async ({ server }) => {

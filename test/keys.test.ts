@@ -41,9 +41,9 @@ keys('a password login returns the key; a wrong password is 401 AUTHENTICATION_F
 
 keys('after 5 failed attempts a username is locked out (429, Retry-After), others are not', async ({ server }) => {
   const iago = await server.as('iago@zulip.com');
-  await iago.post('/users', { email: 'target@zulip.com', full_name: 'Target', password: 'right' });
+  await iago.post('/users', { email: 'target@zulip.com', full_name: 'Target', password: 'right-one' });
   for (let i = 0; i < 5; i++) assert.is((await server.anonymous.post('/fetch_api_key', { username: 'target@zulip.com', password: `guess ${i}` })).status, 401);
-  const locked = await server.anonymous.post('/fetch_api_key', { username: 'target@zulip.com', password: 'right' });
+  const locked = await server.anonymous.post('/fetch_api_key', { username: 'target@zulip.com', password: 'right-one' });
   assert.equal([locked.status, locked.body.code], [429, 'RATE_LIMIT_HIT']);
   assert.ok(Number(locked.headers['retry-after']) > 0);
   assert.ok(Number(locked.body['retry-after']) > 1700, 'about 30 minutes');
@@ -75,7 +75,7 @@ keys('a JWT signed with another key, expired, without e-mail, or for an unknown 
   assert.is((await refusal(await sign({ email: 'ghost@zulip.com' }))).code, 'AUTHENTICATION_FAILED');
   assert.match(String((await refusal('not.a.jwt')).msg), /^Bad JSON web token/);
   const iago = await server.as('iago@zulip.com');
-  const created = await iago.post('/users', { email: 'gone@zulip.com', full_name: 'Gone', password: 'pw' });
+  const created = await iago.post('/users', { email: 'gone@zulip.com', full_name: 'Gone', password: 'secret-pw' });
   await iago.delete(`/users/${created.body.user_id}`);
   assert.is((await refusal(await sign({ email: 'gone@zulip.com' }))).code, 'USER_DEACTIVATED');
 });

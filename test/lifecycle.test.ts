@@ -50,7 +50,7 @@ test('a write acknowledged just before a crash (SIGKILL) is still there after th
     const iago = await adminClient(first.baseUrl);
     const queue = await iago.post('/register');
     const regenerated = await iago.post('/users/me/api_key/regenerate');
-    const created = await iago.post('/users', { email: 'durable@zulip.com', full_name: 'Durable', password: 'pw' });
+    const created = await iago.post('/users', { email: 'durable@zulip.com', full_name: 'Durable', password: 'secret-pw' });
     first.child.kill('SIGKILL');
     await first.exited;
 

@@ -24,7 +24,7 @@ let created = 0;
 async function createUser(server: TestServer): Promise<string> {
   const iago = await server.as('iago@zulip.com');
   const email = `sock${++created}@zulip.com`;
-  const response = await iago.post('/users', { email, full_name: `Sock ${created}`, password: 'pw' });
+  const response = await iago.post('/users', { email, full_name: `Sock ${created}`, password: 'secret-pw' });
   assert.is(response.status, 200);
   return email;
 }

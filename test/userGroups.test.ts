@@ -109,7 +109,7 @@ groups('a nested group grants a channel permission to its subgroups\' members', 
 groups('every group change is announced; register + events == a fresh register', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const prospero = await server.as('prospero@zulip.com');
-  const before = await register(prospero, { fetch_event_types: ['user_group'], event_types: ['user_group'] });
+  const before = await register(prospero, { fetch_event_types: ['realm_user_groups'], event_types: ['realm_user_groups'] });
   const a = await newGroup(hamlet, [await idOf(prospero)]);
   const b = await newGroup(hamlet);
   await hamlet.patch(`/user_groups/${a}`, { description: 'Changed' });
@@ -120,7 +120,7 @@ groups('every group change is announced; register + events == a fresh register',
   const events = (await prospero.get('/events', { queue_id: before.queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
   for (const event of events) assertEventMatchesReference(event);
   for (const event of events) applyEvent(before.state, event);
-  assert.equal(comparable(before.state), comparable((await register(prospero, { fetch_event_types: ['user_group'] })).state));
+  assert.equal(comparable(before.state), comparable((await register(prospero, { fetch_event_types: ['realm_user_groups'] })).state));
 });
 
 groups('the group endpoints require credentials', async ({ server }) => {

@@ -21,7 +21,7 @@ type User = { user_id: number; email: string; full_name: string; is_active: bool
 async function newMember(server: TestServer): Promise<{ id: number; client: ApiClient }> {
   const iago = await server.as('iago@zulip.com');
   const email = `member${++counter}@zulip.com`;
-  const created = await iago.post('/users', { email, full_name: `Member ${counter}`, password: 'pw' });
+  const created = await iago.post('/users', { email, full_name: `Member ${counter}`, password: 'secret-pw' });
   assert.is(created.status, 200, JSON.stringify(created.body));
   return { id: Number(created.body.user_id), client: await server.as(email) };
 }
@@ -200,7 +200,7 @@ users('user endpoints require valid credentials and their role', async ({ server
     ['POST', '/users/me/api_key/regenerate'],
   ]);
   const hamlet = await server.as('hamlet@zulip.com');
-  assert.is((await hamlet.post('/users', { email: 'x@zulip.com', full_name: 'X', password: 'pw' })).body.code, 'UNAUTHORIZED_PRINCIPAL');
+  assert.is((await hamlet.post('/users', { email: 'x@zulip.com', full_name: 'X', password: 'secret-pw' })).body.code, 'UNAUTHORIZED_PRINCIPAL');
 });
 
 users.run();

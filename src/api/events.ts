@@ -1,5 +1,6 @@
 // Event endpoints: POST /register, GET /events (long-poll), DELETE /events.
 import { waitForEvents } from '../events/longPoll.js';
+import type { ClientCapabilities } from '../events/queue.js';
 import type { QueuedEvent } from '../events/types.js';
 import type { RawTerm } from '../messages/narrow.js';
 import type { UserRequest } from '../http/route.js';
@@ -13,6 +14,7 @@ interface RegisterParams {
   apply_markdown: boolean;
   include_subscribers: boolean | 'true' | 'false' | 'partial';
   lifespan_secs?: number;
+  client_capabilities?: ClientCapabilities;
 }
 
 export const register = (request: UserRequest, params: RegisterParams) =>
@@ -26,6 +28,7 @@ export const register = (request: UserRequest, params: RegisterParams) =>
     // 'partial' (subscribers of small channels only) is answered in full.
     includeSubscribers: params.include_subscribers !== false && params.include_subscribers !== 'false',
     lifespanSecs: params.lifespan_secs ?? null,
+    clientCapabilities: params.client_capabilities ?? {},
   });
 
 const wire = ({ id, event }: QueuedEvent) => ({ ...event, id });

@@ -1,8 +1,9 @@
 // User endpoints.
 import type { UserRequest } from '../http/route.js';
-import { hashPassword } from '../users/password.js';
+import { hashNewPassword } from '../users/password.js';
 import type { DeactivationActions } from '../realm/commands/lifecycle.js';
 import { Role } from '../users/records.js';
+import { isUserSettingName, type SettingValue } from '../users/settings.js';
 
 export const getOwnUser = (request: UserRequest, params: { client_gravatar: boolean }) =>
   request.realm.ask('users.me', request.user.userId, { clientGravatar: params.client_gravatar });
@@ -13,7 +14,7 @@ export async function regenerateOwnApiKey(request: UserRequest) {
 }
 
 export async function createUser(request: UserRequest, params: { email: string; password: string; full_name: string }) {
-  const passwordHash = await hashPassword(params.password);
+  const passwordHash = await hashNewPassword(params.password);
   const { userId } = await request.realm.ask('users.create', request.user.userId, {
     email: params.email,
     fullName: params.full_name,
@@ -75,12 +76,10 @@ export async function getUserStatus(request: UserRequest, params: { user_id: num
 export const updateUser = (request: UserRequest, params: { user_id: number; full_name?: string; role?: number }) =>
   request.realm.ask('users.update', request.user.userId, { userId: params.user_id, fullName: params.full_name, role: params.role });
 
-export const updateSettings = (request: UserRequest, params: { email_address_visibility?: number; timezone?: string; full_name?: string }) =>
-  request.realm.ask('settings.update', request.user.userId, {
-    emailAddressVisibility: params.email_address_visibility,
-    timezone: params.timezone,
-    fullName: params.full_name,
-  });
+export function updateSettings(request: UserRequest, params: Record<string, SettingValue | undefined> & { full_name?: string }) {
+  const settings = Object.fromEntries(Object.entries(params).filter(([name]) => isUserSettingName(name)));
+  return request.realm.ask('settings.update', request.user.userId, { fullName: params.full_name, settings });
+}
 
 export const getAlertWords = (request: UserRequest) => request.realm.ask('alertWords.list', request.user.userId, {});
 

@@ -1,5 +1,5 @@
 // Stored channel (stream) and subscription records.
-import type { GroupSetting } from '../groups/records.js';
+import type { GroupSetting, SystemGroupName } from '../groups/records.js';
 
 export const topicsPolicies = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const;
 export type TopicsPolicy = (typeof topicsPolicies)[number];
@@ -18,6 +18,21 @@ export const channelPermissions = [
   'can_resolve_topics_group',
 ] as const;
 export type ChannelPermission = (typeof channelPermissions)[number];
+
+/** What each channel permission is for a new channel (Zulip's defaults): a system group, or the
+ * channel's creator (nobody when the system creates it). */
+export const channelPermissionDefaults: Record<ChannelPermission, SystemGroupName | 'stream_creator_or_nobody'> = {
+  can_add_subscribers_group: 'role:nobody',
+  can_remove_subscribers_group: 'role:administrators',
+  can_administer_channel_group: 'stream_creator_or_nobody',
+  can_delete_any_message_group: 'role:administrators',
+  can_delete_own_message_group: 'role:everyone',
+  can_move_messages_out_of_channel_group: 'role:nobody',
+  can_move_messages_within_channel_group: 'role:nobody',
+  can_send_message_group: 'role:everyone',
+  can_subscribe_group: 'role:nobody',
+  can_resolve_topics_group: 'role:nobody',
+};
 
 export interface ChannelRecord {
   id: number;

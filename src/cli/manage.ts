@@ -8,7 +8,7 @@ import { EventQueues } from '../events/queues.js';
 import { ApiError } from '../errors.js';
 import type { RealmActor } from '../realm/actor.js';
 import { InvalidRealmError, Realms } from '../realm/registry.js';
-import { hashPassword } from '../users/password.js';
+import { hashNewPassword } from '../users/password.js';
 import { Role } from '../users/records.js';
 
 const usage = `usage: npm run manage -- <command> [options]
@@ -66,7 +66,7 @@ async function main(argv: string[]): Promise<void> {
     if (!realm) throw new UsageError(`no realm '${values.realm ?? '(default)'}'`);
     return realm;
   };
-  const passwordHash = values.password === undefined ? null : await hashPassword(values.password);
+  const passwordHash = values.password === undefined ? null : await hashNewPassword(values.password);
   try {
     switch (command) {
       case 'create-realm': {

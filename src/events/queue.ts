@@ -12,6 +12,25 @@ export interface Consumer {
   detach(reason: DetachReason): void;
 }
 
+/** Register's `client_capabilities`: what the client understands (Zulip's names). */
+export interface ClientCapabilities {
+  user_settings_object?: boolean;
+  [capability: string]: boolean | undefined;
+}
+
+/** Register names state by fetch type; a client that lists a fetch type in `event_types` wants the
+ * events that keep that state current, whose type may be named otherwise. */
+const eventTypesOfFetchType: Record<string, string[]> = {
+  realm_user_groups: ['user_group'],
+  channel_folders: ['channel_folder'],
+  starred_messages: ['update_message_flags'],
+  recent_private_conversations: ['message'],
+  video_calls: ['has_provider_token'],
+};
+
+/** Settings events in their pre-`user_settings` shapes. */
+const legacySettingsEvents = new Set(['update_display_settings', 'update_global_notifications']);
+
 export type DetachReason = 'replaced' | 'deleted' | 'shutdown';
 
 /** What a queue is made of; all of it survives a graceful restart. */
@@ -27,6 +46,9 @@ export interface QueueSnapshot {
   narrow: ResolvedTerm[];
   clientGravatar: boolean;
   applyMarkdown: boolean;
+  /** The client declared `user_settings_object`: settings changes reach it only as `user_settings`
+   * events, not also in the legacy shapes (absent in queues saved before it existed). */
+  userSettingsObject?: boolean;
   /** How long the queue lives without a consumer (Zulip: 10 minutes, `lifespan_secs` up to 7 days). */
   lifespanMs: number;
   events: QueuedEvent[];
@@ -53,7 +75,7 @@ export class EventQueue {
   ) {
     this.events = events;
     this.newestId = lastEventId;
-    this.eventTypes = settings.eventTypes === null ? null : new Set(settings.eventTypes);
+    this.eventTypes = settings.eventTypes === null ? null : new Set(settings.eventTypes.flatMap((name) => [name, ...(eventTypesOfFetchType[name] ?? [])]));
   }
 
   get id(): string {
@@ -73,6 +95,7 @@ export class EventQueue {
     // Heartbeats and restarts go to every queue, as in Zulip.
     if (event.type === 'heartbeat' || event.type === 'restart') return true;
     if (this.eventTypes !== null && !this.eventTypes.has(event.type)) return false;
+    if (this.settings.userSettingsObject && legacySettingsEvents.has(event.type)) return false;
     return message === undefined || matchesNarrow(this.settings.narrow, message.record, message.flags);
   }
 

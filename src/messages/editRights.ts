@@ -8,6 +8,7 @@ import type { ChannelRecord } from '../channels/records.js';
 import { ApiError, errors } from '../errors.js';
 import { satisfies } from '../groups/membership.js';
 import { defaultEditSettings, type MessageEditSettings } from '../realm/records.js';
+import { realmGroupSetting } from '../realm/settings.js';
 import type { RealmState } from '../realm/state.js';
 import { Role, type UserRecord } from '../users/records.js';
 import type { MessageRecord } from './records.js';
@@ -33,11 +34,10 @@ export function moveLimit(state: RealmState, editor: UserRecord, move: Move): nu
 }
 
 export function checkMove(state: RealmState, editor: UserRecord, message: MessageRecord, source: ChannelRecord, move: Move, now: number): void {
-  const { permissions } = state.realm;
   const allowed =
     move === 'topic'
-      ? satisfies(state, permissions.can_move_messages_between_topics_group ?? state.systemGroup('role:everyone'), editor) || hasPermission(state, source, editor, 'can_move_messages_within_channel_group')
-      : satisfies(state, permissions.can_move_messages_between_channels_group ?? state.systemGroup('role:members'), editor) || hasPermission(state, source, editor, 'can_move_messages_out_of_channel_group');
+      ? satisfies(state, realmGroupSetting(state, 'can_move_messages_between_topics_group'), editor) || hasPermission(state, source, editor, 'can_move_messages_within_channel_group')
+      : satisfies(state, realmGroupSetting(state, 'can_move_messages_between_channels_group'), editor) || hasPermission(state, source, editor, 'can_move_messages_out_of_channel_group');
   if (!allowed) throw errors.badRequest(move === 'topic' ? "You don't have permission to edit this message" : "You don't have permission to move this message");
   if (tooOld(message.timestamp, now, moveLimit(state, editor, move))) {
     throw errors.badRequest(move === 'topic' ? "The time limit for editing this message's topic has passed" : "The time limit for editing this message's channel has passed");

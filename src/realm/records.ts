@@ -1,18 +1,12 @@
 // The stored realm (organization) record and the host names derived from it.
 import type { GroupSetting } from '../groups/records.js';
+import type { StoredSettings } from '../users/settings.js';
+import type { RealmGroupSettingName, RealmProperties } from './settings.js';
 
-/** Organization-level permissions that are group settings. */
-export interface RealmPermissions {
-  can_add_subscribers_group: GroupSetting;
-  can_create_public_channel_group: GroupSetting;
-  can_create_private_channel_group: GroupSetting;
-  can_create_web_public_channel_group: GroupSetting;
-  /** Moving messages to another topic (Zulip's default: everyone); absent in realms created
-   * before it existed, which read Zulip's default. */
-  can_move_messages_between_topics_group?: GroupSetting;
-  /** Moving messages to another channel (Zulip's default: members). */
-  can_move_messages_between_channels_group?: GroupSetting;
-}
+/** Organization-level permissions that are group settings: the four every realm stores from its
+ * creation, and any other that was changed (absent: Zulip's default, see realmGroupSetting). */
+export type RealmPermissions = Record<'can_add_subscribers_group' | 'can_create_public_channel_group' | 'can_create_private_channel_group' | 'can_create_web_public_channel_group', GroupSetting> &
+  Partial<Record<RealmGroupSettingName, GroupSetting>>;
 
 /** Zulip's message-editing settings (limits in seconds; null: no limit). */
 export interface MessageEditSettings {
@@ -57,6 +51,10 @@ export interface RealmRecord {
   editHistoryVisible: boolean;
   /** Absent in realms created before it existed: Zulip's defaults. */
   messageEditing?: MessageEditSettings;
+  /** Organization settings that differ from Zulip's defaults (realmPropertyDefaults). */
+  properties?: Partial<RealmProperties>;
+  /** New users' personal settings where the organization differs from Zulip's defaults. */
+  userSettingDefaults?: StoredSettings;
 }
 
 export function realmHost(realm: Pick<RealmRecord, 'subdomain'>, externalHost: string): string {

@@ -18,6 +18,12 @@ export const fieldTypes = {
   PRONOUNS: { id: FieldType.pronouns, name: 'Pronouns' },
 };
 
+/** The external-account kinds an external-account field may name (Zulip's defaults). */
+export const defaultExternalAccounts = {
+  github: { name: 'GitHub', text: 'GitHub', hint: 'Enter your GitHub username', url_pattern: 'https://github.com/%(username)s' },
+  twitter: { name: 'Twitter', text: 'Twitter', hint: 'Enter your Twitter username', url_pattern: 'https://twitter.com/%(username)s' },
+};
+
 const validTypes = new Set<number>(Object.values(FieldType));
 /** Types whose values are Markdown, shown with a rendered_value. */
 const markdownTypes = new Set<number>([FieldType.shortText, FieldType.longText]);

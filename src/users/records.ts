@@ -1,5 +1,6 @@
 // The stored user record, Zulip's role values and the e-mail visibility policy values.
 import type { Emoji } from './emoji.js';
+import type { StoredSettings } from './settings.js';
 
 export const Role = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 } as const;
 export type Role = (typeof Role)[keyof typeof Role];
@@ -48,6 +49,9 @@ export interface UserRecord {
   alertWords?: string[];
   /** The video call provider's OAuth access token, once the user completed its flow. */
   videoCallToken?: string;
+  /** Personal settings that differ from Zulip's defaults (users/settings.ts; timezone, e-mail
+   * visibility and presence_enabled are the fields above). */
+  settings?: StoredSettings;
 }
 
 export const isAdmin = (user: Pick<UserRecord, 'role'>): boolean => user.role <= Role.administrator;

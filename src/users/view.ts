@@ -57,10 +57,13 @@ export const dummyEmail = (userId: number, domain: string): string => `user${use
 export const apiEmail = (user: UserRecord, domain: string): string =>
   user.emailAddressVisibility === EmailVisibility.everyone || user.isBot ? user.email : dummyEmail(user.id, domain);
 
-function gravatarUrl(email: string, version: number): string {
+function gravatarUrl(email: string, version: number, size?: number): string {
   const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}${size === undefined ? '' : `&s=${size}`}`;
 }
+
+/** A user's avatar URL; `medium` is Zulip's larger size (500 px) for profile views. */
+export const userAvatarUrl = (user: UserRecord, medium = false): string => gravatarUrl(user.email, user.avatarVersion, medium ? 500 : undefined);
 
 const isoTime = (seconds: number): string => new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
 
@@ -82,7 +85,7 @@ export function userView(target: UserRecord, viewer: Pick<UserRecord, 'id' | 'ro
     role: target.role,
     timezone: target.timezone,
     // Zulip's client_gravatar: the client computes a gravatar URL itself when it knows the e-mail.
-    avatar_url: options.clientGravatar && visible && target.avatarSource === 'G' ? null : gravatarUrl(target.email, target.avatarVersion),
+    avatar_url: options.clientGravatar && visible && target.avatarSource === 'G' ? null : userAvatarUrl(target),
     avatar_version: target.avatarVersion,
     is_imported_stub: target.isImportedStub,
   };

@@ -103,6 +103,16 @@ function eachChannel(state: State, streamId: number, update: (channel: Channel) 
   for (const list of channelLists) for (const channel of (state[list] as Channel[] | undefined) ?? []) if (channel.stream_id === streamId) update(channel);
 }
 
+/** A direct message moves its conversation to the top of recent_private_conversations. */
+function noteRecentConversation(state: State, messageId: number, participants: number[]): void {
+  if (!Array.isArray(state.recent_private_conversations)) return;
+  const me = state.user_id as number;
+  const others = participants.filter((id) => id !== me).sort((a, b) => a - b);
+  const key = others.join(',');
+  const rest = (state.recent_private_conversations as { user_ids: number[]; max_message_id: number }[]).filter((entry) => entry.user_ids.join(',') !== key);
+  state.recent_private_conversations = [{ max_message_id: messageId, user_ids: others }, ...rest];
+}
+
 /** Zulip's apply_events for the event types Parley emits: what a client does with each event. */
 export function applyEvent(state: State, event: Event): void {
   const { id: _id, ...payload } = event;
@@ -119,6 +129,11 @@ export function applyEvent(state: State, event: Event): void {
       const { avatar_source: _source, avatar_url_medium: _medium, custom_profile_field: custom, ...fields } = person as Record<string, unknown>;
       const { new_email: newEmail, ...rest } = fields;
       Object.assign(user, rest, newEmail === undefined ? {} : { email: newEmail });
+      // The user's own fields at the top level follow their own changes (Zulip's apply_event).
+      if (person.user_id === state.user_id) {
+        if (newEmail !== undefined) state.email = newEmail;
+        if (typeof rest.full_name === 'string') state.full_name = rest.full_name;
+      }
       if (custom) {
         const { id, ...value } = custom as { id: number; value: string | null };
         const data = user.profile_data as Record<string, unknown>;
@@ -236,6 +251,7 @@ export function applyEvent(state: State, event: Event): void {
     case 'message/': {
       const message = payload.message as { id: number; type: string; stream_id?: number; subject: string; sender_id: number; display_recipient: unknown };
       state.max_message_id = Math.max(state.max_message_id as number, message.id);
+      if (message.type === 'private') noteRecentConversation(state, message.id, (message.display_recipient as { id: number }[]).map((user) => user.id));
       const flags = payload.flags as string[];
       if (flags.includes('read')) return;
       const me = state.user_id as number;
@@ -273,10 +289,33 @@ export function applyEvent(state: State, event: Event): void {
       state.muted_topics = payload.muted_topics;
       return;
     case 'user_settings/update':
-      (state.user_settings as Record<string, unknown>)[payload.property as string] = payload.value;
+      if (state.user_settings) (state.user_settings as Record<string, unknown>)[payload.property as string] = payload.value;
+      // A client without user_settings_object also keeps settings at the top level.
+      if ((payload.property as string) in state) state[payload.property as string] = payload.value;
       return;
+    case 'update_display_settings/':
+      if (payload.setting_name as string in state) state[payload.setting_name as string] = payload.setting;
+      return;
+    case 'update_global_notifications/':
+      if (payload.notification_name as string in state) state[payload.notification_name as string] = payload.setting;
+      return;
+    case 'realm_bot/add':
+      (state.realm_bots as unknown[]).push(payload.bot);
+      return;
+    case 'realm_bot/remove':
+    case 'realm_bot/update': {
+      const changed = payload.bot as { user_id: number; full_name?: string };
+      const bot = (state.realm_bots as { user_id: number }[]).find((candidate) => candidate.user_id === changed.user_id);
+      if (bot) Object.assign(bot, payload.op === 'remove' ? { is_active: false } : changed);
+      return;
+    }
     case 'update_message_flags/add':
     case 'update_message_flags/remove': {
+      if (payload.flag === 'starred' && Array.isArray(state.starred_messages)) {
+        const ids = payload.messages as number[];
+        const kept = (state.starred_messages as number[]).filter((id) => !ids.includes(id));
+        state.starred_messages = payload.op === 'add' ? [...kept, ...ids].sort((a, b) => a - b) : kept;
+      }
       if (payload.flag !== 'read') return;
       const ids = payload.messages as number[];
       if (payload.op === 'add') {
@@ -347,6 +386,7 @@ export function applyEvent(state: State, event: Event): void {
       return;
     case 'has_provider_token/':
       state.has_provider_token = payload.value;
+      state.has_zoom_token = payload.value;
       return;
     case 'push_device/':
       (state.push_devices as Record<string, unknown>)[payload.push_account_id as string] = { status: payload.status, error_code: payload.error_code ?? null };
@@ -410,7 +450,8 @@ const byUserId = (a: { user_id: number }, b: { user_id: number }): number => a.u
 /** Register state without what differs between two registers by design; lists whose order
  * carries no meaning sorted. */
 export function comparable(state: State): State {
-  const { queue_id: _queue, last_event_id: _last, ...rest } = state;
+  // server_timestamp is when the state was read, not state (Zulip's own test drops it too).
+  const { queue_id: _queue, last_event_id: _last, server_timestamp: _read, ...rest } = state;
   for (const list of channelLists) if (Array.isArray(rest[list])) rest[list] = [...(rest[list] as Channel[])].sort(byStreamId);
   for (const list of ['realm_users', 'realm_non_active_users']) if (Array.isArray(rest[list])) rest[list] = [...(rest[list] as { user_id: number }[])].sort(byUserId);
   if (rest.unread_msgs) {

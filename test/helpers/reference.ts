@@ -81,6 +81,16 @@ export interface SpecAdditions {
   at?: string[];
 }
 
+/** The parameters of an operation's form body, by name (normalized JSON Schemas). */
+export function requestSchema(operation: string): Record<string, Schema> {
+  const [method, path] = operation.split(' ') as [string, string];
+  const paths = spec.paths as Record<string, Record<string, Schema>>;
+  const body = paths[path]?.[method.toLowerCase()]?.requestBody as Schema | undefined;
+  const form = ((body?.content as Schema | undefined)?.['application/x-www-form-urlencoded'] as Schema | undefined)?.schema;
+  if (!isSchema(form)) throw new Error(`no form body for ${operation}`);
+  return normalize(form, new Set()).properties as Record<string, Schema>;
+}
+
 /** Asserts that a response body matches the reference schema of its operation. */
 export function assertMatchesReference(operation: string, body: unknown, additions: SpecAdditions | SpecAdditions[] = {}, status = 200): void {
   const key = `${operation} ${status} ${JSON.stringify(additions)}`;

@@ -16,8 +16,10 @@ export const callCommands = {
   }),
 };
 
-/** A provider without OAuth (Jitsi-style) needs no token: calls can always be created. */
+/** A provider without OAuth (Jitsi-style) needs no token: calls can always be created. Zulip's
+ * name for the same value is has_zoom_token. */
 export function callsInitialState(ctx: CommandContext) {
   const provider = ctx.config.videoProvider;
-  return { has_provider_token: provider?.kind === 'jitsi' || (provider?.kind === 'oauth' && ctx.actor.videoCallToken !== undefined) };
+  const has = provider?.kind === 'jitsi' || (provider?.kind === 'oauth' && ctx.actor.videoCallToken !== undefined);
+  return { has_provider_token: has, has_zoom_token: has };
 }

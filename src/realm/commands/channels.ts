@@ -1,7 +1,7 @@
 // Channel commands: creating channels, subscribing users, reading channels and subscriptions,
 // and their part of register's initial state.
 import { canAddSubscribers, canReadChannel, canSeeChannel, canSubscribeSelf, channelObservers, hasPermission } from '../../channels/access.js';
-import { subscriptionColors, type ChannelPermission, type ChannelRecord, type SubscriptionRecord, type TopicsPolicy } from '../../channels/records.js';
+import { channelPermissionDefaults, channelPermissions, subscriptionColors, type ChannelPermission, type ChannelRecord, type SubscriptionRecord, type TopicsPolicy } from '../../channels/records.js';
 import { channelView, subscriptionView, type ChannelView } from '../../channels/view.js';
 import { errors } from '../../errors.js';
 import { satisfies } from '../../groups/membership.js';
@@ -56,19 +56,9 @@ export interface NewChannel {
 }
 
 function defaultPermissions(state: RealmState, creator: UserRecord | null): Record<ChannelPermission, GroupSetting> {
-  const nobody = systemSetting(state, 'role:nobody');
-  return {
-    can_add_subscribers_group: nobody,
-    can_remove_subscribers_group: systemSetting(state, 'role:administrators'),
-    can_administer_channel_group: creator ? { direct_members: [creator.id], direct_subgroups: [] } : nobody,
-    can_delete_any_message_group: systemSetting(state, 'role:administrators'),
-    can_delete_own_message_group: systemSetting(state, 'role:everyone'),
-    can_move_messages_out_of_channel_group: nobody,
-    can_move_messages_within_channel_group: nobody,
-    can_send_message_group: systemSetting(state, 'role:everyone'),
-    can_subscribe_group: nobody,
-    can_resolve_topics_group: nobody,
-  };
+  const value = (name: SystemGroupName | 'stream_creator_or_nobody'): GroupSetting =>
+    name !== 'stream_creator_or_nobody' ? systemSetting(state, name) : creator ? { direct_members: [creator.id], direct_subgroups: [] } : systemSetting(state, 'role:nobody');
+  return Object.fromEntries(channelPermissions.map((permission) => [permission, value(channelPermissionDefaults[permission])])) as Record<ChannelPermission, GroupSetting>;
 }
 
 /** Checks that `creator` may create such a channel (null: the system itself). */

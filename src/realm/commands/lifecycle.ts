@@ -6,6 +6,7 @@ import { moveUser, type UserLifecycleEvent } from '../../machines/user.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { userView } from '../../users/view.js';
 import { writeCommand, type CommandContext } from '../context.js';
+import { announceBot } from './bots.js';
 import { deleteMessages, messagesSentBy } from './deletion.js';
 
 export interface DeactivationActions {
@@ -47,6 +48,7 @@ function deactivateOne(ctx: CommandContext, user: UserRecord, actions: Deactivat
   }
   ctx.saveUser(updated);
   announceActivity(ctx, updated);
+  announceBot(ctx, user, updated);
   if (actions.delete_profile) {
     const everyone = ctx.activeUserIds();
     const avatar = userView(updated, updated, { fakeEmailDomain: ctx.fakeEmailDomain, clientGravatar: false }).avatar_url;
@@ -100,6 +102,7 @@ export const lifecycleCommands = {
     const updated = { ...target, isActive: true };
     ctx.saveUser(updated);
     announceActivity(ctx, updated);
+    announceBot(ctx, target, updated);
     return {};
   }),
 };

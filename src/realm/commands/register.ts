@@ -1,13 +1,14 @@
 // POST /register: creates an event queue and returns the initial state of everything the client
 // asked for, in one step of the realm actor, after every earlier write is committed and its events
 // delivered — so the initial state plus the queue's events always equals a fresh register.
-import { editSettings } from '../../messages/editRights.js';
+import type { ClientCapabilities } from '../../events/queue.js';
 import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
-import { realmUrl } from '../records.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../version.js';
 import { readCommand, type CommandContext } from '../context.js';
+import { realmBotsInitialState } from './bots.js';
 import { callsInitialState } from './calls.js';
 import { channelsInitialState, subscriptionsInitialState } from './channels.js';
+import { recentConversationsInitialState, starredInitialState } from './conversations.js';
 import { draftsInitialState } from './drafts.js';
 import { foldersInitialState } from './folders.js';
 import { groupsInitialState } from './groups.js';
@@ -16,8 +17,9 @@ import { linkifiersInitialState } from './linkifiers.js';
 import { messagesInitialState } from './messages.js';
 import { profileFieldsInitialState } from './profileFields.js';
 import { pushInitialState } from './push.js';
+import { realmInitialState } from './realmState.js';
 import { scheduledInitialState } from './scheduled.js';
-import { alertWordsInitialState, settingsInitialState } from './settings.js';
+import { alertWordsInitialState, legacySettingsInitialState, settingDefaultsInitialState, settingsInitialState } from './settings.js';
 import { statusInitialState } from './status.js';
 import { mutedTopicsInitialState, userTopicsInitialState } from './userTopics.js';
 import { usersInitialState } from './users.js';
@@ -35,57 +37,62 @@ export interface RegisterInput {
   applyMarkdown: boolean;
   includeSubscribers: boolean;
   lifespanSecs: number | null;
+  clientCapabilities: ClientCapabilities;
 }
 
 type Fetcher = (ctx: CommandContext, input: RegisterInput) => object;
 
-function realmState(ctx: CommandContext) {
-  const { realm } = ctx.state;
-  const url = realmUrl(realm, ctx.config);
-  const editing = editSettings(ctx.state);
-  return {
-    realm_name: realm.name,
-    realm_description: realm.description,
-    realm_uri: url,
-    realm_url: url,
-    realm_date_created: realm.dateCreated,
-    realm_enable_spectator_access: realm.enableSpectatorAccess,
-    server_web_public_streams_enabled: ctx.config.webPublicStreamsEnabled,
-    development_environment: ctx.config.mode === 'development',
-    realm_new_stream_announcements_stream_id: realm.newChannelAnnouncementsChannelId ?? -1,
-    realm_allow_edit_history: realm.editHistoryVisible !== false,
-    realm_allow_message_editing: editing.allowMessageEditing,
-    realm_message_content_edit_limit_seconds: editing.contentEditLimitSeconds,
-    realm_move_messages_within_stream_limit_seconds: editing.moveWithinChannelLimitSeconds,
-    realm_move_messages_between_streams_limit_seconds: editing.moveBetweenChannelsLimitSeconds,
-    realm_can_move_messages_between_topics_group: realm.permissions.can_move_messages_between_topics_group ?? ctx.state.systemGroup('role:everyone'),
-    realm_can_move_messages_between_channels_group: realm.permissions.can_move_messages_between_channels_group ?? ctx.state.systemGroup('role:members'),
-  };
-}
+/** A state that is empty until the server has the feature it belongs to. */
+const empty =
+  <K extends string, V>(key: K, value: () => V): Fetcher =>
+  () => ({ [key]: value() });
 
-/** Initial state by the event type whose events keep it current. */
+/** Initial state by fetch type (Zulip's names, as its reference documents them). */
 const fetchers = new Map<string, Fetcher>([
-  ['realm', realmState],
+  ['realm', realmInitialState],
   ['realm_user', (ctx, input) => usersInitialState(ctx, { clientGravatar: input.clientGravatar })],
+  ['realm_bot', realmBotsInitialState],
   ['subscription', (ctx, input) => subscriptionsInitialState(ctx, input.includeSubscribers)],
   ['stream', channelsInitialState],
   ['message', messagesInitialState],
-  ['user_group', groupsInitialState],
+  ['starred_messages', starredInitialState],
+  ['recent_private_conversations', recentConversationsInitialState],
+  ['realm_user_groups', groupsInitialState],
   ['user_status', statusInitialState],
   ['custom_profile_fields', profileFieldsInitialState],
   ['user_settings', settingsInitialState],
+  ['realm_user_settings_defaults', settingDefaultsInitialState],
+  ['update_display_settings', (ctx, input) => (input.clientCapabilities.user_settings_object ? {} : legacySettingsInitialState('display')(ctx))],
+  ['update_global_notifications', (ctx, input) => (input.clientCapabilities.user_settings_object ? {} : legacySettingsInitialState('notification')(ctx))],
   ['alert_words', alertWordsInitialState],
   ['drafts', draftsInitialState],
   ['scheduled_messages', scheduledInitialState],
   ['push_device', pushInitialState],
-  // Zulip fetches has_zoom_token with `video_calls`; its event type is also accepted.
   ['video_calls', callsInitialState],
   ['has_provider_token', callsInitialState],
   ['realm_linkifiers', linkifiersInitialState],
+  // Linkifiers in the pre-7.0 shape: always empty since feature level 176, as in Zulip.
+  ['realm_filters', empty('realm_filters', () => [])],
   ['user_topic', userTopicsInitialState],
   ['muted_topics', mutedTopicsInitialState],
-  ['channel_folder', foldersInitialState],
+  ['channel_folders', foldersInitialState],
   ['default_streams', (ctx) => ({ realm_default_streams: ctx.state.realm.defaultChannelIds })],
+  ['default_stream_groups', empty('realm_default_stream_groups', () => [])],
+  ['stop_words', empty('stop_words', () => [])],
+  ['giphy', empty('giphy_api_key', () => '')],
+  ['realm_billing', empty('realm_billing', () => ({ has_pending_sponsorship_request: false }))],
+  ['realm_domains', empty('realm_domains', () => [])],
+  ['realm_embedded_bots', empty('realm_embedded_bots', () => [])],
+  ['realm_incoming_webhook_bots', empty('realm_incoming_webhook_bots', () => [])],
+  // Features the server does not have yet: their true empty state.
+  ['presence', (ctx) => ({ presences: {}, presence_last_update_id: -1, server_timestamp: ctx.now })],
+  ['muted_users', empty('muted_users', () => [])],
+  ['realm_emoji', empty('realm_emoji', () => ({}))],
+  ['realm_playgrounds', empty('realm_playgrounds', () => [])],
+  ['saved_snippets', empty('saved_snippets', () => [])],
+  ['navigation_views', empty('navigation_views', () => [])],
+  ['reminders', empty('reminders', () => [])],
+  ['onboarding_steps', () => ({ onboarding_steps: [], navigation_tour_video_url: null })],
 ]);
 
 export const registerCommands = {
@@ -100,6 +107,7 @@ export const registerCommands = {
       narrow: resolveNarrow(ctx.state, user, input.narrow, ctx.fakeEmailDomain),
       clientGravatar: input.clientGravatar,
       applyMarkdown: input.applyMarkdown,
+      userSettingsObject: input.clientCapabilities.user_settings_object === true,
       lifespanMs: lifespan * 1000,
     });
     const wanted = input.fetchEventTypes ?? input.eventTypes;

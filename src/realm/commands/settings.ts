@@ -1,19 +1,32 @@
-// The user's own settings (PATCH /settings): e-mail visibility, time zone and name, with the
-// events that keep every client's view of the user current.
+// The user's own settings (PATCH /settings): every personal setting and the name, with the events
+// that keep the user's clients (and, for the time zone, name and e-mail visibility, everyone's) current;
+// alert words; and the settings' register state.
 import { errors } from '../../errors.js';
-import type { ZulipEvent } from '../../events/types.js';
 import { checkFullName } from '../../users/names.js';
-import { EmailVisibility, type UserRecord } from '../../users/records.js';
+import type { UserRecord } from '../../users/records.js';
+import {
+  checkUserSetting,
+  languages,
+  legacyGroupOf,
+  legacySettingNames,
+  realmDefaultSetting,
+  settingChoices,
+  settingsObject,
+  userSetting,
+  userSettingNames,
+  withUserSetting,
+  type SettingValue,
+  type UserSettingName,
+} from '../../users/settings.js';
 import { apiEmail, canSeeDeliveryEmail } from '../../users/view.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 
-const visibilities = new Set<number>(Object.values(EmailVisibility));
 const timezones = new Set(Intl.supportedValuesOf('timeZone'));
 
 export interface SettingsInput {
-  emailAddressVisibility?: number;
-  timezone?: string;
   fullName?: string;
+  /** Personal settings to change (validated for type by the route's schema). */
+  settings: Partial<Record<UserSettingName, SettingValue>>;
 }
 
 const activeUsers = (ctx: CommandContext): UserRecord[] => [...ctx.state.users.values()].filter((user) => user.isActive);
@@ -53,36 +66,64 @@ export const settingsCommands = {
 
   'settings.update': writeCommand((ctx, input: SettingsInput) => {
     const before = ctx.actor;
-    if (input.emailAddressVisibility !== undefined && !visibilities.has(input.emailAddressVisibility)) throw errors.invalidArgument('email_address_visibility');
-    if (input.timezone !== undefined && input.timezone !== '' && !timezones.has(input.timezone)) throw errors.badRequest(`${input.timezone} is not a recognized time zone`);
     const fullName = input.fullName === undefined ? undefined : checkFullName(input.fullName);
-    const after: UserRecord = {
-      ...before,
-      emailAddressVisibility: (input.emailAddressVisibility as EmailVisibility | undefined) ?? before.emailAddressVisibility,
-      timezone: input.timezone ?? before.timezone,
-      fullName: fullName ?? before.fullName,
-    };
-    ctx.saveUser(after);
-    const everyone = ctx.activeUserIds();
-    const ownSetting = (property: string, value: unknown): ZulipEvent => ({ type: 'user_settings', op: 'update', property, value });
-    if (after.emailAddressVisibility !== before.emailAddressVisibility) {
-      announceVisibility(ctx, before, after);
-      ctx.emit(ownSetting('email_address_visibility', after.emailAddressVisibility), [after.id]);
+    const changes = Object.entries(input.settings).filter(([, value]) => value !== undefined) as [UserSettingName, SettingValue][];
+    for (const [name, value] of changes) {
+      const refusal = name === 'timezone' ? checkTimezone(String(value)) : checkUserSetting(name, value);
+      if (refusal !== undefined) throw errors.badRequest(refusal);
     }
-    if (after.timezone !== before.timezone) {
-      ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, email: apiEmail(after, ctx.fakeEmailDomain), timezone: after.timezone } }, everyone);
-      ctx.emit(ownSetting('timezone', after.timezone), [after.id]);
+    let after: UserRecord = fullName === undefined ? before : { ...before, fullName };
+    for (const [name, value] of changes) after = withUserSetting(after, name, value);
+    ctx.saveUser(after);
+    for (const name of userSettingNames) {
+      if (userSetting(after, name) !== userSetting(before, name)) announceSetting(ctx, before, after, name);
     }
     if (after.fullName !== before.fullName) {
-      ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, full_name: after.fullName } }, everyone);
+      ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, full_name: after.fullName } }, ctx.activeUserIds());
     }
     return {};
   }),
 };
 
-export function settingsInitialState(ctx: CommandContext) {
-  const user = ctx.actor;
-  return { user_settings: { email_address_visibility: user.emailAddressVisibility, timezone: user.timezone, presence_enabled: !(user.status?.away ?? false) } };
+/** Announces one changed setting: to the user's clients (and in the legacy shape to those that
+ * registered without `user_settings_object`), and to everyone when others see its effect. */
+function announceSetting(ctx: CommandContext, before: UserRecord, after: UserRecord, name: UserSettingName): void {
+  const value = userSetting(after, name);
+  const language = name === 'default_language' ? { language_name: languages[String(value)] ?? String(value) } : {};
+  ctx.emit({ type: 'user_settings', op: 'update', property: name, value, ...language }, [after.id]);
+  const legacy = name === 'timezone' ? 'display' : legacyGroupOf(name);
+  const email = apiEmail(after, ctx.fakeEmailDomain);
+  if (legacy === 'display') ctx.emit({ type: 'update_display_settings', user: email, setting_name: name, setting: value, ...language }, [after.id]);
+  if (legacy === 'notification') ctx.emit({ type: 'update_global_notifications', user: email, notification_name: name, setting: value }, [after.id]);
+  if (name === 'email_address_visibility') announceVisibility(ctx, before, after);
+  if (name === 'timezone') {
+    ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, email, timezone: after.timezone } }, ctx.activeUserIds());
+  }
+  // presence_enabled is the status's `away` seen from the other side (Zulip announces both).
+  if (name === 'presence_enabled') ctx.emit({ type: 'user_status', user_id: after.id, away: value === false }, ctx.activeUserIds());
 }
+
+function checkTimezone(timezone: string): string | undefined {
+  return timezone === '' || timezones.has(timezone) ? undefined : `${timezone} is not a recognized time zone`;
+}
+
+export const settingsInitialState = (ctx: CommandContext) => ({ user_settings: settingsObject((name) => userSetting(ctx.actor, name)) });
+
+/** Settings in the top-level keys of register, for clients without `user_settings_object`. */
+export const legacySettingsInitialState = (group: 'display' | 'notification') => (ctx: CommandContext) => {
+  const user = ctx.actor;
+  const values = Object.fromEntries(legacySettingNames(group).map((name) => [name, userSetting(user, name)]));
+  const { available_notification_sounds, emojiset_choices } = settingChoices();
+  return group === 'display'
+    ? { ...values, emojiset_choices, receives_typing_notifications: userSetting(user, 'receives_typing_notifications') }
+    : { ...values, available_notification_sounds };
+};
+
+export const settingDefaultsInitialState = (ctx: CommandContext) => ({
+  realm_user_settings_defaults: settingsObject(
+    (name) => realmDefaultSetting(ctx.state.realm.userSettingDefaults, name),
+    userSettingNames.filter((name) => name !== 'timezone'),
+  ),
+});
 
 export const alertWordsInitialState = (ctx: CommandContext) => ({ alert_words: ctx.actor.alertWords ?? [] });

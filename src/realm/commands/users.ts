@@ -2,11 +2,15 @@
 import { errors } from '../../errors.js';
 import { newApiKey } from '../../users/apiKey.js';
 import { EmailVisibility, isAdmin, Role, type UserRecord } from '../../users/records.js';
-import { canSeeDeliveryEmail, userView, type UserView } from '../../users/view.js';
+import { canSeeDeliveryEmail, userAvatarUrl, userView, type UserView } from '../../users/view.js';
+import { satisfies } from '../../groups/membership.js';
+import { withRealmDefaults } from '../../users/settings.js';
+import { realmGroupSetting, type RealmGroupSettingName } from '../settings.js';
 import type { ZulipEvent } from '../../events/types.js';
 import { directSystemGroup } from '../../groups/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import { checkFullName } from '../../users/names.js';
+import { announceBot } from './bots.js';
 import { subscribeUsers } from './channels.js';
 
 const emailPattern = /^[^\s@]+@[^\s@]+$/;
@@ -54,7 +58,7 @@ export function insertUser(ctx: CommandContext, user: NewUser, bot: Pick<UserRec
     isDeleted: false,
     emailAddressVisibility: EmailVisibility.everyone,
   };
-  ctx.saveUser(record);
+  ctx.saveUser(withRealmDefaults(record, ctx.state.realm.userSettingDefaults));
   return record;
 }
 
@@ -105,7 +109,9 @@ export function usersInitialState(ctx: CommandContext, options: UserViewOptions)
   const inactive: UserView[] = [];
   // As in Zulip, register's users carry their custom profile data.
   for (const user of ctx.state.users.values()) (user.isActive ? active : inactive).push(viewAs(ctx, user, { ...options, includeProfile: true }));
-  const own = viewAs(ctx, me, options);
+  // As in Zulip, the user's own avatar is always a URL, whatever client_gravatar says.
+  const own = viewAs(ctx, me, { clientGravatar: false });
+  const may = (name: RealmGroupSettingName) => satisfies(ctx.state, realmGroupSetting(ctx.state, name), me);
   return {
     realm_users: active,
     realm_non_active_users: inactive,
@@ -120,7 +126,13 @@ export function usersInitialState(ctx: CommandContext, options: UserViewOptions)
     is_guest: own.is_guest,
     avatar_source: me.avatarSource,
     avatar_url: own.avatar_url,
-    avatar_url_medium: own.avatar_url,
+    avatar_url_medium: userAvatarUrl(me, true),
+    can_create_public_streams: may('can_create_public_channel_group'),
+    can_create_private_streams: may('can_create_private_channel_group'),
+    can_create_web_public_streams: ctx.config.webPublicStreamsEnabled && may('can_create_web_public_channel_group'),
+    can_create_streams: may('can_create_public_channel_group') || may('can_create_private_channel_group'),
+    can_subscribe_other_users: may('can_add_subscribers_group'),
+    can_invite_others_to_realm: may('can_invite_users_group'),
   };
 }
 
@@ -151,6 +163,8 @@ export const userCommands = {
     checkNewUser(ctx, { email, fullName: input.fullName, role: Role.member, passwordHash: null });
     const bot = insertUser(ctx, { email, fullName: input.fullName, role: Role.member, passwordHash: null }, { isBot: true, botType: input.botType, botOwnerId: owner.id });
     emitUserEvent(ctx, bot, (person) => ({ type: 'realm_user', op: 'add', person }));
+    emitSystemGroupJoin(ctx, bot);
+    announceBot(ctx, undefined, bot);
     return { user_id: bot.id, api_key: bot.apiKey, avatar_url: viewAs(ctx, bot, { clientGravatar: false }).avatar_url, default_sending_stream: null, default_events_register_stream: null, default_all_public_streams: false };
   }),
 

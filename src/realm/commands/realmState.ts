@@ -1,0 +1,101 @@
+// Register's `realm` state: every organization setting with its real value (stored, else Zulip's
+// default for a self-hosted server) and what the server itself offers or limits, as Zulip reports it.
+import { createHash } from 'node:crypto';
+import { editSettings } from '../../messages/editRights.js';
+import { defaultExternalAccounts } from '../../users/profileFields.js';
+import { realmUrl } from '../records.js';
+import { legacyPolicy, realmGroupSetting, realmGroupSettingNames, realmProperty, realmPropertyDefaults, supportedPermissionSettings, type RealmPropertyName } from '../settings.js';
+import type { CommandContext } from '../context.js';
+import { serverConstants } from './limits.js';
+
+/** Zulip's GIPHY rating choices (no GIPHY key is configured, so the integration is off). */
+const giphyRatingOptions = {
+  disabled: { name: 'GIPHY integration disabled', id: 0 },
+  y: { name: 'Allow GIFs rated Y (Very young audience)', id: 1 },
+  g: { name: 'Allow GIFs rated G (General audience)', id: 2 },
+  pg: { name: 'Allow GIFs rated PG (Parental guidance)', id: 3 },
+  'pg-13': { name: 'Allow GIFs rated PG-13 (Parental guidance - under 13)', id: 4 },
+  r: { name: 'Allow GIFs rated R (Restricted)', id: 5 },
+};
+
+const DEFAULT_JITSI_SERVER = 'https://meet.jit.si';
+
+/** The URL of the emoji name table the server serves (GET /static/emoji/emoji_api.json). */
+export const emojiDataPath = '/static/emoji/emoji_api.json';
+
+function realmProperties(ctx: CommandContext) {
+  return Object.fromEntries(Object.keys(realmPropertyDefaults).map((name) => [`realm_${name}`, realmProperty(ctx.state, name as RealmPropertyName)]));
+}
+
+function groupSettings(ctx: CommandContext) {
+  return Object.fromEntries(realmGroupSettingNames.map((name) => [`realm_${name}`, realmGroupSetting(ctx.state, name)]));
+}
+
+export function realmInitialState(ctx: CommandContext) {
+  const { realm } = ctx.state;
+  const { config } = ctx;
+  const url = realmUrl(realm, config);
+  const editing = editSettings(ctx.state);
+  const provider = config.videoProvider;
+  const jitsi = provider?.kind === 'jitsi' ? provider.serverUrl : null;
+  const development = config.mode === 'development';
+  const iconHash = createHash('md5').update(`${realm.id}:${realm.subdomain}`).digest('hex');
+  return {
+    ...serverConstants,
+    ...realmProperties(ctx),
+    ...groupSettings(ctx),
+    realm_name: realm.name,
+    realm_description: realm.description,
+    realm_uri: url,
+    realm_url: url,
+    realm_date_created: realm.dateCreated,
+    realm_enable_spectator_access: realm.enableSpectatorAccess,
+    realm_topics_policy: realm.topicsPolicy,
+    realm_mandatory_topics: realm.topicsPolicy === 'disable_empty_topic',
+    realm_new_stream_announcements_stream_id: realm.newChannelAnnouncementsChannelId ?? -1,
+    realm_allow_edit_history: realm.editHistoryVisible !== false,
+    realm_message_edit_history_visibility_policy: realm.editHistoryVisible === false ? 'none' : 'all',
+    realm_allow_message_editing: editing.allowMessageEditing,
+    realm_message_content_edit_limit_seconds: editing.contentEditLimitSeconds,
+    realm_move_messages_within_stream_limit_seconds: editing.moveWithinChannelLimitSeconds,
+    realm_move_messages_between_streams_limit_seconds: editing.moveBetweenChannelsLimitSeconds,
+    realm_create_public_stream_policy: legacyPolicy(ctx.state, 'can_create_public_channel_group'),
+    realm_create_private_stream_policy: legacyPolicy(ctx.state, 'can_create_private_channel_group'),
+    realm_create_web_public_stream_policy: legacyPolicy(ctx.state, 'can_create_web_public_channel_group'),
+    realm_wildcard_mention_policy: legacyPolicy(ctx.state, 'can_mention_many_users_group', true),
+    realm_authentication_methods: {
+      Email: { enabled: true, available: true },
+      Dev: development ? { enabled: true, available: true } : { enabled: false, available: false, unavailable_reason: 'Only available on development servers.' },
+      JWT: config.jwtKeys[realm.subdomain] ? { enabled: true, available: true } : { enabled: false, available: false, unavailable_reason: 'Not configured on this server.' },
+    },
+    realm_email_auth_enabled: true,
+    realm_password_auth_enabled: true,
+    realm_icon_url: `https://secure.gravatar.com/avatar/${iconHash}?d=identicon`,
+    realm_icon_source: 'G',
+    realm_logo_url: `${url}/static/images/logo/parley-org-logo.svg`,
+    realm_logo_source: 'D',
+    realm_night_logo_url: `${url}/static/images/logo/parley-org-logo.svg`,
+    realm_night_logo_source: 'D',
+    realm_bot_domain: ctx.fakeEmailDomain,
+    realm_available_video_chat_providers: {
+      disabled: { name: 'None', id: 0 },
+      ...(jitsi ? { jitsi_meet: { name: 'Jitsi Meet', id: 1 } } : {}),
+      ...(provider?.kind === 'oauth' ? { zoom: { name: 'Zoom', id: 3 } } : {}),
+    },
+    jitsi_server_url: jitsi ?? DEFAULT_JITSI_SERVER,
+    server_jitsi_server_url: jitsi,
+    realm_is_zephyr_mirror_realm: false,
+    realm_push_notifications_enabled: config.pushRelay !== null,
+    realm_push_notifications_enabled_end_timestamp: null,
+    realm_upload_quota_mib: null,
+    realm_plan_type: 1,
+    zulip_plan_is_not_limited: true,
+    upgrade_text_for_wide_organization_logo: '',
+    realm_default_external_accounts: defaultExternalAccounts,
+    giphy_rating_options: giphyRatingOptions,
+    development_environment: development,
+    server_web_public_streams_enabled: config.webPublicStreamsEnabled,
+    server_emoji_data_url: `${url}${emojiDataPath}`,
+    server_supported_permission_settings: supportedPermissionSettings(),
+  };
+}
