@@ -48,6 +48,8 @@ export interface UserRecord {
   alertWords?: string[];
   /** The video call provider's OAuth access token, once the user completed its flow. */
   videoCallToken?: string;
+  /** translate_emoticons (absent: off); read through users/preferences.ts. */
+  translateEmoticons?: boolean;
 }
 
 export const isAdmin = (user: Pick<UserRecord, 'role'>): boolean => user.role <= Role.administrator;
