@@ -71,6 +71,13 @@ visibility('PATCH /settings: the own user_settings event, time zone and name; ba
   assert.is((await hamlet.patch('/settings', { timezone: 'Europe/Copenhagen', full_name: 'Prince Hamlet' })).status, 200);
   const me = await seenBy(hamlet, await idOf(hamlet));
   assert.equal([me.timezone, me.full_name], ['Europe/Copenhagen', 'Prince Hamlet']);
+  assert.is((await hamlet.patch('/settings', { translate_emoticons: true })).status, 200);
+  const events = await eventsOf(hamlet, own.queueId);
+  assertEventMatchesReference(events.at(-1)!);
+  assert.equal(events.at(-1), { type: 'user_settings', op: 'update', property: 'translate_emoticons', value: true, id: events.at(-1)!.id });
+  const settings = (await register(hamlet, { fetch_event_types: ['user_settings'] })).state.user_settings as { translate_emoticons: boolean };
+  assert.is(settings.translate_emoticons, true);
+  await hamlet.patch('/settings', { translate_emoticons: false });
   const ignored = await hamlet.patch('/settings', { enter_sends: true, full_name: 'King Hamlet' });
   assert.equal(ignored.body.ignored_parameters_unsupported, ['enter_sends']);
   await assertRequiresCredentials(server.anonymous, [['PATCH', '/settings']]);

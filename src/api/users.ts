@@ -75,11 +75,12 @@ export async function getUserStatus(request: UserRequest, params: { user_id: num
 export const updateUser = (request: UserRequest, params: { user_id: number; full_name?: string; role?: number }) =>
   request.realm.ask('users.update', request.user.userId, { userId: params.user_id, fullName: params.full_name, role: params.role });
 
-export const updateSettings = (request: UserRequest, params: { email_address_visibility?: number; timezone?: string; full_name?: string }) =>
+export const updateSettings = (request: UserRequest, params: { email_address_visibility?: number; timezone?: string; full_name?: string; translate_emoticons?: boolean }) =>
   request.realm.ask('settings.update', request.user.userId, {
     emailAddressVisibility: params.email_address_visibility,
     timezone: params.timezone,
     fullName: params.full_name,
+    translateEmoticons: params.translate_emoticons,
   });
 
 export const getAlertWords = (request: UserRequest) => request.realm.ask('alertWords.list', request.user.userId, {});

@@ -1,8 +1,9 @@
-// The user's own settings (PATCH /settings): e-mail visibility, time zone and name, with the
-// events that keep every client's view of the user current.
+// The user's own settings (PATCH /settings): e-mail visibility, time zone, name and
+// translate_emoticons, with the events that keep every client's view of the user current.
 import { errors } from '../../errors.js';
 import type { ZulipEvent } from '../../events/types.js';
 import { checkFullName } from '../../users/names.js';
+import { translateEmoticons } from '../../users/preferences.js';
 import { EmailVisibility, type UserRecord } from '../../users/records.js';
 import { apiEmail, canSeeDeliveryEmail } from '../../users/view.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
@@ -14,6 +15,7 @@ export interface SettingsInput {
   emailAddressVisibility?: number;
   timezone?: string;
   fullName?: string;
+  translateEmoticons?: boolean;
 }
 
 const activeUsers = (ctx: CommandContext): UserRecord[] => [...ctx.state.users.values()].filter((user) => user.isActive);
@@ -61,6 +63,7 @@ export const settingsCommands = {
       emailAddressVisibility: (input.emailAddressVisibility as EmailVisibility | undefined) ?? before.emailAddressVisibility,
       timezone: input.timezone ?? before.timezone,
       fullName: fullName ?? before.fullName,
+      translateEmoticons: input.translateEmoticons ?? before.translateEmoticons,
     };
     ctx.saveUser(after);
     const everyone = ctx.activeUserIds();
@@ -73,6 +76,7 @@ export const settingsCommands = {
       ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, email: apiEmail(after, ctx.fakeEmailDomain), timezone: after.timezone } }, everyone);
       ctx.emit(ownSetting('timezone', after.timezone), [after.id]);
     }
+    if (translateEmoticons(after) !== translateEmoticons(before)) ctx.emit(ownSetting('translate_emoticons', translateEmoticons(after)), [after.id]);
     if (after.fullName !== before.fullName) {
       ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, full_name: after.fullName } }, everyone);
     }
@@ -82,7 +86,9 @@ export const settingsCommands = {
 
 export function settingsInitialState(ctx: CommandContext) {
   const user = ctx.actor;
-  return { user_settings: { email_address_visibility: user.emailAddressVisibility, timezone: user.timezone, presence_enabled: !(user.status?.away ?? false) } };
+  return {
+    user_settings: { email_address_visibility: user.emailAddressVisibility, timezone: user.timezone, presence_enabled: !(user.status?.away ?? false), translate_emoticons: translateEmoticons(user) },
+  };
 }
 
 export const alertWordsInitialState = (ctx: CommandContext) => ({ alert_words: ctx.actor.alertWords ?? [] });
