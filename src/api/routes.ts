@@ -33,6 +33,7 @@ import {
   markAllAsRead,
   markChannelAsRead,
   markTopicAsRead,
+  renderMessage,
   sendMessage,
   updateFlags,
   updateFlagsForNarrow,
@@ -129,6 +130,7 @@ export const routes: readonly Route[] = [
 
   userRoute('POST', '/messages', 'send-message', sendMessage),
   userRoute('GET', '/messages', 'get-messages', getMessages),
+  userRoute('POST', '/messages/render', 'render-message', renderMessage),
   userRoute('GET', '/messages/{message_id:int}', 'get-message', getMessage),
   userRoute('PATCH', '/messages/{message_id:int}', 'update-message', editMessage),
   userRoute('GET', '/messages/{message_id:int}/history', 'get-message-history', getMessageHistory),

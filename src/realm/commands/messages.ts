@@ -227,6 +227,9 @@ export const messageCommands = {
     };
   }),
 
+  /** POST /messages/render: the HTML the content would get if the user sent it now. */
+  'messages.render': readCommand((ctx, input: { content: string }) => ({ rendered: renderAs(ctx, ctx.actor, input.content).html })),
+
   'messages.get': readCommand((ctx, input: { messageId: number; applyMarkdown: boolean }) => {
     const viewer = ctx.actor;
     const message = ctx.store.messages.get(input.messageId);
