@@ -30,7 +30,7 @@ function urlPattern(): RegExp {
 
 let pattern: RegExp | undefined;
 const wordAt = /\S*/y;
-const startsAfter = (char: string | undefined): boolean => char === undefined || /[\s'"(,:<]/.test(char);
+const startsAfter = (char: string | undefined): boolean => char === undefined || char === ' ' || /[\s'"(,:<]/.test(char);
 
 function autolinkRule(state: StateInline, silent: boolean): boolean {
   const { src, pos } = state;
@@ -55,16 +55,17 @@ function autolinkRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
-const boundaries = new Set([...' \t\'"(,']);
-const terminators = new Set([...'\n!#$%&*+-:<=>@[\\]^_`{}~']);
+// A run of ordinary characters (not markdown-it's terminators), ending after the first space or
+// opening mark, where a link may start.
+const plainRun = /[^\n!#$%&*+\-:<=>@[\\\]^_`{}~ \t'"(,]*[ \t'"(,]?/y;
 
 /** Plain text up to the next special character, or to the start of a word that may be a link. */
 function textRule(state: StateInline, silent: boolean): boolean {
-  let pos = state.pos;
-  while (pos < state.posMax && !terminators.has(state.src[pos]!) && !(pos > state.pos && boundaries.has(state.src[pos - 1]!))) pos++;
-  if (pos === state.pos) return false;
-  if (!silent) state.pending += state.src.slice(state.pos, pos);
-  state.pos = pos;
+  plainRun.lastIndex = state.pos;
+  const end = Math.min(state.pos + plainRun.exec(state.src)![0].length, state.posMax);
+  if (end === state.pos) return false;
+  if (!silent) state.pending += state.src.slice(state.pos, end);
+  state.pos = end;
   return true;
 }
 

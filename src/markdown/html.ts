@@ -3,8 +3,10 @@
 import type MarkdownIt from 'markdown-it';
 import type StateInline from 'markdown-it/lib/rules_inline/state_inline.mjs';
 
-export const escapeText = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-export const escapeAttr = (text: string): string => escapeText(text).replace(/"/g, '&quot;');
+const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const replaceEntity = (char: string): string => entities[char]!;
+export const escapeText = (text: string): string => (/[&<>]/.test(text) ? text.replace(/[&<>]/g, replaceEntity) : text);
+export const escapeAttr = (text: string): string => (/[&<>"]/.test(text) ? text.replace(/[&<>"]/g, replaceEntity) : text);
 
 /** Pushes finished HTML at the current inline position. */
 export function pushHtml(state: StateInline, content: string): void {
@@ -12,7 +14,7 @@ export function pushHtml(state: StateInline, content: string): void {
 }
 
 /** Python's `\w`: Unicode letters and digits, and the underscore. */
-export const isWordChar = (char: string | undefined): boolean => char !== undefined && /^[\p{L}\p{N}_]$/u.test(char);
+export const isWordChar = (char: string | undefined): boolean => char !== undefined && (/^[a-zA-Z0-9_]$/.test(char) || /^[\p{L}\p{N}]$/u.test(char));
 
 export function htmlPlugin(md: MarkdownIt): void {
   md.renderer.rules.text = (tokens, idx) => escapeText(tokens[idx]!.content);
