@@ -1,5 +1,6 @@
 // HTML output as Zulip's server writes it: text escapes only &, < and > (quotes stay as typed),
-// attributes escape quotes too; and the helpers plugins use to emit raw HTML tokens.
+// attributes escape quotes too, entities stay as written; and the helpers plugins use to emit
+// raw HTML tokens.
 import type MarkdownIt from 'markdown-it';
 import type StateInline from 'markdown-it/lib/rules_inline/state_inline.mjs';
 
@@ -16,7 +17,21 @@ export function pushHtml(state: StateInline, content: string): void {
 /** Python's `\w`: Unicode letters and digits, and the underscore. */
 export const isWordChar = (char: string | undefined): boolean => char !== undefined && (/^[a-zA-Z0-9_]$/.test(char) || /^[\p{L}\p{N}]$/u.test(char));
 
+const entity = /&(?:#[0-9]+|#x[0-9a-fA-F]+|[a-zA-Z0-9]+);/y;
+
+/** An entity is kept as written, as Zulip does (markdown-it would decode it to its character). */
+function entityRule(state: StateInline, silent: boolean): boolean {
+  if (state.src.charCodeAt(state.pos) !== 0x26 /* & */) return false;
+  entity.lastIndex = state.pos;
+  const match = entity.exec(state.src);
+  if (!match || state.pos + match[0].length > state.posMax) return false;
+  if (!silent) pushHtml(state, match[0]);
+  state.pos += match[0].length;
+  return true;
+}
+
 export function htmlPlugin(md: MarkdownIt): void {
+  md.inline.ruler.at('entity', entityRule);
   md.renderer.rules.text = (tokens, idx) => escapeText(tokens[idx]!.content);
   md.renderer.rules.code_inline = (tokens, idx) => `<code>${escapeText(tokens[idx]!.content)}</code>`;
 }
