@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { renderMessage, type MentionResolver } from '../src/markdown/index.js';
 import { percentile, printTable, writeResult, type Row } from './lib/stats.js';
 
-export interface RenderOptions {
+interface RenderOptions {
   iterations: number;
   quick: boolean;
 }

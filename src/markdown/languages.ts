@@ -1,7 +1,7 @@
 // Code block languages: the aliases Zulip accepts, the display name Pygments gives each (the
 // `data-code-language` of a block), and the Prism grammar that highlights it here.
 
-export interface Language {
+interface Language {
   /** Pygments' name for the lexer. */
   name: string;
   /** The Prism grammar, when Prism has one. */

@@ -6,7 +6,7 @@ import type StateInline from 'markdown-it/lib/rules_inline/state_inline.mjs';
 import { escapeText, isWordChar, pushHtml } from './html.js';
 
 /** KaTeX's HTML, or undefined when the TeX does not parse. */
-export function renderTex(tex: string, display: boolean): string | undefined {
+function renderTex(tex: string, display: boolean): string | undefined {
   try {
     return katex.renderToString(tex, { displayMode: display, throwOnError: true, strict: 'ignore' });
   } catch {

@@ -7,7 +7,7 @@ import type StateInline from 'markdown-it/lib/rules_inline/state_inline.mjs';
 import { escapeText, pushHtml } from './html.js';
 
 /** The instant a time names, or undefined. */
-export function parseTime(text: string, now = new Date()): Date | undefined {
+function parseTime(text: string, now = new Date()): Date | undefined {
   const [result, ...more] = chrono.strict.parse(text, { instant: now, timezone: 0 });
   if (result && more.length === 0 && result.index === 0 && result.text === text.trim()) {
     const get = (unit: chrono.Component, fallback: number): number => result.start.get(unit) ?? fallback;
