@@ -1,8 +1,10 @@
-// Benchmark runner: `npm run bench -- <fanout|flags|all> [--quick] [--clients N] [--repeats R]`.
+// Benchmark runner: `npm run bench -- <fanout|flags|render|send|all> [--quick] [--clients N] [--repeats R]`.
 // Every benchmark targets loopback only and is bounded in count and time.
 import { parseArgs } from 'node:util';
 import { runFanout } from './fanout.js';
 import { runFlags } from './flags.js';
+import { runRender } from './render.js';
+import { runSend } from './send.js';
 
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2),
@@ -25,6 +27,8 @@ const benchmarks: Record<string, () => Promise<void>> = {
       repeats: Number(values.repeats ?? (values.quick ? 4 : 20)),
       quick: values.quick,
     }),
+  render: async () => runRender({ iterations: values.quick ? 2_000 : 20_000, quick: values.quick }),
+  send: () => runSend({ sends: values.quick ? 200 : 2_000, quick: values.quick }),
 };
 
 const name = positionals[0] ?? 'all';

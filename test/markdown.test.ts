@@ -115,4 +115,26 @@ markdown('alert words: managed per user, flag has_alert_word on matching message
   ]);
 });
 
+markdown('a quoted mention is silent and flags no one', async ({ server }) => {
+  const othello = await server.as('othello@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const quoted = await sendAndRead(othello, hamlet, '> @**King Hamlet** said so\n\n```quote\n@**King Hamlet**\n```');
+  assert.equal(quoted.flags, []);
+  assert.not.match(quoted.content, /class="user-mention"/);
+  assert.match(quoted.content, /class="user-mention silent"/);
+});
+
+markdown('inline image previews point at /thumbnail, which sends an authenticated client to the image', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const image = 'https://example.com/picture.png';
+  const message = await sendAndRead(hamlet, hamlet, `look ${image}`);
+  assert.match(message.content, '<img data-src-fullsize="/thumbnail?url=https%3A%2F%2Fexample.com%2Fpicture.png&amp;size=full"');
+  const thumbnail = (url: string, auth = hamlet.authHeader()) =>
+    fetch(`${server.baseUrl}/thumbnail?${new URLSearchParams({ url, size: 'thumbnail' })}`, { headers: auth, redirect: 'manual' });
+  const redirected = await thumbnail(image);
+  assert.equal([redirected.status, redirected.headers.get('location')], [302, image]);
+  assert.is((await thumbnail('javascript:alert(1)')).status, 400);
+  assert.is((await thumbnail(image, {})).status, 401);
+});
+
 markdown.run();

@@ -73,6 +73,8 @@ export const getMessages = (request: UserRequest, params: FetchParams) =>
     clientGravatar: params.client_gravatar,
   });
 
+export const renderMessage = (request: UserRequest, params: { content: string }) => request.realm.ask('messages.render', request.user.userId, { content: params.content });
+
 export const getMessage = (request: UserRequest, params: { message_id: number; apply_markdown: boolean }) =>
   request.realm.ask('messages.get', request.user.userId, { messageId: params.message_id, applyMarkdown: params.apply_markdown });
 

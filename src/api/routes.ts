@@ -1,6 +1,7 @@
 // The route table: every endpoint of the server, its parameter schema (schemas/<name>.json), who
-// may call it, and its handler. Paths are relative to /api/v1; `{name:int}` is an integer segment.
-import { adminRoute, publicRoute, userRoute, type Route } from '../http/route.js';
+// may call it, and its handler. Paths are relative to /api/v1 (except `atRoot` ones); `{name:int}`
+// is an integer segment.
+import { adminRoute, atRoot, publicRoute, userRoute, type Route } from '../http/route.js';
 import { devFetchApiKey, fetchApiKey, jwtFetchApiKey } from './auth.js';
 import { addDefaultChannel, archiveChannel, deleteTopic, getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, removeDefaultChannel, unsubscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings } from './channels.js';
 import { createLinkifier, deleteLinkifier, getLinkifiers, reorderLinkifiers, updateLinkifier } from './linkifiers.js';
@@ -20,6 +21,7 @@ import {
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { createScheduledMessage, deleteScheduledMessage, getScheduledMessages, updateScheduledMessage } from './scheduled.js';
 import { getServerSettings } from './server.js';
+import { thumbnail } from './thumbnail.js';
 import { completeCallAuthorization, createCall, startCallAuthorization } from './calls.js';
 import { registerPushDevice, sendTestPushNotification } from './push.js';
 import { createProfileField, getProfileFields, reorderProfileFields, updateOwnProfileData, updateProfileField } from './profileFields.js';
@@ -33,6 +35,7 @@ import {
   markAllAsRead,
   markChannelAsRead,
   markTopicAsRead,
+  renderMessage,
   sendMessage,
   updateFlags,
   updateFlagsForNarrow,
@@ -129,6 +132,8 @@ export const routes: readonly Route[] = [
 
   userRoute('POST', '/messages', 'send-message', sendMessage),
   userRoute('GET', '/messages', 'get-messages', getMessages),
+  userRoute('POST', '/messages/render', 'render-message', renderMessage),
+  atRoot(userRoute('GET', '/thumbnail', 'get-thumbnail', thumbnail)),
   userRoute('GET', '/messages/{message_id:int}', 'get-message', getMessage),
   userRoute('PATCH', '/messages/{message_id:int}', 'update-message', editMessage),
   userRoute('GET', '/messages/{message_id:int}/history', 'get-message-history', getMessageHistory),

@@ -4,6 +4,7 @@ import { ApiError, errors } from '../errors.js';
 
 const statusText: Record<number, string> = {
   200: '200 OK',
+  302: '302 Found',
   400: '400 Bad Request',
   401: '401 Unauthorized',
   403: '403 Forbidden',
@@ -42,6 +43,16 @@ export function sendJson(exchange: Exchange, status: number, body: unknown, head
     exchange.res.writeHeader('Content-Type', 'application/json');
     for (const [name, value] of Object.entries(headers)) exchange.res.writeHeader(name, value);
     exchange.res.end(json, close);
+  });
+}
+
+export function sendRedirect(exchange: Exchange, location: string): void {
+  if (exchange.aborted || exchange.done) return;
+  exchange.done = true;
+  exchange.res.cork(() => {
+    exchange.res.writeStatus(statusText[302]!);
+    exchange.res.writeHeader('Location', location);
+    exchange.res.end();
   });
 }
 

@@ -44,12 +44,19 @@ export interface UserRequest extends PublicRequest {
 /** The fields a handler adds to a success response. */
 export type Body = object;
 
+/** A handler's answer that sends the client elsewhere (302) instead of a JSON body. */
+export class Redirect {
+  constructor(readonly location: string) {}
+}
+
 export interface Route {
   method: Method;
   path: string;
   /** The parameter schema, schemas/<schema>.json. */
   schema: string;
   auth: AuthKind;
+  /** Served at the path itself rather than under /api/v1 (pages and files the web app links to). */
+  atRoot?: true;
   // Params were validated against `schema` before the handler runs; each handler names their type.
   handler(request: PublicRequest | UserRequest, params: never): Promise<Body> | Body;
 }
@@ -61,5 +68,7 @@ function routeKind<R extends PublicRequest>(auth: AuthKind) {
 }
 
 export const publicRoute = routeKind<PublicRequest>('none');
+/** The same route served outside /api/v1. */
+export const atRoot = (route: Route): Route => ({ ...route, atRoot: true });
 export const userRoute = routeKind<UserRequest>('user');
 export const adminRoute = routeKind<UserRequest>('admin');

@@ -5,8 +5,8 @@ import uWS from 'uWebSockets.js';
 import { errors } from '../errors.js';
 import { authenticate } from './auth.js';
 import { readParams } from './params.js';
-import { openExchange, sendError, sendJson, sendSuccess, type Exchange } from './response.js';
-import type { PublicRequest, Route, ServerContext } from './route.js';
+import { openExchange, sendError, sendJson, sendRedirect, sendSuccess, type Exchange } from './response.js';
+import { Redirect, type PublicRequest, type Route, type ServerContext } from './route.js';
 import { Router } from './router.js';
 import { compileValidator, type Validator } from '../api/validation.js';
 import { addEventSocket } from '../events/socket.js';
@@ -43,7 +43,7 @@ export function buildRouter(routes: readonly Route[]): Router<CompiledRoute> {
   const router = new Router<CompiledRoute>();
   for (const route of routes) {
     try {
-      router.add(route.method, route.path, { route, validate: compileValidator(route.schema) });
+      router.add(route.method, route.atRoot ? route.path : `${API_PREFIX}${route.path}`, { route, validate: compileValidator(route.schema) });
     } catch (cause) {
       throw new Error(`route ${route.method} ${route.path}`, { cause });
     }
@@ -83,8 +83,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
   });
 
   async function handle(exchange: Exchange, head: RequestHead, body: Buffer): Promise<void> {
-    if (!head.path.startsWith(`${API_PREFIX}/`)) throw errors.notFound();
-    const match = router.match(head.method, head.path.slice(API_PREFIX.length));
+    const match = router.match(head.method, head.path);
     if (match.kind === 'notFound') throw errors.notFound();
     if (match.kind === 'wrongMethod') throw errors.methodNotAllowed(match.allowed);
     const { route, validate } = match.value;
@@ -96,7 +95,8 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     const params = Object.assign(await readParams(head.query, body, head.contentType), match.params);
     const ignored = validate(params);
     const result = await route.handler(principal ? { ...request, user: principal } : request, params as never);
-    sendSuccess(exchange, result, ignored);
+    if (result instanceof Redirect) sendRedirect(exchange, result.location);
+    else sendSuccess(exchange, result, ignored);
   }
 
   const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {

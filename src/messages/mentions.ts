@@ -1,6 +1,6 @@
 // How names in message content resolve in a realm, and the mention flags they give each recipient.
 import { isInGroup } from '../groups/membership.js';
-import type { MentionResolver, Mentions } from '../markdown.js';
+import type { MentionResolver, Mentions } from '../markdown/index.js';
 import type { RealmState } from '../realm/state.js';
 import { Flag } from './records.js';
 

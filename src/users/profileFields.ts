@@ -1,7 +1,7 @@
 // Custom profile fields: Zulip's field types, the stored definitions, and the checks a value must
 // pass for its type (spec endpoint 14).
 import { errors } from '../errors.js';
-import { renderMarkdown } from '../markdown.js';
+import { renderMarkdown } from '../markdown/index.js';
 
 export const FieldType = { shortText: 1, longText: 2, select: 3, date: 4, link: 5, users: 6, externalAccount: 7, pronouns: 8 } as const;
 export type FieldType = (typeof FieldType)[keyof typeof FieldType];

@@ -6,7 +6,7 @@ import { errors } from '../../errors.js';
 import { satisfies } from '../../groups/membership.js';
 import type { GroupSetting } from '../../groups/records.js';
 import { moveChannel } from '../../machines/channel.js';
-import { renderMarkdown } from '../../markdown.js';
+import { renderMarkdown } from '../../markdown/index.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { checkChannelName, checkDescription, checkGroupSetting } from './channels.js';

@@ -6,7 +6,7 @@ import { channelView, subscriptionView, type ChannelView } from '../../channels/
 import { errors } from '../../errors.js';
 import { satisfies } from '../../groups/membership.js';
 import type { GroupSetting, SystemGroupName } from '../../groups/records.js';
-import { renderMarkdown } from '../../markdown.js';
+import { renderMarkdown } from '../../markdown/index.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import type { RealmState } from '../state.js';

@@ -4,10 +4,10 @@ import { canReadChannel, hasPermission } from '../../channels/access.js';
 import type { ChannelRecord } from '../../channels/records.js';
 import { errors } from '../../errors.js';
 import type { ZulipEvent } from '../../events/types.js';
-import { renderMessage } from '../../markdown.js';
 import { checkContentEdit, checkMove, checkMovedTogether, moveLimit } from '../../messages/editRights.js';
 import { editHistory } from '../../messages/history.js';
-import { mentionResolver, withAlertWordFlag, withMentionFlags } from '../../messages/mentions.js';
+import { withAlertWordFlag, withMentionFlags } from '../../messages/mentions.js';
+import { renderAs } from '../../messages/render.js';
 import { flagNames, type MessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
@@ -66,7 +66,8 @@ export const editCommands = {
     const topic = input.topic === undefined ? undefined : normalizeTopic(ctx, input.topic);
     if (topic !== undefined && [...topic].length > limits.max_topic_length) throw errors.badRequest(`topic is too long (limit: ${limits.max_topic_length} characters)`);
     const content = input.content;
-    const output = content === undefined ? undefined : renderMessage(content, mentionResolver(ctx.state), ctx.state.compiledLinkifiers());
+    // Rendered with the sender's settings, as Zulip does, whoever edits.
+    const output = content === undefined ? undefined : renderAs(ctx, ctx.state.users.get(message.senderId) ?? editor, content);
     const rendered = output?.html;
 
     const messages = topic !== undefined || target !== undefined ? movedTogether(ctx, message, input.propagateMode) : [message];

@@ -2,7 +2,7 @@
 // archive and reorder them; `channel_folder` events; register state.
 import type { FolderRecord } from '../../channels/records.js';
 import { errors } from '../../errors.js';
-import { renderMarkdown } from '../../markdown.js';
+import { renderMarkdown } from '../../markdown/index.js';
 import { isAdmin } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import { checkOrder } from './order.js';

@@ -3,10 +3,10 @@ import { canReadChannel, hasPermission } from '../../channels/access.js';
 import type { ChannelRecord } from '../../channels/records.js';
 import { ApiError, errors } from '../../errors.js';
 import type { ZulipEvent } from '../../events/types.js';
-import { renderMessage } from '../../markdown.js';
-import { mentionResolver, withAlertWordFlag, withMentionFlags } from '../../messages/mentions.js';
+import { withAlertWordFlag, withMentionFlags } from '../../messages/mentions.js';
 import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { Flag, flagNames, type MessageRecord } from '../../messages/records.js';
+import { renderAs, type RenderedMessage } from '../../messages/render.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
 import { messageWindow, type Anchor } from '../../messages/window.js';
 import { Role, type UserRecord } from '../../users/records.js';
@@ -144,7 +144,7 @@ export interface PreparedMessage {
   /** Direct messages: every participant's user ID, sorted (sender included). */
   participants: number[];
   content: string;
-  rendered: ReturnType<typeof renderMessage>;
+  rendered: RenderedMessage;
 }
 
 /** Checks a message `sender` may send now, rendering it; throws the API error of the first rule it
@@ -167,7 +167,7 @@ export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: P
     const users = directRecipients(ctx, input.to);
     participants = [...new Set([sender.id, ...users.map((user) => user.id)])].sort((a, b) => a - b);
   }
-  const rendered = renderMessage(content, mentionResolver(ctx.state), ctx.state.compiledLinkifiers());
+  const rendered = renderAs(ctx, sender, content);
   return { type: input.type, channel, topic, participants, content, rendered };
 }
 
@@ -226,6 +226,9 @@ export const messageCommands = {
       messages: window.entries.map(({ message, flags }) => ({ ...messageView(ctx.state, message, ctx.fakeEmailDomain, options), flags: flagNames(flags) })),
     };
   }),
+
+  /** POST /messages/render: the HTML the content would get if the user sent it now. */
+  'messages.render': readCommand((ctx, input: { content: string }) => ({ rendered: renderAs(ctx, ctx.actor, input.content).html })),
 
   'messages.get': readCommand((ctx, input: { messageId: number; applyMarkdown: boolean }) => {
     const viewer = ctx.actor;
