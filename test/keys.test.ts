@@ -5,6 +5,7 @@ import { SignJWT, importPKCS8 } from 'jose';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertMatchesComponent, assertMatchesReference, specUserFields } from './helpers/reference.js';
+import { DEMO_PASSWORD } from '../src/seed/demo.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const secret = 'a-shared-secret-of-enough-length-for-hs256';
@@ -35,8 +36,25 @@ keys('a password login returns the key; a wrong password is 401 AUTHENTICATION_F
   assert.is(me.status, 200);
   const wrong = await server.anonymous.post('/fetch_api_key', { username: 'pw@zulip.com', password: 'battery staple' });
   assert.equal([wrong.status, wrong.body.code], [401, 'AUTHENTICATION_FAILED']);
-  const noPassword = await server.anonymous.post('/fetch_api_key', { username: 'hamlet@zulip.com', password: 'anything' });
+  const bot = await iago.post('/bots', { full_name: 'No password', short_name: 'nopass' });
+  const botEmail = ((await iago.get(`/users/${bot.body.user_id}`)).body.user as { email: string }).email;
+  const noPassword = await server.anonymous.post('/fetch_api_key', { username: botEmail, password: 'anything' });
   assert.is(noPassword.status, 401, 'a user without a password cannot log in with one');
+});
+
+keys('a development server gives the demo users the README\'s password (a phone has no development login)', async ({ server }) => {
+  const ok = await server.anonymous.post('/fetch_api_key', { username: 'hamlet@zulip.com', password: DEMO_PASSWORD });
+  assert.is(ok.status, 200, JSON.stringify(ok.body));
+  assert.is(ok.body.api_key, (await server.as('hamlet@zulip.com')).credentials!.apiKey);
+});
+
+keys('a password an administrator sets must be 6 to 100 characters (Zulip: "The password is too weak.")', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  for (const password of ['short', 'x'.repeat(101)]) {
+    const refused = await iago.post('/users', { email: 'weak@zulip.com', full_name: 'Weak', password });
+    assert.equal([refused.status, refused.body.msg], [400, 'The password is too weak.']);
+  }
+  assert.is((await iago.get('/users/weak@zulip.com')).status, 400, 'nothing was created');
 });
 
 keys('after 5 failed attempts a username is locked out (429, Retry-After), others are not', async ({ server }) => {

@@ -107,4 +107,20 @@ generated("Zulip's fetch-type names are the ones clients use; the old spellings 
   assert.not.ok('realm_user_groups' in old || 'channel_folders' in old);
 });
 
+generated('the URLs register gives for emoji data and the logo are served by the server', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const { state } = await register(hamlet, { fetch_event_types: ['realm'] });
+  const fetchPath = (url: unknown) => fetch(`${server.baseUrl}${new URL(String(url)).pathname}`);
+  const emoji = await fetchPath(state.server_emoji_data_url);
+  assert.is(emoji.status, 200);
+  assert.match(String(emoji.headers.get('cache-control')), /max-age=\d+/);
+  const { code_to_names: codeToNames } = (await emoji.json()) as { code_to_names: Record<string, string[]> };
+  assert.ok(codeToNames['1f44d']?.includes('+1'), 'thumbs up is +1');
+  // The names the table gives are the names messages render (the first is the canonical one).
+  const rendered = await hamlet.post('/messages/render', { content: `:${codeToNames['1f389']![0]}:` });
+  assert.match(String(rendered.body.rendered), /emoji-1f389/);
+  const logo = await fetchPath(state.realm_logo_url);
+  assert.equal([logo.status, logo.headers.get('content-type')], [200, 'image/svg+xml']);
+});
+
 generated.run();

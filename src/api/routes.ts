@@ -2,6 +2,7 @@
 // may call it, and its handler. Paths are relative to /api/v1 (except `atRoot` ones); `{name:int}`
 // is an integer segment.
 import { adminRoute, atRoot, publicRoute, userRoute, type Route } from '../http/route.js';
+import { defaultLogoPath, emojiDataPath } from '../realm/commands/realmState.js';
 import { devFetchApiKey, fetchApiKey, jwtFetchApiKey } from './auth.js';
 import { addDefaultChannel, archiveChannel, deleteTopic, getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, removeDefaultChannel, unsubscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings } from './channels.js';
 import { createLinkifier, deleteLinkifier, getLinkifiers, reorderLinkifiers, updateLinkifier } from './linkifiers.js';
@@ -21,6 +22,7 @@ import {
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { createScheduledMessage, deleteScheduledMessage, getScheduledMessages, updateScheduledMessage } from './scheduled.js';
 import { getServerSettings } from './server.js';
+import { getDefaultLogo, getEmojiData } from './static.js';
 import { thumbnail } from './thumbnail.js';
 import { completeCallAuthorization, createCall, startCallAuthorization } from './calls.js';
 import { registerPushDevice, sendTestPushNotification } from './push.js';
@@ -47,6 +49,8 @@ export const routes: readonly Route[] = [
   publicRoute('POST', '/dev_fetch_api_key', 'dev-fetch-api-key', devFetchApiKey),
   publicRoute('POST', '/fetch_api_key', 'fetch-api-key', fetchApiKey),
   publicRoute('POST', '/jwt/fetch_api_key', 'jwt-fetch-api-key', jwtFetchApiKey),
+  atRoot(publicRoute('GET', emojiDataPath, 'get-static-file', getEmojiData)),
+  atRoot(publicRoute('GET', defaultLogoPath, 'get-static-file', getDefaultLogo)),
 
   userRoute('POST', '/register', 'register-queue', register),
   userRoute('GET', '/events', 'get-events', getEvents),

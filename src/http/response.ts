@@ -56,6 +56,17 @@ export function sendRedirect(exchange: Exchange, location: string): void {
   });
 }
 
+export function sendFile(exchange: Exchange, contentType: string, body: Buffer, maxAgeSeconds: number): void {
+  if (exchange.aborted || exchange.done) return;
+  exchange.done = true;
+  exchange.res.cork(() => {
+    exchange.res.writeStatus(statusText[200]!);
+    exchange.res.writeHeader('Content-Type', contentType);
+    exchange.res.writeHeader('Cache-Control', `public, max-age=${maxAgeSeconds}`);
+    exchange.res.end(body);
+  });
+}
+
 export function sendSuccess(exchange: Exchange, body: object, ignored: readonly string[]): void {
   const payload: Record<string, unknown> = { result: 'success', msg: '', ...body };
   if (ignored.length > 0) payload.ignored_parameters_unsupported = ignored;

@@ -49,6 +49,16 @@ export class Redirect {
   constructor(readonly location: string) {}
 }
 
+/** A handler's answer that is a file rather than a JSON body (static data the API points to). */
+export class FileBody {
+  constructor(
+    readonly contentType: string,
+    readonly body: Buffer,
+    /** How long clients may keep it without asking again. */
+    readonly maxAgeSeconds: number,
+  ) {}
+}
+
 export interface Route {
   method: Method;
   path: string;

@@ -5,8 +5,8 @@ import uWS from 'uWebSockets.js';
 import { errors } from '../errors.js';
 import { authenticate } from './auth.js';
 import { readParams } from './params.js';
-import { openExchange, sendError, sendJson, sendRedirect, sendSuccess, type Exchange } from './response.js';
-import { Redirect, type PublicRequest, type Route, type ServerContext } from './route.js';
+import { openExchange, sendError, sendFile, sendJson, sendRedirect, sendSuccess, type Exchange } from './response.js';
+import { FileBody, Redirect, type PublicRequest, type Route, type ServerContext } from './route.js';
 import { Router } from './router.js';
 import { compileValidator, type Validator } from '../api/validation.js';
 import { addEventSocket } from '../events/socket.js';
@@ -96,6 +96,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     const ignored = validate(params);
     const result = await route.handler(principal ? { ...request, user: principal } : request, params as never);
     if (result instanceof Redirect) sendRedirect(exchange, result.location);
+    else if (result instanceof FileBody) sendFile(exchange, result.contentType, result.body, result.maxAgeSeconds);
     else sendSuccess(exchange, result, ignored);
   }
 

@@ -3,7 +3,15 @@
 // against it as they are.
 import type { RealmActor } from '../realm/actor.js';
 import type { Realms } from '../realm/registry.js';
+import { hashPassword } from '../users/password.js';
 import { Role } from '../users/records.js';
+
+/** Every demo user's password (README): clients without a development login, such as Zulip's
+ * mobile app, sign in with it. Public by design: a development server only. */
+export const DEMO_PASSWORD = 'parley-demo';
+
+/** One hash for all demo users, computed once per process (scrypt is slow by design). */
+let demoPasswordHash: Promise<string> | undefined;
 
 export const demoUsers = [
   { email: 'desdemona@zulip.com', fullName: 'Desdemona', role: Role.owner },
@@ -40,8 +48,9 @@ export async function seedDemoRealm(realms: Realms): Promise<void> {
     description: 'The Parley development environment default organization.',
   });
   const ids = new Map<string, number>();
+  const passwordHash = await (demoPasswordHash ??= hashPassword(DEMO_PASSWORD));
   for (const user of demoUsers) {
-    ids.set(user.email, (await realm.ask('users.create', null, { ...user, passwordHash: null, timezone: 'UTC' })).userId);
+    ids.set(user.email, (await realm.ask('users.create', null, { ...user, passwordHash, timezone: 'UTC' })).userId);
   }
   const as = (email: DemoEmail): number => ids.get(email)!;
   for (const channel of demoChannels) await createChannel(realm, as('iago@zulip.com'), channel);

@@ -20,8 +20,9 @@ const giphyRatingOptions = {
 
 const DEFAULT_JITSI_SERVER = 'https://meet.jit.si';
 
-/** The URL of the emoji name table the server serves (GET /static/emoji/emoji_api.json). */
+/** Where the server serves the emoji name table and the default organization logo (api/static.ts). */
 export const emojiDataPath = '/static/emoji/emoji_api.json';
+export const defaultLogoPath = '/static/images/logo/parley-org-logo.svg';
 
 function realmProperties(ctx: CommandContext) {
   return Object.fromEntries(Object.keys(realmPropertyDefaults).map((name) => [`realm_${name}`, realmProperty(ctx.state, name as RealmPropertyName)]));
@@ -72,9 +73,9 @@ export function realmInitialState(ctx: CommandContext) {
     realm_password_auth_enabled: true,
     realm_icon_url: `https://secure.gravatar.com/avatar/${iconHash}?d=identicon`,
     realm_icon_source: 'G',
-    realm_logo_url: `${url}/static/images/logo/parley-org-logo.svg`,
+    realm_logo_url: `${url}${defaultLogoPath}`,
     realm_logo_source: 'D',
-    realm_night_logo_url: `${url}/static/images/logo/parley-org-logo.svg`,
+    realm_night_logo_url: `${url}${defaultLogoPath}`,
     realm_night_logo_source: 'D',
     realm_bot_domain: ctx.fakeEmailDomain,
     realm_available_video_chat_providers: {
