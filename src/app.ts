@@ -37,7 +37,25 @@ const CALL_AUTHORIZATION_TTL_SECONDS = 600;
 /** How often idle event queues are looked for. */
 const QUEUE_GC_INTERVAL_MS = 60_000;
 
+/** Rejections nobody handled since the process started (a bug somewhere: logged and counted, and
+ * the server goes on — one failed promise must not take every realm, queue and socket down). */
+export const unhandled = { rejections: 0 };
+let guarded = false;
+
+function guardRejections(): void {
+  if (guarded) return;
+  guarded = true;
+  process.on('unhandledRejection', (reason) => {
+    unhandled.rejections++;
+    // lmdb-js also rejects a promise of its own for a batch whose commit failed; the write itself
+    // was already answered with STORAGE_UNAVAILABLE and logged.
+    if ((reason as { commitError?: unknown } | null)?.commitError !== undefined) return;
+    console.error('unhandled promise rejection (the server goes on):', reason);
+  });
+}
+
 export async function startParley(config: Config): Promise<Parley> {
+  guardRejections();
   const store = openStore(config);
   const queues = new EventQueues(store);
   await queues.restore();

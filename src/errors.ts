@@ -22,7 +22,8 @@ export type ErrorCode =
   | 'ADMIN_ACTION_REQUIRED'
   | 'FAILED_TO_CONNECT_BOUNCER'
   | 'INTERNAL_SERVER_ERROR_ON_BOUNCER'
-  | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED';
+  | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
+  | 'STORAGE_UNAVAILABLE';
 
 export type ErrorExtra = Record<string, string | number | boolean | null>;
 
@@ -85,4 +86,7 @@ export const errors = {
   videoCallAuthorizationRequired: () => new ApiError(400, 'BAD_REQUEST', "Authorize the video call provider first (has_provider_token is false)"),
   videoCallFailed: () => new ApiError(400, 'BAD_REQUEST', 'Failed to create video call'),
   internal: () => new ApiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error'),
+  /** The change could not be made durable (disk full, I/O error): nothing was saved; retry later. */
+  storageUnavailable: (cause: string) =>
+    new ApiError(507, 'STORAGE_UNAVAILABLE', `The server could not save the change (${cause}); nothing was changed. Try again later.`, {}, { 'Retry-After': '30' }),
 } as const;

@@ -161,6 +161,10 @@ messages('GET /messages: anchors, before/after counts and the found_* answers', 
   const newest = await fetch({ anchor: 'newest', num_before: 2, num_after: 0 });
   assert.equal(newest.ids, ids.slice(3));
   assert.equal([newest.found_newest, newest.found_oldest], [true, false]);
+  // Zulip's LARGER_THAN_MAX_MESSAGE_ID: zulip-terminal compares the anchor with this exact value.
+  assert.is(newest.anchor, 10_000_000_000_000_000);
+  const asClientsAsk = await fetch({ anchor: 10_000_000_000_000_000, num_before: 2, num_after: 0 });
+  assert.equal([asClientsAsk.ids, asClientsAsk.found_newest], [ids.slice(3), true]);
   const oldest = await fetch({ anchor: 'oldest', num_before: 0, num_after: 10 });
   assert.equal(oldest.ids, ids);
   assert.equal([oldest.found_oldest, oldest.found_newest], [true, true]);
@@ -173,6 +177,8 @@ messages('GET /messages: anchors, before/after counts and the found_* answers', 
   const firstUnread = await fetch({ anchor: 'first_unread', num_before: 0, num_after: 1 });
   assert.equal(firstUnread.ids, [ids[2], ids[3]]);
   assert.is(firstUnread.anchor, ids[2]);
+  const nothingUnread = await fetch({ anchor: 'first_unread', num_before: 2, num_after: 0, narrow: [...narrow, { operator: 'topic', operand: 'nowhere' }] });
+  assert.equal([nothingUnread.anchor, nothingUnread.ids, nothingUnread.found_newest], [10_000_000_000_000_000, [], true]);
   const odd = await fetch({ anchor: 'oldest', num_before: 0, num_after: 10, narrow: [...narrow, { operator: 'topic', operand: 'ODD' }] });
   assert.equal(odd.ids, [ids[1], ids[3]]);
   const unread = await fetch({ anchor: 'oldest', num_before: 0, num_after: 10, narrow: [...narrow, ['is', 'unread']] });

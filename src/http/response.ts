@@ -14,6 +14,8 @@ const statusText: Record<number, string> = {
   429: '429 Too Many Requests',
   500: '500 Internal Server Error',
   502: '502 Bad Gateway',
+  503: '503 Service Unavailable',
+  507: '507 Insufficient Storage',
 };
 
 /** One in-flight exchange; uWS's onAborted sets `aborted` and fires `abort`. */

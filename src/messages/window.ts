@@ -75,6 +75,9 @@ export interface MessageWindow {
 }
 
 const AFTER_NEWEST = Number.MAX_SAFE_INTEGER;
+/** Zulip's LARGER_THAN_MAX_MESSAGE_ID: the anchor clients are told when the window starts after
+ * the newest message (zulip-terminal compares with this exact value). */
+export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 
 /** The messages of the narrow's index, one direction from `from` (inclusive): the channel's
  * index (rows hold the topic) when the narrow is one channel whose history the user may read, else
@@ -120,7 +123,7 @@ function take(source: Generator<WindowEntry>, count: number): WindowEntry[] {
 
 export function messageWindow(store: Store, request: WindowRequest): MessageWindow {
   let anchor: number;
-  if (request.anchor === 'newest') anchor = AFTER_NEWEST;
+  if (request.anchor === 'newest' || (typeof request.anchor === 'number' && request.anchor >= AFTER_NEWEST)) anchor = AFTER_NEWEST;
   else if (request.anchor === 'oldest') anchor = 0;
   else if (request.anchor === 'first_unread') {
     const firstUnread = [...take(candidates(store, { ...request, terms: [...request.terms, { op: 'is', what: 'unread', negated: false }] }, 0, false), 1)];
@@ -135,7 +138,7 @@ export function messageWindow(store: Store, request: WindowRequest): MessageWind
   const foundAnchor = request.includeAnchor && after[0]?.id === anchor;
   const afterLimit = request.numAfter + (foundAnchor ? 1 : 0);
   return {
-    anchor,
+    anchor: anchor === AFTER_NEWEST ? LARGER_THAN_MAX_MESSAGE_ID : anchor,
     entries: [...before, ...after.slice(0, afterLimit)],
     foundAnchor,
     // Anchored at either end, that end is reached whatever the counts (as in Zulip).

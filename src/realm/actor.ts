@@ -5,7 +5,7 @@
 import type { Config } from '../config.js';
 import { ApiError, errors } from '../errors.js';
 import type { EventQueues } from '../events/queues.js';
-import type { Store } from '../store/store.js';
+import { StorageError, type Store } from '../store/store.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
 import { CommandContext, type CommandDef } from './context.js';
 import { DeliveryTimer } from './deliveryTimer.js';
@@ -132,8 +132,13 @@ export class RealmActor {
    * rolled back. */
   private failure(error: unknown, envelope: Envelope): unknown {
     if (error instanceof ApiError) return error;
-    console.error(`realm ${this.state.realm.id}: command ${envelope.name} failed`, error);
     this.stale = true;
+    if (error instanceof StorageError) {
+      // Not a bug: the disk refused the write. The caller learns nothing was saved; reads go on.
+      console.error(`realm ${this.state.realm.id}: command ${envelope.name} not saved: ${error.reason}`);
+      return errors.storageUnavailable(error.reason);
+    }
+    console.error(`realm ${this.state.realm.id}: command ${envelope.name} failed`, error);
     return errors.internal();
   }
 

@@ -40,6 +40,34 @@ import { UserMessageIndex } from './userMessages.js';
 
 export type IdKind = 'realm' | 'user' | 'channel' | 'group' | 'message' | 'recipient' | 'field' | 'draft' | 'scheduled' | 'folder' | 'linkifier';
 
+/** The storage could not make a write durable; nothing of the write was kept. */
+export class StorageError extends Error {
+  /** What the system said, for the operator's log and the client's message. */
+  readonly reason: string;
+
+  constructor(readonly cause: unknown) {
+    const reason = cause instanceof Error ? cause.message.split(':')[0]! : String(cause);
+    super(`storage write failed: ${reason}`);
+    this.reason = reason;
+  }
+}
+
+/** lmdb-js rejects a failed batch with "Commit failed" and the system's error in a promise of its
+ * own (`commitError`); that promise is awaited here, so it never becomes an unhandled rejection. */
+async function rootCause(error: unknown): Promise<unknown> {
+  const pending = (error as { commitError?: unknown } | null)?.commitError;
+  return pending instanceof Promise ? pending.then(() => error, (cause: unknown) => cause) : error;
+}
+
+/** Errors of the storage itself rather than of the command: the batch's commit failed, or LMDB
+ * refused a page (ENOSPC 28, EIO 5, EDQUOT 122, MDB_MAP_FULL -30792). */
+function isStorageFailure(error: unknown): boolean {
+  if (error instanceof StorageError) return true;
+  if ((error as { commitError?: unknown } | null)?.commitError !== undefined) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 28 || code === 5 || code === 122 || code === -30792 || code === 'MDB_MAP_FULL';
+}
+
 /** How many message headers stay in memory (~100 bytes each). */
 const HEADER_CACHE_SIZE = 250_000;
 
@@ -233,23 +261,28 @@ export class Store {
   }
 
   /** Runs `fn` in a child transaction of the next write batch (group commit): everything it wrote is
-   * rolled back if it throws. Resolves with its result once the batch is durable on disk. */
+   * rolled back if it throws. Resolves with its result once the batch is durable on disk; rejects
+   * with a StorageError when the batch could not be (disk full, map full, I/O error). */
   write<T>(fn: () => T): Promise<T> {
     // A write that fails is rolled back; what it cached in memory may not have been committed.
     // Forgotten at once (later writes of the same batch must not see it) and again should the
     // whole batch fail to commit.
-    const forgetUncommitted = (error: unknown) => {
+    const forgetUncommitted = (error: unknown): never => {
       this.headerCache.clear();
       this.userMessages.forget();
       throw error;
     };
-    return (this.env.childTransaction(() => {
-      try {
-        return fn();
-      } catch (error) {
-        return forgetUncommitted(error);
-      }
-    }) as Promise<T>).catch(forgetUncommitted);
+    let ran = false;
+    return (
+      this.env.childTransaction(() => {
+        ran = true;
+        try {
+          return fn();
+        } catch (error) {
+          return forgetUncommitted(error);
+        }
+      }) as Promise<T>
+    ).catch(async (error: unknown) => forgetUncommitted(ran && !isStorageFailure(error) ? error : new StorageError(await rootCause(error))));
   }
 
   /** Hands out the next server-wide ID of a kind. Call inside `write`: the counter is stored in the
