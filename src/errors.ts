@@ -23,7 +23,8 @@ export type ErrorCode =
   | 'FAILED_TO_CONNECT_BOUNCER'
   | 'INTERNAL_SERVER_ERROR_ON_BOUNCER'
   | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
-  | 'STORAGE_UNAVAILABLE';
+  | 'STORAGE_UNAVAILABLE'
+  | 'SERVER_SHUTTING_DOWN';
 
 export type ErrorExtra = Record<string, string | number | boolean | null>;
 
@@ -55,6 +56,7 @@ export const errors = {
   invalidApiKey: () => new ApiError(401, 'INVALID_API_KEY', 'Invalid API key', {}, basicChallenge),
   userDeactivated: () => new ApiError(401, 'USER_DEACTIVATED', 'Account is deactivated', {}, basicChallenge),
   realmDeactivated: () => new ApiError(401, 'REALM_DEACTIVATED', 'This organization is deactivated'),
+  humanOnly: () => new ApiError(400, 'BAD_REQUEST', 'This endpoint does not accept bot requests.'),
   adminRequired: () => new ApiError(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator'),
   ownerRequired: () => new ApiError(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner'),
   insufficientRights: () => new ApiError(400, 'BAD_REQUEST', 'Insufficient permission'),
@@ -86,6 +88,7 @@ export const errors = {
   videoCallAuthorizationRequired: () => new ApiError(400, 'BAD_REQUEST', "Authorize the video call provider first (has_provider_token is false)"),
   videoCallFailed: () => new ApiError(400, 'BAD_REQUEST', 'Failed to create video call'),
   internal: () => new ApiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error'),
+  shuttingDown: () => new ApiError(503, 'SERVER_SHUTTING_DOWN', 'The server is restarting; try again in a moment.', {}, { 'Retry-After': '1' }),
   /** The change could not be made durable (disk full, I/O error): nothing was saved; retry later. */
   storageUnavailable: (cause: string) =>
     new ApiError(507, 'STORAGE_UNAVAILABLE', `The server could not save the change (${cause}); nothing was changed. Try again later.`, {}, { 'Retry-After': '30' }),

@@ -3,7 +3,10 @@ import { startParley } from './app.js';
 import { loadConfig } from './config.js';
 
 const config = loadConfig();
-const parley = await startParley(config);
+const parley = await startParley(config).catch((error: unknown) => {
+  console.error(`Parley could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
 console.log(`Parley (${config.mode}) listening on http://${config.host}:${parley.http.port}, data in ${config.dataDir}`);
 
 let stopping = false;

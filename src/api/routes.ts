@@ -1,7 +1,7 @@
 // The route table: every endpoint of the server, its parameter schema (schemas/<name>.json), who
 // may call it, and its handler. Paths are relative to /api/v1 (except `atRoot` ones); `{name:int}`
 // is an integer segment.
-import { adminRoute, atRoot, publicRoute, userRoute, type Route } from '../http/route.js';
+import { adminRoute, atRoot, humanRoute, publicRoute, userRoute, type Route } from '../http/route.js';
 import { defaultLogoPath, emojiDataPath } from '../realm/commands/realmState.js';
 import { devFetchApiKey, fetchApiKey, jwtFetchApiKey } from './auth.js';
 import { addDefaultChannel, archiveChannel, deleteTopic, getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, removeDefaultChannel, unsubscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings } from './channels.js';
@@ -66,13 +66,13 @@ export const routes: readonly Route[] = [
   adminRoute('PATCH', '/users/{user_id:int}', 'update-user', updateUser),
   adminRoute('DELETE', '/users/{user_id:int}', 'deactivate-user', deactivateUser),
   adminRoute('POST', '/users/{user_id:int}/reactivate', 'reactivate-user', reactivateUser),
-  userRoute('POST', '/bots', 'create-bot', createBot),
+  humanRoute('POST', '/bots', 'create-bot', createBot),
   userRoute('POST', '/users/me/status', 'update-status', setOwnStatus),
-  userRoute('PATCH', '/settings', 'update-settings', updateSettings),
+  humanRoute('PATCH', '/settings', 'update-settings', updateSettings),
   userRoute('GET', '/users/me/alert_words', 'get-alert-words', getAlertWords),
   userRoute('POST', '/users/me/alert_words', 'add-alert-words', addAlertWords),
   userRoute('DELETE', '/users/me/alert_words', 'remove-alert-words', removeAlertWords),
-  userRoute('PATCH', '/users/me/profile_data', 'update-profile-data', updateOwnProfileData),
+  humanRoute('PATCH', '/users/me/profile_data', 'update-profile-data', updateOwnProfileData),
   userRoute('GET', '/realm/profile_fields', 'get-custom-profile-fields', getProfileFields),
   adminRoute('POST', '/realm/profile_fields', 'create-custom-profile-field', createProfileField),
   adminRoute('PATCH', '/realm/profile_fields', 'reorder-custom-profile-fields', reorderProfileFields),
@@ -127,7 +127,7 @@ export const routes: readonly Route[] = [
   userRoute('PATCH', '/scheduled_messages/{scheduled_message_id:int}', 'update-scheduled-message', updateScheduledMessage),
   userRoute('DELETE', '/scheduled_messages/{scheduled_message_id:int}', 'delete-scheduled-message', deleteScheduledMessage),
 
-  userRoute('POST', '/mobile_push/register', 'register-push-device', registerPushDevice),
+  humanRoute('POST', '/mobile_push/register', 'register-push-device', registerPushDevice),
   userRoute('POST', '/mobile_push/e2ee/test_notification', 'e2ee-test-notify', sendTestPushNotification),
 
   userRoute('POST', '/calls/provider/create', 'create-video-call', createCall),

@@ -24,11 +24,14 @@ export interface Exchange {
   aborted: boolean;
   done: boolean;
   abort: AbortController;
+  /** Close the connection after the response (the server is shutting down, or the client is
+   * sending a body it will not be read). */
+  closeConnection: boolean;
 }
 
 /** Starts an exchange; must be called before the uWS handler returns. */
 export function openExchange(res: HttpResponse): Exchange {
-  const exchange: Exchange = { res, aborted: false, done: false, abort: new AbortController() };
+  const exchange: Exchange = { res, aborted: false, done: false, abort: new AbortController(), closeConnection: false };
   res.onAborted(() => {
     exchange.aborted = true;
     exchange.abort.abort();
@@ -36,37 +39,27 @@ export function openExchange(res: HttpResponse): Exchange {
   return exchange;
 }
 
-export function sendJson(exchange: Exchange, status: number, body: unknown, headers: Record<string, string> = {}, close = false): void {
+/** Writes the one response of an exchange, unless the client is gone or it was answered. */
+function finish(exchange: Exchange, status: number, headers: Record<string, string>, body?: string | Buffer): void {
   if (exchange.aborted || exchange.done) return;
   exchange.done = true;
-  const json = JSON.stringify(body);
   exchange.res.cork(() => {
     exchange.res.writeStatus(statusText[status] ?? String(status));
-    exchange.res.writeHeader('Content-Type', 'application/json');
     for (const [name, value] of Object.entries(headers)) exchange.res.writeHeader(name, value);
-    exchange.res.end(json, close);
+    exchange.res.end(body, exchange.closeConnection);
   });
+}
+
+export function sendJson(exchange: Exchange, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  finish(exchange, status, { 'Content-Type': 'application/json', ...headers }, JSON.stringify(body));
 }
 
 export function sendRedirect(exchange: Exchange, location: string): void {
-  if (exchange.aborted || exchange.done) return;
-  exchange.done = true;
-  exchange.res.cork(() => {
-    exchange.res.writeStatus(statusText[302]!);
-    exchange.res.writeHeader('Location', location);
-    exchange.res.end();
-  });
+  finish(exchange, 302, { Location: location });
 }
 
 export function sendFile(exchange: Exchange, contentType: string, body: Buffer, maxAgeSeconds: number): void {
-  if (exchange.aborted || exchange.done) return;
-  exchange.done = true;
-  exchange.res.cork(() => {
-    exchange.res.writeStatus(statusText[200]!);
-    exchange.res.writeHeader('Content-Type', contentType);
-    exchange.res.writeHeader('Cache-Control', `public, max-age=${maxAgeSeconds}`);
-    exchange.res.end(body);
-  });
+  finish(exchange, 200, { 'Content-Type': contentType, 'Cache-Control': `public, max-age=${maxAgeSeconds}` }, body);
 }
 
 export function sendSuccess(exchange: Exchange, body: object, ignored: readonly string[]): void {

@@ -10,7 +10,8 @@ import type { Principal } from '../realm/commands/auth.js';
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** Who may call a route: anyone, any authenticated user, or organization administrators. */
-export type AuthKind = 'none' | 'user' | 'admin';
+/** Who may call a route: anyone, any user, users but not bots (Zulip's human_users_only), administrators. */
+export type AuthKind = 'none' | 'user' | 'human' | 'admin';
 
 /** What every handler can reach. */
 export interface ServerContext {
@@ -81,4 +82,5 @@ export const publicRoute = routeKind<PublicRequest>('none');
 /** The same route served outside /api/v1. */
 export const atRoot = (route: Route): Route => ({ ...route, atRoot: true });
 export const userRoute = routeKind<UserRequest>('user');
+export const humanRoute = routeKind<UserRequest>('human');
 export const adminRoute = routeKind<UserRequest>('admin');

@@ -5,7 +5,7 @@ import uWS from 'uWebSockets.js';
 import { errors } from '../errors.js';
 import { authenticate } from './auth.js';
 import { readParams } from './params.js';
-import { openExchange, sendError, sendFile, sendJson, sendRedirect, sendSuccess, type Exchange } from './response.js';
+import { openExchange, sendError, sendFile, sendRedirect, sendSuccess, type Exchange } from './response.js';
 import { FileBody, Redirect, type PublicRequest, type Route, type ServerContext } from './route.js';
 import { Router } from './router.js';
 import { compileValidator, type Validator } from '../api/validation.js';
@@ -54,8 +54,9 @@ export function buildRouter(routes: readonly Route[]): Router<CompiledRoute> {
 export async function startHttpServer(server: ServerContext, routes: readonly Route[]): Promise<HttpServer> {
   const { config, realms, queues, socketTokens, callAuthorizations, loginLimiter } = server;
   const router = buildRouter(routes);
-  let inFlight = 0;
+  const inFlight = new Set<Exchange>();
   let drained: (() => void) | undefined;
+  let closing = false;
 
   const app = uWS.App();
   const sockets = addEventSocket(app, server, socketTokens);
@@ -72,13 +73,20 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       userAgent: req.getHeader('user-agent'),
     };
     const exchange = openExchange(res);
-    inFlight++;
+    if (closing) {
+      // Shutting down: nothing new is routed, so every acknowledged write precedes the queues'
+      // last save; the client retries on a new connection, which reaches the next server.
+      exchange.closeConnection = true;
+      sendError(exchange, errors.shuttingDown());
+      return;
+    }
+    inFlight.add(exchange);
     readBody(exchange, head, config.maxBodyBytes)
       .then((body) => handle(exchange, head, body))
       .catch((error: unknown) => sendError(exchange, error))
       .finally(() => {
-        inFlight--;
-        if (inFlight === 0) drained?.();
+        inFlight.delete(exchange);
+        if (inFlight.size === 0) drained?.();
       });
   });
 
@@ -92,6 +100,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     const request: PublicRequest = { realm, config, queues, socketTokens, callAuthorizations, loginLimiter, signal: exchange.abort.signal, client: clientName(head.userAgent) };
     const principal = route.auth === 'none' ? undefined : await authenticate(realm, head.authorization);
     if (route.auth === 'admin' && principal && principal.role > Role.administrator) throw errors.adminRequired();
+    if (route.auth === 'human' && principal?.isBot) throw errors.humanOnly();
     const params = Object.assign(await readParams(head.query, body, head.contentType), match.params);
     const ignored = validate(params);
     const result = await route.handler(principal ? { ...request, user: principal } : request, params as never);
@@ -101,16 +110,23 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
   }
 
   const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
-    app.listen(config.host, config.port, (socket) => (socket ? resolve(socket) : reject(new Error(`cannot listen on ${config.host}:${config.port}`))));
+    // Exclusive: without it uWS sets SO_REUSEPORT, and a second server on the same port would
+    // silently share its connections.
+    app.listen(config.host, config.port, uWS.LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) =>
+      socket ? resolve(socket) : reject(new Error(`cannot listen on ${config.host}:${config.port}: the address is in use or not available`)),
+    );
   });
 
   return {
     port: uWS.us_socket_local_port(listenSocket),
     async close(release) {
+      closing = true;
       uWS.us_listen_socket_close(listenSocket);
+      // Requests in flight finish, then their connections close rather than wait for more.
+      for (const exchange of inFlight) exchange.closeConnection = true;
       release();
       sockets.closeAll();
-      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+      if (inFlight.size > 0) await new Promise<void>((resolve) => (drained = resolve));
     },
   };
 }
@@ -126,9 +142,8 @@ function readBody(exchange: Exchange, head: RequestHead, limit: number): Promise
   if (head.transferEncoding === '' && declared === 0) return Promise.resolve(Buffer.alloc(0));
   if (declared > limit) {
     // Answer before reading and close the connection, so the client need not send the rest.
-    const error = errors.bodyTooLarge(limit);
-    sendJson(exchange, error.status, error.body(), error.headers, true);
-    return Promise.reject(error);
+    exchange.closeConnection = true;
+    return Promise.reject(errors.bodyTooLarge(limit));
   }
   return new Promise((resolve, reject) => {
     exchange.abort.signal.addEventListener('abort', () => reject(new Error('client went away before sending the whole body')));
@@ -137,9 +152,8 @@ function readBody(exchange: Exchange, head: RequestHead, limit: number): Promise
     exchange.res.onData((chunk, isLast) => {
       size += chunk.byteLength;
       if (size > limit) {
-        const error = errors.bodyTooLarge(limit);
-        sendJson(exchange, error.status, error.body(), error.headers, true);
-        reject(error);
+        exchange.closeConnection = true;
+        reject(errors.bodyTooLarge(limit));
         return;
       }
       // uWS reuses the chunk's memory after this callback returns: copy it.

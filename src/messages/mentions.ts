@@ -35,12 +35,3 @@ export function withMentionFlags(state: RealmState, flags: number, mentions: Men
   if (inChannel && mentions.topicWildcard) next |= Flag.topic_wildcard_mentioned;
   return next;
 }
-
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A recipient's flags with has_alert_word recomputed: one of their alert words, as a whole word,
- * in any case (Zulip's rule). */
-export function withAlertWordFlag(flags: number, alertWords: readonly string[] | undefined, content: string): number {
-  const hit = (alertWords ?? []).some((word) => new RegExp(`(^|\\W)${escapeRegExp(word)}($|\\W)`, 'iu').test(content));
-  return hit ? flags | Flag.has_alert_word : flags & ~Flag.has_alert_word;
-}

@@ -4,6 +4,9 @@
 // Key layout (sub-database: key → value):
 //   meta     'ids:<kind>'                 → last ID handed out for <kind> (server-wide counters)
 //            'defaultRealm'               → realm ID served when the Host header names no realm
+//            'dm:<realmId>:<participant IDs, sorted, comma-separated>' → a direct-message group's
+//                                          recipient ID; past KEY_TEXT_LIMIT bytes the list is
+//                                          replaced by its SHA-256: 'dmh:<realmId>:<hex>'
 //   realms   realmId                      → RealmRecord
 //   users    [realmId, userId]            → UserRecord
 //   groups   [realmId, groupId]           → GroupRecord (system groups included)
@@ -18,6 +21,9 @@
 //                                          chunks (userMessages.ts)
 //   channelMessages [channelId, messageId] → topic; a channel's messages in order
 //   topicMessages [channelId, topic lowercased, messageId] → topic; a topic's messages in order
+//
+// LMDB refuses keys over 1,978 bytes. Text from users reaches keys only bounded: topics are at most
+// 60 characters when stored, and a lookup with longer text than any stored key finds nothing.
 //   folders  [realmId, folderId]          → FolderRecord (channel folders)
 //   profileFields [realmId, fieldId]     → FieldRecord (custom profile field definitions)
 //   userTopics [realmId, userId, channelId, topic lowercased] → UserTopicRecord (policy not inherit)
@@ -26,6 +32,7 @@
 //   pushDevices [realmId, userId, pushAccountId] → PushDeviceRecord
 //   linkifiers [realmId, linkifierId]     → LinkifierRecord
 //   queues   queueId                      → persisted event queue (written at graceful shutdown)
+import { createHash } from 'node:crypto';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channels/records.js';
 import type { QueueSnapshot } from '../events/queue.js';
@@ -97,6 +104,10 @@ class BoundedCache<K, V> {
 }
 
 /** The key range of the rows under a key prefix, from `from` (inclusive) on, or back when reverse. */
+/** The most bytes of user text a key holds (topics: 60 characters, at most 240 bytes). */
+const KEY_TEXT_LIMIT = 1024;
+const tooLongForKey = (text: string): boolean => text.length > KEY_TEXT_LIMIT || Buffer.byteLength(text) > KEY_TEXT_LIMIT;
+
 function span(prefix: (number | string)[], from: number, reverse: boolean) {
   return reverse ? { start: [...prefix, from], end: [...prefix, -1], reverse: true } : { start: [...prefix, from], end: [...prefix, Number.MAX_SAFE_INTEGER] };
 }
@@ -212,11 +223,13 @@ export class Store {
   /** A topic's messages (its name lowercased) from `from` (inclusive) on, or back when reverse:
    * [message ID, topic as written]. */
   *topicRange(channelId: number, topic: string, from: number, reverse = false): Generator<[messageId: number, topic: string]> {
+    if (tooLongForKey(topic)) return;
     for (const { key, value } of this.topicMessages.getRange(span([channelId, topic], from, reverse))) yield [key[2], value];
   }
 
   /** Whether any message is left in a topic (its name lowercased). */
   topicHasMessages(channelId: number, topic: string): boolean {
+    if (tooLongForKey(topic)) return false;
     return this.topicMessages.getKeysCount({ ...span([channelId, topic], 0, false), limit: 1 }) > 0;
   }
 
@@ -283,6 +296,12 @@ export class Store {
         }
       }) as Promise<T>
     ).catch(async (error: unknown) => forgetUncommitted(ran && !isStorageFailure(error) ? error : new StorageError(await rootCause(error))));
+  }
+
+  /** The key of a direct-message group's recipient ID (participants sorted): see the layout above. */
+  dmRecipientKey(realmId: number, participants: readonly number[]): string {
+    const list = participants.join(',');
+    return list.length <= KEY_TEXT_LIMIT ? `dm:${realmId}:${list}` : `dmh:${realmId}:${createHash('sha256').update(list).digest('hex')}`;
   }
 
   /** Hands out the next server-wide ID of a kind. Call inside `write`: the counter is stored in the

@@ -11,6 +11,7 @@ const absentKey = newApiKey();
 export interface Principal {
   userId: number;
   role: number;
+  isBot: boolean;
 }
 
 export const authCommands = {
@@ -20,7 +21,7 @@ export const authCommands = {
     if (!user || !matches) throw errors.invalidApiKey();
     if (!user.isActive) throw errors.userDeactivated();
     if (ctx.state.realm.deactivated) throw errors.realmDeactivated();
-    return { userId: user.id, role: user.role };
+    return { userId: user.id, role: user.role, isBot: user.isBot };
   }),
 
   /** Issues the API key of a user whose identity was proven outside (development key fetch,

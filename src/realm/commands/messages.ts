@@ -3,7 +3,8 @@ import { canReadChannel, hasPermission } from '../../channels/access.js';
 import type { ChannelRecord } from '../../channels/records.js';
 import { ApiError, errors } from '../../errors.js';
 import type { ZulipEvent } from '../../events/types.js';
-import { withAlertWordFlag, withMentionFlags } from '../../messages/mentions.js';
+import { withAlertWordFlag } from '../../messages/alertWords.js';
+import { withMentionFlags } from '../../messages/mentions.js';
 import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { Flag, flagNames, type MessageRecord } from '../../messages/records.js';
 import { renderAs, type RenderedMessage } from '../../messages/render.js';
@@ -74,7 +75,7 @@ function directRecipients(ctx: CommandContext, to: (string | number)[]): UserRec
 
 /** The recipient ID of a direct-message group, allocated on first use. */
 function dmRecipientId(ctx: CommandContext, participants: number[]): number {
-  const key = `dm:${ctx.state.realm.id}:${participants.join(',')}`;
+  const key = ctx.store.dmRecipientKey(ctx.state.realm.id, participants);
   const known = ctx.store.meta.get(key);
   if (known !== undefined) return known;
   const id = ctx.store.nextId('recipient');

@@ -2,6 +2,7 @@
 // that keep the user's clients (and, for the time zone, name and e-mail visibility, everyone's) current;
 // alert words; and the settings' register state.
 import { errors } from '../../errors.js';
+import { MAX_ALERT_WORD_LENGTH, MAX_ALERT_WORDS } from '../../messages/alertWords.js';
 import { checkFullName } from '../../users/names.js';
 import type { UserRecord } from '../../users/records.js';
 import {
@@ -45,18 +46,24 @@ function announceVisibility(ctx: CommandContext, before: UserRecord, after: User
   if (lost.length > 0) ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, delivery_email: null } }, lost);
 }
 
-export const MAX_ALERT_WORD_LENGTH = 100;
 
 export const settingsCommands = {
   /** Alert words: added or removed, the result announced to the user's own clients. */
   'alertWords.update': writeCommand((ctx, input: { add: string[]; remove: string[] }) => {
     const user = ctx.actor;
     const add = input.add.map((word) => word.trim()).filter((word) => word !== '');
-    for (const word of add) if ([...word].length > MAX_ALERT_WORD_LENGTH) throw errors.badRequest(`alert_words[${add.indexOf(word)}] is too long (limit: ${MAX_ALERT_WORD_LENGTH} characters)`);
+    add.forEach((word, index) => {
+      if ([...word].length > MAX_ALERT_WORD_LENGTH) throw errors.badRequest(`alert_words[${index}] is too long (limit: ${MAX_ALERT_WORD_LENGTH} characters)`);
+    });
     const removing = new Set(input.remove.map((word) => word.toLowerCase()));
-    const kept = (user.alertWords ?? []).filter((word) => !removing.has(word.toLowerCase()));
-    const alertWords = [...kept];
-    for (const word of add) if (!alertWords.some((known) => known.toLowerCase() === word.toLowerCase())) alertWords.push(word);
+    const alertWords = (user.alertWords ?? []).filter((word) => !removing.has(word.toLowerCase()));
+    const known = new Set(alertWords.map((word) => word.toLowerCase()));
+    for (const word of add) {
+      if (known.has(word.toLowerCase())) continue;
+      known.add(word.toLowerCase());
+      alertWords.push(word);
+    }
+    if (alertWords.length > MAX_ALERT_WORDS) throw errors.badRequest(`Too many alert words (limit: ${MAX_ALERT_WORDS})`);
     ctx.saveUser({ ...user, alertWords });
     ctx.emit({ type: 'alert_words', alert_words: alertWords }, [user.id]);
     return { alert_words: alertWords };
