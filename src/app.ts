@@ -6,6 +6,7 @@ import { routes } from './api/routes.js';
 import { Grants } from './auth/grants.js';
 import { LoginLimiter } from './auth/loginLimiter.js';
 import type { Config } from './config.js';
+import { RateLimiter } from './http/rateLimit.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { EventQueues } from './events/queues.js';
 import { Realms } from './realm/registry.js';
@@ -63,7 +64,7 @@ export async function startParley(config: Config): Promise<Parley> {
   const realms = new Realms(store, config, queues);
   if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
   realms.activateScheduled();
-  const http = await startHttpServer({ config, realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS), loginLimiter: new LoginLimiter() }, routes);
+  const http = await startHttpServer({ config, realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS), loginLimiter: new LoginLimiter(), rateLimiter: new RateLimiter(config.rateLimits, config.clock) }, routes);
   const gc = setInterval(() => queues.collectGarbage(), QUEUE_GC_INTERVAL_MS).unref();
   writeFileSync(pidFile(config.dataDir), String(process.pid));
   return {

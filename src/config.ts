@@ -24,6 +24,21 @@ export type VideoProvider =
   | { kind: 'jitsi'; serverUrl: string }
   | { kind: 'oauth'; authorizeUrl: string; tokenUrl: string; createMeetingUrl: string; clientId: string; clientSecret: string };
 
+export interface RateRule {
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface RateLimitSettings {
+  enabled: boolean;
+  /** Per authenticated user (bots included). */
+  user: RateRule;
+  /** Per client address, for requests without credentials and for failed authentication. */
+  address: RateRule;
+  /** Per-user rules of particular realms, by subdomain ('' is the root realm). */
+  realms: Record<string, RateRule>;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -31,6 +46,8 @@ export interface Config {
   externalHost: string;
   mode: Mode;
   maxBodyBytes: number;
+  /** The most bytes of request bodies held at once across all requests (beyond it: 503). */
+  maxBufferedBodyBytes: number;
   /** Enables is_web_public channels server-wide (Zulip's WEB_PUBLIC_STREAMS_ENABLED). */
   webPublicStreamsEnabled: boolean;
   /** A parked long-poll is answered with a heartbeat after this long (below the 90 s clients wait). */
@@ -50,6 +67,7 @@ export interface Config {
   pushRelay: PushRelay | null;
   /** Unset: the server offers no video calls. */
   videoProvider: VideoProvider | null;
+  rateLimits: RateLimitSettings;
 }
 
 function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -83,6 +101,23 @@ function jwtKeysSetting(raw: string | undefined): Record<string, JwtKey> {
   return parsed as Record<string, JwtKey>;
 }
 
+/** `<requests>/<seconds>`, e.g. `200/60`. */
+function rateRule(name: string, raw: string): RateRule {
+  const match = /^(\d+)\/(\d+)$/.exec(raw.trim());
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) throw new Error(`${name} must be <requests>/<seconds>, e.g. 200/60, got '${raw}'`);
+  return { limit: Number(match[1]), windowSeconds: Number(match[2]) };
+}
+
+function rateLimitSettings(env: NodeJS.ProcessEnv): RateLimitSettings {
+  const realms = JSON.parse(env.PARLEY_RATE_LIMIT_REALMS || '{}') as Record<string, unknown>;
+  return {
+    enabled: boolSetting(env, 'PARLEY_RATE_LIMITS', true),
+    user: rateRule('PARLEY_RATE_LIMIT_USER', env.PARLEY_RATE_LIMIT_USER || '200/60'),
+    address: rateRule('PARLEY_RATE_LIMIT_ADDRESS', env.PARLEY_RATE_LIMIT_ADDRESS || '100/60'),
+    realms: Object.fromEntries(Object.entries(realms).map(([subdomain, rule]) => [subdomain, rateRule(`PARLEY_RATE_LIMIT_REALMS["${subdomain}"]`, String(rule))])),
+  };
+}
+
 function videoProviderSetting(raw: string | undefined): VideoProvider | null {
   if (raw === undefined || raw === '') return null;
   const parsed = JSON.parse(raw) as Record<string, unknown>;
@@ -104,7 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.PARLEY_DATA_DIR || './data',
     externalHost: env.PARLEY_EXTERNAL_HOST || `localhost:${port}`,
     mode,
-    maxBodyBytes: intSetting(env, 'PARLEY_MAX_BODY_BYTES', 25 * 1024 * 1024),
+    maxBodyBytes: intSetting(env, 'PARLEY_MAX_BODY_BYTES', 4 * 1024 * 1024),
+    maxBufferedBodyBytes: intSetting(env, 'PARLEY_MAX_BUFFERED_BODY_BYTES', 64 * 1024 * 1024),
     webPublicStreamsEnabled: boolSetting(env, 'PARLEY_WEB_PUBLIC_STREAMS_ENABLED', false),
     heartbeatSeconds: intSetting(env, 'PARLEY_HEARTBEAT_SECONDS', 50),
     queueLifespanSeconds: intSetting(env, 'PARLEY_QUEUE_LIFESPAN_SECONDS', 600),
@@ -116,5 +152,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { url: env.PARLEY_PUSH_RELAY_URL.replace(/\/+$/, ''), credentials: env.PARLEY_PUSH_RELAY_CREDENTIALS ?? '', timeoutMs: intSetting(env, 'PARLEY_PUSH_RELAY_TIMEOUT_MS', 10_000) }
       : null,
     videoProvider: videoProviderSetting(env.PARLEY_VIDEO_PROVIDER),
+    rateLimits: rateLimitSettings(env),
   };
 }

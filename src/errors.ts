@@ -24,7 +24,8 @@ export type ErrorCode =
   | 'INTERNAL_SERVER_ERROR_ON_BOUNCER'
   | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
   | 'STORAGE_UNAVAILABLE'
-  | 'SERVER_SHUTTING_DOWN';
+  | 'SERVER_SHUTTING_DOWN'
+  | 'SERVER_BUSY';
 
 export type ErrorExtra = Record<string, string | number | boolean | null>;
 
@@ -63,11 +64,13 @@ export const errors = {
   noSuchUser: () => new ApiError(400, 'BAD_REQUEST', 'No such user'),
   streamDoesNotExist: (streamId: number) =>
     new ApiError(400, 'STREAM_DOES_NOT_EXIST', `Channel with ID '${streamId}' does not exist`, { stream_id: streamId }),
+  tooManyQueues: (limit: number) => new ApiError(400, 'BAD_REQUEST', `Too many event queues (limit: ${limit}); delete unused ones with DELETE /events`),
   badEventQueueId: (queueId: string) =>
     new ApiError(400, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, { queue_id: queueId }),
+  /** Whole seconds, as the reference's RateLimitedError has them. */
   rateLimited: (retryAfterSeconds: number) =>
-    new ApiError(429, 'RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': retryAfterSeconds }, {
-      'Retry-After': String(Math.ceil(retryAfterSeconds)),
+    new ApiError(429, 'RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': Math.max(1, Math.ceil(retryAfterSeconds)) }, {
+      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
     }),
   bodyTooLarge: (limit: number) =>
     new ApiError(413, 'REQUEST_ENTITY_TOO_LARGE', `Request body is larger than the limit of ${limit} bytes`),
@@ -88,6 +91,7 @@ export const errors = {
   videoCallAuthorizationRequired: () => new ApiError(400, 'BAD_REQUEST', "Authorize the video call provider first (has_provider_token is false)"),
   videoCallFailed: () => new ApiError(400, 'BAD_REQUEST', 'Failed to create video call'),
   internal: () => new ApiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error'),
+  serverBusy: () => new ApiError(503, 'SERVER_BUSY', 'The server is handling too many large requests; try again in a moment.', {}, { 'Retry-After': '1' }),
   shuttingDown: () => new ApiError(503, 'SERVER_SHUTTING_DOWN', 'The server is restarting; try again in a moment.', {}, { 'Retry-After': '1' }),
   /** The change could not be made durable (disk full, I/O error): nothing was saved; retry later. */
   storageUnavailable: (cause: string) =>

@@ -1,7 +1,7 @@
 // The route table: every endpoint of the server, its parameter schema (schemas/<name>.json), who
 // may call it, and its handler. Paths are relative to /api/v1 (except `atRoot` ones); `{name:int}`
 // is an integer segment.
-import { adminRoute, atRoot, humanRoute, publicRoute, userRoute, type Route } from '../http/route.js';
+import { adminRoute, atRoot, humanRoute, publicRoute, unlimited, userRoute, type Route } from '../http/route.js';
 import { defaultLogoPath, emojiDataPath } from '../realm/commands/realmState.js';
 import { devFetchApiKey, fetchApiKey, jwtFetchApiKey } from './auth.js';
 import { addDefaultChannel, archiveChannel, deleteTopic, getChannel, getChannelId, getChannelMembers, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, removeDefaultChannel, unsubscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings } from './channels.js';
@@ -53,7 +53,7 @@ export const routes: readonly Route[] = [
   atRoot(publicRoute('GET', defaultLogoPath, 'get-static-file', getDefaultLogo)),
 
   userRoute('POST', '/register', 'register-queue', register),
-  userRoute('GET', '/events', 'get-events', getEvents),
+  unlimited(userRoute('GET', '/events', 'get-events', getEvents)),
   userRoute('DELETE', '/events', 'delete-queue', deleteQueue),
   userRoute('POST', '/events/socket_token', 'issue-socket-token', issueSocketToken),
 

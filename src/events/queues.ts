@@ -9,6 +9,10 @@ import type { Store } from '../store/store.js';
 import { EventQueue, type QueueSnapshot } from './queue.js';
 import type { Emitted, QueuedEvent, ZulipEvent } from './types.js';
 
+/** How many event queues one user may hold at once (each tab or device holds one; idle ones are
+ * collected after their lifespan). */
+export const MAX_QUEUES_PER_USER = 100;
+
 export type NewQueue = Omit<QueueSnapshot, 'id' | 'events' | 'lastEventId'>;
 
 export class EventQueues {
@@ -40,6 +44,8 @@ export class EventQueues {
   }
 
   create(settings: NewQueue): EventQueue {
+    const held = this.byUser.get(settings.realmId)?.get(settings.userId)?.size ?? 0;
+    if (held >= MAX_QUEUES_PER_USER) throw errors.tooManyQueues(MAX_QUEUES_PER_USER);
     const queue = new EventQueue({ ...settings, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.lastId);
     this.add(queue);
     return queue;

@@ -27,11 +27,13 @@ export interface Exchange {
   /** Close the connection after the response (the server is shutting down, or the client is
    * sending a body it will not be read). */
   closeConnection: boolean;
+  /** Headers every response of the exchange carries (rate-limit state). */
+  headers: Record<string, string>;
 }
 
 /** Starts an exchange; must be called before the uWS handler returns. */
 export function openExchange(res: HttpResponse): Exchange {
-  const exchange: Exchange = { res, aborted: false, done: false, abort: new AbortController(), closeConnection: false };
+  const exchange: Exchange = { res, aborted: false, done: false, abort: new AbortController(), closeConnection: false, headers: {} };
   res.onAborted(() => {
     exchange.aborted = true;
     exchange.abort.abort();
@@ -45,7 +47,7 @@ function finish(exchange: Exchange, status: number, headers: Record<string, stri
   exchange.done = true;
   exchange.res.cork(() => {
     exchange.res.writeStatus(statusText[status] ?? String(status));
-    for (const [name, value] of Object.entries(headers)) exchange.res.writeHeader(name, value);
+    for (const [name, value] of Object.entries({ ...exchange.headers, ...headers })) exchange.res.writeHeader(name, value);
     exchange.res.end(body, exchange.closeConnection);
   });
 }

@@ -1,6 +1,7 @@
 // The shape of one route-table entry and of the request a handler sees.
 import type { Config } from '../config.js';
 import type { LoginLimiter } from '../auth/loginLimiter.js';
+import type { RateLimiter } from './rateLimit.js';
 import type { EventQueues } from '../events/queues.js';
 import type { Grants } from '../auth/grants.js';
 import type { RealmActor } from '../realm/actor.js';
@@ -23,6 +24,7 @@ export interface ServerContext {
   /** The `state` of video providers' OAuth flows in progress. */
   callAuthorizations: Grants;
   loginLimiter: LoginLimiter;
+  rateLimiter: RateLimiter;
 }
 
 export interface PublicRequest {
@@ -68,6 +70,9 @@ export interface Route {
   auth: AuthKind;
   /** Served at the path itself rather than under /api/v1 (pages and files the web app links to). */
   atRoot?: true;
+  /** Not counted against the user's rate limit (the event long-poll, which clients repeat as
+   * events arrive). */
+  unlimited?: true;
   // Params were validated against `schema` before the handler runs; each handler names their type.
   handler(request: PublicRequest | UserRequest, params: never): Promise<Body> | Body;
 }
@@ -81,6 +86,8 @@ function routeKind<R extends PublicRequest>(auth: AuthKind) {
 export const publicRoute = routeKind<PublicRequest>('none');
 /** The same route served outside /api/v1. */
 export const atRoot = (route: Route): Route => ({ ...route, atRoot: true });
+/** The same route, not rate limited. */
+export const unlimited = (route: Route): Route => ({ ...route, unlimited: true });
 export const userRoute = routeKind<UserRequest>('user');
 export const humanRoute = routeKind<UserRequest>('human');
 export const adminRoute = routeKind<UserRequest>('admin');

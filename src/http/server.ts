@@ -2,8 +2,10 @@
 // copy the request out of uWS, read the body, route, authenticate, validate, run the handler,
 // respond — each of which may end the exchange early with an error.
 import uWS from 'uWebSockets.js';
-import { errors } from '../errors.js';
+import { ApiError, errors } from '../errors.js';
+import type { RealmActor } from '../realm/actor.js';
 import { authenticate } from './auth.js';
+import { BodyReader } from './body.js';
 import { readParams } from './params.js';
 import { openExchange, sendError, sendFile, sendRedirect, sendSuccess, type Exchange } from './response.js';
 import { FileBody, Redirect, type PublicRequest, type Route, type ServerContext } from './route.js';
@@ -25,6 +27,8 @@ interface RequestHead {
   contentLength: string;
   transferEncoding: string;
   userAgent: string;
+  /** The client's address (uWS's text form). */
+  address: string;
 }
 
 interface CompiledRoute {
@@ -52,9 +56,10 @@ export function buildRouter(routes: readonly Route[]): Router<CompiledRoute> {
 }
 
 export async function startHttpServer(server: ServerContext, routes: readonly Route[]): Promise<HttpServer> {
-  const { config, realms, queues, socketTokens, callAuthorizations, loginLimiter } = server;
+  const { config, realms, queues, socketTokens, callAuthorizations, loginLimiter, rateLimiter } = server;
   const router = buildRouter(routes);
   const inFlight = new Set<Exchange>();
+  const bodies = new BodyReader(config.maxBodyBytes, config.maxBufferedBodyBytes);
   let drained: (() => void) | undefined;
   let closing = false;
 
@@ -71,6 +76,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       contentLength: req.getHeader('content-length'),
       transferEncoding: req.getHeader('transfer-encoding'),
       userAgent: req.getHeader('user-agent'),
+      address: Buffer.from(res.getRemoteAddressAsText()).toString(),
     };
     const exchange = openExchange(res);
     if (closing) {
@@ -81,14 +87,29 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       return;
     }
     inFlight.add(exchange);
-    readBody(exchange, head, config.maxBodyBytes)
+    bodies
+      .read(exchange, head)
       .then((body) => handle(exchange, head, body))
       .catch((error: unknown) => sendError(exchange, error))
       .finally(() => {
+        bodies.release(exchange);
         inFlight.delete(exchange);
         if (inFlight.size === 0) drained?.();
       });
   });
+
+  /** Authenticates; a failed attempt counts against the client's address, and an address that has
+   * used up its attempts is refused before its credentials are looked at. */
+  async function authenticateLimited(realm: RealmActor, head: RequestHead) {
+    const rule = rateLimiter.settings.address;
+    rateLimiter.check(`address:${head.address}`, rule);
+    try {
+      return await authenticate(realm, head.authorization);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) rateLimiter.spend(`address:${head.address}`, rule);
+      throw error;
+    }
+  }
 
   async function handle(exchange: Exchange, head: RequestHead, body: Buffer): Promise<void> {
     const match = router.match(head.method, head.path);
@@ -98,7 +119,9 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     const realm = realms.forHost(head.host);
     if (!realm) throw errors.notFound();
     const request: PublicRequest = { realm, config, queues, socketTokens, callAuthorizations, loginLimiter, signal: exchange.abort.signal, client: clientName(head.userAgent) };
-    const principal = route.auth === 'none' ? undefined : await authenticate(realm, head.authorization);
+    const principal = route.auth === 'none' ? undefined : await authenticateLimited(realm, head);
+    if (!principal) exchange.headers = rateLimiter.spend(`address:${head.address}`, rateLimiter.settings.address);
+    else if (!route.unlimited) exchange.headers = rateLimiter.spend(`user:${realm.realm.id}:${principal.userId}`, rateLimiter.userRule(realm.realm.subdomain));
     if (route.auth === 'admin' && principal && principal.role > Role.administrator) throw errors.adminRequired();
     if (route.auth === 'human' && principal?.isBot) throw errors.humanOnly();
     const params = Object.assign(await readParams(head.query, body, head.contentType), match.params);
@@ -134,31 +157,4 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
 /** Zulip's client name: the User-Agent's product token ("ZulipMobile/27.1 …" → "ZulipMobile"). */
 function clientName(userAgent: string): string {
   return /^[^\s/]+/.exec(userAgent)?.[0] ?? 'API';
-}
-
-/** Reads the whole body within the size limit; a request without a body resolves at once. */
-function readBody(exchange: Exchange, head: RequestHead, limit: number): Promise<Buffer> {
-  const declared = head.contentLength === '' ? 0 : Number(head.contentLength);
-  if (head.transferEncoding === '' && declared === 0) return Promise.resolve(Buffer.alloc(0));
-  if (declared > limit) {
-    // Answer before reading and close the connection, so the client need not send the rest.
-    exchange.closeConnection = true;
-    return Promise.reject(errors.bodyTooLarge(limit));
-  }
-  return new Promise((resolve, reject) => {
-    exchange.abort.signal.addEventListener('abort', () => reject(new Error('client went away before sending the whole body')));
-    const chunks: Buffer[] = [];
-    let size = 0;
-    exchange.res.onData((chunk, isLast) => {
-      size += chunk.byteLength;
-      if (size > limit) {
-        exchange.closeConnection = true;
-        reject(errors.bodyTooLarge(limit));
-        return;
-      }
-      // uWS reuses the chunk's memory after this callback returns: copy it.
-      chunks.push(Buffer.from(chunk.slice(0)));
-      if (isLast) resolve(Buffer.concat(chunks, size));
-    });
-  });
 }

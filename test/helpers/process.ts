@@ -12,10 +12,11 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts the server with the given environment on a free port; resolves once it listens. */
+/** Starts the server with the given environment on a free port; resolves once it listens. Rate
+ * limits are off unless the environment turns them on (tests and benchmarks send in bulk). */
 export function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, [mainScript], {
-    env: { ...process.env, PARLEY_HOST: '127.0.0.1', PARLEY_PORT: '0', ...env },
+    env: { ...process.env, PARLEY_HOST: '127.0.0.1', PARLEY_PORT: '0', PARLEY_RATE_LIMITS: 'false', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

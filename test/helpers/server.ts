@@ -19,7 +19,9 @@ export interface TestServer {
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
-  return { ...loadConfig({}), host: '127.0.0.1', port: 0, dataDir, ...overrides };
+  // Tests send far more than a person would; rate limits are on only where a test asks for them.
+  const config = loadConfig({});
+  return { ...config, host: '127.0.0.1', port: 0, dataDir, rateLimits: { ...config.rateLimits, enabled: false }, ...overrides };
 }
 
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {

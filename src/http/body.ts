@@ -1,0 +1,84 @@
+// Request bodies: read whole within the per-request limit, into one buffer of the declared length
+// (no chunk list to join: a body costs its size once while it is read), and counted against a
+// budget of bytes buffered across every request in flight, so many large bodies at once are
+// refused (503) instead of growing the process without bound.
+import { errors } from '../errors.js';
+import type { Exchange } from './response.js';
+
+export interface BodyHead {
+  contentLength: string;
+  transferEncoding: string;
+}
+
+export class BodyReader {
+  private buffered = 0;
+  private readonly reserved = new WeakMap<Exchange, number>();
+
+  constructor(
+    /** The largest body one request may have. */
+    private readonly maxBytes: number,
+    /** The most bytes all requests in flight may hold at once. */
+    private readonly budgetBytes: number,
+  ) {}
+
+  /** Bytes held by bodies being read or handled right now. */
+  get inFlightBytes(): number {
+    return this.buffered;
+  }
+
+  /** The whole body; a request without one resolves at once. */
+  read(exchange: Exchange, head: BodyHead): Promise<Buffer> {
+    const chunked = head.transferEncoding !== '';
+    if (!chunked && head.contentLength === '') return Promise.resolve(Buffer.alloc(0));
+    const declared = chunked ? undefined : Number(head.contentLength);
+    if (declared !== undefined && (!Number.isSafeInteger(declared) || declared < 0)) return this.refuse(exchange, errors.badRequest('Invalid Content-Length header'));
+    if (declared === 0) return Promise.resolve(Buffer.alloc(0));
+    // Answer before reading and close the connection, so the client need not send the rest.
+    if (declared !== undefined && declared > this.maxBytes) return this.refuse(exchange, errors.bodyTooLarge(this.maxBytes));
+    if (declared !== undefined && !this.reserve(exchange, declared)) return this.refuse(exchange, errors.serverBusy());
+    return new Promise((resolve, reject) => {
+      exchange.abort.signal.addEventListener('abort', () => reject(new Error('client went away before sending the whole body')));
+      const fixed = declared === undefined ? undefined : Buffer.allocUnsafe(declared);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      exchange.res.onData((chunk, isLast) => {
+        if (exchange.done) return;
+        const end = size + chunk.byteLength;
+        if (end > this.maxBytes || (fixed !== undefined && end > fixed.length)) {
+          reject(end > this.maxBytes ? this.closing(exchange, errors.bodyTooLarge(this.maxBytes)) : this.closing(exchange, errors.badRequest('Body longer than its Content-Length')));
+          return;
+        }
+        // uWS reuses the chunk's memory after this callback returns: copy it out now.
+        if (fixed) Buffer.from(chunk).copy(fixed, size);
+        else if (!this.reserve(exchange, (this.reserved.get(exchange) ?? 0) + chunk.byteLength)) return reject(this.closing(exchange, errors.serverBusy()));
+        else chunks.push(Buffer.from(chunk.slice(0)));
+        size = end;
+        if (isLast) resolve(fixed ? fixed.subarray(0, size) : Buffer.concat(chunks, size));
+      });
+    });
+  }
+
+  /** Gives the request's bytes back to the budget; call once it is answered. */
+  release(exchange: Exchange): void {
+    this.buffered -= this.reserved.get(exchange) ?? 0;
+    this.reserved.delete(exchange);
+  }
+
+  /** Holds `total` bytes for the exchange (replacing what it held), if the budget allows. */
+  private reserve(exchange: Exchange, total: number): boolean {
+    const held = this.reserved.get(exchange) ?? 0;
+    if (this.buffered - held + total > this.budgetBytes) return false;
+    this.buffered += total - held;
+    this.reserved.set(exchange, total);
+    return true;
+  }
+
+  private closing(exchange: Exchange, error: Error): Error {
+    exchange.closeConnection = true;
+    return error;
+  }
+
+  private refuse(exchange: Exchange, error: Error): Promise<never> {
+    return Promise.reject(this.closing(exchange, error));
+  }
+}
