@@ -1,17 +1,14 @@
 // The server as an operator runs it: graceful shutdown on SIGTERM keeps every user and key, a
 // crash right after an acknowledged write loses nothing, the management CLI creates realms and
 // users for production (which never seeds), and the Host header selects the realm.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiClient, rawRequest } from './helpers/client.js';
+import { devClient, tempDataDir as tempDataDir_ } from './helpers/operator.js';
 import { runManage, spawnServer } from './helpers/process.js';
 
-function tempDataDir(): string {
-  return mkdtempSync(join(tmpdir(), 'parley-lifecycle-'));
-}
+const tempDataDir = () => tempDataDir_('parley-lifecycle-');
 
 test('SIGTERM stops the server cleanly (exit 0); after a restart every user and key still works', async () => {
   const dataDir = tempDataDir();
@@ -38,10 +35,7 @@ test('SIGTERM stops the server cleanly (exit 0); after a restart every user and 
   }
 });
 
-async function adminClient(baseUrl: string): Promise<ApiClient> {
-  const key = await new ApiClient(baseUrl).post('/dev_fetch_api_key', { username: 'iago@zulip.com' });
-  return new ApiClient(baseUrl, { email: 'iago@zulip.com', apiKey: String(key.body.api_key) });
-}
+const adminClient = (baseUrl: string): Promise<ApiClient> => devClient(baseUrl, 'iago@zulip.com');
 
 test('a write acknowledged just before a crash (SIGKILL) is still there after the restart; its queues are not', async () => {
   const dataDir = tempDataDir();

@@ -67,12 +67,12 @@ async function rootCause(error: unknown): Promise<unknown> {
 }
 
 /** Errors of the storage itself rather than of the command: the batch's commit failed, or LMDB
- * refused a page (ENOSPC 28, EIO 5, EDQUOT 122, MDB_MAP_FULL -30792). */
+ * refused a page (ENOSPC 28, EIO 5, EFBIG 27, EDQUOT 122, MDB_MAP_FULL -30792). */
 function isStorageFailure(error: unknown): boolean {
   if (error instanceof StorageError) return true;
   if ((error as { commitError?: unknown } | null)?.commitError !== undefined) return true;
   const code = (error as { code?: unknown } | null)?.code;
-  return code === 28 || code === 5 || code === 122 || code === -30792 || code === 'MDB_MAP_FULL';
+  return code === 28 || code === 5 || code === 27 || code === 122 || code === -30792 || code === 'MDB_MAP_FULL';
 }
 
 /** How many message headers stay in memory (~100 bytes each). */

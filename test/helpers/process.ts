@@ -14,11 +14,14 @@ export interface ServerProcess {
 
 /** Starts the server with the given environment on a free port; resolves once it listens. Rate
  * limits are off unless the environment turns them on (tests and benchmarks send in bulk). */
-export function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [mainScript], {
-    env: { ...process.env, PARLEY_HOST: '127.0.0.1', PARLEY_PORT: '0', PARLEY_RATE_LIMITS: 'false', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+export function spawnServer(env: Record<string, string>, limits: { fileSizeLimitBlocks?: number } = {}): Promise<ServerProcess> {
+  const fullEnv = { ...process.env, PARLEY_HOST: '127.0.0.1', PARLEY_PORT: '0', PARLEY_RATE_LIMITS: 'false', ...env };
+  // Under a file-size limit (ulimit -f) writes past it fail with EFBIG; SIGXFSZ is ignored so
+  // the process sees the error instead of being killed.
+  const child =
+    limits.fileSizeLimitBlocks === undefined
+      ? spawn(process.execPath, [mainScript], { env: fullEnv, stdio: ['ignore', 'pipe', 'inherit'] })
+      : spawn('bash', ['-c', `trap '' XFSZ; ulimit -f ${limits.fileSizeLimitBlocks}; exec "$0" "$1"`, process.execPath, mainScript], { env: fullEnv, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     let output = '';

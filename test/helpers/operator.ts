@@ -1,0 +1,19 @@
+// What tests that run the server as an operator would share: temporary data directories, a client
+// for a demo user of a server process, and the figures a fault test prints.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiClient } from './client.js';
+
+export const tempDataDir = (prefix = 'parley-'): string => mkdtempSync(join(tmpdir(), prefix));
+
+/** A demo user's client on a development server (its key from the development key fetch). */
+export async function devClient(baseUrl: string, email: string): Promise<ApiClient> {
+  const key = await new ApiClient(baseUrl).post('/dev_fetch_api_key', { username: email });
+  return new ApiClient(baseUrl, { email, apiKey: String(key.body.api_key) });
+}
+
+/** Prints a fault test's figures where CI output shows them. */
+export function report(name: string, figures: Record<string, string | number>): void {
+  console.log(`\n  ${name}: ${Object.entries(figures).map(([key, value]) => `${key} ${value}`).join(', ')}`);
+}
