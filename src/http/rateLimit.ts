@@ -52,15 +52,6 @@ export class RateLimiter {
     return { 'X-RateLimit-Limit': String(rule.limit), 'X-RateLimit-Remaining': String(Math.floor(tokens - 1)), 'X-RateLimit-Reset': String(Math.ceil(fullAt(tokens - 1) / 1000)) };
   }
 
-  /** Throws 429 if `key` has nothing left, without spending (an address before it may try a key). */
-  check(key: string, rule: RateRule): void {
-    if (!this.settings.enabled) return;
-    const bucket = this.buckets.get(key);
-    if (!bucket) return;
-    const tokens = Math.min(rule.limit, bucket.tokens + (this.clock() - bucket.at) * (rule.limit / (rule.windowSeconds * 1000)));
-    if (tokens < 1) this.spend(key, rule);
-  }
-
   private sweep(now: number): void {
     if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
     this.lastSweep = now;

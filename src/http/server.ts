@@ -98,11 +98,11 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       });
   });
 
-  /** Authenticates; a failed attempt counts against the client's address, and an address that has
-   * used up its attempts is refused before its credentials are looked at. */
+  /** Authenticates; a failed attempt counts against the client's address, and once the address
+   * has used its attempts up, failures are 429s. Valid credentials always pass: people behind the
+   * same address as a guesser are not locked out. */
   async function authenticateLimited(realm: RealmActor, head: RequestHead) {
     const rule = rateLimiter.settings.address;
-    rateLimiter.check(`address:${head.address}`, rule);
     try {
       return await authenticate(realm, head.authorization);
     } catch (error) {
