@@ -1,5 +1,5 @@
-// The Channel object and the subscription object of the API.
-import type { ChannelRecord, SubscriptionRecord } from './records.js';
+// The Channel, subscription and channel folder objects of the API.
+import type { ChannelRecord, FolderRecord, SubscriptionRecord } from './records.js';
 
 /** Zulip's deprecated stream_post_policy, kept consistent with can_send_message_group. */
 function streamPostPolicy(channel: ChannelRecord, systemGroupIds: ReadonlyMap<number, string>): number {
@@ -54,3 +54,15 @@ export function subscriptionView(channel: ChannelView, subscription: Subscriptio
     ...(subscribers ? { subscribers } : {}),
   };
 }
+
+/** A channel folder as the API shows it. */
+export const folderView = (folder: FolderRecord) => ({
+  id: folder.id,
+  name: folder.name,
+  description: folder.description,
+  rendered_description: folder.renderedDescription,
+  order: folder.order,
+  creator_id: folder.creatorId,
+  date_created: folder.dateCreated,
+  is_archived: folder.isArchived,
+});

@@ -7,6 +7,7 @@ import { errors } from '../errors.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 import type { Store } from '../store/store.js';
 import { EventQueue, type QueueSnapshot } from './queue.js';
+import type { RestartEvent } from './catalogue.js';
 import type { Emitted, QueuedEvent, ZulipEvent } from './types.js';
 
 /** How many event queues one user may hold at once (each tab or device holds one; idle ones are
@@ -32,7 +33,7 @@ export class EventQueues {
   /** Tells every queue the server restarted (Zulip's `restart` event), after queues were restored. */
   announceRestart(): void {
     if (this.byId.size === 0) return;
-    const event = {
+    const event: RestartEvent = {
       type: 'restart',
       zulip_version: ZULIP_VERSION,
       zulip_merge_base: ZULIP_MERGE_BASE,

@@ -1,12 +1,10 @@
-// Events as Zulip sends them: a `type`, usually an `op`, and a payload. The queue adds `id`.
+// Events as they travel: with the users they are for, queued with their ID, and as frames. What
+// each event holds is the catalogue (catalogue.ts).
 import { pack } from 'msgpackr';
 import type { MessageRecord } from '../messages/records.js';
+import type { ZulipEvent } from './catalogue.js';
 
-export interface ZulipEvent {
-  type: string;
-  op?: string;
-  [field: string]: unknown;
-}
+export type { ZulipEvent } from './catalogue.js';
 
 /** An event with the users who may see it, emitted by a realm command after its commit. */
 export interface Emitted {

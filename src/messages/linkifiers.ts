@@ -66,3 +66,12 @@ export function checkLinkifier(pattern: string, urlTemplate: string, reverseTemp
   if (!roundTrips(regex, pattern, reverseTemplate, reverse)) throw errors.badRequest('Reverse linkifier template does not give text that the linkifier pattern matches.');
   return reverseTemplate;
 }
+
+/** A linkifier as the API shows it. */
+export const linkifierView = (record: LinkifierRecord) => ({
+  id: record.id,
+  pattern: record.pattern,
+  url_template: record.urlTemplate,
+  ...(record.reverseTemplate === null ? {} : { reverse_template: record.reverseTemplate }),
+  ...(record.alternativeUrlTemplates.length === 0 ? {} : { alternative_url_templates: record.alternativeUrlTemplates }),
+});

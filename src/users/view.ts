@@ -100,3 +100,21 @@ export function userView(target: UserRecord, viewer: Pick<UserRecord, 'id' | 'ro
   }
   return view;
 }
+
+/** A bot as its owner and administrators see it (register's realm_bots, realm_bot events). */
+export function botView(bot: UserRecord, fakeEmailDomain: string) {
+  return {
+    user_id: bot.id,
+    full_name: bot.fullName,
+    api_key: bot.apiKey,
+    email: apiEmail(bot, fakeEmailDomain),
+    bot_type: bot.botType,
+    is_active: bot.isActive,
+    default_sending_stream: null,
+    default_events_register_stream: null,
+    default_all_public_streams: false,
+    avatar_url: userAvatarUrl(bot),
+    owner_id: bot.botOwnerId,
+    services: [],
+  };
+}

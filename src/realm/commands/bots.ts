@@ -1,9 +1,9 @@
 // The bots a user administers (register's `realm_bots`, Zulip's bot dictionaries) and the
 // `realm_bot` events that keep them current: a bot's owner and the organization's administrators
 // see it, with its API key. The realm's own notification bot is the server's, not anyone's.
-import type { ZulipEvent } from '../../events/types.js';
+import type { RealmBotEvent } from '../../events/catalogue.js';
 import { isAdmin, type UserRecord } from '../../users/records.js';
-import { apiEmail, userAvatarUrl } from '../../users/view.js';
+import { botView } from '../../users/view.js';
 import type { CommandContext } from '../context.js';
 
 function isAdministeredBot(ctx: CommandContext, user: UserRecord): boolean {
@@ -17,38 +17,22 @@ function botAudience(ctx: CommandContext, bot: UserRecord): number[] {
   return ids;
 }
 
-export function botDict(ctx: CommandContext, bot: UserRecord) {
-  return {
-    user_id: bot.id,
-    full_name: bot.fullName,
-    api_key: bot.apiKey,
-    email: apiEmail(bot, ctx.fakeEmailDomain),
-    bot_type: bot.botType,
-    is_active: bot.isActive,
-    default_sending_stream: null,
-    default_events_register_stream: null,
-    default_all_public_streams: false,
-    avatar_url: userAvatarUrl(bot),
-    owner_id: bot.botOwnerId,
-    services: [],
-  };
-}
 
 export function realmBotsInitialState(ctx: CommandContext) {
   const viewer = ctx.actor;
   const bots = [...ctx.state.users.values()].filter((user) => isAdministeredBot(ctx, user) && (isAdmin(viewer) || user.botOwnerId === viewer.id));
-  return { realm_bots: bots.map((bot) => botDict(ctx, bot)) };
+  return { realm_bots: bots.map((bot) => botView(bot, ctx.fakeEmailDomain)) };
 }
 
 /** Announces a bot's change to those who see it: `before` undefined for a new bot; otherwise the
  * fields that changed (deactivation is Zulip's `remove`). */
 export function announceBot(ctx: CommandContext, before: UserRecord | undefined, after: UserRecord): void {
   if (!isAdministeredBot(ctx, after)) return;
-  let event: ZulipEvent;
-  if (!before) event = { type: 'realm_bot', op: 'add', bot: botDict(ctx, after) };
+  let event: RealmBotEvent;
+  if (!before) event = { type: 'realm_bot', op: 'add', bot: botView(after, ctx.fakeEmailDomain) };
   else if (before.isActive && !after.isActive) event = { type: 'realm_bot', op: 'remove', bot: { user_id: after.id, full_name: after.fullName } };
   else {
-    const changed: Record<string, unknown> = { user_id: after.id };
+    const changed: Extract<RealmBotEvent, { op: 'update' }>['bot'] = { user_id: after.id };
     if (before.isActive !== after.isActive) changed.is_active = after.isActive;
     if (before.fullName !== after.fullName) changed.full_name = after.fullName;
     if (before.apiKey !== after.apiKey) changed.api_key = after.apiKey;

@@ -39,8 +39,13 @@ export function deleteMessages(ctx: CommandContext, messages: readonly MessageRe
   }
   for (const { messages: grouped, userIds } of groups.values()) {
     const [first] = grouped;
-    const where = first!.type === 'stream' ? { message_type: 'stream', stream_id: first!.channelId, topic: first!.topic } : { message_type: 'private' };
-    ctx.emit({ type: 'delete_message', message_ids: grouped.map((message) => message.id), ...where }, userIds);
+    const message_ids = grouped.map((message) => message.id);
+    ctx.emit(
+      first!.channelId !== null
+        ? { type: 'delete_message', message_ids, message_type: 'stream', stream_id: first!.channelId, topic: first!.topic }
+        : { type: 'delete_message', message_ids, message_type: 'private' },
+      userIds,
+    );
   }
   for (const channelId of touchedChannels) refreshFirstMessageId(ctx, channelId);
 }

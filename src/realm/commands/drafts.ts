@@ -6,6 +6,7 @@ import type { DraftRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import { limits } from './limits.js';
+import { draftView } from '../../messages/objects.js';
 
 export interface DraftInput {
   type: DraftRecord['type'];
@@ -15,7 +16,6 @@ export interface DraftInput {
   timestamp?: number;
 }
 
-const draftView = (draft: DraftRecord) => ({ id: draft.id, type: draft.type, to: draft.to, topic: draft.topic, content: draft.content, timestamp: draft.timestamp });
 
 /** A draft as it will be stored, or the API error for the first rule it breaks. */
 function checkDraft(ctx: CommandContext, user: UserRecord, input: DraftInput, id: number): DraftRecord {

@@ -3,7 +3,7 @@
 import { canReadChannel, hasPermission } from '../../channels/access.js';
 import type { ChannelRecord } from '../../channels/records.js';
 import { errors } from '../../errors.js';
-import type { ZulipEvent } from '../../events/types.js';
+import type { UpdateMessageEvent } from '../../events/catalogue.js';
 import { checkContentEdit, checkMove, checkMovedTogether, moveLimit } from '../../messages/editRights.js';
 import { editHistory } from '../../messages/history.js';
 import { withAlertWordFlag } from '../../messages/alertWords.js';
@@ -115,7 +115,7 @@ export const editCommands = {
       if (next !== flags) ctx.store.userMessages.put(user.id, recipientAfter, message.id, next);
       byFlags.set(next, [...(byFlags.get(next) ?? []), user.id]);
     }
-    const base: ZulipEvent = {
+    const base: Omit<UpdateMessageEvent, 'flags'> = {
       type: 'update_message',
       user_id: editor.id,
       edit_timestamp: ctx.now,

@@ -7,6 +7,7 @@ import type { WindowEntry } from '../../messages/window.js';
 import type { UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { MAX_MESSAGES_PER_FETCH, narrowWindow, normalizeTopic, type WindowInput } from './messages.js';
+import type { MessageDetails, UpdateMessageFlagsEvent } from '../../events/catalogue.js';
 
 /** The flags a user may set directly (spec: Message flags). */
 const settable = new Set(['read', 'starred', 'collapsed']);
@@ -55,8 +56,8 @@ function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly Wind
   return { updated, ignoredChannels: [...ignoredChannels].sort((a, b) => a - b) };
 }
 
-function flagEvent(user: UserRecord, updated: readonly { entry: WindowEntry; flags: number }[], change: FlagChange) {
-  const event: Record<string, unknown> & { type: string } = {
+function flagEvent(user: UserRecord, updated: readonly { entry: WindowEntry; flags: number }[], change: FlagChange): UpdateMessageFlagsEvent {
+  const event: UpdateMessageFlagsEvent = {
     type: 'update_message_flags',
     op: change.op,
     operation: change.op,
@@ -71,8 +72,8 @@ function flagEvent(user: UserRecord, updated: readonly { entry: WindowEntry; fla
   return event;
 }
 
-function messageDetails(user: UserRecord, message: MessageHeader, flags: number) {
-  const mentioned = (flags & anyMention) !== 0 ? { mentioned: true } : {};
+function messageDetails(user: UserRecord, message: MessageHeader, flags: number): MessageDetails {
+  const mentioned = (flags & anyMention) !== 0 ? { mentioned: true as const } : {};
   if (message.type === 'stream') return { type: 'stream', stream_id: message.channelId, topic: message.topic, ...mentioned };
   return { type: 'private', user_ids: message.participants.filter((id) => id !== user.id), ...mentioned };
 }

@@ -7,17 +7,7 @@ import { isAdmin } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import { checkOrder } from './order.js';
 import { limits } from './limits.js';
-
-const folderView = (folder: FolderRecord) => ({
-  id: folder.id,
-  name: folder.name,
-  description: folder.description,
-  rendered_description: folder.renderedDescription,
-  order: folder.order,
-  creator_id: folder.creatorId,
-  date_created: folder.dateCreated,
-  is_archived: folder.isArchived,
-});
+import { folderView } from '../../channels/view.js';
 
 const sortedFolders = (ctx: CommandContext): FolderRecord[] => [...ctx.state.folders.values()].sort((a, b) => a.order - b.order);
 

@@ -5,6 +5,7 @@ import { checkLinkifier, type LinkifierRecord } from '../../messages/linkifiers.
 import { isAdmin } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import { checkOrder } from './order.js';
+import { linkifierView } from '../../messages/linkifiers.js';
 
 export interface LinkifierInput {
   pattern: string;
@@ -12,14 +13,6 @@ export interface LinkifierInput {
   reverseTemplate: string | null;
   alternativeUrlTemplates: string[];
 }
-
-const linkifierView = (record: LinkifierRecord) => ({
-  id: record.id,
-  pattern: record.pattern,
-  url_template: record.urlTemplate,
-  ...(record.reverseTemplate === null ? {} : { reverse_template: record.reverseTemplate }),
-  ...(record.alternativeUrlTemplates.length === 0 ? {} : { alternative_url_templates: record.alternativeUrlTemplates }),
-});
 
 function requireAdmin(ctx: CommandContext): void {
   if (!isAdmin(ctx.actor)) throw errors.adminRequired();

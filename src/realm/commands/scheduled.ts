@@ -7,6 +7,7 @@ import type { ScheduledMessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import { normalizeTopic, prepareMessage, sendMessage, storeMessage, type PreparedMessage } from './messages.js';
+import { scheduledMessageView } from '../../messages/objects.js';
 
 /** Zulip's SCHEDULED_MESSAGE_LATE_CUTOFF_MINUTES: a message this late is not sent. */
 const LATE_CUTOFF_SECONDS = 10 * 60;
@@ -34,17 +35,6 @@ export interface RescheduleInput {
   deliverAt?: number;
   client: string;
 }
-
-const view = (message: ScheduledMessageRecord) => ({
-  scheduled_message_id: message.id,
-  type: message.type,
-  to: message.to,
-  ...(message.type === 'stream' ? { topic: message.topic } : {}),
-  content: message.content,
-  rendered_content: message.renderedContent,
-  scheduled_delivery_timestamp: message.deliverAt,
-  failed: message.state === 'failed',
-});
 
 function checkFuture(ctx: CommandContext, deliverAt: number): void {
   if (deliverAt <= ctx.now) throw errors.badRequest('Scheduled delivery time must be in the future.');
@@ -100,7 +90,7 @@ function fail(ctx: CommandContext, message: ScheduledMessageRecord, reason: stri
   save(ctx, failed);
   const sender = ctx.state.users.get(message.senderId);
   if (!sender?.isActive) return;
-  ctx.emit({ type: 'scheduled_messages', op: 'update', scheduled_message: view(failed) }, [sender.id]);
+  ctx.emit({ type: 'scheduled_messages', op: 'update', scheduled_message: scheduledMessageView(failed) }, [sender.id]);
   const botId = ctx.state.realm.notificationBotId;
   const bot = botId === null ? undefined : ctx.state.users.get(botId);
   if (!bot) return;
@@ -130,7 +120,7 @@ function readyToSend(ctx: CommandContext, message: ScheduledMessageRecord): { se
 }
 
 export const scheduledCommands = {
-  'scheduled.list': readCommand((ctx) => userScheduled(ctx, ctx.actor.id).map(view)),
+  'scheduled.list': readCommand((ctx) => userScheduled(ctx, ctx.actor.id).map(scheduledMessageView)),
 
   'scheduled.create': writeCommand((ctx, input: ScheduleInput) => {
     const sender = ctx.actor;
@@ -152,7 +142,7 @@ export const scheduledCommands = {
       failureMessage: null,
     };
     save(ctx, message);
-    ctx.emit({ type: 'scheduled_messages', op: 'add', scheduled_messages: [view(message)] }, [sender.id]);
+    ctx.emit({ type: 'scheduled_messages', op: 'add', scheduled_messages: [scheduledMessageView(message)] }, [sender.id]);
     return { scheduled_message_id: message.id };
   }),
 
@@ -186,7 +176,7 @@ export const scheduledCommands = {
       updated = { ...updated, type: prepared.type, to: storedTo(sender, prepared), topic: prepared.topic, content: prepared.content, renderedContent: prepared.rendered.html };
     }
     save(ctx, updated);
-    ctx.emit({ type: 'scheduled_messages', op: 'update', scheduled_message: view(updated) }, [sender.id]);
+    ctx.emit({ type: 'scheduled_messages', op: 'update', scheduled_message: scheduledMessageView(updated) }, [sender.id]);
     return {};
   }),
 
@@ -222,4 +212,4 @@ export const scheduledCommands = {
   }),
 };
 
-export const scheduledInitialState = (ctx: CommandContext) => ({ scheduled_messages: userScheduled(ctx, ctx.actor.id).map(view) });
+export const scheduledInitialState = (ctx: CommandContext) => ({ scheduled_messages: userScheduled(ctx, ctx.actor.id).map(scheduledMessageView) });

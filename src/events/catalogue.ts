@@ -1,0 +1,190 @@
+// Every event the server sends, one type per kind (Zulip's `type` and `op`), as Zulip's
+// zerver/lib/event_types.py lists them: commands can only emit what is declared here, and clients'
+// code (the tests' applyEvent) can switch over the union.
+import type { ChannelView, folderView, subscriptionView } from '../channels/view.js';
+import type { groupView } from '../groups/view.js';
+import type { linkifierView } from '../messages/linkifiers.js';
+import type { draftView, scheduledMessageView } from '../messages/objects.js';
+import type { messageView } from '../messages/view.js';
+import type { fieldView } from '../users/profileFields.js';
+import type { SettingValue } from '../users/settings.js';
+import type { botView, UserView } from '../users/view.js';
+
+type View<F extends (...args: never[]) => unknown> = ReturnType<F>;
+type BotView = View<typeof botView>;
+type GroupView = View<typeof groupView>;
+type FolderView = View<typeof folderView>;
+
+/** What a realm_user update carries: the user's ID and the fields that changed. */
+export type PersonUpdate = { user_id: number } & Partial<Pick<UserView, 'email' | 'full_name' | 'timezone' | 'role' | 'is_active' | 'avatar_url' | 'avatar_version' | 'is_deleted'>> & {
+  new_email?: string;
+  delivery_email?: string | null;
+  avatar_source?: string;
+  avatar_url_medium?: string | null;
+  custom_profile_field?: { id: number; value: string | null; rendered_value?: string };
+};
+
+export type RealmUserEvent = { type: 'realm_user'; op: 'add'; person: UserView } | { type: 'realm_user'; op: 'update'; person: PersonUpdate };
+
+export type RealmBotEvent =
+  | { type: 'realm_bot'; op: 'add'; bot: BotView }
+  | { type: 'realm_bot'; op: 'remove'; bot: { user_id: number; full_name: string } }
+  | { type: 'realm_bot'; op: 'update'; bot: { user_id: number } & Partial<Pick<BotView, 'is_active' | 'full_name' | 'api_key' | 'owner_id'>> };
+
+export type StreamEvent =
+  | { type: 'stream'; op: 'create'; streams: ChannelView[] }
+  | { type: 'stream'; op: 'delete'; streams: { stream_id: number }[]; stream_ids: number[] }
+  | {
+      type: 'stream';
+      op: 'update';
+      stream_id: number;
+      name: string;
+      property: string;
+      value: unknown;
+      rendered_description?: string;
+      history_public_to_subscribers?: boolean;
+      is_web_public?: boolean;
+    };
+
+export type SubscriptionEvent =
+  | { type: 'subscription'; op: 'add'; subscriptions: View<typeof subscriptionView>[] }
+  | { type: 'subscription'; op: 'remove'; subscriptions: { stream_id: number; name: string }[] }
+  | { type: 'subscription'; op: 'update'; stream_id: number; property: string; value: unknown }
+  | { type: 'subscription'; op: 'peer_add' | 'peer_remove'; stream_ids: number[]; user_ids: number[] };
+
+export type UserGroupEvent =
+  | { type: 'user_group'; op: 'add'; group: GroupView }
+  | { type: 'user_group'; op: 'update'; group_id: number; data: Partial<GroupView> }
+  | { type: 'user_group'; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
+  | { type: 'user_group'; op: 'add_subgroups' | 'remove_subgroups'; group_id: number; direct_subgroup_ids: number[] };
+
+export type ChannelFolderEvent =
+  | { type: 'channel_folder'; op: 'add'; channel_folder: FolderView }
+  | { type: 'channel_folder'; op: 'update'; channel_folder_id: number; data: Partial<FolderView> }
+  | { type: 'channel_folder'; op: 'reorder'; order: number[] };
+
+export interface MessageEvent {
+  type: 'message';
+  message: View<typeof messageView>;
+  flags: string[];
+}
+
+/** Where a message was, for clients to update their unread counts (flags removed as "read"). */
+export type MessageDetails = { type: 'stream'; stream_id: number | null; topic: string; mentioned?: true } | { type: 'private'; user_ids: number[]; mentioned?: true };
+
+export interface UpdateMessageFlagsEvent {
+  type: 'update_message_flags';
+  op: 'add' | 'remove';
+  /** Zulip's deprecated name for `op`. */
+  operation: 'add' | 'remove';
+  flag: string;
+  messages: number[];
+  all: boolean;
+  message_details?: Record<string, MessageDetails>;
+}
+
+export interface UpdateMessageEvent {
+  type: 'update_message';
+  user_id: number;
+  edit_timestamp: number;
+  message_id: number;
+  message_ids: number[];
+  rendering_only: boolean;
+  flags: string[];
+  stream_id?: number;
+  stream_name?: string;
+  propagate_mode?: string;
+  orig_subject?: string;
+  subject?: string;
+  topic_links?: never[];
+  new_stream_id?: number;
+  orig_content?: string;
+  orig_rendered_content?: string;
+  content?: string;
+  rendered_content?: string;
+  is_me_message?: boolean;
+}
+
+export type DeleteMessageEvent =
+  | { type: 'delete_message'; message_ids: number[]; message_type: 'stream'; stream_id: number; topic: string }
+  | { type: 'delete_message'; message_ids: number[]; message_type: 'private' };
+
+export type DraftsEvent =
+  | { type: 'drafts'; op: 'add'; drafts: View<typeof draftView>[] }
+  | { type: 'drafts'; op: 'update'; draft: View<typeof draftView> }
+  | { type: 'drafts'; op: 'remove'; draft_id: number };
+
+export type ScheduledMessagesEvent =
+  | { type: 'scheduled_messages'; op: 'add'; scheduled_messages: View<typeof scheduledMessageView>[] }
+  | { type: 'scheduled_messages'; op: 'update'; scheduled_message: View<typeof scheduledMessageView> }
+  | { type: 'scheduled_messages'; op: 'remove'; scheduled_message_id: number };
+
+export interface UserStatusEvent {
+  type: 'user_status';
+  user_id: number;
+  status_text?: string;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
+  away?: boolean;
+}
+
+export interface UserSettingsEvent {
+  type: 'user_settings';
+  op: 'update';
+  property: string;
+  value: SettingValue;
+  language_name?: string;
+}
+
+/** Settings changes in their pre-`user_settings` shapes (for clients without user_settings_object). */
+export type LegacySettingsEvent =
+  | { type: 'update_display_settings'; user: string; setting_name: string; setting: SettingValue; language_name?: string }
+  | { type: 'update_global_notifications'; user: string; notification_name: string; setting: SettingValue };
+
+export interface UserTopicEvent {
+  type: 'user_topic';
+  stream_id: number;
+  topic_name: string;
+  last_updated: number;
+  visibility_policy: number;
+}
+
+export interface RestartEvent {
+  type: 'restart';
+  zulip_version: string;
+  zulip_merge_base: string;
+  zulip_feature_level: number;
+  server_generation: number;
+}
+
+/** Every event the server emits. */
+export type ZulipEvent =
+  | RealmUserEvent
+  | RealmBotEvent
+  | StreamEvent
+  | SubscriptionEvent
+  | UserGroupEvent
+  | ChannelFolderEvent
+  | MessageEvent
+  | UpdateMessageFlagsEvent
+  | UpdateMessageEvent
+  | DeleteMessageEvent
+  | DraftsEvent
+  | ScheduledMessagesEvent
+  | UserStatusEvent
+  | UserSettingsEvent
+  | LegacySettingsEvent
+  | UserTopicEvent
+  | RestartEvent
+  | { type: 'realm'; op: 'update'; property: string; value: unknown }
+  | { type: 'alert_words'; alert_words: string[] }
+  | { type: 'custom_profile_fields'; fields: View<typeof fieldView>[] }
+  | { type: 'default_streams'; default_streams: number[] }
+  | { type: 'realm_linkifiers'; realm_linkifiers: View<typeof linkifierView>[] }
+  | { type: 'muted_topics'; muted_topics: [channel: string, topic: string, lastUpdated: number][] }
+  | { type: 'has_provider_token'; value: boolean }
+  | { type: 'push_device'; push_account_id: string; status: 'active' | 'pending' | 'failed'; error_code: string | null }
+  | { type: 'heartbeat' };
+
+export type EventType = ZulipEvent['type'];
