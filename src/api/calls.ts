@@ -2,7 +2,7 @@
 import { authorizationUrl, createMeeting, exchangeCode, jitsiRoomUrl } from '../calls/provider.js';
 import { errors } from '../errors.js';
 import type { PublicRequest, UserRequest } from '../http/route.js';
-import { realmUrl } from '../realm/records.js';
+import { realmUrl } from '../organization/records.js';
 
 /** The provider sends the user's browser back here with the code and our state. */
 const redirectUri = (request: PublicRequest): string => `${realmUrl(request.realm.realm, request.config)}/api/v1/calls/provider/complete`;

@@ -3,7 +3,7 @@ import { errors } from '../errors.js';
 import type { UserRequest } from '../http/route.js';
 import { notifyRelay } from '../push/relay.js';
 import { decodePublicKey, seal } from '../push/seal.js';
-import { realmUrl } from '../realm/records.js';
+import { realmUrl } from '../organization/records.js';
 
 interface RegisterParams {
   token_kind: 'fcm' | 'apns';

@@ -1,6 +1,6 @@
 // Server-wide, unauthenticated endpoints: GET /server_settings.
 import type { PublicRequest } from '../http/route.js';
-import { realmUrl } from '../realm/records.js';
+import { realmUrl } from '../organization/records.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 
 export function getServerSettings(request: PublicRequest) {

@@ -1,7 +1,7 @@
 // Who may see, read, join and add others to a channel. Organization administrators act as members
 // of every channel's administer and remove-subscribers groups (spec: Authentication).
 import { satisfies } from '../groups/membership.js';
-import type { RealmState } from '../realm/state.js';
+import type { RealmState } from '../organization/state.js';
 import { isAdmin, Role, type UserRecord } from '../users/records.js';
 import type { ChannelPermission, ChannelRecord } from './records.js';
 

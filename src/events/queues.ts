@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { errors } from '../errors.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
-import type { Store } from '../store/store.js';
 import { EventQueue, type QueueSnapshot } from './queue.js';
 import type { RestartEvent } from './catalogue.js';
 import type { Emitted, QueuedEvent, ZulipEvent } from './types.js';
@@ -13,6 +12,14 @@ import type { Emitted, QueuedEvent, ZulipEvent } from './types.js';
 /** How many event queues one user may hold at once (each tab or device holds one; idle ones are
  * collected after their lifespan). */
 export const MAX_QUEUES_PER_USER = 100;
+
+/** Where queues wait across a graceful restart (the store). */
+export interface QueueShelf {
+  saveQueues(snapshots: readonly QueueSnapshot[]): Promise<void>;
+  /** The saved queues, forgotten on disk at once, so that after a later crash they are not
+   * resurrected with events missing. */
+  takeSavedQueues(): Promise<QueueSnapshot[]>;
+}
 
 export type NewQueue = Omit<QueueSnapshot, 'id' | 'events' | 'lastEventId'>;
 
@@ -28,7 +35,7 @@ export class EventQueues {
    * and the restart event carries it, so clients can tell they are talking to a new server. */
   readonly serverGeneration = Math.floor(Date.now() / 1000);
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly shelf: QueueShelf) {}
 
   /** Tells every queue the server restarted (Zulip's `restart` event), after queues were restored. */
   announceRestart(): void {
@@ -118,23 +125,16 @@ export class EventQueues {
 
   /** Last step of a graceful shutdown, once every write is committed: saves every queue. */
   async persist(): Promise<void> {
-    const queues = [...this.byId.values()];
-    await this.store.write(() => {
-      for (const queue of queues) this.store.queues.put(queue.id, queue.snapshot());
-    });
+    await this.shelf.saveQueues([...this.byId.values()].map((queue) => queue.snapshot()));
   }
 
   /** Loads the queues a graceful shutdown saved, and forgets them on disk at once, so that after a
    * later crash they are not resurrected with events missing. */
   async restore(): Promise<void> {
-    const saved = [...this.store.queues.getRange()].map(({ value }) => value);
-    for (const { events, lastEventId, ...settings } of saved) {
+    for (const { events, lastEventId, ...settings } of await this.shelf.takeSavedQueues()) {
       this.add(new EventQueue(settings, this.nextId, lastEventId, events));
       this.lastId = Math.max(this.lastId, lastEventId);
     }
-    await this.store.write(() => {
-      for (const snapshot of saved) this.store.queues.remove(snapshot.id);
-    });
   }
 
   private add(queue: EventQueue): void {

@@ -10,8 +10,8 @@ import { readParams } from './params.js';
 import { openExchange, sendError, sendFile, sendRedirect, sendSuccess, type Exchange } from './response.js';
 import { FileBody, Redirect, type PublicRequest, type Route, type ServerContext } from './route.js';
 import { Router } from './router.js';
-import { compileValidator, type Validator } from '../api/validation.js';
-import { addEventSocket } from '../events/socket.js';
+import { compileValidator, type Validator } from './validation.js';
+import { addEventSocket } from './socket.js';
 import { Role } from '../users/records.js';
 
 export const API_PREFIX = '/api/v1';

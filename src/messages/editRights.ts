@@ -7,9 +7,9 @@ import { hasPermission } from '../channels/access.js';
 import type { ChannelRecord } from '../channels/records.js';
 import { ApiError, errors } from '../errors.js';
 import { satisfies } from '../groups/membership.js';
-import { defaultEditSettings, type MessageEditSettings } from '../realm/records.js';
-import { realmGroupSetting } from '../realm/settings.js';
-import type { RealmState } from '../realm/state.js';
+import { defaultEditSettings, type MessageEditSettings } from '../organization/records.js';
+import { realmGroupSetting } from '../organization/settings.js';
+import type { RealmState } from '../organization/state.js';
 import { Role, type UserRecord } from '../users/records.js';
 import type { MessageRecord } from './records.js';
 

@@ -1,7 +1,7 @@
 // How names in message content resolve in a realm, and the mention flags they give each recipient.
 import { isInGroup } from '../groups/membership.js';
 import type { MentionResolver, Mentions } from '../markdown/index.js';
-import type { RealmState } from '../realm/state.js';
+import type { RealmState } from '../organization/state.js';
 import { Flag } from './records.js';
 
 /** Full names match case-insensitively, as in Zulip; `Name|id` picks one of several. */

@@ -2,7 +2,7 @@
 // module for every endpoint that takes a narrow (GET /messages, flags by narrow) and for event
 // queues registered with one. Resolved terms are plain data, so a queue can persist them.
 import { errors } from '../errors.js';
-import type { RealmState } from '../realm/state.js';
+import type { RealmState } from '../organization/state.js';
 import type { UserRecord } from '../users/records.js';
 import { Flag, type MessageRecord } from './records.js';
 

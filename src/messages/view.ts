@@ -1,6 +1,6 @@
 // The message object of the API. Its content and avatar depend only on the client's
 // apply_markdown and client_gravatar, so one object per combination serves every recipient.
-import type { RealmState } from '../realm/state.js';
+import type { RealmState } from '../organization/state.js';
 import { apiEmail } from '../users/view.js';
 import { userView } from '../users/view.js';
 import type { MessageRecord } from './records.js';

@@ -9,8 +9,9 @@ import { StorageError, type Store } from '../store/store.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
 import { CommandContext, type CommandDef } from './context.js';
 import { DeliveryTimer } from './deliveryTimer.js';
-import type { RealmRecord } from './records.js';
-import { RealmState } from './state.js';
+import type { RealmRecord } from '../organization/records.js';
+import type { RealmState } from '../organization/state.js';
+import { loadRealmState } from './load.js';
 
 /** A command as it travels through the mailbox: plain data plus the promise to settle. */
 interface Envelope {
@@ -40,7 +41,7 @@ export class RealmActor {
     private readonly queues: EventQueues,
     realm: RealmRecord,
   ) {
-    this.state = RealmState.load(store, realm);
+    this.state = loadRealmState(store, realm);
     this.deliveries = new DeliveryTimer(config.clock, () => void this.deliverDue());
     this.deliveries.arm(this.state.nextDelivery());
   }
@@ -145,7 +146,7 @@ export class RealmActor {
   private async reload(): Promise<void> {
     await this.settled(this.lastWrite);
     const realm = this.store.realms.get(this.state.realm.id);
-    if (realm) this.state = RealmState.load(this.store, realm);
+    if (realm) this.state = loadRealmState(this.store, realm);
     this.stale = false;
     this.deliveries.arm(this.state.nextDelivery());
   }

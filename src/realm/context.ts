@@ -6,8 +6,8 @@ import type { Emitted, ZulipEvent } from '../events/types.js';
 import type { Store } from '../store/store.js';
 import type { UserRecord } from '../users/records.js';
 import type { ChannelRecord, SubscriptionRecord } from '../channels/records.js';
-import { fakeEmailDomain, type RealmRecord } from './records.js';
-import type { RealmState } from './state.js';
+import { fakeEmailDomain, type RealmRecord } from '../organization/records.js';
+import type { RealmState } from '../organization/state.js';
 
 export class CommandContext {
   /** UNIX seconds at the start of the command. */

@@ -6,7 +6,7 @@ import type { EventQueues } from '../events/queues.js';
 import { groupPermissions, systemGroupOrder, systemGroups, type GroupPermission, type GroupRecord, type GroupSetting, type SystemGroupName } from '../groups/records.js';
 import type { Store } from '../store/store.js';
 import { RealmActor } from './actor.js';
-import { defaultEditSettings, type RealmRecord } from './records.js';
+import { defaultEditSettings, type RealmRecord } from '../organization/records.js';
 
 export interface NewRealm {
   subdomain: string;

@@ -40,7 +40,7 @@ import type { GroupRecord } from '../groups/records.js';
 import type { LinkifierRecord } from '../messages/linkifiers.js';
 import { headerOf, type DraftRecord, type MessageHeader, type MessageRecord, type ScheduledMessageRecord, type UserTopicRecord } from '../messages/records.js';
 import type { PushDeviceRecord } from '../push/records.js';
-import type { RealmRecord } from '../realm/records.js';
+import type { RealmRecord } from '../organization/records.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
 import { UserMessageIndex } from './userMessages.js';
@@ -296,6 +296,21 @@ export class Store {
         }
       }) as Promise<T>
     ).catch(async (error: unknown) => forgetUncommitted(ran && !isStorageFailure(error) ? error : new StorageError(await rootCause(error))));
+  }
+
+  /** Keeps event queues across a graceful restart (EventQueues' shelf). */
+  async saveQueues(snapshots: readonly QueueSnapshot[]): Promise<void> {
+    await this.write(() => {
+      for (const snapshot of snapshots) this.queues.put(snapshot.id, snapshot);
+    });
+  }
+
+  async takeSavedQueues(): Promise<QueueSnapshot[]> {
+    const saved = [...this.queues.getRange()].map(({ value }) => value);
+    await this.write(() => {
+      for (const snapshot of saved) this.queues.remove(snapshot.id);
+    });
+    return saved;
   }
 
   /** The key of a direct-message group's recipient ID (participants sorted): see the layout above. */

@@ -1,6 +1,6 @@
 // The stored user record, Zulip's role values and the e-mail visibility policy values.
 import type { Emoji } from './emoji.js';
-import type { StoredSettings } from './settings.js';
+import type { StoredSettings } from './settingDefinitions.js';
 
 export const Role = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 } as const;
 export type Role = (typeof Role)[keyof typeof Role];

@@ -9,7 +9,7 @@ import type { GroupSetting, SystemGroupName } from '../../groups/records.js';
 import { renderMarkdown } from '../../markdown/index.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
-import type { RealmState } from '../state.js';
+import type { RealmState } from '../../organization/state.js';
 import { limits } from './limits.js';
 import { sendMessage } from './messages.js';
 

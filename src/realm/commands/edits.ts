@@ -68,7 +68,7 @@ export const editCommands = {
     if (topic !== undefined && [...topic].length > limits.max_topic_length) throw errors.badRequest(`topic is too long (limit: ${limits.max_topic_length} characters)`);
     const content = input.content;
     // Rendered with the sender's settings, as Zulip does, whoever edits.
-    const output = content === undefined ? undefined : renderAs(ctx, ctx.state.users.get(message.senderId) ?? editor, content);
+    const output = content === undefined ? undefined : renderAs(ctx.state, ctx.config, ctx.state.users.get(message.senderId) ?? editor, content);
     const rendered = output?.html;
 
     const messages = topic !== undefined || target !== undefined ? movedTogether(ctx, message, input.propagateMode) : [message];

@@ -3,7 +3,7 @@
 import { canReadChannel } from '../../channels/access.js';
 import { errors } from '../../errors.js';
 import { Flag, headerOf, type FlagName, type MessageHeader } from '../../messages/records.js';
-import type { WindowEntry } from '../../messages/window.js';
+import type { WindowEntry } from '../../store/window.js';
 import type { UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { MAX_MESSAGES_PER_FETCH, narrowWindow, normalizeTopic, type WindowInput } from './messages.js';

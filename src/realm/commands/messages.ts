@@ -9,7 +9,7 @@ import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { Flag, flagNames, type MessageRecord } from '../../messages/records.js';
 import { renderAs, type RenderedMessage } from '../../messages/render.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
-import { messageWindow, type Anchor } from '../../messages/window.js';
+import { messageWindow, type Anchor } from '../../store/window.js';
 import { Role, type UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import { setFirstMessageId } from './firstMessage.js';
@@ -168,7 +168,7 @@ export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: P
     const users = directRecipients(ctx, input.to);
     participants = [...new Set([sender.id, ...users.map((user) => user.id)])].sort((a, b) => a - b);
   }
-  const rendered = renderAs(ctx, sender, content);
+  const rendered = renderAs(ctx.state, ctx.config, sender, content);
   return { type: input.type, channel, topic, participants, content, rendered };
 }
 
@@ -229,7 +229,7 @@ export const messageCommands = {
   }),
 
   /** POST /messages/render: the HTML the content would get if the user sent it now. */
-  'messages.render': readCommand((ctx, input: { content: string }) => ({ rendered: renderAs(ctx, ctx.actor, input.content).html })),
+  'messages.render': readCommand((ctx, input: { content: string }) => ({ rendered: renderAs(ctx.state, ctx.config, ctx.actor, input.content).html })),
 
   'messages.get': readCommand((ctx, input: { messageId: number; applyMarkdown: boolean }) => {
     const viewer = ctx.actor;

@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import { editSettings } from '../../messages/editRights.js';
 import { defaultExternalAccounts } from '../../users/profileFields.js';
-import { realmUrl } from '../records.js';
-import { legacyPolicy, realmGroupSetting, realmGroupSettingNames, realmProperty, realmPropertyDefaults, supportedPermissionSettings, type RealmPropertyName } from '../settings.js';
+import { realmUrl } from '../../organization/records.js';
+import { legacyPolicy, realmGroupSetting, realmGroupSettingNames, realmProperty, realmPropertyDefaults, supportedPermissionSettings, type RealmPropertyName } from '../../organization/settings.js';
 import type { CommandContext } from '../context.js';
 import { serverConstants } from './limits.js';
 

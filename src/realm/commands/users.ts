@@ -5,7 +5,7 @@ import { EmailVisibility, isAdmin, Role, type UserRecord } from '../../users/rec
 import { canSeeDeliveryEmail, userAvatarUrl, userView, type UserView } from '../../users/view.js';
 import { satisfies } from '../../groups/membership.js';
 import { withRealmDefaults } from '../../users/settings.js';
-import { realmGroupSetting, type RealmGroupSettingName } from '../settings.js';
+import { realmGroupSetting, type RealmGroupSettingName } from '../../organization/settings.js';
 import type { ZulipEvent } from '../../events/types.js';
 import { directSystemGroup } from '../../groups/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';

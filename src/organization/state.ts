@@ -1,6 +1,5 @@
-// The hot, in-memory state of one realm, loaded from LMDB when the realm actor is activated.
-// Only the realm actor changes it, inside the write transaction that persists the change.
-import type { Store } from '../store/store.js';
+// The hot, in-memory state of one realm (realm/load.ts fills it from LMDB when the realm actor is
+// activated). Only the realm actor changes it, inside the write transaction that persists the change.
 import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channels/records.js';
 import type { GroupRecord, SystemGroupName } from '../groups/records.js';
 import { compileLinkifier, type CompiledLinkifier, type LinkifierRecord } from '../messages/linkifiers.js';
@@ -27,20 +26,6 @@ export class RealmState {
   private readonly linkifierRecords = new Map<number, { record: LinkifierRecord; compiled: CompiledLinkifier }>();
 
   constructor(public realm: RealmRecord) {}
-
-  static load(store: Store, realm: RealmRecord): RealmState {
-    const state = new RealmState(realm);
-    const range = { start: [realm.id], end: [realm.id + 1] };
-    for (const { value } of store.users.getRange(range)) state.indexUser(value);
-    for (const { value } of store.groups.getRange(range)) state.indexGroup(value);
-    for (const { value } of store.channels.getRange(range)) state.indexChannel(value);
-    for (const { value } of store.subscriptions.getRange(range)) state.indexSubscription(value);
-    for (const { value } of store.profileFields.getRange(range)) state.profileFields.set(value.id, value);
-    for (const { value } of store.folders.getRange(range)) state.folders.set(value.id, value);
-    for (const { value } of store.linkifiers.getRange(range)) state.indexLinkifier(value);
-    for (const { value } of store.scheduledMessages.getRange(range)) state.indexScheduled(value);
-    return state;
-  }
 
   /** Tracks a scheduled message's delivery time while it waits for it. */
   indexScheduled(message: ScheduledMessageRecord): void {

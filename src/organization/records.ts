@@ -1,7 +1,7 @@
 // The stored realm (organization) record and the host names derived from it.
 import type { GroupSetting } from '../groups/records.js';
 import type { StoredSettings } from '../users/settings.js';
-import type { RealmGroupSettingName, RealmProperties } from './settings.js';
+import type { RealmGroupSettingName, RealmProperties } from './settingDefaults.js';
 
 /** Organization-level permissions that are group settings: the four every realm stores from its
  * creation, and any other that was changed (absent: Zulip's default, see realmGroupSetting). */

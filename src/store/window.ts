@@ -2,9 +2,9 @@
 // narrow) define it: up to numBefore matching messages before the anchor and numAfter after it.
 // Messages are read from an index — the narrowed channel's, or the user's own messages — in key
 // order, never by scanning messages outside the index.
-import type { Store } from '../store/store.js';
-import { matchesNarrow, type ResolvedTerm } from './narrow.js';
-import { Flag, headerOf, type MessageHeader, type MessageRecord } from './records.js';
+import type { Store } from './store.js';
+import { matchesNarrow, type ResolvedTerm } from '../messages/narrow.js';
+import { Flag, headerOf, type MessageHeader, type MessageRecord } from '../messages/records.js';
 
 export type Anchor = number | 'newest' | 'oldest' | 'first_unread';
 

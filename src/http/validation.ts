@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { errors, type ApiError } from '../errors.js';
-import type { RawParams } from '../http/params.js';
+import type { RawParams } from './params.js';
 
 export interface ParamSchema {
   type: 'object';
