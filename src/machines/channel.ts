@@ -1,26 +1,26 @@
 // The channel lifecycle (spec: States and transitions, "Channel"): active ⇄ archived. Archiving is
 // DELETE /streams/{id}; unarchiving only PATCH /streams/{id} with is_archived. Both need the right
-// to administer the channel. Used as a pure function over the stored isArchived flag.
-import { setup, transition } from 'xstate';
+// to administer the channel.
+import { setup } from 'xstate';
+import { allChecks, type Lifecycle } from './lifecycle.js';
+
+export type ChannelState = 'active' | 'archived';
 
 export type ChannelEvent = { type: 'channel.archive' | 'channel.unarchive'; mayAdminister: boolean };
 
-export const channelLifecycle = setup({
+const administer = [['insufficientRights', (event: ChannelEvent) => event.mayAdminister]] as const;
+const checks: Lifecycle<ChannelState, ChannelEvent>['checks'] = { 'channel.archive': administer, 'channel.unarchive': administer };
+
+const machine = setup({
   types: { events: {} as ChannelEvent },
-  guards: { mayAdminister: ({ event }) => event.mayAdminister },
+  guards: { checks: allChecks(checks) },
 }).createMachine({
   id: 'channel',
   initial: 'active',
   states: {
-    active: { on: { 'channel.archive': { target: 'archived', guard: 'mayAdminister' } } },
-    archived: { on: { 'channel.unarchive': { target: 'active', guard: 'mayAdminister' } } },
+    active: { on: { 'channel.archive': { target: 'archived', guard: 'checks' } } },
+    archived: { on: { 'channel.unarchive': { target: 'active', guard: 'checks' } } },
   },
 });
 
-/** The archived flag after the event, or undefined when the machine refuses the move. */
-export function moveChannel(isArchived: boolean, event: ChannelEvent): boolean | undefined {
-  const before = channelLifecycle.resolveState({ value: isArchived ? 'archived' : 'active' });
-  if (!before.can(event)) return undefined;
-  const [after] = transition(channelLifecycle, before, event);
-  return after.value === 'archived';
-}
+export const channelLifecycle: Lifecycle<ChannelState, ChannelEvent> = { machine, checks, states: ['active', 'archived'] };

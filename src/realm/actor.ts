@@ -16,7 +16,8 @@ import { loadRealmState } from './load.js';
 /** A command as it travels through the mailbox: plain data plus the promise to settle. */
 interface Envelope {
   name: CommandName;
-  actorId: number | null;
+  /** The requesting user; null for the server's own commands. */
+  userId: number | null;
   input: unknown;
   resolve(value: unknown): void;
   reject(error: unknown): void;
@@ -50,9 +51,9 @@ export class RealmActor {
     return this.state.realm;
   }
 
-  ask<N extends CommandName>(name: N, actorId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
+  ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
     return new Promise<OutputOf<N>>((resolve, reject) => {
-      this.mailbox.push({ name, actorId, input, resolve: resolve as (value: unknown) => void, reject });
+      this.mailbox.push({ name, userId, input, resolve: resolve as (value: unknown) => void, reject });
       if (!this.draining) void this.drain();
     });
   }
@@ -125,7 +126,7 @@ export class RealmActor {
   }
 
   private context(envelope: Envelope): CommandContext {
-    return new CommandContext(this.state, this.store, this.config, this.queues, envelope.actorId);
+    return new CommandContext(this.state, this.store, this.config, this.queues, envelope.userId);
   }
 
   /** Expected errors go back to the caller as they are. Anything else is a bug: it is logged, the

@@ -24,7 +24,7 @@ export class CommandContext {
     readonly store: Store,
     readonly config: Config,
     readonly queues: EventQueues,
-    private readonly actorId: number | null,
+    private readonly userId: number | null,
   ) {
     this.now = Math.floor(config.clock() / 1000);
   }
@@ -35,14 +35,14 @@ export class CommandContext {
   }
 
   /** False for commands of the system itself (management CLI, demo seed). */
-  get hasActor(): boolean {
-    return this.actorId !== null;
+  get hasUser(): boolean {
+    return this.userId !== null;
   }
 
   /** The user the command runs for; checked again here because the user may have been deactivated
    * between authentication and this command. */
-  get actor(): UserRecord {
-    const user = this.actorId === null ? undefined : this.state.users.get(this.actorId);
+  get user(): UserRecord {
+    const user = this.userId === null ? undefined : this.state.users.get(this.userId);
     if (!user) throw errors.unauthorized();
     if (!user.isActive) throw errors.userDeactivated();
     return user;

@@ -19,7 +19,7 @@ function botAudience(ctx: CommandContext, bot: UserRecord): number[] {
 
 
 export function realmBotsInitialState(ctx: CommandContext) {
-  const viewer = ctx.actor;
+  const viewer = ctx.user;
   const bots = [...ctx.state.users.values()].filter((user) => isAdministeredBot(ctx, user) && (isAdmin(viewer) || user.botOwnerId === viewer.id));
   return { realm_bots: bots.map((bot) => botView(bot, ctx.fakeEmailDomain)) };
 }

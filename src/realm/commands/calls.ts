@@ -4,10 +4,10 @@
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 
 export const callCommands = {
-  'calls.token': readCommand((ctx) => ctx.actor.videoCallToken ?? null),
+  'calls.token': readCommand((ctx) => ctx.user.videoCallToken ?? null),
 
   'calls.setToken': writeCommand((ctx, input: { token: string | null }) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     const had = user.videoCallToken !== undefined;
     const { videoCallToken: _previous, ...rest } = user;
     ctx.saveUser(input.token === null ? rest : { ...rest, videoCallToken: input.token });
@@ -20,6 +20,6 @@ export const callCommands = {
  * name for the same value is has_zoom_token. */
 export function callsInitialState(ctx: CommandContext) {
   const provider = ctx.config.videoProvider;
-  const has = provider?.kind === 'jitsi' || (provider?.kind === 'oauth' && ctx.actor.videoCallToken !== undefined);
+  const has = provider?.kind === 'jitsi' || (provider?.kind === 'oauth' && ctx.user.videoCallToken !== undefined);
   return { has_provider_token: has, has_zoom_token: has };
 }

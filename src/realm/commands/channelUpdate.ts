@@ -5,7 +5,8 @@ import type { ChannelPermission, ChannelRecord, TopicsPolicy } from '../../chann
 import { errors } from '../../errors.js';
 import { satisfies } from '../../groups/membership.js';
 import type { GroupSetting } from '../../groups/records.js';
-import { moveChannel } from '../../machines/channel.js';
+import { channelLifecycle, type ChannelEvent } from '../../machines/channel.js';
+import { move } from '../../machines/lifecycle.js';
 import { renderMarkdown } from '../../markdown/index.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
@@ -50,11 +51,19 @@ function setDefault(ctx: CommandContext, channelId: number, isDefault: boolean):
   ctx.emit({ type: 'default_streams', default_streams: ctx.state.realm.defaultChannelIds }, everyone);
 }
 
+/** Moves a channel through its lifecycle, or throws the API's error for the machine's refusal. */
+function changeArchived(channel: ChannelRecord, event: ChannelEvent): void {
+  const outcome = move(channelLifecycle, channel.isArchived ? 'archived' : 'active', event);
+  if (!('refused' in outcome)) return;
+  if (outcome.refused !== 'state') throw errors.adminRequired();
+  throw errors.badRequest(event.type === 'channel.archive' ? 'Channel is already archived.' : 'Channel is not archived.');
+}
+
 export const channelUpdateCommands = {
   /** POST and DELETE /default_streams. */
   'channels.setDefault': writeCommand((ctx, input: { channelId: number; isDefault: boolean }) => {
-    if (!isAdmin(ctx.actor)) throw errors.adminRequired();
-    const channel = visibleChannel(ctx, input.channelId, ctx.actor);
+    if (!isAdmin(ctx.user)) throw errors.adminRequired();
+    const channel = visibleChannel(ctx, input.channelId, ctx.user);
     if (input.isDefault && channel.inviteOnly) throw errors.badRequest('Private channels cannot be made default.');
     if (input.isDefault && channel.isArchived) throw errors.badRequest('Archived channels cannot be made default.');
     if (input.isDefault === ctx.state.realm.defaultChannelIds.includes(channel.id)) {
@@ -65,10 +74,9 @@ export const channelUpdateCommands = {
   }),
 
   'channels.archive': writeCommand((ctx, input: { channelId: number }) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     const channel = visibleChannel(ctx, input.channelId, user);
-    const archived = moveChannel(channel.isArchived, { type: 'channel.archive', mayAdminister: mayAdminister(ctx, channel, user) });
-    if (archived === undefined) throw channel.isArchived ? errors.badRequest('Channel is already archived.') : errors.adminRequired();
+    changeArchived(channel, { type: 'channel.archive', mayAdminister: mayAdminister(ctx, channel, user) });
     ctx.saveChannel({ ...channel, isArchived: true });
     if (ctx.state.realm.defaultChannelIds.includes(channel.id)) setDefault(ctx, channel.id, false);
     const observers = channelObservers(ctx.state, channel).map((observer) => observer.id);
@@ -77,15 +85,16 @@ export const channelUpdateCommands = {
   }),
 
   'channels.update': writeCommand((ctx, input: ChannelUpdate) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     const before = visibleChannel(ctx, input.channelId, user);
-    if (!mayAdminister(ctx, before, user)) throw errors.adminRequired();
+    const administers = mayAdminister(ctx, before, user);
+    if (!administers) throw errors.adminRequired();
     let channel = { ...before };
     const changed: [string, unknown, Record<string, unknown>?][] = [];
 
     if (input.isArchived !== undefined) {
       if (input.isArchived) throw errors.badRequest('Channels are archived with DELETE /streams/{stream_id}; is_archived only unarchives.');
-      if (moveChannel(channel.isArchived, { type: 'channel.unarchive', mayAdminister: true }) === undefined) throw errors.badRequest('Channel is not archived.');
+      changeArchived(channel, { type: 'channel.unarchive', mayAdminister: administers });
       channel.isArchived = false;
       changed.push(['is_archived', false]);
     }

@@ -220,9 +220,9 @@ const bySubscriber = (entries: [UserRecord, string][]): Record<string, string[]>
 
 export const channelCommands = {
   'subscriptions.add': writeCommand((ctx, input: SubscribeInput) => {
-    const actor = ctx.actor;
-    const principals = input.principals === null ? [actor] : input.principals.map((principal) => resolvePrincipal(ctx, principal));
-    const onlySelf = principals.every((user) => user.id === actor.id);
+    const requester = ctx.user;
+    const principals = input.principals === null ? [requester] : input.principals.map((principal) => resolvePrincipal(ctx, principal));
+    const onlySelf = principals.every((user) => user.id === requester.id);
     const existing: ChannelRecord[] = [];
     const unauthorized: string[] = [];
     const toCreate: NewChannel[] = [];
@@ -233,21 +233,21 @@ export const channelCommands = {
         toCreate.push({ ...input.newChannel, name, description: requested.description ?? '' });
         continue;
       }
-      const allowed = !channel.isArchived && (onlySelf ? canSubscribeSelf(ctx.state, channel, actor) : canAddSubscribers(ctx.state, channel, actor));
+      const allowed = !channel.isArchived && (onlySelf ? canSubscribeSelf(ctx.state, channel, requester) : canAddSubscribers(ctx.state, channel, requester));
       if (allowed) existing.push(channel);
       else if (input.authorizationErrorsFatal) throw errors.badRequest(`Unable to access channel (${channel.name}).`);
       else unauthorized.push(channel.name);
     }
-    if (!onlySelf && toCreate.length > 0 && !satisfies(ctx.state, ctx.state.realm.permissions.can_add_subscribers_group, actor) && !isAdmin(actor)) {
+    if (!onlySelf && toCreate.length > 0 && !satisfies(ctx.state, ctx.state.realm.permissions.can_add_subscribers_group, requester) && !isAdmin(requester)) {
       throw errors.insufficientRights();
     }
-    if (input.isDefaultStream && toCreate.length > 0 && !isAdmin(actor)) throw errors.adminRequired();
-    for (const spec of toCreate) checkMayCreate(ctx, actor, spec);
-    const created = toCreate.map((spec) => createChannel(ctx, actor, spec, principals));
+    if (input.isDefaultStream && toCreate.length > 0 && !isAdmin(requester)) throw errors.adminRequired();
+    for (const spec of toCreate) checkMayCreate(ctx, requester, spec);
+    const created = toCreate.map((spec) => createChannel(ctx, requester, spec, principals));
     if (input.isDefaultStream && created.length > 0) {
       ctx.saveRealm({ defaultChannelIds: [...ctx.state.realm.defaultChannelIds, ...created.map((channel) => channel.id)] });
     }
-    if (input.announce) for (const channel of created) announceChannel(ctx, actor, channel);
+    if (input.announce) for (const channel of created) announceChannel(ctx, requester, channel);
     const subscribed: [UserRecord, string][] = [];
     const already: [UserRecord, string][] = [];
     for (const channel of [...created, ...existing]) {
@@ -262,7 +262,7 @@ export const channelCommands = {
   }),
 
   'channels.list': readCommand((ctx, input: ChannelListInput) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     if (input.includeAllActive && !isAdmin(user)) throw errors.badRequest('User not authorized for this query');
     const includeAll = input.includeAll || input.includeAllActive;
     const owner = user.botOwnerId === null ? undefined : ctx.state.users.get(user.botOwnerId);
@@ -281,13 +281,13 @@ export const channelCommands = {
   }),
 
   'subscriptions.remove': writeCommand((ctx, input: { names: string[]; principals: (string | number)[] | null }) => {
-    const actor = ctx.actor;
-    const principals = input.principals === null ? [actor] : input.principals.map((principal) => resolvePrincipal(ctx, principal));
-    const onlySelf = principals.every((user) => user.id === actor.id);
+    const requester = ctx.user;
+    const principals = input.principals === null ? [requester] : input.principals.map((principal) => resolvePrincipal(ctx, principal));
+    const onlySelf = principals.every((user) => user.id === requester.id);
     const channels = input.names.map((name) => {
       const channel = ctx.state.channelByName(name);
-      if (!channel || !canSeeChannel(ctx.state, channel, actor)) throw errors.badRequest(`Channel '${name}' does not exist`);
-      if (!onlySelf && !hasPermission(ctx.state, channel, actor, 'can_remove_subscribers_group')) throw errors.insufficientRights();
+      if (!channel || !canSeeChannel(ctx.state, channel, requester)) throw errors.badRequest(`Channel '${name}' does not exist`);
+      if (!onlySelf && !hasPermission(ctx.state, channel, requester, 'can_remove_subscribers_group')) throw errors.insufficientRights();
       return channel;
     });
     const removed: string[] = [];
@@ -303,26 +303,26 @@ export const channelCommands = {
 
   'channels.get': readCommand((ctx, input: { channelId: number }) => {
     const channel = ctx.state.channels.get(input.channelId);
-    if (!channel || !canSeeChannel(ctx.state, channel, ctx.actor)) throw errors.badRequest('Invalid channel ID');
+    if (!channel || !canSeeChannel(ctx.state, channel, ctx.user)) throw errors.badRequest('Invalid channel ID');
     return channelViewOf(ctx.state, channel);
   }),
 
   'channels.idByName': readCommand((ctx, input: { name: string }) => {
     const channel = ctx.state.channelByName(input.name);
-    if (!channel || !canSeeChannel(ctx.state, channel, ctx.actor)) throw errors.badRequest(`Invalid channel name '${input.name}'`);
+    if (!channel || !canSeeChannel(ctx.state, channel, ctx.user)) throw errors.badRequest(`Invalid channel name '${input.name}'`);
     return channel.id;
   }),
 
   'channels.members': readCommand((ctx, input: { channelId: number }) => {
     const channel = ctx.state.channels.get(input.channelId);
-    if (!channel || !canReadChannel(ctx.state, channel, ctx.actor)) throw errors.badRequest('Invalid channel ID');
+    if (!channel || !canReadChannel(ctx.state, channel, ctx.user)) throw errors.badRequest('Invalid channel ID');
     return ctx.state.subscriberIds(channel.id);
   }),
 };
 
 /** The user's subscriptions, past subscriptions and the visible channels never subscribed to. */
 function subscriptionLists(ctx: CommandContext, includeSubscribers: boolean) {
-  const user = ctx.actor;
+  const user = ctx.user;
   const subscriptions = [];
   const unsubscribed = [];
   const neverSubscribed = [];
@@ -344,6 +344,6 @@ export function subscriptionsInitialState(ctx: CommandContext, includeSubscriber
 }
 
 export function channelsInitialState(ctx: CommandContext) {
-  const user = ctx.actor;
+  const user = ctx.user;
   return { streams: [...ctx.state.channels.values()].filter((channel) => canSeeChannel(ctx.state, channel, user)).map((channel) => channelViewOf(ctx.state, channel)) };
 }

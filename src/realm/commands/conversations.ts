@@ -7,7 +7,7 @@ import type { CommandContext } from '../context.js';
 const MAX_RECENT_CONVERSATIONS = 1000;
 
 export function starredInitialState(ctx: CommandContext) {
-  const userId = ctx.actor.id;
+  const userId = ctx.user.id;
   const starred: number[] = [];
   for (const recipientId of ctx.store.userMessages.conversations(userId)) {
     for (const [messageId, flags] of ctx.store.userMessages.conversationRange(userId, recipientId, 0)) if (flags & Flag.starred) starred.push(messageId);
@@ -17,7 +17,7 @@ export function starredInitialState(ctx: CommandContext) {
 
 /** Each direct-message conversation's newest message and its other participants, newest first. */
 export function recentConversationsInitialState(ctx: CommandContext) {
-  const userId = ctx.actor.id;
+  const userId = ctx.user.id;
   const channelRecipients = new Set([...ctx.state.channels.values()].map((channel) => channel.recipientId));
   const conversations: { max_message_id: number; user_ids: number[] }[] = [];
   for (const recipientId of ctx.store.userMessages.conversations(userId)) {

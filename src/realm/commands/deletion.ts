@@ -74,7 +74,7 @@ export const deletionCommands = {
   /** DELETE /messages/{id}: the channel's delete groups decide (organization administrators for
    * direct messages); one's own messages only within the time limit. */
   'messages.delete': writeCommand((ctx, input: { messageId: number }) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     const message = ctx.store.messages.get(input.messageId);
     const received = message !== undefined && ctx.store.userMessages.get(user.id, message.recipientId, input.messageId) !== undefined;
     const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
@@ -91,7 +91,7 @@ export const deletionCommands = {
 
   /** GET /users/me/{stream_id}/topics: each topic with its newest message, newest first. */
   'topics.list': readCommand((ctx, input: { channelId: number; allowEmptyTopicName: boolean }) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     const channel = ctx.state.channels.get(input.channelId);
     if (!channel || !canReadChannel(ctx.state, channel, user)) throw errors.badRequest('Invalid channel ID');
     const newest = new Map<string, { name: string; max_id: number }>();
@@ -105,7 +105,7 @@ export const deletionCommands = {
 
   /** One batch of spec endpoint 10: the newest messages of the topic; says whether any remain. */
   'topics.deleteBatch': writeCommand((ctx, input: { channelId: number; topic: string }) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     if (!isAdmin(user)) throw errors.adminRequired();
     const channel = ctx.state.channels.get(input.channelId);
     if (!channel || !canSeeChannel(ctx.state, channel, user)) throw errors.badRequest('Invalid channel ID');

@@ -49,10 +49,10 @@ const userDrafts = (ctx: CommandContext, userId: number): DraftRecord[] =>
   [...ctx.store.drafts.getRange({ start: [ctx.state.realm.id, userId], end: [ctx.state.realm.id, userId + 1] })].map(({ value }) => value);
 
 export const draftCommands = {
-  'drafts.list': readCommand((ctx) => userDrafts(ctx, ctx.actor.id).map(draftView)),
+  'drafts.list': readCommand((ctx) => userDrafts(ctx, ctx.user.id).map(draftView)),
 
   'drafts.create': writeCommand((ctx, input: { drafts: DraftInput[] }) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     // Every draft is checked before any gets an ID or is stored: all of them, or none.
     const drafts = input.drafts.map((draft) => checkDraft(ctx, user, draft, 0)).map((draft) => ({ ...draft, id: ctx.store.nextId('draft') }));
     for (const draft of drafts) ctx.store.drafts.put([ctx.state.realm.id, user.id, draft.id], draft);
@@ -61,7 +61,7 @@ export const draftCommands = {
   }),
 
   'drafts.update': writeCommand((ctx, input: { id: number; draft: DraftInput }) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     ownDraft(ctx, user, input.id);
     const draft = checkDraft(ctx, user, input.draft, input.id);
     ctx.store.drafts.put([ctx.state.realm.id, user.id, draft.id], draft);
@@ -70,7 +70,7 @@ export const draftCommands = {
   }),
 
   'drafts.delete': writeCommand((ctx, input: { id: number }) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     ownDraft(ctx, user, input.id);
     ctx.store.drafts.remove([ctx.state.realm.id, user.id, input.id]);
     ctx.emit({ type: 'drafts', op: 'remove', draft_id: input.id }, [user.id]);
@@ -78,4 +78,4 @@ export const draftCommands = {
   }),
 };
 
-export const draftsInitialState = (ctx: CommandContext) => ({ drafts: userDrafts(ctx, ctx.actor.id).map(draftView) });
+export const draftsInitialState = (ctx: CommandContext) => ({ drafts: userDrafts(ctx, ctx.user.id).map(draftView) });

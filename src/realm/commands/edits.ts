@@ -47,7 +47,7 @@ function movedTogether(ctx: CommandContext, message: MessageRecord, mode: EditIn
 
 export const editCommands = {
   'messages.edit': writeCommand((ctx, input: EditInput) => {
-    const editor = ctx.actor;
+    const editor = ctx.user;
     const message = accessibleMessage(ctx, editor, input.messageId);
     if (input.content === undefined && input.topic === undefined && input.channelId === undefined) throw errors.badRequest('Nothing to change');
     if (input.content !== undefined) {
@@ -144,7 +144,7 @@ export const editCommands = {
   }),
 
   'messages.history': readCommand((ctx, input: { messageId: number; allowEmptyTopicName: boolean }) => {
-    const message = accessibleMessage(ctx, ctx.actor, input.messageId);
+    const message = accessibleMessage(ctx, ctx.user, input.messageId);
     if (!ctx.state.realm.editHistoryVisible) throw errors.badRequest('Message edit history is disabled in this organization');
     const showTopic = (topic: string) => (topic === '' && !input.allowEmptyTopicName ? ctx.state.realm.emptyTopicDisplayName : topic);
     return editHistory(message, showTopic);

@@ -116,7 +116,7 @@ function unreadEntries(ctx: CommandContext, user: UserRecord, channelId?: number
 export const flagCommands = {
   /** The deprecated but used POST /mark_all_as_read, /mark_stream_as_read, /mark_topic_as_read. */
   'flags.markAsRead': writeCommand((ctx, input: { channelId?: number; topic?: string }) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     if (input.channelId !== undefined) {
       const channel = ctx.state.channels.get(input.channelId);
       if (!channel || !canReadChannel(ctx.state, channel, user)) throw errors.badRequest('Invalid channel ID');
@@ -127,7 +127,7 @@ export const flagCommands = {
   }),
 
   'flags.update': writeCommand((ctx, input: FlagChange & { messages: number[] }) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     checkFlag(input.flag);
     const { updated, ignoredChannels } = applyFlag(ctx, user, entriesFor(ctx, user, input.messages), input);
     return {
@@ -137,7 +137,7 @@ export const flagCommands = {
   }),
 
   'flags.updateNarrow': writeCommand((ctx, input: NarrowFlagInput) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     checkFlag(input.flag);
     const { numBefore, numAfter } = clampWindow(input.numBefore, input.numAfter);
     if (!input.includeAnchor && numBefore > 0 && numAfter > 0) throw errors.badRequest('The anchor can only be excluded at an end of the range');

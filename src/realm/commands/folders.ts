@@ -12,7 +12,7 @@ import { folderView } from '../../channels/view.js';
 const sortedFolders = (ctx: CommandContext): FolderRecord[] => [...ctx.state.folders.values()].sort((a, b) => a.order - b.order);
 
 function requireAdmin(ctx: CommandContext): void {
-  if (!isAdmin(ctx.actor)) throw errors.adminRequired();
+  if (!isAdmin(ctx.user)) throw errors.adminRequired();
 }
 
 function checkName(ctx: CommandContext, name: string, id: number | null): string {
@@ -64,7 +64,7 @@ export const folderCommands = {
       description,
       renderedDescription: renderMarkdown(description),
       order: Math.max(-1, ...[...ctx.state.folders.values()].map((other) => other.order)) + 1,
-      creatorId: ctx.actor.id,
+      creatorId: ctx.user.id,
       dateCreated: ctx.now,
       isArchived: false,
     };

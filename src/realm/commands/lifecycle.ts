@@ -1,8 +1,9 @@
 // Deactivating and reactivating users (spec endpoint 16; the user lifecycle machine).
 import { channelObservers } from '../../channels/access.js';
-import { errors } from '../../errors.js';
+import { errors, type ApiError } from '../../errors.js';
 import { directSystemGroup } from '../../groups/records.js';
-import { moveUser, type UserLifecycleEvent } from '../../machines/user.js';
+import { move } from '../../machines/lifecycle.js';
+import { userLifecycle, type UserEvent } from '../../machines/user.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { userView } from '../../users/view.js';
 import { writeCommand, type CommandContext } from '../context.js';
@@ -64,28 +65,33 @@ function deactivateOne(ctx: CommandContext, user: UserRecord, actions: Deactivat
   ctx.afterCommit(() => ctx.queues.deleteUserQueues(ctx.state.realm.id, user.id));
 }
 
-function refusal(event: UserLifecycleEvent, target: UserRecord) {
-  if (!event.requesterIsAdmin) return errors.adminRequired();
-  if (event.type === 'user.reactivate') return errors.badRequest('User is already active');
-  if (!target.isActive) return errors.noSuchUser();
-  if (event.targetIsOwner && !event.requesterIsOwner) return errors.ownerRequired();
-  return errors.badRequest('Cannot deactivate the only organization owner');
+/** The API's error for each refusal of the user lifecycle. */
+const refusals: Record<string, (event: UserEvent) => ApiError> = {
+  adminRequired: () => errors.adminRequired(),
+  ownerRequired: () => errors.ownerRequired(),
+  onlyOwner: () => errors.badRequest('Cannot deactivate the only organization owner'),
+  state: (event) => (event.type === 'user.reactivate' ? errors.badRequest('User is already active') : errors.noSuchUser()),
+};
+
+function moveOrRefuse(target: UserRecord, event: UserEvent): void {
+  const outcome = move(userLifecycle, target.isActive ? 'active' : 'deactivated', event);
+  if ('refused' in outcome) throw refusals[outcome.refused]!(event);
 }
 
 export const lifecycleCommands = {
   'users.deactivate': writeCommand((ctx, input: { userId: number; actions: DeactivationActions }) => {
-    const requester = ctx.actor;
+    const requester = ctx.user;
     const target = ctx.state.users.get(input.userId);
     if (!target || target.isBot) throw errors.noSuchUser();
     const activeOwners = [...ctx.state.users.values()].filter((user) => user.isActive && user.role === Role.owner);
-    const event: UserLifecycleEvent = {
+    const event: UserEvent = {
       type: 'user.deactivate',
       requesterIsAdmin: isAdmin(requester),
       requesterIsOwner: requester.role === Role.owner,
       targetIsOwner: target.role === Role.owner,
       targetIsOnlyOwner: target.role === Role.owner && activeOwners.length === 1,
     };
-    if (moveUser(target.isActive, event) === undefined) throw refusal(event, target);
+    moveOrRefuse(target, event);
     // Bots the user owns go first, with the same deletion actions (spec: States and transitions).
     for (const bot of [...ctx.state.users.values()]) {
       if (bot.isBot && bot.isActive && bot.botOwnerId === target.id) deactivateOne(ctx, bot, input.actions);
@@ -97,8 +103,8 @@ export const lifecycleCommands = {
   'users.reactivate': writeCommand((ctx, input: { userId: number }) => {
     const target = ctx.state.users.get(input.userId);
     if (!target) throw errors.noSuchUser();
-    const event: UserLifecycleEvent = { type: 'user.reactivate', requesterIsAdmin: isAdmin(ctx.actor) };
-    if (moveUser(target.isActive, event) === undefined) throw refusal(event, target);
+    const event: UserEvent = { type: 'user.reactivate', requesterIsAdmin: isAdmin(ctx.user) };
+    moveOrRefuse(target, event);
     const updated = { ...target, isActive: true };
     ctx.saveUser(updated);
     announceActivity(ctx, updated);

@@ -15,7 +15,7 @@ export interface LinkifierInput {
 }
 
 function requireAdmin(ctx: CommandContext): void {
-  if (!isAdmin(ctx.actor)) throw errors.adminRequired();
+  if (!isAdmin(ctx.user)) throw errors.adminRequired();
 }
 
 function existing(ctx: CommandContext, id: number): LinkifierRecord {

@@ -211,10 +211,10 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
 export const sendMessage = (ctx: CommandContext, sender: UserRecord, input: SendInput): MessageRecord => storeMessage(ctx, sender, prepareMessage(ctx, sender, input), input);
 
 export const messageCommands = {
-  'messages.send': writeCommand((ctx, input: SendInput) => ({ id: sendMessage(ctx, ctx.actor, input).id })),
+  'messages.send': writeCommand((ctx, input: SendInput) => ({ id: sendMessage(ctx, ctx.user, input).id })),
 
   'messages.window': readCommand((ctx, input: FetchInput) => {
-    const viewer = ctx.actor;
+    const viewer = ctx.user;
     if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) throw errors.badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
     const window = narrowWindow(ctx, viewer, input);
     const options = { applyMarkdown: input.applyMarkdown, clientGravatar: input.clientGravatar };
@@ -229,10 +229,10 @@ export const messageCommands = {
   }),
 
   /** POST /messages/render: the HTML the content would get if the user sent it now. */
-  'messages.render': readCommand((ctx, input: { content: string }) => ({ rendered: renderAs(ctx.state, ctx.config, ctx.actor, input.content).html })),
+  'messages.render': readCommand((ctx, input: { content: string }) => ({ rendered: renderAs(ctx.state, ctx.config, ctx.user, input.content).html })),
 
   'messages.get': readCommand((ctx, input: { messageId: number; applyMarkdown: boolean }) => {
-    const viewer = ctx.actor;
+    const viewer = ctx.user;
     const message = ctx.store.messages.get(input.messageId);
     const flags = message && ctx.store.userMessages.get(viewer.id, message.recipientId, input.messageId);
     const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
@@ -254,7 +254,7 @@ const anyMention = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_
 
 /** register's `message` state: the newest message ID and the unread messages, by conversation. */
 export function messagesInitialState(ctx: CommandContext) {
-  const user = ctx.actor;
+  const user = ctx.user;
   let maxMessageId = -1;
   const unread: { id: number; flags: number }[] = [];
   let missing = false;

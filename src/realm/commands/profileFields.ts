@@ -20,7 +20,7 @@ function announceFields(ctx: CommandContext): void {
 }
 
 function requireAdmin(ctx: CommandContext): void {
-  if (!isAdmin(ctx.actor)) throw errors.adminRequired();
+  if (!isAdmin(ctx.user)) throw errors.adminRequired();
 }
 
 function fieldById(ctx: CommandContext, id: number): FieldRecord {
@@ -106,7 +106,7 @@ export const profileFieldCommands = {
 
   /** Spec endpoint 14: every item is checked before any is stored, so a bad item changes nothing. */
   'profile.update': writeCommand((ctx, input: { data: { id: number; value: unknown }[] }) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     const changes = input.data.map(({ id, value }) => {
       const field = fieldById(ctx, id);
       if (!field.editableByUser && !isAdmin(user)) throw errors.badRequest('You are not allowed to change this field. Contact an administrator to update it.');

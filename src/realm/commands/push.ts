@@ -15,7 +15,7 @@ const sameDevice = (a: DeviceInput, b: DeviceInput): boolean =>
 
 export const pushCommands = {
   'push.register': writeCommand((ctx, input: DeviceInput) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     if (!ctx.config.pushRelay) throw errors.pushNotConfigured();
     if (!decodePublicKey(input.pushPublicKey)) throw errors.badRequest('Invalid push_public_key');
     if (input.bouncerPublicKey.trim() === '') throw errors.badRequest('Invalid bouncer_public_key');
@@ -31,10 +31,10 @@ export const pushCommands = {
 
   /** The user's devices, or the one with this push account ID. */
   'push.devices': readCommand((ctx, input: { pushAccountId?: number }) =>
-    userDevices(ctx, ctx.actor.id).filter((device) => input.pushAccountId === undefined || device.pushAccountId === input.pushAccountId),
+    userDevices(ctx, ctx.user.id).filter((device) => input.pushAccountId === undefined || device.pushAccountId === input.pushAccountId),
   ),
 };
 
 export const pushInitialState = (ctx: CommandContext) => ({
-  push_devices: Object.fromEntries(userDevices(ctx, ctx.actor.id).map((device) => [String(device.pushAccountId), { status: 'active', error_code: null }])),
+  push_devices: Object.fromEntries(userDevices(ctx, ctx.user.id).map((device) => [String(device.pushAccountId), { status: 'active', error_code: null }])),
 });

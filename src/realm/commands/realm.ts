@@ -11,7 +11,7 @@ const NOTIFICATION_BOT_NAME = 'Notification Bot';
 export const realmCommands = {
   /** Run once by Realms.create: the notification bot, a bot without an owner. */
   'realm.bootstrap': writeCommand((ctx) => {
-    if (ctx.hasActor) throw errors.insufficientRights();
+    if (ctx.hasUser) throw errors.insufficientRights();
     const email = `notification-bot@${ctx.fakeEmailDomain}`;
     const bot = insertUser(ctx, { email, fullName: NOTIFICATION_BOT_NAME, role: Role.member, passwordHash: null }, { isBot: true, botType: 1, botOwnerId: null });
     ctx.saveRealm({ notificationBotId: bot.id });
@@ -20,7 +20,7 @@ export const realmCommands = {
 
   /** Whether edit history is shown (Zulip's realm_allow_edit_history). */
   'realm.setEditHistory': writeCommand((ctx, input: { visible: boolean }) => {
-    if (ctx.hasActor) throw errors.insufficientRights();
+    if (ctx.hasUser) throw errors.insufficientRights();
     ctx.saveRealm({ editHistoryVisible: input.visible });
     const everyone = ctx.activeUserIds();
     ctx.emit({ type: 'realm', op: 'update', property: 'allow_edit_history', value: input.visible }, everyone);
@@ -29,7 +29,7 @@ export const realmCommands = {
 
   /** Where new channels are announced (the demo seed and management tools set it). */
   'realm.setAnnouncementsChannel': writeCommand((ctx, input: { channelId: number | null }) => {
-    if (ctx.hasActor) throw errors.insufficientRights();
+    if (ctx.hasUser) throw errors.insufficientRights();
     if (input.channelId !== null && !ctx.state.channels.has(input.channelId)) throw errors.badRequest('Invalid channel ID');
     ctx.saveRealm({ newChannelAnnouncementsChannelId: input.channelId });
     const everyone = ctx.activeUserIds();

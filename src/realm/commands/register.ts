@@ -97,7 +97,7 @@ const fetchers = new Map<string, Fetcher>([
 
 export const registerCommands = {
   'events.register': readCommand((ctx, input: RegisterInput) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     const lifespan = Math.min(input.lifespanSecs ?? ctx.config.queueLifespanSeconds, MAX_LIFESPAN_SECONDS);
     const queue = ctx.queues.create({
       realmId: ctx.state.realm.id,

@@ -2,7 +2,8 @@
 // when scheduled and again when sent, delivered by the realm actor at their time, and moved through
 // the scheduled-message lifecycle machine. Events go to the sender's clients only.
 import { ApiError, errors } from '../../errors.js';
-import { moveScheduled, type ScheduledEvent } from '../../machines/scheduled.js';
+import { move } from '../../machines/lifecycle.js';
+import { scheduledLifecycle, type ScheduledEvent } from '../../machines/scheduled.js';
 import type { ScheduledMessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
@@ -73,8 +74,10 @@ function own(ctx: CommandContext, sender: UserRecord, id: number): ScheduledMess
   return message;
 }
 
-function move(message: ScheduledMessageRecord, event: ScheduledEvent) {
-  return moveScheduled(message.state, event);
+/** The message's state after the event, or undefined when its lifecycle refuses it. */
+function nextState(message: ScheduledMessageRecord, event: ScheduledEvent) {
+  const outcome = move(scheduledLifecycle, message.state, event);
+  return 'to' in outcome ? outcome.to : undefined;
 }
 
 const userScheduled = (ctx: CommandContext, userId: number): ScheduledMessageRecord[] =>
@@ -85,7 +88,7 @@ const userScheduled = (ctx: CommandContext, userId: number): ScheduledMessageRec
 /** Marks a scheduled message failed, tells the sender's clients, and has the notification bot tell
  * the sender why (not when the sender is deactivated: nobody would read it). */
 function fail(ctx: CommandContext, message: ScheduledMessageRecord, reason: string): void {
-  if (move(message, { type: 'scheduled.fail' }) !== 'failed') return;
+  if (nextState(message, { type: 'scheduled.fail' }) !== 'failed') return;
   const failed: ScheduledMessageRecord = { ...message, state: 'failed', failureMessage: reason };
   save(ctx, failed);
   const sender = ctx.state.users.get(message.senderId);
@@ -120,10 +123,10 @@ function readyToSend(ctx: CommandContext, message: ScheduledMessageRecord): { se
 }
 
 export const scheduledCommands = {
-  'scheduled.list': readCommand((ctx) => userScheduled(ctx, ctx.actor.id).map(scheduledMessageView)),
+  'scheduled.list': readCommand((ctx) => userScheduled(ctx, ctx.user.id).map(scheduledMessageView)),
 
   'scheduled.create': writeCommand((ctx, input: ScheduleInput) => {
-    const sender = ctx.actor;
+    const sender = ctx.user;
     checkFuture(ctx, input.deliverAt);
     const prepared = prepareMessage(ctx, sender, { type: input.type, to: addressee(input.type, input.to), topic: input.topic, content: input.content });
     const toSelf = prepared.type === 'private' && prepared.participants.length === 1;
@@ -147,7 +150,7 @@ export const scheduledCommands = {
   }),
 
   'scheduled.update': writeCommand((ctx, input: RescheduleInput) => {
-    const sender = ctx.actor;
+    const sender = ctx.user;
     if (input.type === undefined && input.to === undefined && input.topic === undefined && input.content === undefined && input.deliverAt === undefined) {
       throw errors.badRequest('Nothing to change');
     }
@@ -156,7 +159,7 @@ export const scheduledCommands = {
     if (input.deliverAt !== undefined) checkFuture(ctx, input.deliverAt);
     const message = own(ctx, sender, input.id);
     // A failed message is rescheduled only by an edit that gives it a new time.
-    if (move(message, { type: 'scheduled.edit', newTime: input.deliverAt !== undefined }) !== 'scheduled') {
+    if (nextState(message, { type: 'scheduled.edit', newTime: input.deliverAt !== undefined }) !== 'scheduled') {
       throw errors.badRequest('Scheduled delivery time must be in the future.');
     }
     let updated: ScheduledMessageRecord = { ...message, deliverAt: input.deliverAt ?? message.deliverAt, client: input.client, state: 'scheduled', failureMessage: null };
@@ -181,7 +184,7 @@ export const scheduledCommands = {
   }),
 
   'scheduled.delete': writeCommand((ctx, input: { id: number }) => {
-    const sender = ctx.actor;
+    const sender = ctx.user;
     remove(ctx, own(ctx, sender, input.id));
     ctx.emit({ type: 'scheduled_messages', op: 'remove', scheduled_message_id: input.id }, [sender.id]);
     return {};
@@ -189,9 +192,9 @@ export const scheduledCommands = {
 
   /** Run by the realm actor when the message's time has come: sends it as its sender, or fails it. */
   'scheduled.deliver': writeCommand((ctx, input: { id: number; senderId: number }) => {
-    if (ctx.hasActor) throw errors.insufficientRights();
+    if (ctx.hasUser) throw errors.insufficientRights();
     const message = ctx.store.scheduledMessages.get([ctx.state.realm.id, input.senderId, input.id]);
-    if (!message || message.deliverAt > ctx.now || move(message, { type: 'scheduled.send' }) !== 'sent') return {};
+    if (!message || message.deliverAt > ctx.now || nextState(message, { type: 'scheduled.send' }) !== 'sent') return {};
     const ready = readyToSend(ctx, message);
     if ('reason' in ready) {
       fail(ctx, message, ready.reason);
@@ -205,11 +208,11 @@ export const scheduledCommands = {
 
   /** Run by the realm actor when delivery failed unexpectedly (the failure was logged). */
   'scheduled.fail': writeCommand((ctx, input: { id: number; senderId: number; reason: string }) => {
-    if (ctx.hasActor) throw errors.insufficientRights();
+    if (ctx.hasUser) throw errors.insufficientRights();
     const message = ctx.store.scheduledMessages.get([ctx.state.realm.id, input.senderId, input.id]);
     if (message) fail(ctx, message, input.reason);
     return {};
   }),
 };
 
-export const scheduledInitialState = (ctx: CommandContext) => ({ scheduled_messages: userScheduled(ctx, ctx.actor.id).map(scheduledMessageView) });
+export const scheduledInitialState = (ctx: CommandContext) => ({ scheduled_messages: userScheduled(ctx, ctx.user.id).map(scheduledMessageView) });

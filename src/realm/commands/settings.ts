@@ -50,7 +50,7 @@ function announceVisibility(ctx: CommandContext, before: UserRecord, after: User
 export const settingsCommands = {
   /** Alert words: added or removed, the result announced to the user's own clients. */
   'alertWords.update': writeCommand((ctx, input: { add: string[]; remove: string[] }) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     const add = input.add.map((word) => word.trim()).filter((word) => word !== '');
     add.forEach((word, index) => {
       if ([...word].length > MAX_ALERT_WORD_LENGTH) throw errors.badRequest(`alert_words[${index}] is too long (limit: ${MAX_ALERT_WORD_LENGTH} characters)`);
@@ -69,10 +69,10 @@ export const settingsCommands = {
     return { alert_words: alertWords };
   }),
 
-  'alertWords.list': readCommand((ctx) => ({ alert_words: ctx.actor.alertWords ?? [] })),
+  'alertWords.list': readCommand((ctx) => ({ alert_words: ctx.user.alertWords ?? [] })),
 
   'settings.update': writeCommand((ctx, input: SettingsInput) => {
-    const before = ctx.actor;
+    const before = ctx.user;
     const fullName = input.fullName === undefined ? undefined : checkFullName(input.fullName);
     const changes = Object.entries(input.settings).filter(([, value]) => value !== undefined) as [UserSettingName, SettingValue][];
     for (const [name, value] of changes) {
@@ -114,11 +114,11 @@ function checkTimezone(timezone: string): string | undefined {
   return timezone === '' || timezones.has(timezone) ? undefined : `${timezone} is not a recognized time zone`;
 }
 
-export const settingsInitialState = (ctx: CommandContext) => ({ user_settings: settingsObject((name) => userSetting(ctx.actor, name)) });
+export const settingsInitialState = (ctx: CommandContext) => ({ user_settings: settingsObject((name) => userSetting(ctx.user, name)) });
 
 /** Settings in the top-level keys of register, for clients without `user_settings_object`. */
 export const legacySettingsInitialState = (group: 'display' | 'notification') => (ctx: CommandContext) => {
-  const user = ctx.actor;
+  const user = ctx.user;
   const values = Object.fromEntries(legacySettingNames(group).map((name) => [name, userSetting(user, name)]));
   const { available_notification_sounds, emojiset_choices } = settingChoices();
   return group === 'display'
@@ -133,4 +133,4 @@ export const settingDefaultsInitialState = (ctx: CommandContext) => ({
   ),
 });
 
-export const alertWordsInitialState = (ctx: CommandContext) => ({ alert_words: ctx.actor.alertWords ?? [] });
+export const alertWordsInitialState = (ctx: CommandContext) => ({ alert_words: ctx.user.alertWords ?? [] });

@@ -50,7 +50,7 @@ function resolveEmoji(input: StatusInput): Emoji | null | undefined {
 
 export const statusCommands = {
   'users.setStatus': writeCommand((ctx, input: StatusInput) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     if (Object.values(input).every((value) => value === undefined)) throw errors.badRequest('Client did not pass any new values.');
     const text = input.statusText?.trim();
     if (text !== undefined && [...text].length > MAX_STATUS_TEXT_LENGTH) {

@@ -71,7 +71,7 @@ function announce(ctx: CommandContext, userId: number, channelId: number, proper
 export const subscriptionSettingsCommands = {
   /** Every change is checked before any is stored. */
   'subscriptions.setProperties': writeCommand((ctx, input: { changes: PropertyChange[] }) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     const updated = new Map<number, SubscriptionRecord>();
     for (const change of input.changes) {
       const current = updated.get(change.channelId) ?? ctx.state.subscription(change.channelId, user.id);

@@ -21,7 +21,7 @@ function manageableGroup(ctx: CommandContext, id: number): GroupRecord {
   const group = ctx.state.groups.get(id);
   if (!group) throw errors.badRequest('Invalid user group');
   if (group.isSystemGroup) throw errors.insufficientRights();
-  const user = ctx.actor;
+  const user = ctx.user;
   if (!isAdmin(user) && !satisfies(ctx.state, group.permissions.can_manage_group, user)) throw errors.insufficientRights();
   return group;
 }
@@ -66,7 +66,7 @@ export interface NewGroup {
 
 export const userGroupCommands = {
   'groups.create': writeCommand((ctx, input: NewGroup) => {
-    const creator = ctx.actor;
+    const creator = ctx.user;
     if (creator.role === Role.guest) throw errors.insufficientRights();
     const name = checkName(ctx, input.name, null);
     checkUsers(ctx, input.members);

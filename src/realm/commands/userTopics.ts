@@ -2,7 +2,8 @@
 // the topic machine; `user_topic` and legacy `muted_topics` events; register state.
 import type { ChannelRecord } from '../../channels/records.js';
 import { errors } from '../../errors.js';
-import { moveTopic, visibilityPolicies, type TopicVisibility } from '../../machines/topic.js';
+import { move } from '../../machines/lifecycle.js';
+import { topicEventFor, topicLifecycle, visibilityPolicies, type TopicVisibility } from '../../machines/topic.js';
 import type { UserTopicRecord } from '../../messages/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { limits } from './limits.js';
@@ -37,15 +38,15 @@ const userTopicView = (row: UserTopicRecord) => ({ stream_id: row.channelId, top
 
 export const userTopicCommands = {
   'topics.setVisibility': writeCommand((ctx, input: TopicTarget & { policy: TopicVisibility }) => {
-    const user = ctx.actor;
+    const user = ctx.user;
     const channel = targetChannel(ctx, input);
     const topic = normalizeTopic(ctx, input.topic);
     if ([...topic].length > limits.max_topic_length) throw errors.badRequest(`topic is too long (limit: ${limits.max_topic_length} characters)`);
     const key: [number, number, number, string] = [ctx.state.realm.id, user.id, channel.id, topic.toLowerCase()];
     const current = visibilityPolicies[ctx.store.userTopics.get(key)?.policy ?? 0]!;
-    const next = moveTopic(current, input.policy, ctx.state.isSubscribed(channel.id, user.id));
-    if (next === undefined) throw errors.badRequest(`Not subscribed to channel ID ${channel.id}`);
-    const row: UserTopicRecord = { channelId: channel.id, topic, policy: visibilityPolicies.indexOf(next), lastUpdated: ctx.now };
+    const outcome = move(topicLifecycle, current, { type: topicEventFor[input.policy], subscribed: ctx.state.isSubscribed(channel.id, user.id) });
+    if ('refused' in outcome) throw errors.badRequest(`Not subscribed to channel ID ${channel.id}`);
+    const row: UserTopicRecord = { channelId: channel.id, topic, policy: visibilityPolicies.indexOf(outcome.to), lastUpdated: ctx.now };
     if (row.policy === 0) ctx.store.userTopics.remove(key);
     else ctx.store.userTopics.put(key, row);
     ctx.emit({ type: 'user_topic', ...userTopicView(row) }, [user.id]);
@@ -55,9 +56,9 @@ export const userTopicCommands = {
 };
 
 export function userTopicsInitialState(ctx: CommandContext) {
-  return { user_topics: userTopics(ctx, ctx.actor.id).map(userTopicView) };
+  return { user_topics: userTopics(ctx, ctx.user.id).map(userTopicView) };
 }
 
 export function mutedTopicsInitialState(ctx: CommandContext) {
-  return { muted_topics: mutedTopics(ctx, ctx.actor.id) };
+  return { muted_topics: mutedTopics(ctx, ctx.user.id) };
 }

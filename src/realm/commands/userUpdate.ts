@@ -22,7 +22,7 @@ function changeRole(ctx: CommandContext, user: UserRecord, role: Role): UserReco
 
 export const userUpdateCommands = {
   'users.update': writeCommand((ctx, input: { userId: number; fullName?: string; role?: number }) => {
-    const requester = ctx.actor;
+    const requester = ctx.user;
     if (!isAdmin(requester)) throw errors.adminRequired();
     let target = ctx.state.users.get(input.userId);
     if (!target || target.isBot) throw errors.noSuchUser();

@@ -69,7 +69,7 @@ export interface UserViewOptions {
 }
 
 /** A user as the acting user (or another viewer) sees them. */
-export const viewAs = (ctx: CommandContext, target: UserRecord, options: UserViewOptions, viewer: UserRecord = ctx.actor): UserView =>
+export const viewAs = (ctx: CommandContext, target: UserRecord, options: UserViewOptions, viewer: UserRecord = ctx.user): UserView =>
   userView(target, viewer, {
     fakeEmailDomain: ctx.fakeEmailDomain,
     clientGravatar: options.clientGravatar,
@@ -104,7 +104,7 @@ export function emitSystemGroupJoin(ctx: CommandContext, user: UserRecord): void
 
 /** The `realm_user` part of register: every user as the requester sees them, and the requester. */
 export function usersInitialState(ctx: CommandContext, options: UserViewOptions) {
-  const me = ctx.actor;
+  const me = ctx.user;
   const active: UserView[] = [];
   const inactive: UserView[] = [];
   // As in Zulip, register's users carry their custom profile data.
@@ -137,7 +137,7 @@ export function usersInitialState(ctx: CommandContext, options: UserViewOptions)
 }
 
 export const userCommands = {
-  'users.me': readCommand((ctx, options: UserViewOptions) => viewAs(ctx, ctx.actor, options)),
+  'users.me': readCommand((ctx, options: UserViewOptions) => viewAs(ctx, ctx.user, options)),
 
   'users.list': readCommand((ctx, options: UserViewOptions) => [...ctx.state.users.values()].map((user) => viewAs(ctx, user, options))),
 
@@ -147,7 +147,7 @@ export const userCommands = {
     if (input.userId !== undefined) user = ctx.state.users.get(input.userId);
     else if (input.email !== undefined) {
       const byEmail = ctx.state.userByEmail(input.email);
-      if (byEmail) user = canSeeDeliveryEmail(byEmail, ctx.actor) ? byEmail : undefined;
+      if (byEmail) user = canSeeDeliveryEmail(byEmail, ctx.user) ? byEmail : undefined;
       else user = ctx.state.userByApiEmail(input.email, ctx.fakeEmailDomain);
     }
     if (!user) throw errors.noSuchUser();
@@ -155,7 +155,7 @@ export const userCommands = {
   }),
 
   'bots.create': writeCommand((ctx, input: NewBot) => {
-    const owner = ctx.actor;
+    const owner = ctx.user;
     if (owner.role === Role.guest) throw errors.insufficientRights();
     if (!/^[a-z0-9._-]+$/i.test(input.shortName)) throw errors.badRequest('Bad name or username');
     if (![1, 2, 3, 4].includes(input.botType)) throw errors.badRequest('Invalid bot type');
@@ -171,8 +171,8 @@ export const userCommands = {
   /** Creates a user. Without an acting user (the management CLI, the demo seed) no rights apply;
    * through the API only administrators may, and only owners may create owners. */
   'users.create': writeCommand((ctx, input: NewUser) => {
-    if (ctx.hasActor && input.role === Role.owner && ctx.actor.role !== Role.owner) throw errors.ownerRequired();
-    if (ctx.hasActor && !isAdmin(ctx.actor)) throw errors.adminRequired();
+    if (ctx.hasUser && input.role === Role.owner && ctx.user.role !== Role.owner) throw errors.ownerRequired();
+    if (ctx.hasUser && !isAdmin(ctx.user)) throw errors.adminRequired();
     checkNewUser(ctx, input);
     const user = insertUser(ctx, input);
     emitUserEvent(ctx, user, (person) => ({ type: 'realm_user', op: 'add', person }));
