@@ -4,10 +4,59 @@ import { errors } from '../errors.js';
 import type { EventQueues } from '../events/queues.js';
 import type { Emitted, ZulipEvent } from '../events/types.js';
 import type { Store } from '../store/store.js';
+import type { Owner } from '../store/tables.js';
 import type { UserRecord } from '../users/records.js';
-import type { ChannelRecord, SubscriptionRecord } from '../channels/records.js';
+import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channels/records.js';
+import type { GroupRecord } from '../groups/records.js';
+import type { LinkifierRecord } from '../messages/linkifiers.js';
+import type { ScheduledMessageRecord } from '../messages/records.js';
+import type { FieldRecord } from '../users/profileFields.js';
 import { fakeEmailDomain, type RealmRecord } from '../organization/records.js';
 import type { RealmState } from '../organization/state.js';
+
+/** The rows commands save, by kind. */
+interface Rows {
+  user: UserRecord;
+  channel: ChannelRecord;
+  subscription: SubscriptionRecord;
+  group: GroupRecord;
+  folder: FolderRecord;
+  profileField: FieldRecord;
+  linkifier: LinkifierRecord;
+  scheduledMessage: ScheduledMessageRecord;
+}
+export type RowKind = keyof Rows;
+type RemovableKind = 'linkifier' | 'scheduledMessage';
+
+/** How a kind of row is stored, and how the realm's memory follows it (nothing for rows only LMDB
+ * holds). */
+interface Mirror<T> {
+  put(store: Store, realmId: number, row: T): void;
+  remove?(store: Store, realmId: number, row: T): void;
+  keep?(state: RealmState, row: T): void;
+  forget?(state: RealmState, row: T): void;
+}
+
+const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
+  user: { put: (store, _realm, user) => store.users.put(user), keep: (state, user) => state.indexUser(user) },
+  channel: { put: (store, _realm, channel) => store.channels.put(channel), keep: (state, channel) => state.indexChannel(channel) },
+  subscription: { put: (store, _realm, subscription) => store.subscriptions.put(subscription), keep: (state, subscription) => state.indexSubscription(subscription) },
+  group: { put: (store, _realm, group) => store.groups.put(group), keep: (state, group) => state.indexGroup(group) },
+  folder: { put: (store, _realm, folder) => store.folders.put(folder), keep: (state, folder) => state.folders.set(folder.id, folder) },
+  profileField: { put: (store, _realm, field) => store.profileFields.put(field), keep: (state, field) => state.profileFields.set(field.id, field) },
+  linkifier: {
+    put: (store, _realm, linkifier) => store.linkifiers.put(linkifier),
+    remove: (store, _realm, linkifier) => store.linkifiers.remove(linkifier),
+    keep: (state, linkifier) => state.indexLinkifier(linkifier),
+    forget: (state, linkifier) => state.dropLinkifier(linkifier.id),
+  },
+  scheduledMessage: {
+    put: (store, realmId, message) => store.scheduledMessages.put({ realmId, userId: message.senderId }, message),
+    remove: (store, realmId, message) => store.scheduledMessages.remove({ realmId, userId: message.senderId }, message.id),
+    keep: (state, message) => state.indexScheduled(message),
+    forget: (state, message) => state.pendingDeliveries.delete(message.id),
+  },
+};
 
 export class CommandContext {
   /** UNIX seconds at the start of the command. */
@@ -53,22 +102,21 @@ export class CommandContext {
     this.committed.push(effect);
   }
 
-  /** Stores a user and updates the realm's indexes; call inside a write command. */
-  saveUser(user: UserRecord): void {
-    this.store.users.put([user.realmId, user.id], user);
-    this.state.indexUser(user);
+  /** The one save step: stores a row of the realm's tables and, for those memory mirrors, updates
+   * the realm's memory with it. Call inside a write command. */
+  save<K extends RowKind>(kind: K, row: Rows[K]): void {
+    const mirror = mirrors[kind] as Mirror<Rows[K]>;
+    mirror.put(this.store, this.state.realm.id, row);
+    mirror.keep?.(this.state, row);
+    if (kind === 'scheduledMessage') this.scheduleChanged = true;
   }
 
-  /** Stores a channel and updates the realm's indexes; call inside a write command. */
-  saveChannel(channel: ChannelRecord): void {
-    this.store.channels.put([channel.realmId, channel.id], channel);
-    this.state.indexChannel(channel);
-  }
-
-  /** Stores a subscription and updates the realm's indexes; call inside a write command. */
-  saveSubscription(subscription: SubscriptionRecord): void {
-    this.store.subscriptions.put([subscription.realmId, subscription.channelId, subscription.userId], subscription);
-    this.state.indexSubscription(subscription);
+  /** Removes a row saved with `save`, from LMDB and from memory. */
+  remove<K extends RemovableKind>(kind: K, row: Rows[K]): void {
+    const mirror = mirrors[kind] as Mirror<Rows[K]>;
+    mirror.remove!(this.store, this.state.realm.id, row);
+    mirror.forget?.(this.state, row);
+    if (kind === 'scheduledMessage') this.scheduleChanged = true;
   }
 
   /** Changes the realm record, stored and in memory; call inside a write command. */
@@ -83,6 +131,11 @@ export class CommandContext {
     const ids: number[] = [];
     for (const user of this.state.users.values()) if (user.isActive) ids.push(user.id);
     return ids;
+  }
+
+  /** Whose rows a user's owned tables (drafts, topics, push devices) hold. */
+  ownerOf(userId: number): Owner {
+    return { realmId: this.state.realm.id, userId };
   }
 
   get fakeEmailDomain(): string {

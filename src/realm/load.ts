@@ -6,14 +6,13 @@ import type { Store } from '../store/store.js';
 
 export function loadRealmState(store: Store, realm: RealmRecord): RealmState {
   const state = new RealmState(realm);
-  const range = { start: [realm.id], end: [realm.id + 1] };
-  for (const { value } of store.users.getRange(range)) state.indexUser(value);
-  for (const { value } of store.groups.getRange(range)) state.indexGroup(value);
-  for (const { value } of store.channels.getRange(range)) state.indexChannel(value);
-  for (const { value } of store.subscriptions.getRange(range)) state.indexSubscription(value);
-  for (const { value } of store.profileFields.getRange(range)) state.profileFields.set(value.id, value);
-  for (const { value } of store.folders.getRange(range)) state.folders.set(value.id, value);
-  for (const { value } of store.linkifiers.getRange(range)) state.indexLinkifier(value);
-  for (const { value } of store.scheduledMessages.getRange(range)) state.indexScheduled(value);
+  for (const user of store.users.ofRealm(realm.id)) state.indexUser(user);
+  for (const group of store.groups.ofRealm(realm.id)) state.indexGroup(group);
+  for (const channel of store.channels.ofRealm(realm.id)) state.indexChannel(channel);
+  for (const subscription of store.subscriptions.ofRealm(realm.id)) state.indexSubscription(subscription);
+  for (const field of store.profileFields.ofRealm(realm.id)) state.profileFields.set(field.id, field);
+  for (const folder of store.folders.ofRealm(realm.id)) state.folders.set(folder.id, folder);
+  for (const linkifier of store.linkifiers.ofRealm(realm.id)) state.indexLinkifier(linkifier);
+  for (const { row } of store.scheduledMessages.ofRealm(realm.id)) state.indexScheduled(row);
   return state;
 }

@@ -36,9 +36,7 @@ export class Realms {
   /** Activates every realm with scheduled messages, so each delivers them at their time (or, when
    * the server was down then, now: late ones fail, as Zulip does). */
   activateScheduled(): void {
-    const realmIds = new Set<number>();
-    for (const key of this.store.scheduledMessages.getKeys()) realmIds.add(key[0]);
-    for (const id of realmIds) this.actor(id);
+    for (const id of this.store.scheduledMessages.realmIds()) this.actor(id);
   }
 
   /** Stops every realm's delivery timer (shutdown); resolves once accepted writes are durable. */
@@ -144,7 +142,7 @@ function createSystemGroups(store: Store, realmId: number, now: number): Map<Sys
       dateCreated: now,
       permissions,
     };
-    store.groups.put([realmId, group.id], group);
+    store.groups.put(group);
   }
   return ids;
 }

@@ -1,7 +1,9 @@
 // The LMDB environment and its named sub-databases. Values are msgpack (msgpackr); keys are
 // ordered-binary arrays, so every realm's rows are one contiguous key range.
 //
-// Key layout (sub-database: key → value):
+// Key layout (sub-database: key → value). Rows of the realm and of its users are typed tables
+// (tables.ts) that build these keys; commands save through CommandContext.save, which updates
+// the realm's memory in the same step.
 //   meta     'ids:<kind>'                 → last ID handed out for <kind> (server-wide counters)
 //            'defaultRealm'               → realm ID served when the Host header names no realm
 //            'dm:<realmId>:<participant IDs, sorted, comma-separated>' → a direct-message group's
@@ -43,6 +45,7 @@ import type { PushDeviceRecord } from '../push/records.js';
 import type { RealmRecord } from '../organization/records.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
+import { OwnedTable, RealmTable } from './tables.js';
 import { UserMessageIndex } from './userMessages.js';
 
 export type IdKind = 'realm' | 'user' | 'channel' | 'group' | 'message' | 'recipient' | 'field' | 'draft' | 'scheduled' | 'folder' | 'linkifier';
@@ -116,24 +119,24 @@ export class Store {
   readonly env: RootDatabase;
   readonly meta: Database<number, string>;
   readonly realms: Database<RealmRecord, number>;
-  readonly users: Database<UserRecord, [number, number]>;
-  readonly groups: Database<GroupRecord, [number, number]>;
-  readonly channels: Database<ChannelRecord, [number, number]>;
-  readonly subscriptions: Database<SubscriptionRecord, [number, number, number]>;
+  readonly users: RealmTable<UserRecord>;
+  readonly groups: RealmTable<GroupRecord>;
+  readonly channels: RealmTable<ChannelRecord>;
+  readonly subscriptions: RealmTable<SubscriptionRecord>;
   readonly messages: Database<MessageRecord, number>;
   private readonly messageHeaders: Database<MessageHeader, number>;
   private readonly senderMessages: Database<true, [number, number]>;
   readonly userMessages: UserMessageIndex;
   readonly channelMessages: Database<string, [number, number]>;
   readonly topicMessages: Database<string, [number, string, number]>;
-  readonly folders: Database<FolderRecord, [number, number]>;
-  readonly profileFields: Database<FieldRecord, [number, number]>;
-  readonly userTopics: Database<UserTopicRecord, [number, number, number, string]>;
-  readonly drafts: Database<DraftRecord, [number, number, number]>;
-  readonly scheduledMessages: Database<ScheduledMessageRecord, [number, number, number]>;
-  readonly pushDevices: Database<PushDeviceRecord, [number, number, number]>;
-  readonly linkifiers: Database<LinkifierRecord, [number, number]>;
-  readonly queues: Database<QueueSnapshot, string>;
+  readonly folders: RealmTable<FolderRecord>;
+  readonly profileFields: RealmTable<FieldRecord>;
+  readonly linkifiers: RealmTable<LinkifierRecord>;
+  readonly userTopics: OwnedTable<UserTopicRecord>;
+  readonly drafts: OwnedTable<DraftRecord>;
+  readonly scheduledMessages: OwnedTable<ScheduledMessageRecord>;
+  readonly pushDevices: OwnedTable<PushDeviceRecord>;
+  private readonly queues: Database<QueueSnapshot, string>;
   private readonly lastIds = new Map<IdKind, number>();
   /** Headers of recently sent or read messages (flag updates read thousands at once). */
   private readonly headerCache = new BoundedCache<number, MessageHeader>(HEADER_CACHE_SIZE);
@@ -145,10 +148,10 @@ export class Store {
     this.env = open({ path, overlappingSync: true, separateFlushed: false, noSync: false, maxDbs: 64 });
     this.meta = this.env.openDB({ name: 'meta' });
     this.realms = this.env.openDB({ name: 'realms' });
-    this.users = this.env.openDB({ name: 'users' });
-    this.groups = this.env.openDB({ name: 'groups' });
-    this.channels = this.env.openDB({ name: 'channels' });
-    this.subscriptions = this.env.openDB({ name: 'subscriptions' });
+    this.users = new RealmTable(this.env.openDB({ name: 'users' }), (user) => [user.id]);
+    this.groups = new RealmTable(this.env.openDB({ name: 'groups' }), (group) => [group.id]);
+    this.channels = new RealmTable(this.env.openDB({ name: 'channels' }), (channel) => [channel.id]);
+    this.subscriptions = new RealmTable(this.env.openDB({ name: 'subscriptions' }), (subscription) => [subscription.channelId, subscription.userId]);
     this.messages = this.env.openDB({ name: 'messages' });
     this.messageHeaders = this.env.openDB({ name: 'headers' });
     this.senderMessages = this.env.openDB({ name: 'senderMessages' });
@@ -162,13 +165,13 @@ export class Store {
     this.backfill(this.topicMessages, this.channelMessages, () => {
       for (const { key, value } of this.channelMessages.getRange()) this.topicMessages.put([key[0], value.toLowerCase(), key[1]], value);
     });
-    this.folders = this.env.openDB({ name: 'folders' });
-    this.profileFields = this.env.openDB({ name: 'profileFields' });
-    this.userTopics = this.env.openDB({ name: 'userTopics' });
-    this.drafts = this.env.openDB({ name: 'drafts' });
-    this.scheduledMessages = this.env.openDB({ name: 'scheduledMessages' });
-    this.pushDevices = this.env.openDB({ name: 'pushDevices' });
-    this.linkifiers = this.env.openDB({ name: 'linkifiers' });
+    this.folders = new RealmTable(this.env.openDB({ name: 'folders' }), (folder) => [folder.id]);
+    this.profileFields = new RealmTable(this.env.openDB({ name: 'profileFields' }), (field) => [field.id]);
+    this.linkifiers = new RealmTable(this.env.openDB({ name: 'linkifiers' }), (linkifier) => [linkifier.id]);
+    this.userTopics = new OwnedTable(this.env.openDB({ name: 'userTopics' }), (row) => [row.channelId, row.topic.toLowerCase()]);
+    this.drafts = new OwnedTable(this.env.openDB({ name: 'drafts' }), (draft) => [draft.id]);
+    this.scheduledMessages = new OwnedTable(this.env.openDB({ name: 'scheduledMessages' }), (message) => [message.id]);
+    this.pushDevices = new OwnedTable(this.env.openDB({ name: 'pushDevices' }), (device) => [device.pushAccountId]);
     this.queues = this.env.openDB({ name: 'queues' });
   }
 

@@ -53,5 +53,5 @@ function loginCandidate(ctx: CommandContext, email: string): UserRecord {
 /** The first login fixes date_joined (spec, User object). */
 export function recordLogin(ctx: CommandContext, user: UserRecord): void {
   if (user.firstLogin !== null) return;
-  ctx.saveUser({ ...user, firstLogin: ctx.now });
+  ctx.save('user', { ...user, firstLogin: ctx.now });
 }

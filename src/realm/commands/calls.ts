@@ -10,7 +10,7 @@ export const callCommands = {
     const user = ctx.user;
     const had = user.videoCallToken !== undefined;
     const { videoCallToken: _previous, ...rest } = user;
-    ctx.saveUser(input.token === null ? rest : { ...rest, videoCallToken: input.token });
+    ctx.save('user', input.token === null ? rest : { ...rest, videoCallToken: input.token });
     if (had !== (input.token !== null)) ctx.emit({ type: 'has_provider_token', value: input.token !== null }, [user.id]);
     return {};
   }),

@@ -77,7 +77,7 @@ export const channelUpdateCommands = {
     const user = ctx.user;
     const channel = visibleChannel(ctx, input.channelId, user);
     changeArchived(channel, { type: 'channel.archive', mayAdminister: mayAdminister(ctx, channel, user) });
-    ctx.saveChannel({ ...channel, isArchived: true });
+    ctx.save('channel', { ...channel, isArchived: true });
     if (ctx.state.realm.defaultChannelIds.includes(channel.id)) setDefault(ctx, channel.id, false);
     const observers = channelObservers(ctx.state, channel).map((observer) => observer.id);
     ctx.emit({ type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property: 'is_archived', value: true }, observers);
@@ -155,7 +155,7 @@ export const channelUpdateCommands = {
     }
     if (input.isDefaultStream !== undefined && input.isDefaultStream && channel.inviteOnly) throw errors.badRequest('A default channel cannot be private.');
 
-    ctx.saveChannel(channel);
+    ctx.save('channel', channel);
     if (input.isDefaultStream !== undefined && input.isDefaultStream !== ctx.state.realm.defaultChannelIds.includes(channel.id)) {
       setDefault(ctx, channel.id, input.isDefaultStream);
     }

@@ -105,7 +105,7 @@ export function createChannel(ctx: CommandContext, creator: UserRecord | null, s
     isRecentlyActive: true,
     permissions,
   };
-  ctx.saveChannel(channel);
+  ctx.save('channel', channel);
   const told = new Set([...channelObservers(ctx.state, channel), ...subscribersToBe].map((user) => user.id));
   ctx.emit({ type: 'stream', op: 'create', streams: [channelViewOf(ctx.state, channel)] }, told);
   return channel;
@@ -134,7 +134,7 @@ export function subscribeUsers(ctx: CommandContext, channel: ChannelRecord, user
           emailNotifications: null,
           wildcardMentionsNotify: null,
         };
-    ctx.saveSubscription(subscription);
+    ctx.save('subscription', subscription);
   }
   const view = channelViewOf(ctx.state, channel);
   const subscribers = ctx.state.subscriberIds(channel.id);
@@ -155,7 +155,7 @@ export function unsubscribeUsers(ctx: CommandContext, channel: ChannelRecord, us
   const observersBefore = channelObservers(ctx.state, channel);
   for (const user of removed) {
     const subscription = { ...ctx.state.subscription(channel.id, user.id)!, active: false };
-    ctx.saveSubscription(subscription);
+    ctx.save('subscription', subscription);
   }
   const removedIds = new Set(removed.map((user) => user.id));
   for (const user of removed) ctx.emit({ type: 'subscription', op: 'remove', subscriptions: [{ stream_id: channel.id, name: channel.name }] }, [user.id]);

@@ -40,13 +40,12 @@ function checkDraft(ctx: CommandContext, user: UserRecord, input: DraftInput, id
 }
 
 function ownDraft(ctx: CommandContext, user: UserRecord, id: number): DraftRecord {
-  const draft = ctx.store.drafts.get([ctx.state.realm.id, user.id, id]);
+  const draft = ctx.store.drafts.get(ctx.ownerOf(user.id), id);
   if (!draft) throw errors.draftNotFound();
   return draft;
 }
 
-const userDrafts = (ctx: CommandContext, userId: number): DraftRecord[] =>
-  [...ctx.store.drafts.getRange({ start: [ctx.state.realm.id, userId], end: [ctx.state.realm.id, userId + 1] })].map(({ value }) => value);
+const userDrafts = (ctx: CommandContext, userId: number): DraftRecord[] => ctx.store.drafts.ofOwner(ctx.ownerOf(userId));
 
 export const draftCommands = {
   'drafts.list': readCommand((ctx) => userDrafts(ctx, ctx.user.id).map(draftView)),
@@ -55,7 +54,7 @@ export const draftCommands = {
     const user = ctx.user;
     // Every draft is checked before any gets an ID or is stored: all of them, or none.
     const drafts = input.drafts.map((draft) => checkDraft(ctx, user, draft, 0)).map((draft) => ({ ...draft, id: ctx.store.nextId('draft') }));
-    for (const draft of drafts) ctx.store.drafts.put([ctx.state.realm.id, user.id, draft.id], draft);
+    for (const draft of drafts) ctx.store.drafts.put(ctx.ownerOf(user.id), draft);
     if (drafts.length > 0) ctx.emit({ type: 'drafts', op: 'add', drafts: drafts.map(draftView) }, [user.id]);
     return { ids: drafts.map((draft) => draft.id) };
   }),
@@ -64,7 +63,7 @@ export const draftCommands = {
     const user = ctx.user;
     ownDraft(ctx, user, input.id);
     const draft = checkDraft(ctx, user, input.draft, input.id);
-    ctx.store.drafts.put([ctx.state.realm.id, user.id, draft.id], draft);
+    ctx.store.drafts.put(ctx.ownerOf(user.id), draft);
     ctx.emit({ type: 'drafts', op: 'update', draft: draftView(draft) }, [user.id]);
     return {};
   }),
@@ -72,7 +71,7 @@ export const draftCommands = {
   'drafts.delete': writeCommand((ctx, input: { id: number }) => {
     const user = ctx.user;
     ownDraft(ctx, user, input.id);
-    ctx.store.drafts.remove([ctx.state.realm.id, user.id, input.id]);
+    ctx.store.drafts.remove(ctx.ownerOf(user.id), input.id);
     ctx.emit({ type: 'drafts', op: 'remove', draft_id: input.id }, [user.id]);
     return {};
   }),

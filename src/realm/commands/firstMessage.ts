@@ -15,7 +15,7 @@ export function refreshFirstMessageId(ctx: CommandContext, channelId: number): v
 
 export function setFirstMessageId(ctx: CommandContext, channel: ChannelRecord, firstMessageId: number | null): void {
   const updated = { ...channel, firstMessageId };
-  ctx.saveChannel(updated);
+  ctx.save('channel', updated);
   const observers = channelObservers(ctx.state, updated).map((user) => user.id);
   ctx.emit({ type: 'stream', op: 'update', stream_id: updated.id, name: updated.name, property: 'first_message_id', value: firstMessageId }, observers);
 }

@@ -34,11 +34,6 @@ function checkDescription(description: string): string {
   return description;
 }
 
-function saveFolder(ctx: CommandContext, folder: FolderRecord): void {
-  ctx.store.folders.put([folder.realmId, folder.id], folder);
-  ctx.state.folders.set(folder.id, folder);
-}
-
 /** A folder a channel may be put in: existing and not archived. */
 export function usableFolder(ctx: CommandContext, id: number): FolderRecord {
   const folder = ctx.state.folders.get(id);
@@ -68,7 +63,7 @@ export const folderCommands = {
       dateCreated: ctx.now,
       isArchived: false,
     };
-    saveFolder(ctx, folder);
+    ctx.save('folder', folder);
     ctx.emit({ type: 'channel_folder', op: 'add', channel_folder: folderView(folder) }, ctx.activeUserIds());
     return { channel_folder_id: folder.id };
   }),
@@ -86,7 +81,7 @@ export const folderCommands = {
       data.rendered_description = updated.renderedDescription = renderMarkdown(updated.description);
     }
     if (input.isArchived !== undefined) data.is_archived = updated.isArchived = input.isArchived;
-    saveFolder(ctx, updated);
+    ctx.save('folder', updated);
     ctx.emit({ type: 'channel_folder', op: 'update', channel_folder_id: folder.id, data }, ctx.activeUserIds());
     return {};
   }),
@@ -94,7 +89,7 @@ export const folderCommands = {
   'folders.reorder': writeCommand((ctx, input: { order: number[] }) => {
     requireAdmin(ctx);
     checkOrder(ctx.state.folders.keys(), input.order);
-    input.order.forEach((id, index) => saveFolder(ctx, { ...ctx.state.folders.get(id)!, order: index }));
+    input.order.forEach((id, index) => ctx.save('folder', { ...ctx.state.folders.get(id)!, order: index }));
     ctx.emit({ type: 'channel_folder', op: 'reorder', order: input.order }, ctx.activeUserIds());
     return {};
   }),

@@ -47,7 +47,7 @@ function deactivateOne(ctx: CommandContext, user: UserRecord, actions: Deactivat
   if (actions.delete_profile) {
     updated = { ...updated, fullName: `Deleted User ${user.id}`, avatarSource: 'G', avatarVersion: user.avatarVersion + 1, isDeleted: true };
   }
-  ctx.saveUser(updated);
+  ctx.save('user', updated);
   announceActivity(ctx, updated);
   announceBot(ctx, user, updated);
   if (actions.delete_profile) {
@@ -106,7 +106,7 @@ export const lifecycleCommands = {
     const event: UserEvent = { type: 'user.reactivate', requesterIsAdmin: isAdmin(ctx.user) };
     moveOrRefuse(target, event);
     const updated = { ...target, isActive: true };
-    ctx.saveUser(updated);
+    ctx.save('user', updated);
     announceActivity(ctx, updated);
     announceBot(ctx, target, updated);
     return {};

@@ -24,11 +24,6 @@ function existing(ctx: CommandContext, id: number): LinkifierRecord {
   return record;
 }
 
-function save(ctx: CommandContext, record: LinkifierRecord): void {
-  ctx.store.linkifiers.put([record.realmId, record.id], record);
-  ctx.state.indexLinkifier(record);
-}
-
 function announce(ctx: CommandContext): void {
   const everyone = ctx.activeUserIds();
   ctx.emit({ type: 'realm_linkifiers', realm_linkifiers: ctx.state.linkifiers().map(linkifierView) }, everyone);
@@ -46,7 +41,7 @@ export const linkifierCommands = {
     requireAdmin(ctx);
     const order = Math.max(-1, ...ctx.state.linkifiers().map((record) => record.order)) + 1;
     const record = definition(input, { id: ctx.store.nextId('linkifier'), realmId: ctx.state.realm.id, order });
-    save(ctx, record);
+    ctx.save('linkifier', record);
     announce(ctx);
     return { id: record.id };
   }),
@@ -55,7 +50,7 @@ export const linkifierCommands = {
   'linkifiers.update': writeCommand((ctx, input: LinkifierInput & { id: number }) => {
     requireAdmin(ctx);
     const current = existing(ctx, input.id);
-    save(ctx, definition(input, current));
+    ctx.save('linkifier', definition(input, current));
     announce(ctx);
     return {};
   }),
@@ -63,8 +58,7 @@ export const linkifierCommands = {
   'linkifiers.delete': writeCommand((ctx, input: { id: number }) => {
     requireAdmin(ctx);
     const record = existing(ctx, input.id);
-    ctx.store.linkifiers.remove([record.realmId, record.id]);
-    ctx.state.dropLinkifier(record.id);
+    ctx.remove('linkifier', record);
     announce(ctx);
     return {};
   }),
@@ -73,7 +67,7 @@ export const linkifierCommands = {
     requireAdmin(ctx);
     const records = ctx.state.linkifiers();
     checkOrder(records.map((record) => record.id), input.order);
-    input.order.forEach((id, index) => save(ctx, { ...existing(ctx, id), order: index }));
+    input.order.forEach((id, index) => ctx.save('linkifier', { ...existing(ctx, id), order: index }));
     announce(ctx);
     return {};
   }),

@@ -10,11 +10,6 @@ export const MAX_FIELD_HINT_LENGTH = 80;
 
 const sortedFields = (ctx: CommandContext): FieldRecord[] => [...ctx.state.profileFields.values()].sort((a, b) => a.order - b.order);
 
-function saveField(ctx: CommandContext, field: FieldRecord): void {
-  ctx.store.profileFields.put([field.realmId, field.id], field);
-  ctx.state.profileFields.set(field.id, field);
-}
-
 function announceFields(ctx: CommandContext): void {
   ctx.emit({ type: 'custom_profile_fields', fields: sortedFields(ctx).map(fieldView) }, ctx.activeUserIds());
 }
@@ -73,7 +68,7 @@ export const profileFieldCommands = {
       editableByUser: input.editableByUser,
     };
     checkDefinition(ctx, field);
-    saveField(ctx, field);
+    ctx.save('profileField', field);
     announceFields(ctx);
     return { id: field.id };
   }),
@@ -91,7 +86,7 @@ export const profileFieldCommands = {
       editableByUser: input.editableByUser ?? field.editableByUser,
     };
     checkDefinition(ctx, updated);
-    saveField(ctx, updated);
+    ctx.save('profileField', updated);
     announceFields(ctx);
     return {};
   }),
@@ -99,7 +94,7 @@ export const profileFieldCommands = {
   'fields.reorder': writeCommand((ctx, input: { order: number[] }) => {
     requireAdmin(ctx);
     checkOrder(ctx.state.profileFields.keys(), input.order);
-    input.order.forEach((id, index) => saveField(ctx, { ...fieldById(ctx, id), order: index + 1 }));
+    input.order.forEach((id, index) => ctx.save('profileField', { ...fieldById(ctx, id), order: index + 1 }));
     announceFields(ctx);
     return {};
   }),
@@ -117,7 +112,7 @@ export const profileFieldCommands = {
       if (value === null) delete profileData[String(field.id)];
       else profileData[String(field.id)] = value;
     }
-    ctx.saveUser({ ...user, profileData });
+    ctx.save('user', { ...user, profileData });
     for (const { field, value } of changes) {
       const custom = value === null ? { id: field.id, value: null } : { id: field.id, ...profileValue(field, value) };
       ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, custom_profile_field: custom } }, ctx.activeUserIds());

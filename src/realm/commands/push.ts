@@ -7,8 +7,7 @@ import { readCommand, writeCommand, type CommandContext } from '../context.js';
 
 export type DeviceInput = Omit<PushDeviceRecord, 'registeredAt'>;
 
-const userDevices = (ctx: CommandContext, userId: number): PushDeviceRecord[] =>
-  [...ctx.store.pushDevices.getRange({ start: [ctx.state.realm.id, userId], end: [ctx.state.realm.id, userId + 1] })].map(({ value }) => value);
+const userDevices = (ctx: CommandContext, userId: number): PushDeviceRecord[] => ctx.store.pushDevices.ofOwner(ctx.ownerOf(userId));
 
 const sameDevice = (a: DeviceInput, b: DeviceInput): boolean =>
   a.tokenKind === b.tokenKind && a.pushPublicKey === b.pushPublicKey && a.bouncerPublicKey === b.bouncerPublicKey && a.encryptedPushRegistration === b.encryptedPushRegistration;
@@ -20,10 +19,9 @@ export const pushCommands = {
     if (!decodePublicKey(input.pushPublicKey)) throw errors.badRequest('Invalid push_public_key');
     if (input.bouncerPublicKey.trim() === '') throw errors.badRequest('Invalid bouncer_public_key');
     if (!isBase64(input.encryptedPushRegistration)) throw errors.badRequest('Invalid encrypted_push_registration');
-    const key: [number, number, number] = [ctx.state.realm.id, user.id, input.pushAccountId];
-    const known = ctx.store.pushDevices.get(key);
+    const known = ctx.store.pushDevices.get(ctx.ownerOf(user.id), input.pushAccountId);
     if (known && sameDevice(known, input)) return {};
-    ctx.store.pushDevices.put(key, { ...input, registeredAt: ctx.now });
+    ctx.store.pushDevices.put(ctx.ownerOf(user.id), { ...input, registeredAt: ctx.now });
     // The relay receives the registration with each notification, so the device is usable at once.
     ctx.emit({ type: 'push_device', push_account_id: String(input.pushAccountId), status: 'active', error_code: null }, [user.id]);
     return {};

@@ -56,20 +56,8 @@ function storedTo(sender: UserRecord, prepared: PreparedMessage): number | numbe
   return others.length > 0 ? others : [sender.id];
 }
 
-function save(ctx: CommandContext, message: ScheduledMessageRecord): void {
-  ctx.store.scheduledMessages.put([ctx.state.realm.id, message.senderId, message.id], message);
-  ctx.state.indexScheduled(message);
-  ctx.scheduleChanged = true;
-}
-
-function remove(ctx: CommandContext, message: ScheduledMessageRecord): void {
-  ctx.store.scheduledMessages.remove([ctx.state.realm.id, message.senderId, message.id]);
-  ctx.state.pendingDeliveries.delete(message.id);
-  ctx.scheduleChanged = true;
-}
-
 function own(ctx: CommandContext, sender: UserRecord, id: number): ScheduledMessageRecord {
-  const message = ctx.store.scheduledMessages.get([ctx.state.realm.id, sender.id, id]);
+  const message = ctx.store.scheduledMessages.get(ctx.ownerOf(sender.id), id);
   if (!message) throw errors.badRequest('Scheduled message does not exist');
   return message;
 }
@@ -81,16 +69,14 @@ function nextState(message: ScheduledMessageRecord, event: ScheduledEvent) {
 }
 
 const userScheduled = (ctx: CommandContext, userId: number): ScheduledMessageRecord[] =>
-  [...ctx.store.scheduledMessages.getRange({ start: [ctx.state.realm.id, userId], end: [ctx.state.realm.id, userId + 1] })]
-    .map(({ value }) => value)
-    .sort((a, b) => a.deliverAt - b.deliverAt || a.id - b.id);
+  ctx.store.scheduledMessages.ofOwner(ctx.ownerOf(userId)).sort((a, b) => a.deliverAt - b.deliverAt || a.id - b.id);
 
 /** Marks a scheduled message failed, tells the sender's clients, and has the notification bot tell
  * the sender why (not when the sender is deactivated: nobody would read it). */
 function fail(ctx: CommandContext, message: ScheduledMessageRecord, reason: string): void {
   if (nextState(message, { type: 'scheduled.fail' }) !== 'failed') return;
   const failed: ScheduledMessageRecord = { ...message, state: 'failed', failureMessage: reason };
-  save(ctx, failed);
+  ctx.save('scheduledMessage', failed);
   const sender = ctx.state.users.get(message.senderId);
   if (!sender?.isActive) return;
   ctx.emit({ type: 'scheduled_messages', op: 'update', scheduled_message: scheduledMessageView(failed) }, [sender.id]);
@@ -144,7 +130,7 @@ export const scheduledCommands = {
       state: 'scheduled',
       failureMessage: null,
     };
-    save(ctx, message);
+    ctx.save('scheduledMessage', message);
     ctx.emit({ type: 'scheduled_messages', op: 'add', scheduled_messages: [scheduledMessageView(message)] }, [sender.id]);
     return { scheduled_message_id: message.id };
   }),
@@ -178,14 +164,14 @@ export const scheduledCommands = {
       });
       updated = { ...updated, type: prepared.type, to: storedTo(sender, prepared), topic: prepared.topic, content: prepared.content, renderedContent: prepared.rendered.html };
     }
-    save(ctx, updated);
+    ctx.save('scheduledMessage', updated);
     ctx.emit({ type: 'scheduled_messages', op: 'update', scheduled_message: scheduledMessageView(updated) }, [sender.id]);
     return {};
   }),
 
   'scheduled.delete': writeCommand((ctx, input: { id: number }) => {
     const sender = ctx.user;
-    remove(ctx, own(ctx, sender, input.id));
+    ctx.remove('scheduledMessage', own(ctx, sender, input.id));
     ctx.emit({ type: 'scheduled_messages', op: 'remove', scheduled_message_id: input.id }, [sender.id]);
     return {};
   }),
@@ -193,7 +179,7 @@ export const scheduledCommands = {
   /** Run by the realm actor when the message's time has come: sends it as its sender, or fails it. */
   'scheduled.deliver': writeCommand((ctx, input: { id: number; senderId: number }) => {
     if (ctx.hasUser) throw errors.insufficientRights();
-    const message = ctx.store.scheduledMessages.get([ctx.state.realm.id, input.senderId, input.id]);
+    const message = ctx.store.scheduledMessages.get(ctx.ownerOf(input.senderId), input.id);
     if (!message || message.deliverAt > ctx.now || nextState(message, { type: 'scheduled.send' }) !== 'sent') return {};
     const ready = readyToSend(ctx, message);
     if ('reason' in ready) {
@@ -201,7 +187,7 @@ export const scheduledCommands = {
       return {};
     }
     storeMessage(ctx, ready.sender, ready.prepared, { readBySender: message.readBySender, client: message.client });
-    remove(ctx, message);
+    ctx.remove('scheduledMessage', message);
     ctx.emit({ type: 'scheduled_messages', op: 'remove', scheduled_message_id: message.id }, [ready.sender.id]);
     return {};
   }),
@@ -209,7 +195,7 @@ export const scheduledCommands = {
   /** Run by the realm actor when delivery failed unexpectedly (the failure was logged). */
   'scheduled.fail': writeCommand((ctx, input: { id: number; senderId: number; reason: string }) => {
     if (ctx.hasUser) throw errors.insufficientRights();
-    const message = ctx.store.scheduledMessages.get([ctx.state.realm.id, input.senderId, input.id]);
+    const message = ctx.store.scheduledMessages.get(ctx.ownerOf(input.senderId), input.id);
     if (message) fail(ctx, message, input.reason);
     return {};
   }),

@@ -64,7 +64,7 @@ export const settingsCommands = {
       alertWords.push(word);
     }
     if (alertWords.length > MAX_ALERT_WORDS) throw errors.badRequest(`Too many alert words (limit: ${MAX_ALERT_WORDS})`);
-    ctx.saveUser({ ...user, alertWords });
+    ctx.save('user', { ...user, alertWords });
     ctx.emit({ type: 'alert_words', alert_words: alertWords }, [user.id]);
     return { alert_words: alertWords };
   }),
@@ -81,7 +81,7 @@ export const settingsCommands = {
     }
     let after: UserRecord = fullName === undefined ? before : { ...before, fullName };
     for (const [name, value] of changes) after = withUserSetting(after, name, value);
-    ctx.saveUser(after);
+    ctx.save('user', after);
     for (const name of userSettingNames) {
       if (userSetting(after, name) !== userSetting(before, name)) announceSetting(ctx, before, after, name);
     }

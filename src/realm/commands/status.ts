@@ -63,7 +63,7 @@ export const statusCommands = {
       emoji: emoji === undefined ? before.emoji : emoji,
       away: input.away ?? before.away,
     };
-    ctx.saveUser({ ...user, status });
+    ctx.save('user', { ...user, status });
     // The event carries what was passed, as Zulip's does; an emoji change carries all its fields.
     const event: ZulipEvent = { type: 'user_status', user_id: user.id };
     if (input.statusText !== undefined) event.status_text = status.text;

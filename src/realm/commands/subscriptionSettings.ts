@@ -80,7 +80,7 @@ export const subscriptionSettingsCommands = {
       updated.set(change.channelId, applyChange(current, change));
     }
     for (const subscription of updated.values()) {
-      ctx.saveSubscription(subscription);
+      ctx.save('subscription', subscription);
     }
     for (const change of input.changes) {
       const subscription = updated.get(change.channelId)!;

@@ -11,11 +11,6 @@ import { checkGroupSetting } from './channels.js';
 export const MAX_GROUP_NAME_LENGTH = 100;
 
 
-function saveGroup(ctx: CommandContext, group: GroupRecord): void {
-  ctx.store.groups.put([group.realmId, group.id], group);
-  ctx.state.indexGroup(group);
-}
-
 /** A group the acting user may change: a user-defined one, managed by them or an administrator. */
 function manageableGroup(ctx: CommandContext, id: number): GroupRecord {
   const group = ctx.state.groups.get(id);
@@ -88,7 +83,7 @@ export const userGroupCommands = {
       dateCreated: ctx.now,
       permissions,
     };
-    saveGroup(ctx, group);
+    ctx.save('group', group);
     ctx.emit({ type: 'user_group', op: 'add', group: groupView(group, ctx.state.users.values()) }, ctx.activeUserIds());
     return { group_id: group.id };
   }),
@@ -98,7 +93,7 @@ export const userGroupCommands = {
     const data: Record<string, unknown> = {};
     if (input.name !== undefined) data.name = checkName(ctx, input.name, group.id);
     if (input.description !== undefined) data.description = input.description;
-    saveGroup(ctx, { ...group, name: (data.name as string | undefined) ?? group.name, description: input.description ?? group.description });
+    ctx.save('group', { ...group, name: (data.name as string | undefined) ?? group.name, description: input.description ?? group.description });
     ctx.emit({ type: 'user_group', op: 'update', group_id: group.id, data }, ctx.activeUserIds());
     return {};
   }),
@@ -108,7 +103,7 @@ export const userGroupCommands = {
     checkUsers(ctx, input.add);
     for (const id of input.add) if (group.members.includes(id)) throw errors.badRequest(`User ${id} is already a member of this group`);
     for (const id of input.delete) if (!group.members.includes(id)) throw errors.badRequest(`There is no member '${id}' in this user group`);
-    saveGroup(ctx, { ...group, members: [...group.members.filter((id) => !input.delete.includes(id)), ...input.add] });
+    ctx.save('group', { ...group, members: [...group.members.filter((id) => !input.delete.includes(id)), ...input.add] });
     if (input.add.length > 0) ctx.emit({ type: 'user_group', op: 'add_members', group_id: group.id, user_ids: input.add }, ctx.activeUserIds());
     if (input.delete.length > 0) ctx.emit({ type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: input.delete }, ctx.activeUserIds());
     return {};
@@ -121,7 +116,7 @@ export const userGroupCommands = {
     for (const id of input.add) if (group.subgroups.includes(id)) throw errors.badRequest(`User group ${id} is already a subgroup of this group.`);
     for (const id of input.delete) if (!group.subgroups.includes(id)) throw errors.badRequest(`User group ${id} is not a subgroup of this group.`);
     if (makesCycle(ctx, group, input.add)) throw errors.badRequest('User group is already a subgroup of one of the passed subgroups.');
-    saveGroup(ctx, { ...group, subgroups: [...group.subgroups.filter((id) => !input.delete.includes(id)), ...input.add] });
+    ctx.save('group', { ...group, subgroups: [...group.subgroups.filter((id) => !input.delete.includes(id)), ...input.add] });
     if (input.add.length > 0) ctx.emit({ type: 'user_group', op: 'add_subgroups', group_id: group.id, direct_subgroup_ids: input.add }, ctx.activeUserIds());
     if (input.delete.length > 0) ctx.emit({ type: 'user_group', op: 'remove_subgroups', group_id: group.id, direct_subgroup_ids: input.delete }, ctx.activeUserIds());
     return {};
@@ -131,7 +126,7 @@ export const userGroupCommands = {
     const group = manageableGroup(ctx, input.id);
     const usedBy = [...ctx.state.channels.values()].some((channel) => Object.values(channel.permissions).some((setting) => setting === group.id));
     if (usedBy) throw errors.badRequest('Cannot deactivate user group in use.');
-    saveGroup(ctx, { ...group, deactivated: true });
+    ctx.save('group', { ...group, deactivated: true });
     ctx.emit({ type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: true } }, ctx.activeUserIds());
     return {};
   }),

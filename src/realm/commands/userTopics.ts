@@ -22,10 +22,8 @@ function targetChannel(ctx: CommandContext, target: TopicTarget): ChannelRecord 
   return channel;
 }
 
-const userTopicsRange = (ctx: CommandContext, userId: number) => ({ start: [ctx.state.realm.id, userId], end: [ctx.state.realm.id, userId + 1] });
-
 function userTopics(ctx: CommandContext, userId: number): UserTopicRecord[] {
-  return [...ctx.store.userTopics.getRange(userTopicsRange(ctx, userId))].map(({ value }) => value);
+  return ctx.store.userTopics.ofOwner(ctx.ownerOf(userId));
 }
 
 function mutedTopics(ctx: CommandContext, userId: number): [string, string, number][] {
@@ -42,13 +40,13 @@ export const userTopicCommands = {
     const channel = targetChannel(ctx, input);
     const topic = normalizeTopic(ctx, input.topic);
     if ([...topic].length > limits.max_topic_length) throw errors.badRequest(`topic is too long (limit: ${limits.max_topic_length} characters)`);
-    const key: [number, number, number, string] = [ctx.state.realm.id, user.id, channel.id, topic.toLowerCase()];
-    const current = visibilityPolicies[ctx.store.userTopics.get(key)?.policy ?? 0]!;
+    const owner = ctx.ownerOf(user.id);
+    const current = visibilityPolicies[ctx.store.userTopics.get(owner, channel.id, topic.toLowerCase())?.policy ?? 0]!;
     const outcome = move(topicLifecycle, current, { type: topicEventFor[input.policy], subscribed: ctx.state.isSubscribed(channel.id, user.id) });
     if ('refused' in outcome) throw errors.badRequest(`Not subscribed to channel ID ${channel.id}`);
     const row: UserTopicRecord = { channelId: channel.id, topic, policy: visibilityPolicies.indexOf(outcome.to), lastUpdated: ctx.now };
-    if (row.policy === 0) ctx.store.userTopics.remove(key);
-    else ctx.store.userTopics.put(key, row);
+    if (row.policy === 0) ctx.store.userTopics.remove(owner, channel.id, topic.toLowerCase());
+    else ctx.store.userTopics.put(owner, row);
     ctx.emit({ type: 'user_topic', ...userTopicView(row) }, [user.id]);
     ctx.emit({ type: 'muted_topics', muted_topics: mutedTopics(ctx, user.id) }, [user.id]);
     return {};

@@ -9,7 +9,7 @@ import { checkFullName } from '../../users/names.js';
 /** Moves a user to another role: the record, and the system groups the role makes them a member of. */
 function changeRole(ctx: CommandContext, user: UserRecord, role: Role): UserRecord {
   const updated = { ...user, role };
-  ctx.saveUser(updated);
+  ctx.save('user', updated);
   ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, role } }, ctx.activeUserIds());
   const left = directSystemGroup(user.role);
   const joined = directSystemGroup(role);
@@ -39,7 +39,7 @@ export const userUpdateCommands = {
     }
     if (name !== undefined && name !== target.fullName) {
       target = { ...target, fullName: name };
-      ctx.saveUser(target);
+      ctx.save('user', target);
       ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: name } }, ctx.activeUserIds());
     }
     if (role !== undefined && role !== target.role) changeRole(ctx, target, role as Role);

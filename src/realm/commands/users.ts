@@ -58,7 +58,7 @@ export function insertUser(ctx: CommandContext, user: NewUser, bot: Pick<UserRec
     isDeleted: false,
     emailAddressVisibility: EmailVisibility.everyone,
   };
-  ctx.saveUser(withRealmDefaults(record, ctx.state.realm.userSettingDefaults));
+  ctx.save('user', withRealmDefaults(record, ctx.state.realm.userSettingDefaults));
   return record;
 }
 
@@ -192,7 +192,7 @@ export const userCommands = {
     const user = ctx.state.users.get(input.userId);
     if (!user) throw errors.noSuchUser();
     const updated = { ...user, apiKey: newApiKey() };
-    ctx.saveUser(updated);
+    ctx.save('user', updated);
     return { userId: updated.id, apiKey: updated.apiKey };
   }),
 };
