@@ -105,6 +105,14 @@ export class RealmState {
     return ids;
   }
 
+  /** Users who may hold message rows of a conversation: everyone ever subscribed to the channel
+   * (rows are made for subscribers and stay after unsubscribing), or a direct message's
+   * participants. Finding a message's holders visits these, not every user of the realm. */
+  conversationMembers(conversation: { channelId: number | null; participants: readonly number[] }): number[] {
+    if (conversation.channelId === null) return [...conversation.participants];
+    return [...(this.subscriptions.get(conversation.channelId)?.keys() ?? [])];
+  }
+
   /** The channels a user is subscribed to. */
   channelsOf(userId: number): ChannelRecord[] {
     return [...this.channels.values()].filter((channel) => this.subscription(channel.id, userId)?.active === true);

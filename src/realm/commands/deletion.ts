@@ -11,13 +11,17 @@ import { normalizeTopic } from './messages.js';
 
 export function deleteMessages(ctx: CommandContext, messages: readonly MessageRecord[]): void {
   if (messages.length === 0) return;
-  const byConversation = new Map<number, number[]>();
-  for (const message of messages) byConversation.set(message.recipientId, [...(byConversation.get(message.recipientId) ?? []), message.id]);
+  const byConversation = new Map<number, { members: number[]; ids: number[] }>();
+  for (const message of messages) {
+    const conversation = byConversation.get(message.recipientId) ?? { members: ctx.state.conversationMembers(message), ids: [] };
+    conversation.ids.push(message.id);
+    byConversation.set(message.recipientId, conversation);
+  }
   // Who had each message: their rows go, one rewrite per chunk.
   const had = new Map<number, number[]>();
-  for (const user of ctx.state.users.values()) {
-    for (const [recipientId, ids] of byConversation) {
-      for (const id of ctx.store.userMessages.take(user.id, recipientId, ids).keys()) had.set(id, [...(had.get(id) ?? []), user.id]);
+  for (const [recipientId, { members, ids }] of byConversation) {
+    for (const userId of members) {
+      for (const id of ctx.store.userMessages.take(userId, recipientId, ids).keys()) had.set(id, [...(had.get(id) ?? []), userId]);
     }
   }
   const touchedChannels = new Set<number>();

@@ -8,7 +8,7 @@ import { checkContentEdit, checkMove, checkMovedTogether, moveLimit } from '../.
 import { editHistory } from '../../messages/history.js';
 import { withAlertWordFlag } from '../../messages/alertWords.js';
 import { withMentionFlags } from '../../messages/mentions.js';
-import { renderAs } from '../../messages/render.js';
+import { renderAs, type RenderedMessage } from '../../messages/render.js';
 import { flagNames, type MessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
@@ -45,101 +45,131 @@ function movedTogether(ctx: CommandContext, message: MessageRecord, mode: EditIn
   return moved;
 }
 
+/** What an edit will do, once every check has passed. */
+interface EditPlan {
+  editor: UserRecord;
+  message: MessageRecord;
+  /** The messages that move along (the message alone unless a topic or channel changes). */
+  messages: MessageRecord[];
+  source?: ChannelRecord;
+  target?: ChannelRecord;
+  topic?: string;
+  content?: string;
+  rendered?: RenderedMessage;
+  input: EditInput;
+}
+
+/** Zulip's check_update_message: every rule an edit must satisfy; nothing is written. */
+function checkEdit(ctx: CommandContext, input: EditInput): EditPlan {
+  const editor = ctx.user;
+  const message = accessibleMessage(ctx, editor, input.messageId);
+  if (input.content === undefined && input.topic === undefined && input.channelId === undefined) throw errors.badRequest('Nothing to change');
+  if (input.content !== undefined) {
+    checkContentEdit(ctx.state, editor, message, ctx.now);
+    if (input.content.trim() === '') throw errors.badRequest('Message must not be empty');
+  }
+  if ((input.topic !== undefined || input.channelId !== undefined) && message.type !== 'stream') throw errors.badRequest('Direct messages have no topic or channel');
+  const source = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
+  if (input.topic !== undefined && source) checkMove(ctx.state, editor, message, source, 'topic', ctx.now);
+  let target: ChannelRecord | undefined;
+  if (input.channelId !== undefined && source) {
+    checkMove(ctx.state, editor, message, source, 'channel', ctx.now);
+    target = ctx.state.channels.get(input.channelId);
+    if (!target || target.isArchived || !canReadChannel(ctx.state, target, editor)) throw errors.badRequest('Invalid channel ID');
+    if (!hasPermission(ctx.state, target, editor, 'can_send_message_group')) throw errors.badRequest("You don't have permission to move this message");
+  }
+  const topic = input.topic === undefined ? undefined : normalizeTopic(ctx, input.topic);
+  if (topic !== undefined && [...topic].length > limits.max_topic_length) throw errors.badRequest(`topic is too long (limit: ${limits.max_topic_length} characters)`);
+  const messages = topic !== undefined || target !== undefined ? movedTogether(ctx, message, input.propagateMode) : [message];
+  if (topic !== undefined) checkMovedTogether(messages, moveLimit(ctx.state, editor, 'topic'), ctx.now);
+  if (target !== undefined) checkMovedTogether(messages, moveLimit(ctx.state, editor, 'channel'), ctx.now);
+  // Rendered with the sender's settings, as Zulip does, whoever edits.
+  const rendered = input.content === undefined ? undefined : renderAs(ctx.state, ctx.config, ctx.state.users.get(message.senderId) ?? editor, input.content);
+  return { editor, message, messages, input, ...(source && { source }), ...(target && { target }), ...(topic !== undefined && { topic }), ...(input.content !== undefined && { content: input.content }), ...(rendered && { rendered }) };
+}
+
+/** Stores each changed message with its edit record, and keeps the channel and topic indexes in step. */
+function applyEdit(ctx: CommandContext, plan: EditPlan): void {
+  const { editor, message, content, rendered, topic, target } = plan;
+  for (const moved of plan.messages) {
+    const edit = { timestamp: ctx.now, userId: editor.id } as NonNullable<MessageRecord['edits']>[number];
+    const updated: MessageRecord = { ...moved };
+    if (moved.id === message.id && content !== undefined && content !== moved.content) {
+      Object.assign(edit, { prevContent: moved.content, prevRenderedContent: moved.renderedContent });
+      Object.assign(updated, { content, renderedContent: rendered!.html });
+    }
+    if (topic !== undefined && topic !== moved.topic) {
+      edit.prevTopic = moved.topic;
+      updated.topic = topic;
+    }
+    if (target && target.id !== moved.channelId) {
+      edit.prevChannelId = moved.channelId!;
+      updated.channelId = target.id;
+      updated.recipientId = target.recipientId;
+    }
+    if (Object.keys(edit).length === 2) continue;
+    updated.edits = [...(moved.edits ?? []), edit];
+    ctx.store.saveMessage(updated);
+    if (updated.channelId !== moved.channelId || updated.topic !== moved.topic) {
+      ctx.store.unindexInChannel(moved.channelId!, moved.id, moved.topic);
+      ctx.store.indexInChannel(updated.channelId!, updated.id, updated.topic);
+    }
+  }
+  if (plan.source && target && target.id !== plan.source.id) moveRows(ctx, plan.messages, plan.source, message.topic, target);
+}
+
+/** Each holder's flags on the edited message recomputed from its new content; holders by flags. */
+function recomputeFlags(ctx: CommandContext, plan: EditPlan): Map<number, number[]> {
+  const { message, content, target } = plan;
+  const recipientAfter = target?.recipientId ?? message.recipientId;
+  const byFlags = new Map<number, number[]>();
+  for (const userId of ctx.state.conversationMembers({ channelId: target?.id ?? message.channelId, participants: message.participants })) {
+    const flags = ctx.store.userMessages.get(userId, recipientAfter, message.id);
+    if (flags === undefined) continue;
+    const mentions = plan.rendered?.mentions;
+    const mentioned = mentions ? withMentionFlags(ctx.state, flags, mentions, userId, message.type === 'stream') : flags;
+    const next = content === undefined || userId === message.senderId ? mentioned : withAlertWordFlag(mentioned, ctx.state.users.get(userId)?.alertWords, content);
+    if (next !== flags) ctx.store.userMessages.put(userId, recipientAfter, message.id, next);
+    byFlags.set(next, [...(byFlags.get(next) ?? []), userId]);
+  }
+  return byFlags;
+}
+
+/** Everyone who has the message hears of the edit with their own flags; a move refreshes the
+ * channels' first messages and has the notification bot leave its notices. */
+function announceEdit(ctx: CommandContext, plan: EditPlan, byFlags: Map<number, number[]>): void {
+  const { editor, message, messages, source, target, topic, content, input } = plan;
+  const base: Omit<UpdateMessageEvent, 'flags'> = {
+    type: 'update_message',
+    user_id: editor.id,
+    edit_timestamp: ctx.now,
+    message_id: message.id,
+    message_ids: messages.map((moved) => moved.id),
+    rendering_only: false,
+    ...(source ? { stream_id: source.id, stream_name: source.name } : {}),
+    ...(topic !== undefined || target !== undefined ? { propagate_mode: input.propagateMode, orig_subject: message.topic, subject: topic ?? message.topic, topic_links: [] } : {}),
+    ...(target !== undefined ? { new_stream_id: target.id } : {}),
+    ...(content !== undefined ? { orig_content: message.content, orig_rendered_content: message.renderedContent, content, rendered_content: plan.rendered!.html, is_me_message: content.startsWith('/me ') } : {}),
+  };
+  for (const [flags, userIds] of byFlags) ctx.emit({ ...base, flags: flagNames(flags) }, userIds);
+  if (!source || (topic === undefined && target === undefined)) return;
+  for (const channelId of new Set([source.id, target?.id ?? source.id])) refreshFirstMessageId(ctx, channelId);
+  const moved = messages.filter((candidate) => candidate.topic !== (topic ?? candidate.topic) || (target !== undefined && candidate.channelId !== target.id));
+  announceMove(ctx, {
+    editor,
+    from: { channel: source, topic: message.topic },
+    to: { channel: target ?? source, topic: topic ?? message.topic },
+    moved,
+    toOldThread: input.notifyOldThread,
+    toNewThread: input.notifyNewThread,
+  });
+}
+
 export const editCommands = {
   'messages.edit': writeCommand((ctx, input: EditInput) => {
-    const editor = ctx.user;
-    const message = accessibleMessage(ctx, editor, input.messageId);
-    if (input.content === undefined && input.topic === undefined && input.channelId === undefined) throw errors.badRequest('Nothing to change');
-    if (input.content !== undefined) {
-      checkContentEdit(ctx.state, editor, message, ctx.now);
-      if (input.content.trim() === '') throw errors.badRequest('Message must not be empty');
-    }
-    if ((input.topic !== undefined || input.channelId !== undefined) && message.type !== 'stream') throw errors.badRequest('Direct messages have no topic or channel');
-    const source = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
-    if (input.topic !== undefined && source) checkMove(ctx.state, editor, message, source, 'topic', ctx.now);
-    let target: ChannelRecord | undefined;
-    if (input.channelId !== undefined && source) {
-      checkMove(ctx.state, editor, message, source, 'channel', ctx.now);
-      target = ctx.state.channels.get(input.channelId);
-      if (!target || target.isArchived || !canReadChannel(ctx.state, target, editor)) throw errors.badRequest('Invalid channel ID');
-      if (!hasPermission(ctx.state, target, editor, 'can_send_message_group')) throw errors.badRequest("You don't have permission to move this message");
-    }
-    const topic = input.topic === undefined ? undefined : normalizeTopic(ctx, input.topic);
-    if (topic !== undefined && [...topic].length > limits.max_topic_length) throw errors.badRequest(`topic is too long (limit: ${limits.max_topic_length} characters)`);
-    const content = input.content;
-    // Rendered with the sender's settings, as Zulip does, whoever edits.
-    const output = content === undefined ? undefined : renderAs(ctx.state, ctx.config, ctx.state.users.get(message.senderId) ?? editor, content);
-    const rendered = output?.html;
-
-    const messages = topic !== undefined || target !== undefined ? movedTogether(ctx, message, input.propagateMode) : [message];
-    if (topic !== undefined) checkMovedTogether(messages, moveLimit(ctx.state, editor, 'topic'), ctx.now);
-    if (target !== undefined) checkMovedTogether(messages, moveLimit(ctx.state, editor, 'channel'), ctx.now);
-    const origTopic = message.topic;
-    const origChannel = message.channelId;
-    for (const moved of messages) {
-      const edit = { timestamp: ctx.now, userId: editor.id } as NonNullable<MessageRecord['edits']>[number];
-      const updated: MessageRecord = { ...moved };
-      if (moved.id === message.id && content !== undefined && content !== moved.content) {
-        Object.assign(edit, { prevContent: moved.content, prevRenderedContent: moved.renderedContent });
-        Object.assign(updated, { content, renderedContent: rendered });
-      }
-      if (topic !== undefined && topic !== moved.topic) {
-        edit.prevTopic = moved.topic;
-        updated.topic = topic;
-      }
-      if (target && target.id !== moved.channelId) {
-        edit.prevChannelId = moved.channelId!;
-        updated.channelId = target.id;
-        updated.recipientId = target.recipientId;
-      }
-      if (Object.keys(edit).length === 2) continue;
-      updated.edits = [...(moved.edits ?? []), edit];
-      ctx.store.saveMessage(updated);
-      if (updated.channelId !== moved.channelId || updated.topic !== moved.topic) {
-        ctx.store.unindexInChannel(moved.channelId!, moved.id, moved.topic);
-        ctx.store.indexInChannel(updated.channelId!, updated.id, updated.topic);
-      }
-    }
-
-    if (source && target && target.id !== source.id) moveRows(ctx, messages, source, origTopic, target);
-
-    // Everyone who has the message hears of the edit, with their own flags (recomputed from new content).
-    const mentions = output?.mentions;
-    const recipientAfter = target?.recipientId ?? message.recipientId;
-    const byFlags = new Map<number, number[]>();
-    for (const user of ctx.state.users.values()) {
-      const flags = ctx.store.userMessages.get(user.id, recipientAfter, message.id);
-      if (flags === undefined) continue;
-      const mentioned = mentions ? withMentionFlags(ctx.state, flags, mentions, user.id, message.type === 'stream') : flags;
-      const next = content === undefined || user.id === message.senderId ? mentioned : withAlertWordFlag(mentioned, user.alertWords, content);
-      if (next !== flags) ctx.store.userMessages.put(user.id, recipientAfter, message.id, next);
-      byFlags.set(next, [...(byFlags.get(next) ?? []), user.id]);
-    }
-    const base: Omit<UpdateMessageEvent, 'flags'> = {
-      type: 'update_message',
-      user_id: editor.id,
-      edit_timestamp: ctx.now,
-      message_id: message.id,
-      message_ids: messages.map((moved) => moved.id),
-      rendering_only: false,
-      ...(origChannel !== null ? { stream_id: origChannel, stream_name: ctx.state.channels.get(origChannel)!.name } : {}),
-      ...(topic !== undefined || target !== undefined ? { propagate_mode: input.propagateMode, orig_subject: origTopic, subject: topic ?? origTopic, topic_links: [] } : {}),
-      ...(target !== undefined ? { new_stream_id: target.id } : {}),
-      ...(content !== undefined ? { orig_content: message.content, orig_rendered_content: message.renderedContent, content, rendered_content: rendered, is_me_message: content.startsWith('/me ') } : {}),
-    };
-    for (const [flags, userIds] of byFlags) ctx.emit({ ...base, flags: flagNames(flags) }, userIds);
-    if (source && (topic !== undefined || target !== undefined)) {
-      for (const channelId of new Set([source.id, target?.id ?? source.id])) refreshFirstMessageId(ctx, channelId);
-      const moved = messages.filter((candidate) => candidate.topic !== (topic ?? candidate.topic) || (target !== undefined && candidate.channelId !== target.id));
-      announceMove(ctx, {
-        editor,
-        from: { channel: source, topic: origTopic },
-        to: { channel: target ?? source, topic: topic ?? origTopic },
-        moved,
-        toOldThread: input.notifyOldThread,
-        toNewThread: input.notifyNewThread,
-      });
-    }
+    const plan = checkEdit(ctx, input);
+    applyEdit(ctx, plan);
+    announceEdit(ctx, plan, recomputeFlags(ctx, plan));
     return { detached_uploads: [] };
   }),
 

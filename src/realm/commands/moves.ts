@@ -16,10 +16,11 @@ export function moveRows(ctx: CommandContext, messages: readonly MessageRecord[]
   const subscribers = new Set(ctx.state.subscriberIds(to.id));
   const losingAccess: number[] = [];
   const ids = messages.map((message) => message.id);
-  for (const user of ctx.state.users.values()) {
-    const had = ctx.store.userMessages.take(user.id, from.recipientId, ids);
-    if (subscribers.has(user.id)) ctx.store.userMessages.apply(user.id, to.recipientId, ids.map((id) => [id, had.get(id) ?? Flag.read] as const));
-    else if (had.size > 0 && !canReadChannel(ctx.state, to, user)) losingAccess.push(user.id);
+  const members = new Set([...ctx.state.conversationMembers({ channelId: from.id, participants: [] }), ...subscribers]);
+  for (const userId of members) {
+    const had = ctx.store.userMessages.take(userId, from.recipientId, ids);
+    if (subscribers.has(userId)) ctx.store.userMessages.apply(userId, to.recipientId, ids.map((id) => [id, had.get(id) ?? Flag.read] as const));
+    else if (had.size > 0 && !canReadChannel(ctx.state, to, ctx.state.users.get(userId)!)) losingAccess.push(userId);
   }
   if (losingAccess.length > 0) {
     ctx.emit({ type: 'delete_message', message_ids: messages.map((message) => message.id), message_type: 'stream', stream_id: from.id, topic }, losingAccess);
