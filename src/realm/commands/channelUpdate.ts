@@ -89,83 +89,117 @@ export const channelUpdateCommands = {
     const before = visibleChannel(ctx, input.channelId, user);
     const administers = mayAdminister(ctx, before, user);
     if (!administers) throw errors.adminRequired();
-    let channel = { ...before };
-    const changed: [string, unknown, Record<string, unknown>?][] = [];
-
-    if (input.isArchived !== undefined) {
-      if (input.isArchived) throw errors.badRequest('Channels are archived with DELETE /streams/{stream_id}; is_archived only unarchives.');
-      changeArchived(channel, { type: 'channel.unarchive', mayAdminister: administers });
-      channel.isArchived = false;
-      changed.push(['is_archived', false]);
-    }
-    if (input.newName !== undefined) {
-      const name = checkChannelName(input.newName);
-      const holder = ctx.state.channelByName(name);
-      if (holder && holder.id !== channel.id) throw errors.badRequest(`Channel name '${name}' is already taken.`);
-      if (name !== channel.name) changed.push(['name', name]);
-      channel.name = name;
-    }
-    if (input.description !== undefined) {
-      channel.description = checkDescription(input.description);
-      channel.renderedDescription = renderMarkdown(channel.description);
-      changed.push(['description', channel.description, { rendered_description: channel.renderedDescription }]);
-    }
-    if (input.isPrivate !== undefined || input.isWebPublic !== undefined || input.historyPublicToSubscribers !== undefined) {
-      const inviteOnly = input.isPrivate ?? (input.isWebPublic ? false : channel.inviteOnly);
-      const isWebPublic = inviteOnly ? false : (input.isWebPublic ?? channel.isWebPublic);
-      if (input.isWebPublic && !(ctx.config.webPublicStreamsEnabled && ctx.state.realm.enableSpectatorAccess)) throw errors.badRequest('Web-public channels are not enabled.');
-      if (input.isWebPublic && !satisfies(ctx.state, ctx.state.realm.permissions.can_create_web_public_channel_group, user)) throw errors.insufficientRights();
-      // History hidden from new subscribers only makes sense for a private channel.
-      if (input.historyPublicToSubscribers === false && (!inviteOnly || isWebPublic)) throw errors.badRequest('Invalid parameters');
-      const history = !inviteOnly || (input.historyPublicToSubscribers ?? channel.historyPublicToSubscribers);
-      if (inviteOnly !== channel.inviteOnly || isWebPublic !== channel.isWebPublic || history !== channel.historyPublicToSubscribers) {
-        const extras = { history_public_to_subscribers: history, is_web_public: isWebPublic };
-        changed.push(['invite_only', inviteOnly, extras]);
-        if (isWebPublic !== channel.isWebPublic) changed.push(['is_web_public', isWebPublic, extras]);
-        if (history !== channel.historyPublicToSubscribers) changed.push(['history_public_to_subscribers', history, extras]);
-      }
-      Object.assign(channel, { inviteOnly, isWebPublic, historyPublicToSubscribers: history });
-    }
-    if (input.retention !== undefined) {
-      if (user.role !== Role.owner) throw errors.ownerRequired();
-      channel.messageRetentionDays = input.retention.days;
-      changed.push(['message_retention_days', input.retention.days]);
-    }
-    if (input.folderId !== undefined) {
-      channel.folderId = input.folderId === null ? null : usableFolder(ctx, input.folderId).id;
-      changed.push(['folder_id', channel.folderId]);
-    }
-    if (input.topicsPolicy !== undefined) {
-      if (input.topicsPolicy === 'empty_topic_only' && !onlyEmptyTopic(ctx, channel.id)) {
-        throw errors.badRequest("To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.");
-      }
-      channel.topicsPolicy = input.topicsPolicy;
-      changed.push(['topics_policy', input.topicsPolicy]);
-    }
-    const permissionChanges = Object.entries(input.permissions) as [ChannelPermission, { new: GroupSetting; old?: GroupSetting }][];
-    // Spec endpoint 2: a private channel's permissions change only by someone subscribed to it
-    // (an organization administrator's implicit channel rights do not count here).
-    if (permissionChanges.length > 0 && before.inviteOnly && !ctx.state.isSubscribed(before.id, user.id)) {
-      throw errors.badRequest('You must be subscribed to this private channel to change its permissions.');
-    }
-    for (const [name, update] of permissionChanges) {
-      if (update.old !== undefined && !sameSetting(update.old, channel.permissions[name])) throw errors.badRequest(`'old' value does not match the expected value.`);
-      channel.permissions = { ...channel.permissions, [name]: checkGroupSetting(ctx.state, update.new) };
-      changed.push([name, update.new]);
-    }
-    if (input.isDefaultStream !== undefined && input.isDefaultStream && channel.inviteOnly) throw errors.badRequest('A default channel cannot be private.');
-
+    const { channel, changes } = checkChannelUpdate(ctx, user, before, input, administers);
     ctx.save('channel', channel);
     if (input.isDefaultStream !== undefined && input.isDefaultStream !== ctx.state.realm.defaultChannelIds.includes(channel.id)) {
       setDefault(ctx, channel.id, input.isDefaultStream);
     }
     const told = new Set([...channelObservers(ctx.state, before), ...channelObservers(ctx.state, channel)].map((observer) => observer.id));
-    for (const [property, value, extras] of changed) {
+    for (const { property, value, extras } of changes) {
       ctx.emit({ type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property, value, ...extras }, told);
     }
     return {};
   }),
 };
+
+/** One announced change of a channel: a `stream` update event's property, value and extras. */
+interface ChannelChange {
+  property: string;
+  value: unknown;
+  extras?: { rendered_description?: string; history_public_to_subscribers?: boolean; is_web_public?: boolean };
+}
+
+type Aspect = (ctx: CommandContext, user: UserRecord, channel: ChannelRecord, input: ChannelUpdate, before: ChannelRecord) => ChannelChange[];
+
+const archived: Aspect = (_ctx, _user, channel, input) => {
+  if (input.isArchived === undefined) return [];
+  if (input.isArchived) throw errors.badRequest('Channels are archived with DELETE /streams/{stream_id}; is_archived only unarchives.');
+  channel.isArchived = false;
+  return [{ property: 'is_archived', value: false }];
+};
+
+const name: Aspect = (ctx, _user, channel, input) => {
+  if (input.newName === undefined) return [];
+  const newName = checkChannelName(input.newName);
+  const holder = ctx.state.channelByName(newName);
+  if (holder && holder.id !== channel.id) throw errors.badRequest(`Channel name '${newName}' is already taken.`);
+  const changed = newName !== channel.name;
+  channel.name = newName;
+  return changed ? [{ property: 'name', value: newName }] : [];
+};
+
+const description: Aspect = (_ctx, _user, channel, input) => {
+  if (input.description === undefined) return [];
+  channel.description = checkDescription(input.description);
+  channel.renderedDescription = renderMarkdown(channel.description);
+  return [{ property: 'description', value: channel.description, extras: { rendered_description: channel.renderedDescription } }];
+};
+
+const privacy: Aspect = (ctx, user, channel, input) => {
+  if (input.isPrivate === undefined && input.isWebPublic === undefined && input.historyPublicToSubscribers === undefined) return [];
+  const inviteOnly = input.isPrivate ?? (input.isWebPublic ? false : channel.inviteOnly);
+  const isWebPublic = inviteOnly ? false : (input.isWebPublic ?? channel.isWebPublic);
+  if (input.isWebPublic && !(ctx.config.webPublicStreamsEnabled && ctx.state.realm.enableSpectatorAccess)) throw errors.badRequest('Web-public channels are not enabled.');
+  if (input.isWebPublic && !satisfies(ctx.state, ctx.state.realm.permissions.can_create_web_public_channel_group, user)) throw errors.insufficientRights();
+  // History hidden from new subscribers only makes sense for a private channel.
+  if (input.historyPublicToSubscribers === false && (!inviteOnly || isWebPublic)) throw errors.badRequest('Invalid parameters');
+  const history = !inviteOnly || (input.historyPublicToSubscribers ?? channel.historyPublicToSubscribers);
+  const changes: ChannelChange[] = [];
+  if (inviteOnly !== channel.inviteOnly || isWebPublic !== channel.isWebPublic || history !== channel.historyPublicToSubscribers) {
+    const extras = { history_public_to_subscribers: history, is_web_public: isWebPublic };
+    changes.push({ property: 'invite_only', value: inviteOnly, extras });
+    if (isWebPublic !== channel.isWebPublic) changes.push({ property: 'is_web_public', value: isWebPublic, extras });
+    if (history !== channel.historyPublicToSubscribers) changes.push({ property: 'history_public_to_subscribers', value: history, extras });
+  }
+  Object.assign(channel, { inviteOnly, isWebPublic, historyPublicToSubscribers: history });
+  return changes;
+};
+
+const retention: Aspect = (_ctx, user, channel, input) => {
+  if (input.retention === undefined) return [];
+  if (user.role !== Role.owner) throw errors.ownerRequired();
+  channel.messageRetentionDays = input.retention.days;
+  return [{ property: 'message_retention_days', value: input.retention.days }];
+};
+
+const folder: Aspect = (ctx, _user, channel, input) => {
+  if (input.folderId === undefined) return [];
+  channel.folderId = input.folderId === null ? null : usableFolder(ctx, input.folderId).id;
+  return [{ property: 'folder_id', value: channel.folderId }];
+};
+
+const topicsPolicy: Aspect = (ctx, _user, channel, input) => {
+  if (input.topicsPolicy === undefined) return [];
+  if (input.topicsPolicy === 'empty_topic_only' && !onlyEmptyTopic(ctx, channel.id)) {
+    throw errors.badRequest('To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.');
+  }
+  channel.topicsPolicy = input.topicsPolicy;
+  return [{ property: 'topics_policy', value: input.topicsPolicy }];
+};
+
+const permissions: Aspect = (ctx, user, channel, input, before) => {
+  const updates = Object.entries(input.permissions) as [ChannelPermission, { new: GroupSetting; old?: GroupSetting }][];
+  // Spec endpoint 2: a private channel's permissions change only by someone subscribed to it
+  // (an organization administrator's implicit channel rights do not count here).
+  if (updates.length > 0 && before.inviteOnly && !ctx.state.isSubscribed(before.id, user.id)) {
+    throw errors.badRequest('You must be subscribed to this private channel to change its permissions.');
+  }
+  return updates.map(([permission, update]) => {
+    if (update.old !== undefined && !sameSetting(update.old, channel.permissions[permission])) throw errors.badRequest(`'old' value does not match the expected value.`);
+    channel.permissions = { ...channel.permissions, [permission]: checkGroupSetting(ctx.state, update.new) };
+    return { property: permission, value: update.new };
+  });
+};
+
+/** Checks every parameter of an update and returns the channel as it will be with the changes to
+ * announce, in Zulip's order; throws at the first refusal. Nothing is written. */
+function checkChannelUpdate(ctx: CommandContext, user: UserRecord, before: ChannelRecord, input: ChannelUpdate, administers: boolean) {
+  const channel: ChannelRecord = { ...before };
+  if (input.isArchived === false) changeArchived(channel, { type: 'channel.unarchive', mayAdminister: administers });
+  const changes = [archived, name, description, privacy, retention, folder, topicsPolicy, permissions].flatMap((aspect) => aspect(ctx, user, channel, input, before));
+  if (input.isDefaultStream && channel.inviteOnly) throw errors.badRequest('A default channel cannot be private.');
+  return { channel, changes };
+}
 
 function onlyEmptyTopic(ctx: CommandContext, channelId: number): boolean {
   for (const [, topic] of ctx.store.channelRange(channelId, 0)) {

@@ -218,46 +218,54 @@ const bySubscriber = (entries: [UserRecord, string][]): Record<string, string[]>
   return out;
 };
 
+/** Zulip's check of a subscription request: who is to be subscribed, to which existing channels
+ * (those refused listed, or fatal), and which channels are to be created. Nothing is written. */
+function checkSubscribe(ctx: CommandContext, input: SubscribeInput) {
+  const requester = ctx.user;
+  const principals = input.principals === null ? [requester] : input.principals.map((principal) => resolvePrincipal(ctx, principal));
+  const onlySelf = principals.every((user) => user.id === requester.id);
+  const existing: ChannelRecord[] = [];
+  const unauthorized: string[] = [];
+  const toCreate: NewChannel[] = [];
+  for (const requested of input.subscriptions) {
+    const name = checkChannelName(requested.name);
+    const channel = ctx.state.channelByName(name);
+    if (!channel) {
+      toCreate.push({ ...input.newChannel, name, description: requested.description ?? '' });
+      continue;
+    }
+    const allowed = !channel.isArchived && (onlySelf ? canSubscribeSelf(ctx.state, channel, requester) : canAddSubscribers(ctx.state, channel, requester));
+    if (allowed) existing.push(channel);
+    else if (input.authorizationErrorsFatal) throw errors.badRequest(`Unable to access channel (${channel.name}).`);
+    else unauthorized.push(channel.name);
+  }
+  if (!onlySelf && toCreate.length > 0 && !satisfies(ctx.state, ctx.state.realm.permissions.can_add_subscribers_group, requester) && !isAdmin(requester)) {
+    throw errors.insufficientRights();
+  }
+  if (input.isDefaultStream && toCreate.length > 0 && !isAdmin(requester)) throw errors.adminRequired();
+  for (const spec of toCreate) checkMayCreate(ctx, requester, spec);
+  return { requester, principals, existing, unauthorized, toCreate };
+}
+
 export const channelCommands = {
   'subscriptions.add': writeCommand((ctx, input: SubscribeInput) => {
-    const requester = ctx.user;
-    const principals = input.principals === null ? [requester] : input.principals.map((principal) => resolvePrincipal(ctx, principal));
-    const onlySelf = principals.every((user) => user.id === requester.id);
-    const existing: ChannelRecord[] = [];
-    const unauthorized: string[] = [];
-    const toCreate: NewChannel[] = [];
-    for (const requested of input.subscriptions) {
-      const name = checkChannelName(requested.name);
-      const channel = ctx.state.channelByName(name);
-      if (!channel) {
-        toCreate.push({ ...input.newChannel, name, description: requested.description ?? '' });
-        continue;
-      }
-      const allowed = !channel.isArchived && (onlySelf ? canSubscribeSelf(ctx.state, channel, requester) : canAddSubscribers(ctx.state, channel, requester));
-      if (allowed) existing.push(channel);
-      else if (input.authorizationErrorsFatal) throw errors.badRequest(`Unable to access channel (${channel.name}).`);
-      else unauthorized.push(channel.name);
-    }
-    if (!onlySelf && toCreate.length > 0 && !satisfies(ctx.state, ctx.state.realm.permissions.can_add_subscribers_group, requester) && !isAdmin(requester)) {
-      throw errors.insufficientRights();
-    }
-    if (input.isDefaultStream && toCreate.length > 0 && !isAdmin(requester)) throw errors.adminRequired();
-    for (const spec of toCreate) checkMayCreate(ctx, requester, spec);
-    const created = toCreate.map((spec) => createChannel(ctx, requester, spec, principals));
+    const plan = checkSubscribe(ctx, input);
+    const { requester, principals } = plan;
+    const created = plan.toCreate.map((spec) => createChannel(ctx, requester, spec, principals));
     if (input.isDefaultStream && created.length > 0) {
       ctx.saveRealm({ defaultChannelIds: [...ctx.state.realm.defaultChannelIds, ...created.map((channel) => channel.id)] });
     }
     if (input.announce) for (const channel of created) announceChannel(ctx, requester, channel);
     const subscribed: [UserRecord, string][] = [];
     const already: [UserRecord, string][] = [];
-    for (const channel of [...created, ...existing]) {
+    for (const channel of [...created, ...plan.existing]) {
       const added = new Set(subscribeUsers(ctx, channel, principals).map((user) => user.id));
       for (const user of principals) (added.has(user.id) ? subscribed : already).push([user, channel.name]);
     }
     return {
       subscribed: bySubscriber(subscribed),
       already_subscribed: bySubscriber(already),
-      ...(input.authorizationErrorsFatal ? {} : { unauthorized }),
+      ...(input.authorizationErrorsFatal ? {} : { unauthorized: plan.unauthorized }),
     };
   }),
 
