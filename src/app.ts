@@ -58,13 +58,13 @@ function guardRejections(): void {
 export async function startParley(config: Config): Promise<Parley> {
   guardRejections();
   const store = openStore(config);
-  const queues = new EventQueues(store);
+  const queues = new EventQueues(store, config.clock);
   await queues.restore();
   queues.announceRestart();
   const realms = new Realms(store, config, queues);
   if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
   realms.activateScheduled();
-  const http = await startHttpServer({ config, realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS), loginLimiter: new LoginLimiter(), rateLimiter: new RateLimiter(config.rateLimits, config.clock) }, routes);
+  const http = await startHttpServer({ config, realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock) }, routes);
   const gc = setInterval(() => queues.collectGarbage(), QUEUE_GC_INTERVAL_MS).unref();
   writeFileSync(pidFile(config.dataDir), String(process.pid));
   return {

@@ -1,5 +1,6 @@
 // Server settings, read once from environment variables; every setting has a documented default
 // (README.md, "Configuration").
+import { systemClock, type Clock } from './clock.js';
 
 export type Mode = 'development' | 'production';
 
@@ -60,9 +61,8 @@ export interface Config {
   deleteTopicBudgetMs: number;
   /** JWT login keys by realm subdomain ('' is the root realm); a realm without one has no JWT login. */
   jwtKeys: Record<string, JwtKey>;
-  /** The server's clock in milliseconds (Date.now); tests start servers with a clock of their own to
-   * see what a restart long after a scheduled time does. */
-  clock: () => number;
+  /** The server's clock (the system's; tests start servers with a clock of their own). */
+  clock: Clock;
   /** Unset: the server offers no mobile push. */
   pushRelay: PushRelay | null;
   /** Unset: the server offers no video calls. */
@@ -147,7 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     socketMaxBackpressureBytes: intSetting(env, 'PARLEY_SOCKET_MAX_BACKPRESSURE_BYTES', 1024 * 1024),
     jwtKeys: jwtKeysSetting(env.PARLEY_JWT_AUTH_KEYS),
     deleteTopicBudgetMs: intSetting(env, 'PARLEY_DELETE_TOPIC_BUDGET_MS', 30_000),
-    clock: Date.now,
+    clock: systemClock,
     pushRelay: env.PARLEY_PUSH_RELAY_URL
       ? { url: env.PARLEY_PUSH_RELAY_URL.replace(/\/+$/, ''), credentials: env.PARLEY_PUSH_RELAY_CREDENTIALS ?? '', timeoutMs: intSetting(env, 'PARLEY_PUSH_RELAY_TIMEOUT_MS', 10_000) }
       : null,

@@ -7,6 +7,7 @@ import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, pollEvents, register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesComponent, assertMatchesReference } from './helpers/reference.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { TestClock } from './helpers/clock.js';
 
 const edits = suite<{ server: TestServer }>('message edits and history');
 
@@ -92,8 +93,8 @@ edits('propagate_mode moves one, later or all messages of the topic; the empty-t
 });
 
 edits('who may edit and move, and until when: Zulip\'s defaults, time limits and MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', async () => {
-  let offsetMs = 0;
-  const server = await startTestServer({ clock: () => Date.now() + offsetMs });
+  const clock = new TestClock();
+  const server = await startTestServer({ clock });
   try {
     const hamlet = await server.as('hamlet@zulip.com');
     const iago = await server.as('iago@zulip.com');
@@ -111,13 +112,13 @@ edits('who may edit and move, and until when: Zulip\'s defaults, time limits and
     assert.is((await polonius.patch(`/messages/${old[0]}`, { topic: `${topic} (guest)`, ...quietly })).status, 200, 'everyone may move topics by default');
     await polonius.patch(`/messages/${old[0]}`, { topic, ...quietly });
 
-    offsetMs = 11 * 60 * 1000;
+    clock.advance(11 * 60 * 1000);
     const late = await hamlet.patch(`/messages/${old[0]}`, { content: 'too late' });
     assert.equal([late.status, late.body.msg], [400, 'The time limit for editing this message has passed']);
     assert.is((await hamlet.patch(`/messages/${old[0]}`, { topic: `${topic} renamed`, propagate_mode: 'change_one', ...quietly })).status, 200, 'topics move for 3 days');
     await hamlet.patch(`/messages/${old[0]}`, { topic, propagate_mode: 'change_one', ...quietly });
 
-    offsetMs = 4 * 24 * 3600 * 1000;
+    clock.advance(4 * 24 * 3600 * 1000 - 11 * 60 * 1000);
     const topicLate = await hamlet.patch(`/messages/${old[0]}`, { topic: 'x' });
     assert.equal([topicLate.status, topicLate.body.msg], [400, "The time limit for editing this message's topic has passed"]);
     const channelLate = await hamlet.patch(`/messages/${old[0]}`, { stream_id: denmark });

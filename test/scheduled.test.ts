@@ -9,11 +9,14 @@ import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, pollEvents, register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
 import { startTestServer, testConfig, type TestServer } from './helpers/server.js';
+import { TestClock } from './helpers/clock.js';
 
 const scheduled = suite<{ server: TestServer }>('scheduled messages');
+/** The suite's server runs on this clock: a message comes due when the test moves it. */
+const clock = new TestClock();
 
 scheduled.before(async (context) => {
-  context.server = await startTestServer();
+  context.server = await startTestServer({ clock });
 });
 scheduled.after(async ({ server }) => server.stop());
 
@@ -21,7 +24,7 @@ type Scheduled = { scheduled_message_id: number; type: string; to: number | numb
 
 const idOf = async (client: ApiClient): Promise<number> => Number((await client.get('/users/me')).body.user_id);
 const channelId = async (client: ApiClient, name: string): Promise<number> => Number((await client.get('/get_stream_id', { stream: name })).body.stream_id);
-const inSeconds = (seconds: number): number => Math.floor(Date.now() / 1000) + seconds;
+const inSeconds = (seconds: number): number => Math.floor(clock.now() / 1000) + seconds;
 const list = async (client: ApiClient): Promise<Scheduled[]> => {
   const response = await client.get('/scheduled_messages');
   assertMatchesReference('GET /scheduled_messages', response.body);
@@ -159,6 +162,7 @@ scheduled('at its time the message is sent as a normal message and leaves the li
   await desdemona.patch(`/scheduled_messages/${cancelled}`, { content: 'never ever' });
   await desdemona.delete(`/scheduled_messages/${cancelled}`);
   const id = await schedule(desdemona, { type: 'stream', to: verona, topic: 'on time', content: 'Right on time, @**King Hamlet**', scheduled_delivery_timestamp: inSeconds(2), read_by_sender: true });
+  clock.advance(2000);
   const received = await pollEvents(hamlet, reader.queueId, 1);
   assert.equal(received.map((event) => event.type), ['message']);
   const [delivered] = received;
@@ -184,6 +188,7 @@ scheduled('a message to a channel archived before its time fails, the bot says w
   const state = await register(iago, { fetch_event_types: ['scheduled_messages'], event_types: ['scheduled_messages', 'message'], apply_markdown: true });
   const id = await schedule(iago, { type: 'channel', to: channel, topic: 'plans', content: 'see you', scheduled_delivery_timestamp: inSeconds(2) });
   await iago.delete(`/streams/${channel}`);
+  clock.advance(2000);
   const events = await pollEvents(iago, state.queueId, 3);
   const failure = events.find((event) => event.type === 'scheduled_messages' && event.op === 'update')!;
   assert.equal((failure.scheduled_message as Scheduled).failed, true);
@@ -202,6 +207,7 @@ scheduled('a message to a channel archived before its time fails, the bot says w
   await iago.patch(`/scheduled_messages/${id}`, { scheduled_delivery_timestamp: inSeconds(2) });
   assert.equal((await list(iago))[0]!.failed, false, 'rescheduled');
   const reader = await register(iago, { event_types: ['message'], apply_markdown: true });
+  clock.advance(2000);
   const [sent] = await pollEvents(iago, reader.queueId, 1);
   assert.is((sent!.message as { content: string }).content, '<p>see you</p>');
   assert.equal(await list(iago), []);
@@ -215,7 +221,8 @@ scheduled('a deactivated sender\'s message fails without a notice', async ({ ser
   const verona = await channelId(iago, 'Verona');
   await schedule(polonius, { type: 'stream', to: verona, topic: 'ghost', content: 'boo', scheduled_delivery_timestamp: inSeconds(2) });
   await iago.delete(`/users/${poloniusId}`);
-  await new Promise((resolve) => setTimeout(resolve, 3000));
+  clock.advance(2000);
+  await server.parley.realms.idle();
   const events = (await iago.get('/events', { queue_id: watcher.queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
   assert.equal(events.filter((event) => event.type === 'message'), [], 'nothing was sent');
   await iago.post(`/users/${poloniusId}/reactivate`);
@@ -223,8 +230,8 @@ scheduled('a deactivated sender\'s message fails without a notice', async ({ ser
 });
 
 scheduled('delivery survives a restart: on time sends, more than 10 minutes late fails', async () => {
-  let offsetMs = 0;
-  const config = testConfig({ clock: () => Date.now() + offsetMs });
+  const restartClock = new TestClock();
+  const config = testConfig({ clock: restartClock });
   const first = await startTestServer(config);
   const hamlet = await first.as('hamlet@zulip.com');
   const verona = await channelId(hamlet, 'Verona');
@@ -232,7 +239,7 @@ scheduled('delivery survives a restart: on time sends, more than 10 minutes late
   const onTime = await schedule(hamlet, { type: 'stream', to: verona, topic: 'restart', content: 'still fine', scheduled_delivery_timestamp: inSeconds(9 * 60) });
   await first.parley.close();
 
-  offsetMs = 12 * 60 * 1000;
+  restartClock.advance(12 * 60 * 1000);
   const second = await startTestServer(config);
   try {
     const again = await second.as('hamlet@zulip.com');

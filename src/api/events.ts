@@ -40,8 +40,8 @@ export async function getEvents(request: UserRequest, params: { queue_id: string
   const events =
     ready.length > 0 || params.dont_block || request.queues.closing
       ? ready
-      : await waitForEvents(queue, params.last_event_id, request.config.heartbeatSeconds * 1000, request.signal);
-  queue.lastActive = Date.now();
+      : await waitForEvents(queue, params.last_event_id, { ms: request.config.heartbeatSeconds * 1000, clock: request.config.clock }, request.signal);
+  queue.touch();
   return { events: events.map(wire), queue_id: queue.id };
 }
 

@@ -4,6 +4,7 @@ import type { UserRequest } from '../http/route.js';
 import { notifyRelay } from '../push/relay.js';
 import { decodePublicKey, seal } from '../push/seal.js';
 import { realmUrl } from '../organization/records.js';
+import { nowSeconds } from '../clock.js';
 
 interface RegisterParams {
   token_kind: 'fcm' | 'apns';
@@ -28,7 +29,7 @@ export async function sendTestPushNotification(request: UserRequest, params: { d
   if (devices.length === 0) throw errors.noActivePushDevice();
   const realm = request.realm.realm;
   const url = realmUrl(realm, request.config);
-  const payload = { type: 'test', realm_url: url, realm_name: realm.name, user_id: request.user.userId, time: Math.floor(request.config.clock() / 1000) };
+  const payload = { type: 'test', realm_url: url, realm_name: realm.name, user_id: request.user.userId, time: nowSeconds(request.config.clock) };
   await notifyRelay(request.config.pushRelay, {
     realm_url: url,
     user_id: request.user.userId,

@@ -3,6 +3,7 @@
 // video provider's OAuth flow coming back through the browser. Kept in memory only: a restart
 // voids them, and the client asks again.
 import { randomBytes } from 'node:crypto';
+import { systemClock, type Clock } from '../clock.js';
 
 interface Grant {
   realmId: number;
@@ -13,9 +14,12 @@ interface Grant {
 export class Grants {
   private readonly grants = new Map<string, Grant>();
 
-  constructor(readonly ttlSeconds: number) {}
+  constructor(
+    readonly ttlSeconds: number,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
-  issue(realmId: number, userId: number, now = Date.now()): string {
+  issue(realmId: number, userId: number, now = this.clock.now()): string {
     this.sweep(now);
     const token = randomBytes(24).toString('base64url');
     this.grants.set(token, { realmId, userId, expiresAt: now + this.ttlSeconds * 1000 });
@@ -23,7 +27,7 @@ export class Grants {
   }
 
   /** The user a token was issued to, once; undefined when unknown, used or expired. */
-  redeem(token: string, realmId: number, now = Date.now()): number | undefined {
+  redeem(token: string, realmId: number, now = this.clock.now()): number | undefined {
     const grant = this.grants.get(token);
     this.grants.delete(token);
     if (!grant || grant.expiresAt < now || grant.realmId !== realmId) return undefined;

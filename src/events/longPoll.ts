@@ -1,13 +1,14 @@
 // A parked GET /events: the queue's consumer until events arrive, a heartbeat falls due, another
 // consumer takes over, or the client goes away.
+import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import type { Consumer, DetachReason, EventQueue } from './queue.js';
 import type { QueuedEvent } from './types.js';
 
-export function waitForEvents(queue: EventQueue, lastEventId: number, heartbeatMs: number, signal: AbortSignal): Promise<QueuedEvent[]> {
+export function waitForEvents(queue: EventQueue, lastEventId: number, heartbeat: { ms: number; clock: Clock }, signal: AbortSignal): Promise<QueuedEvent[]> {
   return new Promise((resolve, reject) => {
     const finish = (outcome: () => void): void => {
-      clearTimeout(heartbeat);
+      cancelHeartbeat();
       signal.removeEventListener('abort', onAbort);
       queue.release(consumer);
       outcome();
@@ -18,7 +19,7 @@ export function waitForEvents(queue: EventQueue, lastEventId: number, heartbeatM
     };
     const onAbort = (): void => finish(() => resolve([]));
     // Zulip's heartbeat is an event like any other, so the client acknowledges it the same way.
-    const heartbeat = setTimeout(() => queue.push({ type: 'heartbeat' }), heartbeatMs);
+    const cancelHeartbeat = heartbeat.clock.after(heartbeat.ms, () => queue.push({ type: 'heartbeat' }));
     signal.addEventListener('abort', onAbort);
     queue.attach(consumer);
   });

@@ -1,6 +1,7 @@
 // One event queue (Zulip's "client descriptor"): the events one client registered for, kept until
 // the client acknowledges them, delivered to at most one consumer at a time — a parked long-poll
 // or an attached WebSocket.
+import type { Clock } from '../clock.js';
 import { matchesNarrow, type ResolvedTerm } from '../messages/narrow.js';
 import type { Emitted, QueuedEvent, ZulipEvent } from './types.js';
 
@@ -65,14 +66,16 @@ export class EventQueue {
   private readonly eventTypes: Set<string> | null;
   consumer: Consumer | null = null;
   /** When a consumer last read or let go of the queue (ms); idle time counts from here. */
-  lastActive = Date.now();
+  private lastActive: number;
 
   constructor(
     readonly settings: Omit<QueueSnapshot, 'events' | 'lastEventId'>,
     private readonly nextId: EventIds,
+    private readonly clock: Clock,
     lastEventId: number,
     events: QueuedEvent[] = [],
   ) {
+    this.lastActive = clock.now();
     this.events = events;
     this.newestId = lastEventId;
     this.eventTypes = settings.eventTypes === null ? null : new Set(settings.eventTypes.flatMap((name) => [name, ...(eventTypesOfFetchType[name] ?? [])]));
@@ -128,13 +131,18 @@ export class EventQueue {
   attach(consumer: Consumer): void {
     if (this.consumer && this.consumer !== consumer) this.consumer.detach('replaced');
     this.consumer = consumer;
-    this.lastActive = Date.now();
+    this.touch();
   }
 
   release(consumer: Consumer): void {
     if (this.consumer !== consumer) return;
     this.consumer = null;
-    this.lastActive = Date.now();
+    this.touch();
+  }
+
+  /** A client read the queue: its idle time starts again. */
+  touch(): void {
+    this.lastActive = this.clock.now();
   }
 
   /** Collectable: no consumer, and idle for longer than its lifespan. */

@@ -3,6 +3,7 @@
 // across a graceful restart (as Zulip does; after a crash clients get BAD_EVENT_QUEUE_ID and
 // register again).
 import { randomBytes } from 'node:crypto';
+import { nowSeconds, systemClock, type Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 import { EventQueue, type QueueSnapshot } from './queue.js';
@@ -33,9 +34,14 @@ export class EventQueues {
 
   /** Zulip's server_generation: when this server process started (seconds); register returns it
    * and the restart event carries it, so clients can tell they are talking to a new server. */
-  readonly serverGeneration = Math.floor(Date.now() / 1000);
+  readonly serverGeneration: number;
 
-  constructor(private readonly shelf: QueueShelf) {}
+  constructor(
+    private readonly shelf: QueueShelf,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.serverGeneration = nowSeconds(clock);
+  }
 
   /** Tells every queue the server restarted (Zulip's `restart` event), after queues were restored. */
   announceRestart(): void {
@@ -54,7 +60,7 @@ export class EventQueues {
   create(settings: NewQueue): EventQueue {
     const held = this.byUser.get(settings.realmId)?.get(settings.userId)?.size ?? 0;
     if (held >= MAX_QUEUES_PER_USER) throw errors.tooManyQueues(MAX_QUEUES_PER_USER);
-    const queue = new EventQueue({ ...settings, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.lastId);
+    const queue = new EventQueue({ ...settings, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.clock, this.lastId);
     this.add(queue);
     return queue;
   }
@@ -98,7 +104,7 @@ export class EventQueues {
     }
   }
 
-  collectGarbage(now = Date.now()): number {
+  collectGarbage(now = this.clock.now()): number {
     let dropped = 0;
     for (const queue of this.byId.values()) {
       if (queue.expired(now)) {
@@ -132,7 +138,7 @@ export class EventQueues {
    * later crash they are not resurrected with events missing. */
   async restore(): Promise<void> {
     for (const { events, lastEventId, ...settings } of await this.shelf.takeSavedQueues()) {
-      this.add(new EventQueue(settings, this.nextId, lastEventId, events));
+      this.add(new EventQueue(settings, this.nextId, this.clock, lastEventId, events));
       this.lastId = Math.max(this.lastId, lastEventId);
     }
   }

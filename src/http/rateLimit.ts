@@ -2,6 +2,7 @@
 // requests without credentials and for failed authentication), as token buckets in memory: a key
 // may spend `limit` requests at once and earns them back evenly over `windowSeconds`. Every
 // limited response carries Zulip's X-RateLimit-* headers; a refused one is 429 RATE_LIMIT_HIT.
+import { systemClock, type Clock } from '../clock.js';
 import type { RateLimitSettings, RateRule } from '../config.js';
 import { errors } from '../errors.js';
 
@@ -24,7 +25,7 @@ export class RateLimiter {
 
   constructor(
     readonly settings: RateLimitSettings,
-    private readonly clock: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   userRule(subdomain: string): RateRule {
@@ -34,7 +35,7 @@ export class RateLimiter {
   /** Spends one request of `key`; returns Zulip's headers, or throws 429 when none is left. */
   spend(key: string, rule: RateRule): Record<string, string> {
     if (!this.settings.enabled) return {};
-    const now = this.clock();
+    const now = this.clock.now();
     this.sweep(now);
     const rate = rule.limit / (rule.windowSeconds * 1000);
     const previous = this.buckets.get(key);

@@ -2,6 +2,7 @@
 // are taken from a mailbox one at a time. A write runs inside a child transaction of LMDB's next
 // write batch (so commands of many realms share one commit) and is answered only once that batch
 // is durable; a read waits until every earlier write of the realm is durable, then runs.
+import { nowSeconds } from '../clock.js';
 import type { Config } from '../config.js';
 import { ApiError, errors } from '../errors.js';
 import type { EventQueues } from '../events/queues.js';
@@ -72,7 +73,7 @@ export class RealmActor {
   /** Sends every scheduled message whose time has come, one command each, so that one failing
    * unexpectedly (logged, rolled back) is marked failed without holding back the others. */
   private async deliverDue(): Promise<void> {
-    const now = Math.floor(this.config.clock() / 1000);
+    const now = nowSeconds(this.config.clock);
     let broken = false;
     for (const { id, senderId } of this.state.dueDeliveries(now)) {
       if (this.deliveries.isStopped) return;

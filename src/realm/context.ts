@@ -1,4 +1,5 @@
 // What a command sees while it runs: the realm's state, the store, the clock and the acting user.
+import { nowSeconds } from '../clock.js';
 import type { Config } from '../config.js';
 import { errors } from '../errors.js';
 import type { EventQueues } from '../events/queues.js';
@@ -75,7 +76,7 @@ export class CommandContext {
     readonly queues: EventQueues,
     private readonly userId: number | null,
   ) {
-    this.now = Math.floor(config.clock() / 1000);
+    this.now = nowSeconds(config.clock);
   }
 
   /** Announces a change to exactly these users, after the commit. */

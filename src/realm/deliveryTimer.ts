@@ -1,24 +1,26 @@
 // One timer per realm for its scheduled messages: armed for the earliest delivery time, re-armed
 // whenever that may have changed. Times far ahead are reached in steps (setTimeout's limit is
 // ~24.8 days).
+import type { Clock } from '../clock.js';
+
 const MAX_DELAY_MS = 24 * 3600 * 1000;
 
 export class DeliveryTimer {
-  private timer: NodeJS.Timeout | undefined;
+  private cancel: (() => void) | undefined;
   private stopped = false;
 
   constructor(
-    private readonly clock: () => number,
+    private readonly clock: Clock,
     private readonly fire: () => void,
   ) {}
 
   /** Fires at `deliverAt` (UNIX seconds), but not before `minDelayMs`; undefined disarms. */
   arm(deliverAt: number | undefined, minDelayMs = 0): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancel?.();
+    this.cancel = undefined;
     if (deliverAt === undefined || this.stopped) return;
-    const delay = Math.min(Math.max(deliverAt * 1000 - this.clock(), minDelayMs), MAX_DELAY_MS);
-    this.timer = setTimeout(this.fire, delay);
+    const delay = Math.min(Math.max(deliverAt * 1000 - this.clock.now(), minDelayMs), MAX_DELAY_MS);
+    this.cancel = this.clock.after(delay, this.fire);
   }
 
   get isStopped(): boolean {
@@ -27,7 +29,7 @@ export class DeliveryTimer {
 
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancel?.();
+    this.cancel = undefined;
   }
 }

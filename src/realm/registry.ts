@@ -7,6 +7,7 @@ import { groupPermissions, systemGroupOrder, systemGroups, type GroupPermission,
 import type { Store } from '../store/store.js';
 import { RealmActor } from './actor.js';
 import { defaultEditSettings, type RealmRecord } from '../organization/records.js';
+import { nowSeconds } from '../clock.js';
 
 export interface NewRealm {
   subdomain: string;
@@ -67,7 +68,7 @@ export class Realms {
     if (this.bySubdomain.has(input.subdomain)) throw new InvalidRealmError(`a realm with subdomain '${input.subdomain}' exists`);
     const realm = await this.store.write(() => {
       const id = this.store.nextId('realm');
-      const now = Math.floor(Date.now() / 1000);
+      const now = nowSeconds(this.config.clock);
       const groups = createSystemGroups(this.store, id, now);
       const record: RealmRecord = {
         id,

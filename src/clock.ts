@@ -1,0 +1,20 @@
+// The server's time: what "now" is and when later work runs. The system clock by default; tests
+// give a server a clock of their own to jump ahead (days past a time limit, the moment a scheduled
+// message is due) without waiting.
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Runs `run` once `delayMs` of this clock's time has passed; the returned function cancels it. */
+  after(delayMs: number, run: () => void): () => void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  after(delayMs, run) {
+    const timer = setTimeout(run, delayMs);
+    return () => clearTimeout(timer);
+  },
+};
+
+/** UNIX seconds on a clock. */
+export const nowSeconds = (clock: Clock): number => Math.floor(clock.now() / 1000);
