@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { routes } from './api/routes.js';
 import { Grants } from './auth/grants.js';
 import { LoginLimiter } from './auth/loginLimiter.js';
+import { every } from './clock.js';
 import type { Config } from './config.js';
 import { RateLimiter } from './http/rateLimit.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
-import { EventQueues } from './events/queues.js';
+import { EventQueues, QUEUE_GC_INTERVAL_MS } from './events/queues.js';
 import { Realms } from './realm/registry.js';
 import { seedDemoRealm } from './seed/demo.js';
 import { Store } from './store/store.js';
@@ -34,9 +35,6 @@ export function openStore(config: Config): Store {
 const SOCKET_TOKEN_TTL_SECONDS = 30;
 /** How long a video provider's OAuth flow may take. */
 const CALL_AUTHORIZATION_TTL_SECONDS = 600;
-
-/** How often idle event queues are looked for. */
-const QUEUE_GC_INTERVAL_MS = 60_000;
 
 /** Rejections nobody handled since the process started (a bug somewhere: logged and counted, and
  * the server goes on — one failed promise must not take every realm, queue and socket down). */
@@ -65,7 +63,7 @@ export async function startParley(config: Config): Promise<Parley> {
   if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
   realms.activateScheduled();
   const http = await startHttpServer({ config, realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock) }, routes);
-  const gc = setInterval(() => queues.collectGarbage(), QUEUE_GC_INTERVAL_MS).unref();
+  const stopCollecting = every(config.clock, QUEUE_GC_INTERVAL_MS, () => queues.collectGarbage());
   writeFileSync(pidFile(config.dataDir), String(process.pid));
   return {
     config,
@@ -73,7 +71,7 @@ export async function startParley(config: Config): Promise<Parley> {
     queues,
     http,
     async close() {
-      clearInterval(gc);
+      stopCollecting();
       await http.close(() => queues.releaseConsumers());
       await realms.stop();
       await queues.persist();

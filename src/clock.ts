@@ -18,3 +18,12 @@ export const systemClock: Clock = {
 
 /** UNIX seconds on a clock. */
 export const nowSeconds = (clock: Clock): number => Math.floor(clock.now() / 1000);
+
+/** Runs `run` every `intervalMs` of a clock's time until the returned function is called. */
+export function every(clock: Clock, intervalMs: number, run: () => void): () => void {
+  let cancel = clock.after(intervalMs, function tick() {
+    run();
+    cancel = clock.after(intervalMs, tick);
+  });
+  return () => cancel();
+}

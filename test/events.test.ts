@@ -4,15 +4,18 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertRequiresCredentials } from './helpers/assert.js';
 import { startParley } from '../src/app.js';
+import { QUEUE_GC_INTERVAL_MS } from '../src/events/queues.js';
 import { ApiClient } from './helpers/client.js';
+import { TestClock } from './helpers/clock.js';
 import { applyEvent, comparable, pollEvents, register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesComponent, assertMatchesReference, specRegisterFields, specUserFields } from './helpers/reference.js';
 import { startTestServer, waitFor, type TestServer } from './helpers/server.js';
 
-const events = suite<{ server: TestServer }>('event queues');
+const events = suite<{ server: TestServer; clock: TestClock }>('event queues');
 
 events.before(async (context) => {
-  context.server = await startTestServer({ heartbeatSeconds: 1 });
+  context.clock = new TestClock();
+  context.server = await startTestServer({ clock: context.clock });
 });
 events.after(async ({ server }) => server.stop());
 
@@ -83,10 +86,14 @@ events('event IDs increase; last_event_id acknowledges and prunes; dont_block an
   assertMatchesReference('GET /events', empty.body);
 });
 
-events('a long-poll with nothing to deliver is answered by a heartbeat event', async ({ server }) => {
+events('a long-poll with nothing to deliver is answered by a heartbeat event', async ({ server, clock }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const { queueId, state } = await register(hamlet);
-  const response = await hamlet.get('/events', { queue_id: queueId, last_event_id: state.last_event_id });
+  const polling = hamlet.get('/events', { queue_id: queueId, last_event_id: state.last_event_id });
+  const queue = server.parley.queues.get(queueId, server.parley.realms.forHost('')!.realm.id, Number((await hamlet.get('/users/me')).body.user_id));
+  await waitFor(() => queue.consumer !== null);
+  clock.advance(server.config.heartbeatSeconds * 1000);
+  const response = await polling;
   const [heartbeat] = response.body.events as Event[];
   assert.is(heartbeat!.type, 'heartbeat');
   assert.ok(heartbeat!.id > Number(state.last_event_id));
@@ -126,11 +133,11 @@ events('the event endpoints require credentials', async ({ server }) => {
   ]);
 });
 
-events('queues idle past their lifespan are collected', async ({ server }) => {
+events('queues idle past their lifespan are collected', async ({ server, clock }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const short = await register(hamlet, { lifespan_secs: 1 });
   const long = await register(hamlet);
-  server.parley.queues.collectGarbage(Date.now() + 2000);
+  clock.advance(QUEUE_GC_INTERVAL_MS);
   assert.is((await hamlet.get('/events', { queue_id: short.queueId, dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
   assert.is((await hamlet.get('/events', { queue_id: long.queueId, dont_block: true })).status, 200);
 });

@@ -213,7 +213,7 @@ process_('a second server on a port in use fails to start instead of sharing the
   }
 });
 
-process_('once shutdown starts, a request on an open keep-alive connection gets 503 and the connection closes', async () => {
+process_('shutdown: requests in flight are answered, new ones on open connections get 503, then every connection closes', async () => {
   const server = await startTestServer();
   const hamlet = await server.as('hamlet@zulip.com');
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -228,10 +228,29 @@ process_('once shutdown starts, a request on an open keep-alive connection gets 
       req.end();
     });
   assert.is((await get('/api/v1/users/me')).status, 200);
+  // A request still sending its body when shutdown starts is in flight.
+  const body = 'type=stream&to=Verona&topic=shutdown&content=sent%20while%20stopping';
+  const slow = connect(server.parley.http.port, '127.0.0.1');
+  let slowAnswer = '';
+  const slowClosed = new Promise<void>((resolve) => slow.on('close', () => resolve()));
+  slow.on('data', (chunk: Buffer) => (slowAnswer += chunk.toString()));
+  await new Promise<void>((resolve) => slow.once('connect', () => resolve()));
+  const auth = hamlet.authHeader().Authorization!;
+  slow.write(`POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  // An idle connection, which no request will use.
+  const idle = connect(server.parley.http.port, '127.0.0.1');
+  const idleClosed = new Promise<void>((resolve) => idle.on('close', () => resolve()));
+  await new Promise<void>((resolve) => idle.once('connect', () => resolve()));
+  await new Promise((resolve) => setTimeout(resolve, 50));
   const closing = server.stop();
   const late = await get('/api/v1/users/me');
   assert.equal([late.status, late.body.code, late.connection], [503, 'SERVER_SHUTTING_DOWN', 'close']);
+  slow.write(body.slice(10));
   await closing;
+  await slowClosed;
+  await Promise.race([idleClosed, new Promise((_, reject) => setTimeout(() => reject(new Error('the idle connection is still open')), 5000).unref())]);
+  assert.match(slowAnswer, /^HTTP\/1\.1 200 OK\r\n/);
+  assert.match(slowAnswer, /"result":"success"/);
   agent.destroy();
 });
 

@@ -13,6 +13,8 @@ import type { Emitted, QueuedEvent, ZulipEvent } from './types.js';
 /** How many event queues one user may hold at once (each tab or device holds one; idle ones are
  * collected after their lifespan). */
 export const MAX_QUEUES_PER_USER = 100;
+/** How often idle event queues are looked for. */
+export const QUEUE_GC_INTERVAL_MS = 60_000;
 
 /** Where queues wait across a graceful restart (the store). */
 export interface QueueShelf {
@@ -104,7 +106,8 @@ export class EventQueues {
     }
   }
 
-  collectGarbage(now = this.clock.now()): number {
+  collectGarbage(): number {
+    const now = this.clock.now();
     let dropped = 0;
     for (const queue of this.byId.values()) {
       if (queue.expired(now)) {

@@ -150,6 +150,8 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       release();
       sockets.closeAll();
       if (inFlight.size > 0) await new Promise<void>((resolve) => (drained = resolve));
+      // Idle keep-alive connections would hold the process open until their clients leave.
+      app.close();
     },
   };
 }

@@ -1,5 +1,5 @@
-// Request validation: each operation's JSON Schema (schemas/<name>.json) is compiled by ajv once,
-// when the route table is built. Parameters typed as arrays or objects arrive JSON-encoded in form
+// Request validation: each operation's JSON Schema (schemas/<name>.json) is compiled by ajv once
+// per process, when the first route table is built. Parameters typed as arrays or objects arrive JSON-encoded in form
 // fields and are decoded first; form strings are coerced to booleans and integers by ajv.
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
@@ -66,7 +66,15 @@ export function validationError(error: ErrorObject): ApiError {
   }
 }
 
+const compiled = new Map<string, Validator>();
+
 export function compileValidator(name: string): Validator {
+  let validator = compiled.get(name);
+  if (!validator) compiled.set(name, (validator = compileSchemaFile(name)));
+  return validator;
+}
+
+function compileSchemaFile(name: string): Validator {
   const schema = JSON.parse(readFileSync(new URL(`${name}.json`, schemaDir), 'utf8')) as ParamSchema;
   let validate: ValidateFunction;
   try {

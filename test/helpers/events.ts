@@ -54,7 +54,11 @@ export class StreamClient {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(url, { headers });
       socket.once('open', () => resolve(new StreamClient(socket)));
-      socket.once('unexpected-response', (_request, response) => reject(new Error(`upgrade refused: ${response.statusCode}`)));
+      // Handling the refusal is ours, closing its connection included.
+      socket.once('unexpected-response', (request, response) => {
+        request.destroy();
+        reject(new Error(`upgrade refused: ${response.statusCode}`));
+      });
       socket.once('error', reject);
     });
   }

@@ -4,9 +4,9 @@
 import { rmSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiClient, rawRequest } from './helpers/client.js';
-import { devClient, tempDataDir as tempDataDir_ } from './helpers/operator.js';
-import { runManage, spawnServer } from './helpers/process.js';
+import { ApiClient, rawRequest } from '../helpers/client.js';
+import { devClient, tempDataDir as tempDataDir_ } from '../helpers/operator.js';
+import { runManage, spawnServer } from '../helpers/process.js';
 
 const tempDataDir = () => tempDataDir_('parley-lifecycle-');
 
