@@ -13,6 +13,7 @@ import { EventQueues, QUEUE_GC_INTERVAL_MS } from './events/queues.js';
 import { Realms } from './realm/registry.js';
 import { seedDemoRealm } from './seed/demo.js';
 import { Store } from './store/store.js';
+import { LocalFileStorage } from './files/local.js';
 
 export interface Parley {
   readonly config: Config;
@@ -62,7 +63,7 @@ export async function startParley(config: Config): Promise<Parley> {
   const realms = new Realms(store, config, queues);
   if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
   realms.activateScheduled();
-  const http = await startHttpServer({ config, realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock) }, routes);
+  const http = await startHttpServer({ config, realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock), files: new LocalFileStorage(config.dataDir) }, routes);
   const stopCollecting = every(config.clock, QUEUE_GC_INTERVAL_MS, () => queues.collectGarbage());
   writeFileSync(pidFile(config.dataDir), String(process.pid));
   return {

@@ -68,6 +68,10 @@ export interface Config {
   /** Unset: the server offers no video calls. */
   videoProvider: VideoProvider | null;
   rateLimits: RateLimitSettings;
+  /** The largest file one upload may have, in MiB (Zulip's MAX_FILE_UPLOAD_SIZE). */
+  maxFileUploadSizeMib: number;
+  /** The most bytes of uploads each organization may hold, in MiB; null: no quota. */
+  uploadQuotaMib: number | null;
 }
 
 function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -153,5 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : null,
     videoProvider: videoProviderSetting(env.PARLEY_VIDEO_PROVIDER),
     rateLimits: rateLimitSettings(env),
+    maxFileUploadSizeMib: intSetting(env, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB', 25),
+    uploadQuotaMib: env.PARLEY_UPLOAD_QUOTA_MIB ? intSetting(env, 'PARLEY_UPLOAD_QUOTA_MIB', 0) : null,
   };
 }

@@ -11,6 +11,8 @@ export type ErrorCode =
   | 'INVALID_API_KEY'
   | 'AUTHENTICATION_FAILED'
   | 'STREAM_DOES_NOT_EXIST'
+  | 'REACTION_ALREADY_EXISTS'
+  | 'REACTION_DOES_NOT_EXIST'
   | 'BAD_EVENT_QUEUE_ID'
   | 'RATE_LIMIT_HIT'
   | 'REQUEST_ENTITY_TOO_LARGE'
@@ -25,7 +27,9 @@ export type ErrorCode =
   | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
   | 'STORAGE_UNAVAILABLE'
   | 'SERVER_SHUTTING_DOWN'
-  | 'SERVER_BUSY';
+  | 'SERVER_BUSY'
+  | 'CANNOT_DEACTIVATE_LAST_USER'
+  | 'CHANNEL_ALREADY_EXISTS';
 
 export type ErrorExtra = Record<string, string | number | boolean | null>;
 
@@ -60,10 +64,19 @@ export const errors = {
   humanOnly: () => new ApiError(400, 'BAD_REQUEST', 'This endpoint does not accept bot requests.'),
   adminRequired: () => new ApiError(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator'),
   ownerRequired: () => new ApiError(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner'),
+  notReady: (reason: string) => new ApiError(503, 'STORAGE_UNAVAILABLE', `Not ready: the last write could not be saved (${reason})`),
+  channelAlreadyExists: (name: string) => new ApiError(409, 'CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`),
+  /** A user deactivating themself when they are the organization's only owner, or only user. */
+  cannotDeactivateLastUser: (isLastOwner: boolean) => {
+    const entity = isLastOwner ? 'organization owner' : 'user';
+    return new ApiError(400, 'CANNOT_DEACTIVATE_LAST_USER', `Cannot deactivate the only ${entity}`, { is_last_owner: isLastOwner, entity });
+  },
   insufficientRights: () => new ApiError(400, 'BAD_REQUEST', 'Insufficient permission'),
   noSuchUser: () => new ApiError(400, 'BAD_REQUEST', 'No such user'),
   streamDoesNotExist: (streamId: number) =>
     new ApiError(400, 'STREAM_DOES_NOT_EXIST', `Channel with ID '${streamId}' does not exist`, { stream_id: streamId }),
+  reactionExists: () => new ApiError(400, 'REACTION_ALREADY_EXISTS', 'Reaction already exists.'),
+  reactionDoesNotExist: () => new ApiError(400, 'REACTION_DOES_NOT_EXIST', "Reaction doesn't exist."),
   tooManyQueues: (limit: number) => new ApiError(400, 'BAD_REQUEST', `Too many event queues (limit: ${limit}); delete unused ones with DELETE /events`),
   badEventQueueId: (queueId: string) =>
     new ApiError(400, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, { queue_id: queueId }),
@@ -80,6 +93,8 @@ export const errors = {
   authenticationFailed: () =>
     new ApiError(401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect', {}, basicChallenge),
   draftNotFound: () => new ApiError(404, 'BAD_REQUEST', 'Draft does not exist'),
+  savedSnippetNotFound: () => new ApiError(404, 'BAD_REQUEST', 'Saved snippet does not exist.'),
+  navigationViewNotFound: () => new ApiError(404, 'BAD_REQUEST', 'Navigation view does not exist.'),
   devOnly: () => new ApiError(400, 'BAD_REQUEST', 'DevAuthBackend not enabled.'),
   pushNotConfigured: () => new ApiError(400, 'PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.'),
   noActivePushDevice: () => new ApiError(400, 'NO_ACTIVE_PUSH_DEVICE', 'No active registered push device'),
@@ -90,6 +105,13 @@ export const errors = {
   videoCallsNotConfigured: () => new ApiError(400, 'BAD_REQUEST', 'Video calls are not configured on this server'),
   videoCallAuthorizationRequired: () => new ApiError(400, 'BAD_REQUEST', "Authorize the video call provider first (has_provider_token is false)"),
   videoCallFailed: () => new ApiError(400, 'BAD_REQUEST', 'Failed to create video call'),
+  noFileGiven: () => new ApiError(400, 'BAD_REQUEST', 'You must specify a file to upload'),
+  oneFileOnly: () => new ApiError(400, 'BAD_REQUEST', 'You may only upload one file at a time'),
+  fileTooLarge: (maxMib: number) => new ApiError(400, 'BAD_REQUEST', `File is larger than this server's configured maximum upload size (${maxMib} MiB).`),
+  uploadQuotaExceeded: () => new ApiError(400, 'BAD_REQUEST', "Upload would exceed your organization's upload quota."),
+  invalidAttachment: () => new ApiError(400, 'BAD_REQUEST', 'Invalid attachment'),
+  fileNotFound: () => new ApiError(404, 'NOT_FOUND', 'File not found.'),
+  fileForbidden: () => new ApiError(403, 'BAD_REQUEST', 'You are not authorized to view this file.'),
   internal: () => new ApiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error'),
   serverBusy: () => new ApiError(503, 'SERVER_BUSY', 'The server is handling too many large requests; try again in a moment.', {}, { 'Retry-After': '1' }),
   shuttingDown: () => new ApiError(503, 'SERVER_SHUTTING_DOWN', 'The server is restarting; try again in a moment.', {}, { 'Retry-After': '1' }),

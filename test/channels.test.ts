@@ -279,13 +279,99 @@ channels('announce: the notification bot tells the announcements channel about a
   assert.is(register.body.realm_new_stream_announcements_stream_id, Number((await hamlet.get('/get_stream_id', { stream: 'Verona' })).body.stream_id));
 });
 
+channels('PATCH /users/me/subscriptions joins and leaves at once; a refusal changes nothing', async ({ server }) => {
+  const cordelia = await server.as('cordelia@zulip.com');
+  const joined = fresh('Joined');
+  assert.is((await cordelia.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: fresh('Left') }]) })).status, 200);
+  const left = fresh('Leaving');
+  await cordelia.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: left }]) });
+  const both = await cordelia.patch('/users/me/subscriptions', { add: JSON.stringify([{ name: joined, description: 'New' }, { name: 'Verona' }]), delete: JSON.stringify([left]) });
+  assertMatchesReference('PATCH /users/me/subscriptions', both.body);
+  const me = String(await userId(cordelia));
+  assert.equal([both.body.subscribed, both.body.already_subscribed, both.body.removed, both.body.not_removed], [{ [me]: [joined] }, { [me]: ['Verona'] }, [left], []]);
+  const names = async () => ((await cordelia.get('/users/me/subscriptions')).body.subscriptions as { name: string }[]).map((sub) => sub.name);
+  assert.ok((await names()).includes(joined) && !(await names()).includes(left));
+  const before = await names();
+  const refused = await cordelia.patch('/users/me/subscriptions', { add: JSON.stringify([{ name: fresh('Never') }]), delete: JSON.stringify(['No such channel']) });
+  assert.equal([refused.status, refused.body.msg], [400, "Channel 'No such channel' does not exist"]);
+  assert.equal(await names(), before, 'the add was rolled back with the refused delete');
+  assert.equal((await cordelia.patch('/users/me/subscriptions', {})).body.msg, 'Nothing to do. Specify at least one of "add" or "delete".');
+});
+
+channels('POST /channels/create: one channel, the users named subscribed; a taken name is a 409', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const iago = await server.as('iago@zulip.com');
+  const name = fresh('Harbour');
+  const folder = Number((await iago.post('/channel_folders/create', { name: fresh('Places') })).body.channel_folder_id);
+  const created = await hamlet.post('/channels/create', { name, description: 'Ships *come in*', subscribers: JSON.stringify([await userId(othello)]), folder_id: folder });
+  assertMatchesReference('POST /channels/create', created.body);
+  const id = Number(created.body.id);
+  const stream = (await hamlet.get(`/streams/${id}`)).body.stream as { name: string; folder_id: number; rendered_description: string };
+  assert.equal([stream.name, stream.folder_id, stream.rendered_description], [name, folder, '<p>Ships <em>come in</em></p>']);
+  assert.is((await othello.get(`/users/${await userId(othello)}/subscriptions/${id}`)).body.is_subscribed, true);
+  assert.is((await hamlet.get(`/users/${await userId(hamlet)}/subscriptions/${id}`)).body.is_subscribed, false, 'the creator is subscribed only if named');
+  const taken = await othello.post('/channels/create', { name, subscribers: '[]' });
+  assertMatchesReference('POST /channels/create', taken.body, {}, 409);
+  assert.equal([taken.status, taken.body.code, taken.body.msg], [409, 'CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`]);
+  const nowhere = fresh('Nowhere');
+  for (const [client, params, message] of [
+    [hamlet, { name: nowhere, subscribers: '[]', folder_id: 999999 }, 'Invalid channel folder ID'],
+    [hamlet, { name: fresh('Ghosts'), subscribers: '[424242]' }, 'Invalid user ID 424242'],
+    [hamlet, { name: fresh('Default'), subscribers: '[]', is_default_stream: true }, 'Must be an organization administrator'],
+    [await server.as('polonius@zulip.com'), { name: fresh('Guests'), subscribers: '[]' }, 'Insufficient permission'],
+  ] as const) {
+    const refused = await client.post('/channels/create', params);
+    assert.equal([refused.status, refused.body.msg], [400, message], JSON.stringify(params));
+  }
+  assert.is((await hamlet.get('/get_stream_id', { stream: nowhere })).status, 400, 'refused requests create nothing');
+});
+
+channels("GET /users/{id}/subscriptions/{stream_id}: whether someone is subscribed, to channels the requester can read", async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const name = fresh('Secret');
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name }], principals: ['othello@zulip.com', 'iago@zulip.com'], invite_only: true });
+  const secret = Number((await iago.get('/get_stream_id', { stream: name })).body.stream_id);
+  const verona = Number((await hamlet.get('/get_stream_id', { stream: 'Verona' })).body.stream_id);
+  const status = await othello.get(`/users/${await userId(othello)}/subscriptions/${secret}`);
+  assertMatchesReference('GET /users/{user_id}/subscriptions/{stream_id}', status.body);
+  assert.is(status.body.is_subscribed, true);
+  assert.is((await othello.get(`/users/${await userId(hamlet)}/subscriptions/${secret}`)).body.is_subscribed, false);
+  assert.is((await othello.get(`/users/${await userId(hamlet)}/subscriptions/${verona}`)).body.is_subscribed, true);
+  for (const [path, message] of [
+    [`/users/${await userId(othello)}/subscriptions/${secret}`, 'Invalid channel ID'],
+    [`/users/424242/subscriptions/${verona}`, 'No such user'],
+    [`/users/${await userId(othello)}/subscriptions/999999`, 'Invalid channel ID'],
+  ] as const) {
+    const refused = await hamlet.get(path);
+    assert.equal([refused.status, refused.body.msg], [400, message], path);
+  }
+});
+
+channels("a channel's e-mail address is empty: the server has no e-mail gateway (as Zulip answers without one)", async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const verona = Number((await hamlet.get('/get_stream_id', { stream: 'Verona' })).body.stream_id);
+  const address = await hamlet.get(`/streams/${verona}/email_address`);
+  assertMatchesReference('GET /streams/{stream_id}/email_address', address.body);
+  assert.is(address.body.email, '');
+  const unknown = await hamlet.get('/streams/999999/email_address');
+  assertMatchesReference('GET /streams/{stream_id}/email_address', unknown.body, {}, 400);
+  assert.equal([unknown.status, unknown.body.msg], [400, 'Invalid channel ID']);
+});
+
 channels('every channel endpoint requires valid credentials', async ({ server }) => {
   await assertRequiresCredentials(server.anonymous, [
     ['POST', '/users/me/subscriptions'],
+    ['POST', '/channels/create'],
     ['GET', '/users/me/subscriptions'],
+    ['PATCH', '/users/me/subscriptions'],
     ['GET', '/streams'],
     ['GET', '/streams/1'],
     ['GET', '/streams/1/members'],
+    ['GET', '/streams/1/email_address'],
+    ['GET', '/users/1/subscriptions/1'],
     ['GET', '/get_stream_id'],
     ['GET', '/user_groups'],
     ['DELETE', '/users/me/subscriptions'],

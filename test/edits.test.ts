@@ -69,6 +69,16 @@ edits('who may edit: content only by the sender; nothing to change; missing mess
   await realm.ask('realm.setEditHistory', null, { visible: true });
 });
 
+edits('edited content follows the rules of sent content: no NUL, cut at 10,000 characters with a note', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const id = await send(hamlet, { type: 'stream', to: 'Verona', topic: 'long', content: 'short' });
+  assert.equal((await hamlet.patch(`/messages/${id}`, { content: 'a\u0000b' })).body.msg, 'Message must not contain null bytes');
+  assert.is((await hamlet.patch(`/messages/${id}`, { content: '\u00e9'.repeat(20_000) })).status, 200);
+  const { content } = (await hamlet.get(`/messages/${id}`, { apply_markdown: false })).body.message as { content: string };
+  assert.is([...content].length, 10_000);
+  assert.ok(content.endsWith('\u00e9\n[message truncated]'), content.slice(-40));
+});
+
 edits('propagate_mode moves one, later or all messages of the topic; the empty-topic name reads back per allow_empty_topic_name', async ({ server }) => {
   const iago = await server.as('iago@zulip.com');
   const topic = fresh('thread');

@@ -100,6 +100,20 @@ events('a long-poll with nothing to deliver is answered by a heartbeat event', a
   assertEventMatchesReference((response.body.events as Event[])[0]!);
 });
 
+events('DELETE /events answers a parked long-poll of the queue with success, not an error', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const { queueId, state } = await register(hamlet);
+  const polling = hamlet.get('/events', { queue_id: queueId, last_event_id: state.last_event_id });
+  const queue = server.parley.queues.get(queueId, server.parley.realms.forHost('')!.realm.id, Number((await hamlet.get('/users/me')).body.user_id));
+  await waitFor(() => queue.consumer !== null);
+  const deleted = await hamlet.delete('/events', { queue_id: queueId });
+  assert.equal(deleted.body, { result: 'success', msg: '' });
+  const parked = await polling;
+  assert.equal([parked.status, parked.body.events], [200, []]);
+  assertMatchesReference('GET /events', parked.body);
+  assert.is((await hamlet.get('/events', { queue_id: queueId, dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
+});
+
 events('event_types filters what a queue receives', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const { queueId } = await register(hamlet, { event_types: ['stream'] });
@@ -122,6 +136,21 @@ events("another user's queue, a deleted queue and an unknown queue are BAD_EVENT
   assert.is((await hamlet.get('/events', { queue_id: queueId, dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
   assert.is((await hamlet.get('/events', { queue_id: 'nope', dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
   assert.is((await hamlet.get('/events')).body.code, 'REQUEST_VARIABLE_MISSING');
+});
+
+events('all_public_streams: a queue gets the messages of every public channel, without flags; never a private one', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const cordelia = await server.as('cordelia@zulip.com');
+  await iago.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'Lobby' }]) });
+  await iago.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'Backroom' }]), invite_only: true });
+  const everywhere = await register(cordelia, { all_public_streams: true, event_types: ['message'] });
+  const usual = await register(cordelia, { event_types: ['message'] });
+  const open = Number((await iago.post('/messages', { type: 'stream', to: 'Lobby', topic: 'hello', content: 'for everyone' })).body.id);
+  await iago.post('/messages', { type: 'stream', to: 'Backroom', topic: 'psst', content: 'not for cordelia' });
+  const received = (await cordelia.get('/events', { queue_id: everywhere.queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
+  assert.equal(received.map((event) => [(event.message as { id: number }).id, event.flags]), [[open, []]]);
+  for (const event of received) assertEventMatchesReference(event);
+  assert.equal((await cordelia.get('/events', { queue_id: usual.queueId, last_event_id: -1, dont_block: true })).body.events, [], 'her other queue asked for nothing of the kind');
 });
 
 events('the event endpoints require credentials', async ({ server }) => {

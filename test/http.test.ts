@@ -22,11 +22,19 @@ http('an unknown path is a 404 JSON error', async ({ server }) => {
   }
 });
 
+http('GET /health and /ready answer the operator without credentials, outside /api/v1', async ({ server }) => {
+  for (const path of ['/health', '/ready']) {
+    const response = await rawRequest(server.baseUrl, { method: 'GET', path });
+    assert.equal([response.status, response.body], [200, { result: 'success', msg: '' }], path);
+    assert.not.ok('x-ratelimit-remaining' in response.headers, `${path} is not rate limited`);
+  }
+});
+
 http('a known path with another method is a 405 JSON error naming the allowed methods', async ({ server }) => {
-  const response = await rawRequest(server.baseUrl, { method: 'DELETE', path: '/api/v1/users/me' });
+  const response = await rawRequest(server.baseUrl, { method: 'PUT', path: '/api/v1/users/me' });
   assert.is(response.status, 405);
   assert.is(response.body.code, 'METHOD_NOT_ALLOWED');
-  assert.is(response.headers.allow, 'GET');
+  assert.is(response.headers.allow, 'GET, DELETE');
 });
 
 http('a multipart/form-data body is read like a urlencoded one', async ({ server }) => {
@@ -72,30 +80,32 @@ http('parameters are read from the query string and from form, multipart and JSO
 
 http('GET /users/me returns the requester as the spec\'s User object', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
-  const response = await hamlet.get('/users/me', { client_gravatar: false });
+  const response = await hamlet.get('/users/me');
   assert.is(response.status, 200);
   assertMatchesReference('GET /users/me', response.body, specUserFields);
   assert.is(response.body.full_name, 'King Hamlet');
   assert.is(response.body.delivery_email, 'hamlet@zulip.com');
   assert.is(response.body.is_active, true);
   assert.is(response.body.role, 400);
+  // Zulip ignores client_gravatar for the requester's own avatar, and names bot fields only on bots.
   assert.match(String(response.body.avatar_url), /^https:\/\/secure\.gravatar\.com\/avatar\//);
-  const defaulted = await hamlet.get('/users/me');
-  assert.is(defaulted.body.avatar_url, null, 'client_gravatar defaults to true');
+  assert.not.ok('bot_type' in response.body || 'bot_owner_id' in response.body);
+  const sent = Number((await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'me', content: 'newest' })).body.id);
+  assert.is((await hamlet.get('/users/me')).body.max_message_id, sent);
 });
 
 http('unsupported parameters are listed in ignored_parameters_unsupported', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
-  const response = await hamlet.get('/users/me', { frobnicate: 1, client_gravatar: true });
+  const response = await hamlet.get('/users', { frobnicate: 1, client_gravatar: true });
   assert.is(response.status, 200);
   assert.equal(response.body.ignored_parameters_unsupported, ['frobnicate']);
-  const clean = await hamlet.get('/users/me', { client_gravatar: true });
+  const clean = await hamlet.get('/users', { client_gravatar: true });
   assert.not.ok('ignored_parameters_unsupported' in clean.body);
 });
 
 http('a parameter of the wrong type is a 400 naming it, in Zulip wording', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
-  const response = await hamlet.get('/users/me', { client_gravatar: 'maybe' });
+  const response = await hamlet.get('/users', { client_gravatar: 'maybe' });
   assert.is(response.status, 400);
   assert.equal(response.body, { result: 'error', code: 'BAD_REQUEST', msg: 'client_gravatar is not a boolean' });
 });
@@ -115,6 +125,20 @@ http('a malformed JSON body is a 400', async ({ server }) => {
   });
   assert.is(response.status, 400);
   assert.is(response.body.code, 'BAD_REQUEST');
+});
+
+http('half a surrogate pair in JSON (a body, an encoded parameter) is kept as U+FFFD, as bytes that are not UTF-8 are', async ({ server }) => {
+  const othello = await server.as('othello@zulip.com');
+  const inBody = await rawRequest(server.baseUrl, {
+    method: 'POST',
+    path: '/api/v1/users/me/alert_words',
+    headers: { ...othello.identity(), 'Content-Type': 'application/json' },
+    body: '{"alert_words": ["x\\udfffy", "\\ud83d\\ude00 pair"]}',
+  });
+  assert.is(inBody.status, 200, JSON.stringify(inBody.body));
+  assert.is((await othello.post('/users/me/alert_words', { alert_words: '["\\ud800z"]' })).status, 200);
+  const words = (await othello.get('/users/me/alert_words')).body.alert_words as string[];
+  for (const word of ['x\ufffdy', '\u{1f600} pair', '\ufffdz']) assert.ok(words.includes(word), `${JSON.stringify(word)} in ${JSON.stringify(words)}`);
 });
 
 http('a body over the configured limit is a 413 JSON error, declared or streamed', async ({ server }) => {

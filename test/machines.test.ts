@@ -25,7 +25,7 @@ const lifecycles: [string, Lifecycle<string, Event>, Event[]][] = [
   [
     'user',
     userLifecycle as unknown as Lifecycle<string, Event>,
-    eventSpace({ 'user.deactivate': ['requesterIsAdmin', 'requesterIsOwner', 'targetIsOwner', 'targetIsOnlyOwner'], 'user.reactivate': ['requesterIsAdmin'] }),
+    eventSpace({ 'user.deactivate': ['requesterIsAdmin', 'requesterIsSelf', 'requesterIsOwner', 'targetIsOwner', 'targetIsOnlyOwner'], 'user.reactivate': ['requesterIsAdmin'] }),
   ],
   ['channel', channelLifecycle as unknown as Lifecycle<string, Event>, eventSpace({ 'channel.archive': ['mayAdminister'], 'channel.unarchive': ['mayAdminister'] })],
   ['topic', topicLifecycle as unknown as Lifecycle<string, Event>, eventSpace({ 'topic.inherit': ['subscribed'], 'topic.mute': ['subscribed'], 'topic.unmute': ['subscribed'], 'topic.follow': ['subscribed'] })],
@@ -61,7 +61,7 @@ for (const [name, lifecycle, events] of lifecycles) {
 }
 
 test('the spec table: an only owner stays; owners for owners; archived channels and failed messages as the spec says', () => {
-  const base = { type: 'user.deactivate', requesterIsAdmin: true, requesterIsOwner: true, targetIsOwner: true, targetIsOnlyOwner: true } as const;
+  const base = { type: 'user.deactivate', requesterIsAdmin: true, requesterIsSelf: false, requesterIsOwner: true, targetIsOwner: true, targetIsOnlyOwner: true } as const;
   assert.equal(move(userLifecycle, 'active', base), { refused: 'onlyOwner' });
   assert.equal(move(userLifecycle, 'active', { ...base, requesterIsOwner: false, targetIsOnlyOwner: false }), { refused: 'ownerRequired' });
   assert.equal(move(userLifecycle, 'deactivated', { ...base, targetIsOnlyOwner: false }), { refused: 'state' });

@@ -201,6 +201,18 @@ messages('GET /messages refuses unknown operators, channels and oversized window
   assert.is((await hamlet.get('/messages', { anchor: 'newest' })).body.code, 'REQUEST_VARIABLE_MISSING');
 });
 
+messages('a narrow operand of the wrong kind is a 400, however deeply nested (it was a 500)', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+  for (const narrow of [`[{"operator": "search", "operand": ${deep}}]`, `[{"operator": "id", "operand": ${deep}}]`, '[["topic", ["a", "b"]]]', '[{"operator": "dm", "operand": [{"id": 1}]}]']) {
+    const window = { anchor: 'newest', num_before: 1, num_after: 0, narrow };
+    for (const response of [await hamlet.get('/messages', window), await hamlet.post('/messages/flags/narrow', { ...window, op: 'add', flag: 'read' }), await hamlet.post('/register', { narrow })]) {
+      assert.is(response.status, 400, `${narrow.slice(0, 60)}: ${JSON.stringify(response.body)}`);
+      assert.match(String(response.body.msg), /^(operand|narrow\[0\]\[1\]) is not a string/);
+    }
+  }
+});
+
 messages("a public channel's history is readable without having received it (historical)", async ({ server }) => {
   const iago = await server.as('iago@zulip.com');
   const prospero = await server.as('prospero@zulip.com');

@@ -46,6 +46,15 @@ profile('administrators define fields; the list comes back in order, in Zulip\'s
   assert.is((await hamlet.post('/realm/profile_fields', { name: 'Sneaky', field_type: 1 })).body.code, 'UNAUTHORIZED_PRINCIPAL');
 });
 
+profile('a field of a type without choices keeps no field_data, as in Zulip', async ({ server, fields }) => {
+  const iago = await server.as('iago@zulip.com');
+  // Once stored as sent: nesting 10,000 deep overflowed the stack of the store's encoder (a 500).
+  const updated = await iago.patch(`/realm/profile_fields/${fields.phone}`, { field_data: `{"a": ${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}` });
+  assert.is(updated.status, 200, JSON.stringify(updated.body));
+  const listed = (await iago.get('/realm/profile_fields')).body.custom_fields as { id: number; field_data: string }[];
+  assert.is(listed.find((field) => field.id === fields.phone)!.field_data, '');
+});
+
 profile('field definitions are checked', async ({ server }) => {
   const iago = await server.as('iago@zulip.com');
   for (const [params, msg] of [
@@ -53,6 +62,10 @@ profile('field definitions are checked', async ({ server }) => {
     [{ name: 'Empty list', field_type: 3 }, 'Field must have at least one choice.'],
     [{ name: 'Odd', field_type: 42 }, 'Invalid field type.'],
     [{ name: '  ', field_type: 1 }, 'Label cannot be blank.'],
+    [{ name: 'No order', field_type: 3, field_data: { a: { text: 'A' } } }, 'field_data is not a valid list of choices'],
+    // Options are {text, order} and nothing more (nesting 10,000 deep in an option was a 500).
+    [{ name: 'Nested', field_type: 3, field_data: `{"a": {"text": "A", "order": "1", "x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}}` }, 'field_data is not a valid list of choices'],
+    [{ name: 'Account', field_type: 7, field_data: { subtype: 'github', extra: { deep: [] } } }, 'field_data is not a valid external account'],
   ] as const) {
     const response = await iago.post('/realm/profile_fields', params);
     assert.equal([response.status, response.body.msg], [400, msg]);

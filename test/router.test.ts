@@ -40,4 +40,16 @@ test('conflicting registrations fail when the table is built', () => {
   assert.throws(() => r.add('GET', '/users/{id:int}/x', 'renamed'), /clashes/);
 });
 
+test('a last path parameter takes the rest of the path, slashes included, each segment URL-decoded', () => {
+  const r = new Router<string>();
+  r.add('PATCH', '/views/{fragment:path}', 'view');
+  r.add('GET', '/views/mine', 'mine');
+  assert.equal(r.match('PATCH', '/views/narrow/is/alerted'), { kind: 'found', value: 'view', params: { fragment: 'narrow/is/alerted' } });
+  assert.equal(r.match('PATCH', '/views/narrow%2Fstream%2F1-a%20b'), { kind: 'found', value: 'view', params: { fragment: 'narrow/stream/1-a b' } });
+  assert.equal(r.match('PATCH', '/views/inbox'), { kind: 'found', value: 'view', params: { fragment: 'inbox' } });
+  assert.equal(r.match('GET', '/views/mine'), { kind: 'found', value: 'mine', params: {} });
+  assert.equal(r.match('PATCH', '/views'), { kind: 'notFound' });
+  assert.throws(() => r.add('GET', '/views/{fragment:path}/x', 'after'), /must come last/);
+});
+
 test.run();

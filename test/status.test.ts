@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, register, type Event } from './helpers/events.js';
-import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
+import { assertEventMatchesReference, assertMatchesComponent, assertMatchesReference } from './helpers/reference.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const status = suite<{ server: TestServer }>('user status');
@@ -81,16 +81,42 @@ status('a status change is announced to everyone; register + events == a fresh r
   await othello.post('/users/me/status', { status_text: '' });
   await othello.post('/users/me/status', { away: true });
   const events = (await polonius.get('/events', { queue_id: before.queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
-  assert.equal(events.map((event) => event.type), ['user_status', 'user_status', 'user_status']);
+  // Going away turns presence off, which Zulip announces as presence too (shown offline).
+  assert.equal(events.map((event) => event.type), ['user_status', 'user_status', 'user_status', 'presence']);
   for (const event of events) assertEventMatchesReference(event);
   for (const event of events) applyEvent(before.state, event);
   assert.equal(comparable(before.state), comparable((await register(polonius, { client_gravatar: false })).state));
+});
+
+status("an administrator sets another user's status; others may not", async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const hamletId = Number((await hamlet.get('/users/me')).body.user_id);
+  const watcher = await register(othello, { event_types: ['user_status'] });
+  const set = await iago.post(`/users/${hamletId}/status`, { status_text: 'On leave', emoji_name: 'car' });
+  assertMatchesReference('POST /users/{user_id}/status', set.body);
+  assert.equal((await othello.get(`/users/${hamletId}/status`)).body.status, { status_text: 'On leave', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' });
+  const events = (await othello.get('/events', { queue_id: watcher.queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
+  assert.equal(events.map((event) => [event.user_id, event.status_text]), [[hamletId, 'On leave']]);
+  for (const [client, path, params, message] of [
+    [othello, `/users/${hamletId}/status`, { status_text: 'Hijacked' }, 'Insufficient permission'],
+    [iago, '/users/424242/status', { status_text: 'Nobody' }, 'No such user'],
+    [iago, `/users/${hamletId}/status`, {}, 'Client did not pass any new values.'],
+  ] as const) {
+    const refused = await client.post(path, params);
+    // The reference's 400 is a oneOf of schemas of one shape (CodedError), so that is what is checked.
+    assertMatchesComponent('CodedError', refused.body);
+    assert.equal([refused.status, refused.body.msg], [400, message]);
+  }
+  assert.is(((await othello.get(`/users/${hamletId}/status`)).body.status as { status_text: string }).status_text, 'On leave');
 });
 
 status('the status endpoints require credentials; an unknown user has no status', async ({ server }) => {
   await assertRequiresCredentials(server.anonymous, [
     ['POST', '/users/me/status'],
     ['GET', '/users/1/status'],
+    ['POST', '/users/1/status'],
   ]);
   assert.is((await (await server.as('hamlet@zulip.com')).get('/users/424242/status')).status, 400);
 });

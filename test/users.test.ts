@@ -76,6 +76,21 @@ users('deactivation: administrators only; never the only owner; an owner only by
   assert.is((await iago.delete('/users/424242')).body.code, 'BAD_REQUEST');
 });
 
+users('DELETE /users/me: a user leaves, their bots with them; the only owner may not', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const { id, client } = await newMember(server);
+  const bot = await client.post('/bots', { full_name: 'Leaves too', short_name: `leaves${counter}` });
+  const left = await client.delete('/users/me');
+  assertMatchesReference('DELETE /users/me', left.body);
+  assert.equal([(await client.get('/users/me')).body.code], ['USER_DEACTIVATED']);
+  for (const userId of [id, Number(bot.body.user_id)]) assert.is(((await iago.get(`/users/${userId}`)).body.user as User).is_active, false);
+  const desdemona = await server.as('desdemona@zulip.com');
+  const onlyOwner = await desdemona.delete('/users/me');
+  assertMatchesReference('DELETE /users/me', onlyOwner.body, {}, 400);
+  assert.equal(onlyOwner.body, { result: 'error', code: 'CANNOT_DEACTIVATE_LAST_USER', msg: 'Cannot deactivate the only organization owner', entity: 'organization owner', is_last_owner: true });
+  assert.is((await desdemona.get('/users/me')).status, 200);
+});
+
 users("deactivating a user deactivates the user's bots first, ends the key and the queues at once", async ({ server }) => {
   const iago = await server.as('iago@zulip.com');
   const cordelia = await server.as('cordelia@zulip.com');
@@ -197,6 +212,7 @@ users('user endpoints require valid credentials and their role', async ({ server
     ['POST', '/bots'],
     ['POST', '/users'],
     ['GET', '/users/me'],
+    ['DELETE', '/users/me'],
     ['POST', '/users/me/api_key/regenerate'],
   ]);
   const hamlet = await server.as('hamlet@zulip.com');

@@ -1,14 +1,16 @@
 // Unauthenticated API-key fetches: development (endpoint 20), password, and JWT (endpoint 8).
+import type * as schemas from '../../schemas/index.js';
+import type { Params } from '../http/validation.js';
 import { emailFromJwt } from '../auth/jwt.js';
 import { errors } from '../errors.js';
 import type { PublicRequest } from '../http/route.js';
 import { passwordMatches } from '../users/password.js';
 
-export const devFetchApiKey = (request: PublicRequest, params: { username: string }) =>
+export const devFetchApiKey = (request: PublicRequest, params: Params<typeof schemas.devFetchApiKey>) =>
   request.realm.ask('auth.login', null, { email: params.username, includeProfile: false, via: 'dev' });
 
 /** Zulip's POST /fetch_api_key: failed attempts are limited per username. */
-export async function fetchApiKey(request: PublicRequest, params: { username: string; password: string }) {
+export async function fetchApiKey(request: PublicRequest, params: Params<typeof schemas.fetchApiKey>) {
   const key = `${request.realm.realm.id}:${params.username.toLowerCase()}`;
   const wait = request.loginLimiter.retryAfter(key);
   if (wait > 0) throw errors.rateLimited(wait);
@@ -24,7 +26,7 @@ export async function fetchApiKey(request: PublicRequest, params: { username: st
 }
 
 /** Spec endpoint 8: `api_key`, `email`, and `user` when asked for (no user_id, as in Zulip). */
-export async function jwtFetchApiKey(request: PublicRequest, params: { token: string; include_profile: boolean }) {
+export async function jwtFetchApiKey(request: PublicRequest, params: Params<typeof schemas.jwtFetchApiKey>) {
   const email = await emailFromJwt(request.config.jwtKeys[request.realm.realm.subdomain], params.token);
   const { user_id: _userId, ...answer } = await request.realm.ask('auth.login', null, { email, includeProfile: params.include_profile, via: 'jwt' });
   return answer;

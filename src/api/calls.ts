@@ -1,4 +1,6 @@
 // Video calls (spec endpoint 22) and the provider's OAuth flow.
+import type * as schemas from '../../schemas/index.js';
+import type { Params } from '../http/validation.js';
 import { authorizationUrl, createMeeting, exchangeCode, jitsiRoomUrl } from '../calls/provider.js';
 import { errors } from '../errors.js';
 import type { PublicRequest, UserRequest } from '../http/route.js';
@@ -34,7 +36,7 @@ export function startCallAuthorization(request: UserRequest) {
 }
 
 /** Completes the OAuth flow: the state names the user, the code buys their token. */
-export async function completeCallAuthorization(request: PublicRequest, params: { code: string; state: string }) {
+export async function completeCallAuthorization(request: PublicRequest, params: Params<typeof schemas.completeVideoCallAuthorization>) {
   const provider = oauthProvider(request);
   const userId = request.callAuthorizations.redeem(params.state, request.realm.realm.id);
   if (userId === undefined) throw errors.badRequest('Invalid or expired authorization state');

@@ -1,23 +1,11 @@
 // Event endpoints: POST /register, GET /events (long-poll), DELETE /events.
+import type * as schemas from '../../schemas/index.js';
+import type { Params } from '../http/validation.js';
 import { waitForEvents } from '../events/longPoll.js';
-import type { ClientCapabilities } from '../events/queue.js';
 import type { QueuedEvent } from '../events/types.js';
-import type { RawTerm } from '../messages/narrow.js';
 import type { UserRequest } from '../http/route.js';
 
-interface RegisterParams {
-  event_types?: string[] | null;
-  fetch_event_types?: string[] | null;
-  narrow: RawTerm[];
-  all_public_streams: boolean;
-  client_gravatar: boolean;
-  apply_markdown: boolean;
-  include_subscribers: boolean | 'true' | 'false' | 'partial';
-  lifespan_secs?: number;
-  client_capabilities?: ClientCapabilities;
-}
-
-export const register = (request: UserRequest, params: RegisterParams) =>
+export const register = (request: UserRequest, params: Params<typeof schemas.registerQueue>) =>
   request.realm.ask('events.register', request.user.userId, {
     eventTypes: params.event_types ?? null,
     fetchEventTypes: params.fetch_event_types ?? null,
@@ -29,11 +17,13 @@ export const register = (request: UserRequest, params: RegisterParams) =>
     includeSubscribers: params.include_subscribers !== false && params.include_subscribers !== 'false',
     lifespanSecs: params.lifespan_secs ?? null,
     clientCapabilities: params.client_capabilities ?? {},
+    slimPresence: params.slim_presence,
+    presenceHistoryLimitDays: params.presence_history_limit_days ?? null,
   });
 
 const wire = ({ id, event }: QueuedEvent) => ({ ...event, id });
 
-export async function getEvents(request: UserRequest, params: { queue_id: string; last_event_id: number; dont_block: boolean }) {
+export async function getEvents(request: UserRequest, params: Params<typeof schemas.getEvents>) {
   const queue = request.queues.get(params.queue_id, request.realm.realm.id, request.user.userId);
   queue.acknowledge(params.last_event_id);
   const ready = queue.after(params.last_event_id);
@@ -45,7 +35,7 @@ export async function getEvents(request: UserRequest, params: { queue_id: string
   return { events: events.map(wire), queue_id: queue.id };
 }
 
-export function deleteQueue(request: UserRequest, params: { queue_id: string }) {
+export function deleteQueue(request: UserRequest, params: Params<typeof schemas.deleteQueue>) {
   request.queues.delete(request.queues.get(params.queue_id, request.realm.realm.id, request.user.userId));
   return {};
 }

@@ -1,6 +1,7 @@
 // Message endpoints.
+import type * as schemas from '../../schemas/index.js';
+import type { Params } from '../http/validation.js';
 import type { UserRequest } from '../http/route.js';
-import type { RawTerm } from '../messages/narrow.js';
 import type { WindowInput } from '../realm/commands/messages.js';
 
 /** Zulip's Client.default_read_by_sender: messages sent from Zulip's own apps start read for the
@@ -11,24 +12,13 @@ export function readBySenderDefault(client: string): boolean {
   return apps.includes(name) || name.includes('desktop app') || name.includes('zulipflutter');
 }
 
-interface SendParams {
-  type: 'direct' | 'private' | 'channel' | 'stream';
-  to: string | number | (string | number)[];
-  topic?: string;
-  subject?: string;
-  content: string;
-  read_by_sender?: boolean;
-  queue_id?: string;
-  local_id?: string;
-}
-
-function recipients(to: SendParams['to'], direct: boolean): (string | number)[] {
+function recipients(to: Params<typeof schemas.sendMessage>['to'], direct: boolean): (string | number)[] {
   if (Array.isArray(to)) return to;
   if (typeof to === 'number') return [to];
   return direct ? to.split(',').map((part) => part.trim()).filter(Boolean) : [to];
 }
 
-export function sendMessage(request: UserRequest, params: SendParams) {
+export function sendMessage(request: UserRequest, params: Params<typeof schemas.sendMessage>) {
   const direct = params.type === 'direct' || params.type === 'private';
   return request.realm.ask('messages.send', request.user.userId, {
     type: direct ? 'private' : 'stream',
@@ -40,19 +30,9 @@ export function sendMessage(request: UserRequest, params: SendParams) {
   });
 }
 
-interface FetchParams extends WindowParams {
-  client_gravatar: boolean;
-  apply_markdown: boolean;
-}
-
-interface WindowParams {
-  anchor?: string;
-  use_first_unread_anchor?: boolean;
-  num_before: number;
-  num_after: number;
-  include_anchor: boolean;
-  narrow: RawTerm[];
-}
+/** What fetching messages and flagging by narrow share: the window. */
+type WindowParams = Pick<Params<typeof schemas.getMessages>, 'anchor' | 'num_before' | 'num_after' | 'include_anchor' | 'narrow'> &
+  Partial<Pick<Params<typeof schemas.getMessages>, 'use_first_unread_anchor'>>;
 
 /** The message window a request names: shared by GET /messages and the flag updates by narrow. */
 function windowOf(params: WindowParams): WindowInput {
@@ -66,63 +46,48 @@ function windowOf(params: WindowParams): WindowInput {
   };
 }
 
-export const getMessages = (request: UserRequest, params: FetchParams) =>
+export const getMessages = (request: UserRequest, params: Params<typeof schemas.getMessages>) =>
   request.realm.ask('messages.window', request.user.userId, {
     ...windowOf(params),
     applyMarkdown: params.apply_markdown,
     clientGravatar: params.client_gravatar,
   });
 
-export const renderMessage = (request: UserRequest, params: { content: string }) => request.realm.ask('messages.render', request.user.userId, { content: params.content });
+export const renderMessage = (request: UserRequest, params: Params<typeof schemas.renderMessage>) => request.realm.ask('messages.render', request.user.userId, { content: params.content });
 
-export const getMessage = (request: UserRequest, params: { message_id: number; apply_markdown: boolean }) =>
+export const getMessage = (request: UserRequest, params: Params<typeof schemas.getMessage>) =>
   request.realm.ask('messages.get', request.user.userId, { messageId: params.message_id, applyMarkdown: params.apply_markdown });
 
-export const updateFlags = (request: UserRequest, params: { messages: number[]; op: 'add' | 'remove'; flag: string }) =>
+export const updateFlags = (request: UserRequest, params: Params<typeof schemas.updateMessageFlags>) =>
   request.realm.ask('flags.update', request.user.userId, { messages: params.messages, op: params.op, flag: params.flag });
 
-interface NarrowFlagParams extends WindowParams {
-  op: 'add' | 'remove';
-  flag: string;
-}
-
-export const updateFlagsForNarrow = (request: UserRequest, params: NarrowFlagParams) =>
+export const updateFlagsForNarrow = (request: UserRequest, params: Params<typeof schemas.updateMessageFlagsForNarrow>) =>
   request.realm.ask('flags.updateNarrow', request.user.userId, {
     ...windowOf(params),
     op: params.op,
     flag: params.flag,
   });
 
-export const deleteMessage = (request: UserRequest, params: { message_id: number }) =>
+export const deleteMessage = (request: UserRequest, params: Params<typeof schemas.deleteMessage>) =>
   request.realm.ask('messages.delete', request.user.userId, { messageId: params.message_id });
 
-export async function getTopics(request: UserRequest, params: { stream_id: number; allow_empty_topic_name: boolean }) {
+export async function getTopics(request: UserRequest, params: Params<typeof schemas.getStreamTopics>) {
   return { topics: await request.realm.ask('topics.list', request.user.userId, { channelId: params.stream_id, allowEmptyTopicName: params.allow_empty_topic_name }) };
 }
 
 export const markAllAsRead = (request: UserRequest) => request.realm.ask('flags.markAsRead', request.user.userId, {});
 
-export async function markChannelAsRead(request: UserRequest, params: { stream_id: number }) {
+export async function markChannelAsRead(request: UserRequest, params: Params<typeof schemas.markStreamAsRead>) {
   await request.realm.ask('flags.markAsRead', request.user.userId, { channelId: params.stream_id });
   return {};
 }
 
-export async function markTopicAsRead(request: UserRequest, params: { stream_id: number; topic_name: string }) {
+export async function markTopicAsRead(request: UserRequest, params: Params<typeof schemas.markTopicAsRead>) {
   await request.realm.ask('flags.markAsRead', request.user.userId, { channelId: params.stream_id, topic: params.topic_name });
   return {};
 }
 
-interface EditParams {
-  message_id: number;
-  content?: string;
-  topic?: string;
-  stream_id?: number;
-  propagate_mode: 'change_one' | 'change_later' | 'change_all';
-  send_notification_to_old_thread: boolean;
-  send_notification_to_new_thread: boolean;
-}
-
-export const editMessage = (request: UserRequest, params: EditParams) =>
+export const editMessage = (request: UserRequest, params: Params<typeof schemas.updateMessage>) =>
   request.realm.ask('messages.edit', request.user.userId, {
     messageId: params.message_id,
     content: params.content,
@@ -133,6 +98,28 @@ export const editMessage = (request: UserRequest, params: EditParams) =>
     notifyNewThread: params.send_notification_to_new_thread,
   });
 
-export async function getMessageHistory(request: UserRequest, params: { message_id: number; allow_empty_topic_name: boolean }) {
+export async function getMessageHistory(request: UserRequest, params: Params<typeof schemas.getMessageHistory>) {
   return { message_history: await request.realm.ask('messages.history', request.user.userId, { messageId: params.message_id, allowEmptyTopicName: params.allow_empty_topic_name }) };
 }
+
+export async function getReadReceipts(request: UserRequest, params: Params<typeof schemas.getReadReceipts>) {
+  return { user_ids: await request.realm.ask('messages.readReceipts', request.user.userId, { messageId: params.message_id }) };
+}
+
+export async function checkMessagesMatchNarrow(request: UserRequest, params: Params<typeof schemas.checkMessagesMatchNarrow>) {
+  return { messages: await request.realm.ask('messages.matchNarrow', request.user.userId, { messageIds: params.msg_ids, narrow: params.narrow }) };
+}
+
+/** What adding and removing a reaction share: the message and the emoji as named. */
+const reactionInput = (params: Params<typeof schemas.removeReaction>) => ({
+  messageId: params.message_id,
+  emojiName: params.emoji_name,
+  emojiCode: params.emoji_code,
+  reactionType: params.reaction_type,
+});
+
+export const addReaction = (request: UserRequest, params: Params<typeof schemas.addReaction>) =>
+  request.realm.ask('reactions.add', request.user.userId, { ...reactionInput(params), emojiName: params.emoji_name });
+
+export const removeReaction = (request: UserRequest, params: Params<typeof schemas.removeReaction>) =>
+  request.realm.ask('reactions.remove', request.user.userId, reactionInput(params));

@@ -1,20 +1,13 @@
 // Custom profile field endpoints.
+import type * as schemas from '../../schemas/index.js';
+import type { Params } from '../http/validation.js';
 import type { UserRequest } from '../http/route.js';
 
 export async function getProfileFields(request: UserRequest) {
   return { custom_fields: await request.realm.ask('fields.list', request.user.userId, {}) };
 }
 
-interface FieldParams {
-  name?: string;
-  hint?: string;
-  field_data?: Record<string, unknown>;
-  display_in_profile_summary?: boolean;
-  required?: boolean;
-  editable_by_user?: boolean;
-}
-
-export const createProfileField = (request: UserRequest, params: FieldParams & { field_type: number }) =>
+export const createProfileField = (request: UserRequest, params: Params<typeof schemas.createCustomProfileField>) =>
   request.realm.ask('fields.create', request.user.userId, {
     name: params.name ?? '',
     hint: params.hint ?? '',
@@ -25,7 +18,7 @@ export const createProfileField = (request: UserRequest, params: FieldParams & {
     editableByUser: params.editable_by_user ?? true,
   });
 
-export const updateProfileField = (request: UserRequest, params: FieldParams & { field_id: number }) =>
+export const updateProfileField = (request: UserRequest, params: Params<typeof schemas.updateCustomProfileField>) =>
   request.realm.ask('fields.update', request.user.userId, {
     id: params.field_id,
     name: params.name,
@@ -36,8 +29,8 @@ export const updateProfileField = (request: UserRequest, params: FieldParams & {
     editableByUser: params.editable_by_user,
   });
 
-export const reorderProfileFields = (request: UserRequest, params: { order: number[] }) =>
+export const reorderProfileFields = (request: UserRequest, params: Params<typeof schemas.reorderCustomProfileFields>) =>
   request.realm.ask('fields.reorder', request.user.userId, { order: params.order });
 
-export const updateOwnProfileData = (request: UserRequest, params: { data: { id: number; value: unknown }[] }) =>
+export const updateOwnProfileData = (request: UserRequest, params: Params<typeof schemas.updateProfileData>) =>
   request.realm.ask('profile.update', request.user.userId, { data: params.data });

@@ -1,4 +1,6 @@
 // Mobile push endpoints: device registration and the E2EE test notification (spec endpoint 21).
+import type * as schemas from '../../schemas/index.js';
+import type { Params } from '../http/validation.js';
 import { errors } from '../errors.js';
 import type { UserRequest } from '../http/route.js';
 import { notifyRelay } from '../push/relay.js';
@@ -6,15 +8,7 @@ import { decodePublicKey, seal } from '../push/seal.js';
 import { realmUrl } from '../organization/records.js';
 import { nowSeconds } from '../clock.js';
 
-interface RegisterParams {
-  token_kind: 'fcm' | 'apns';
-  push_account_id: number;
-  push_public_key: string;
-  bouncer_public_key: string;
-  encrypted_push_registration: string;
-}
-
-export const registerPushDevice = (request: UserRequest, params: RegisterParams) =>
+export const registerPushDevice = (request: UserRequest, params: Params<typeof schemas.registerPushDevice>) =>
   request.realm.ask('push.register', request.user.userId, {
     tokenKind: params.token_kind,
     pushAccountId: params.push_account_id,
@@ -24,7 +18,7 @@ export const registerPushDevice = (request: UserRequest, params: RegisterParams)
   });
 
 /** `device_id` is the spec's name for the device's push account ID, Zulip's `push_account_id`. */
-export async function sendTestPushNotification(request: UserRequest, params: { device_id?: number; push_account_id?: number }) {
+export async function sendTestPushNotification(request: UserRequest, params: Params<typeof schemas.e2eeTestNotify>) {
   const devices = await request.realm.ask('push.devices', request.user.userId, { pushAccountId: params.device_id ?? params.push_account_id });
   if (devices.length === 0) throw errors.noActivePushDevice();
   const realm = request.realm.realm;

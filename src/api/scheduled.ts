@@ -1,4 +1,6 @@
 // Scheduled-message endpoints (spec endpoint 3 and the rest).
+import type * as schemas from '../../schemas/index.js';
+import type { Params } from '../http/validation.js';
 import type { UserRequest } from '../http/route.js';
 import type { ScheduledType } from '../realm/commands/scheduled.js';
 import { readBySenderDefault } from './messages.js';
@@ -12,16 +14,7 @@ export async function getScheduledMessages(request: UserRequest) {
   return { scheduled_messages: await request.realm.ask('scheduled.list', request.user.userId, {}) };
 }
 
-interface CreateParams {
-  type: ApiType;
-  to: number | number[];
-  topic?: string;
-  content: string;
-  scheduled_delivery_timestamp: number;
-  read_by_sender?: boolean;
-}
-
-export const createScheduledMessage = (request: UserRequest, params: CreateParams) =>
+export const createScheduledMessage = (request: UserRequest, params: Params<typeof schemas.createScheduledMessage>) =>
   request.realm.ask('scheduled.create', request.user.userId, {
     type: storedType(params.type),
     to: params.to,
@@ -33,16 +26,7 @@ export const createScheduledMessage = (request: UserRequest, params: CreateParam
     client: request.client,
   });
 
-interface UpdateParams {
-  scheduled_message_id: number;
-  type?: ApiType;
-  to?: number | number[];
-  topic?: string;
-  content?: string;
-  scheduled_delivery_timestamp?: number;
-}
-
-export const updateScheduledMessage = (request: UserRequest, params: UpdateParams) =>
+export const updateScheduledMessage = (request: UserRequest, params: Params<typeof schemas.updateScheduledMessage>) =>
   request.realm.ask('scheduled.update', request.user.userId, {
     id: params.scheduled_message_id,
     type: params.type === undefined ? undefined : storedType(params.type),
@@ -53,5 +37,5 @@ export const updateScheduledMessage = (request: UserRequest, params: UpdateParam
     client: request.client,
   });
 
-export const deleteScheduledMessage = (request: UserRequest, params: { scheduled_message_id: number }) =>
+export const deleteScheduledMessage = (request: UserRequest, params: Params<typeof schemas.deleteScheduledMessage>) =>
   request.realm.ask('scheduled.delete', request.user.userId, { id: params.scheduled_message_id });

@@ -1,4 +1,5 @@
-// Server-wide, unauthenticated endpoints: GET /server_settings.
+// Server-wide, unauthenticated endpoints: GET /server_settings, and the operator's probes.
+import { errors } from '../errors.js';
 import type { PublicRequest } from '../http/route.js';
 import { realmUrl } from '../organization/records.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
@@ -37,4 +38,15 @@ export function getServerSettings(request: PublicRequest) {
     realm_description: realm.description,
     realm_web_public_access_enabled: request.config.webPublicStreamsEnabled && realm.enableSpectatorAccess,
   };
+}
+
+/** GET /health: the process is alive and answers HTTP. */
+export const health = () => ({});
+
+/** GET /ready: the server accepts work: it is not shutting down (then every request is a 503), its
+ * realm answers, and its store saves writes. */
+export async function ready(request: PublicRequest) {
+  const { storageFailure } = await request.realm.ask('realm.health', null, {});
+  if (storageFailure !== null) throw errors.notReady(storageFailure);
+  return {};
 }

@@ -1,9 +1,11 @@
 // GET /thumbnail: the image behind an inline image preview (rendered messages point their
 // previews here). Parley keeps no copies of external images: it sends the client to the image.
+import type * as schemas from '../../schemas/index.js';
+import type { Params } from '../http/validation.js';
 import { errors } from '../errors.js';
 import { Redirect, type UserRequest } from '../http/route.js';
 
-export function thumbnail(_request: UserRequest, params: { url: string; size?: 'full' | 'thumbnail' }): Redirect {
+export function thumbnail(_request: UserRequest, params: Params<typeof schemas.getThumbnail>): Redirect {
   let url: URL;
   try {
     url = new URL(params.url);

@@ -1,19 +1,21 @@
 // User endpoints.
+import type * as schemas from '../../schemas/index.js';
+import type { Params } from '../http/validation.js';
 import type { UserRequest } from '../http/route.js';
 import { hashNewPassword } from '../users/password.js';
-import type { DeactivationActions } from '../realm/commands/lifecycle.js';
 import { Role } from '../users/records.js';
-import { isUserSettingName, type SettingValue } from '../users/settings.js';
+import { isUserSettingName } from '../users/settings.js';
 
-export const getOwnUser = (request: UserRequest, params: { client_gravatar: boolean }) =>
-  request.realm.ask('users.me', request.user.userId, { clientGravatar: params.client_gravatar });
+export const getOwnUser = (request: UserRequest) => request.realm.ask('users.me', request.user.userId, {});
+
+export const deactivateOwnUser = (request: UserRequest) => request.realm.ask('users.deactivateSelf', request.user.userId, {});
 
 export async function regenerateOwnApiKey(request: UserRequest) {
   const { apiKey } = await request.realm.ask('users.regenerateApiKey', request.user.userId, { userId: request.user.userId });
   return { api_key: apiKey };
 }
 
-export async function createUser(request: UserRequest, params: { email: string; password: string; full_name: string }) {
+export async function createUser(request: UserRequest, params: Params<typeof schemas.createUser>) {
   const passwordHash = await hashNewPassword(params.password);
   const { userId } = await request.realm.ask('users.create', request.user.userId, {
     email: params.email,
@@ -24,67 +26,65 @@ export async function createUser(request: UserRequest, params: { email: string; 
   return { user_id: userId };
 }
 
-interface ViewParams {
-  client_gravatar: boolean;
-  include_custom_profile_fields: boolean;
-}
+const viewOptions = (params: Params<typeof schemas.getUsers>) => ({ clientGravatar: params.client_gravatar, includeProfile: params.include_custom_profile_fields });
 
-const viewOptions = (params: ViewParams) => ({ clientGravatar: params.client_gravatar, includeProfile: params.include_custom_profile_fields });
-
-export async function getUsers(request: UserRequest, params: ViewParams) {
+export async function getUsers(request: UserRequest, params: Params<typeof schemas.getUsers>) {
   return { members: await request.realm.ask('users.list', request.user.userId, viewOptions(params)) };
 }
 
-export async function getUser(request: UserRequest, params: ViewParams & { user_id: number }) {
+export async function getUser(request: UserRequest, params: Params<typeof schemas.getUser>) {
   return { user: await request.realm.ask('users.get', request.user.userId, { userId: params.user_id, ...viewOptions(params) }) };
 }
 
-export async function getUserByEmail(request: UserRequest, params: ViewParams & { email: string }) {
+export async function getUserByEmail(request: UserRequest, params: Params<typeof schemas.getUserByEmail>) {
   return { user: await request.realm.ask('users.get', request.user.userId, { email: params.email, ...viewOptions(params) }) };
 }
 
-export const deactivateUser = (request: UserRequest, params: { user_id: number; actions: DeactivationActions }) =>
+export const deactivateUser = (request: UserRequest, params: Params<typeof schemas.deactivateUser>) =>
   request.realm.ask('users.deactivate', request.user.userId, { userId: params.user_id, actions: params.actions });
 
-export const reactivateUser = (request: UserRequest, params: { user_id: number }) =>
+export const reactivateUser = (request: UserRequest, params: Params<typeof schemas.reactivateUser>) =>
   request.realm.ask('users.reactivate', request.user.userId, { userId: params.user_id });
 
-export const createBot = (request: UserRequest, params: { full_name: string; short_name: string; bot_type: number }) =>
+export const createBot = (request: UserRequest, params: Params<typeof schemas.createBot>) =>
   request.realm.ask('bots.create', request.user.userId, { fullName: params.full_name, shortName: params.short_name, botType: params.bot_type });
 
-interface StatusParams {
-  status_text?: string;
-  emoji_name?: string;
-  emoji_code?: string;
-  reaction_type?: string;
-  away?: boolean;
-}
+/** What setting one's own status and, as an administrator, another user's share. */
+const statusInput = (params: Params<typeof schemas.updateStatusForUser> | Params<typeof schemas.updateStatus>) => ({
+  statusText: params.status_text,
+  emojiName: params.emoji_name,
+  emojiCode: params.emoji_code,
+  reactionType: params.reaction_type,
+});
 
-export const setOwnStatus = (request: UserRequest, params: StatusParams) =>
-  request.realm.ask('users.setStatus', request.user.userId, {
-    statusText: params.status_text,
-    emojiName: params.emoji_name,
-    emojiCode: params.emoji_code,
-    reactionType: params.reaction_type,
-    away: params.away,
-  });
+export const setOwnStatus = (request: UserRequest, params: Params<typeof schemas.updateStatus>) =>
+  request.realm.ask('users.setStatus', request.user.userId, { ...statusInput(params), away: params.away });
 
-export async function getUserStatus(request: UserRequest, params: { user_id: number }) {
+export const setUserStatus = (request: UserRequest, params: Params<typeof schemas.updateStatusForUser>) =>
+  request.realm.ask('users.setStatus', request.user.userId, { ...statusInput(params), userId: params.user_id });
+
+export async function getUserStatus(request: UserRequest, params: Params<typeof schemas.getUserStatus>) {
   return { status: await request.realm.ask('users.getStatus', request.user.userId, { userId: params.user_id }) };
 }
 
-export const updateUser = (request: UserRequest, params: { user_id: number; full_name?: string; role?: number }) =>
+export const updateUser = (request: UserRequest, params: Params<typeof schemas.updateUser>) =>
   request.realm.ask('users.update', request.user.userId, { userId: params.user_id, fullName: params.full_name, role: params.role });
 
-export function updateSettings(request: UserRequest, params: Record<string, SettingValue | undefined> & { full_name?: string }) {
+export function updateSettings(request: UserRequest, params: Params<typeof schemas.updateSettings>) {
   const settings = Object.fromEntries(Object.entries(params).filter(([name]) => isUserSettingName(name)));
   return request.realm.ask('settings.update', request.user.userId, { fullName: params.full_name, settings });
 }
 
 export const getAlertWords = (request: UserRequest) => request.realm.ask('alertWords.list', request.user.userId, {});
 
-export const addAlertWords = (request: UserRequest, params: { alert_words: string[] }) =>
+export const addAlertWords = (request: UserRequest, params: Params<typeof schemas.addAlertWords>) =>
   request.realm.ask('alertWords.update', request.user.userId, { add: params.alert_words, remove: [] });
 
-export const removeAlertWords = (request: UserRequest, params: { alert_words: string[] }) =>
+export const removeAlertWords = (request: UserRequest, params: Params<typeof schemas.removeAlertWords>) =>
   request.realm.ask('alertWords.update', request.user.userId, { add: [], remove: params.alert_words });
+
+export const muteUser = (request: UserRequest, params: Params<typeof schemas.muteUser>) =>
+  request.realm.ask('mutedUsers.add', request.user.userId, { userId: params.muted_user_id });
+
+export const unmuteUser = (request: UserRequest, params: Params<typeof schemas.unmuteUser>) =>
+  request.realm.ask('mutedUsers.remove', request.user.userId, { userId: params.muted_user_id });

@@ -75,6 +75,20 @@ export interface SubscriptionRecord {
 }
 
 /** Zulip's palette for new subscriptions, taken in turn. */
+/** The settings a user changes on their own subscription (Zulip's update-subscription-settings). */
+export const subscriptionProperties = [
+  'color',
+  'is_muted',
+  'in_home_view',
+  'pin_to_top',
+  'desktop_notifications',
+  'audible_notifications',
+  'push_notifications',
+  'email_notifications',
+  'wildcard_mentions_notify',
+] as const;
+export type SubscriptionProperty = (typeof subscriptionProperties)[number];
+
 export const subscriptionColors = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a'];
 
 export interface FolderRecord {

@@ -3,11 +3,17 @@
 // code (the tests' applyEvent) can switch over the union.
 import type { ChannelView, folderView, subscriptionView } from '../channels/view.js';
 import type { groupView } from '../groups/view.js';
+import type { attachmentView } from '../messages/attachments.js';
 import type { linkifierView } from '../messages/linkifiers.js';
 import type { draftView, scheduledMessageView } from '../messages/objects.js';
-import type { messageView } from '../messages/view.js';
+import type { savedSnippetView } from '../messages/savedSnippets.js';
+import type { playgroundView } from '../messages/playgrounds.js';
+import type { navigationViewView } from '../users/navigationViews.js';
+import type { messageView, reactionView } from '../messages/view.js';
+import type { LegacyClientPresence } from '../users/presence.js';
 import type { fieldView } from '../users/profileFields.js';
 import type { SettingValue } from '../users/settings.js';
+import type { realmEmojiView } from '../emoji/custom.js';
 import type { botView, UserView } from '../users/view.js';
 
 type View<F extends (...args: never[]) => unknown> = ReturnType<F>;
@@ -114,6 +120,16 @@ export type DraftsEvent =
   | { type: 'drafts'; op: 'update'; draft: View<typeof draftView> }
   | { type: 'drafts'; op: 'remove'; draft_id: number };
 
+export type NavigationViewEvent =
+  | { type: 'navigation_view'; op: 'add'; navigation_view: View<typeof navigationViewView> }
+  | { type: 'navigation_view'; op: 'update'; fragment: string; data: { name?: string; is_pinned?: boolean } }
+  | { type: 'navigation_view'; op: 'remove'; fragment: string };
+
+export type SavedSnippetsEvent =
+  | { type: 'saved_snippets'; op: 'add'; saved_snippet: View<typeof savedSnippetView> }
+  | { type: 'saved_snippets'; op: 'update'; saved_snippet: View<typeof savedSnippetView> }
+  | { type: 'saved_snippets'; op: 'remove'; saved_snippet_id: number };
+
 export type ScheduledMessagesEvent =
   | { type: 'scheduled_messages'; op: 'add'; scheduled_messages: View<typeof scheduledMessageView>[] }
   | { type: 'scheduled_messages'; op: 'update'; scheduled_message: View<typeof scheduledMessageView> }
@@ -127,6 +143,20 @@ export interface UserStatusEvent {
   emoji_code?: string;
   reaction_type?: string;
   away?: boolean;
+}
+
+/** A reaction added or removed; `user` is Zulip's deprecated copy of who reacted. */
+export type ReactionEvent = View<typeof reactionView> & {
+  type: 'reaction';
+  op: 'add' | 'remove';
+  message_id: number;
+  user: { user_id: number; email: string; full_name: string; is_mirror_dummy: boolean };
+};
+
+/** The user's muted users, whole, after a change. */
+export interface MutedUsersEvent {
+  type: 'muted_users';
+  muted_users: { id: number; timestamp: number }[];
 }
 
 export interface UserSettingsEvent {
@@ -150,6 +180,33 @@ export interface UserTopicEvent {
   visibility_policy: number;
 }
 
+export type TypingOp = 'start' | 'stop';
+export type TypingPerson = { user_id: number; email: string };
+
+/** Someone composes a message: in a direct conversation (with everyone in it, the sender too) or
+ * a channel's topic. */
+export type TypingEvent =
+  | { type: 'typing'; op: TypingOp; message_type: 'direct'; sender: TypingPerson; recipients: TypingPerson[] }
+  | { type: 'typing'; op: TypingOp; message_type: 'stream'; sender: TypingPerson; stream_id: number; topic: string };
+
+/** Someone edits a message (Zulip's typing_edit_message). */
+export interface TypingEditMessageEvent {
+  type: 'typing_edit_message';
+  op: TypingOp;
+  sender_id: number;
+  message_id: number;
+  recipient: { type: 'channel'; channel_id: number; topic: string } | { type: 'direct'; user_ids: number[] };
+}
+
+/** A user came online (or changed presence_enabled), in the legacy format Zulip's clients take. */
+export interface PresenceEvent {
+  type: 'presence';
+  user_id: number;
+  email: string;
+  server_timestamp: number;
+  presence: { website: LegacyClientPresence };
+}
+
 export interface RestartEvent {
   type: 'restart';
   zulip_version: string;
@@ -159,6 +216,11 @@ export interface RestartEvent {
 }
 
 /** Every event the server emits. */
+/** Changes to the files a user uploaded, to that user (Zulip's notify_attachment_update). */
+export type AttachmentEvent =
+  | { type: 'attachment'; op: 'add' | 'update'; attachment: View<typeof attachmentView>; upload_space_used: number }
+  | { type: 'attachment'; op: 'remove'; attachment: { id: number }; upload_space_used: number };
+
 export type ZulipEvent =
   | RealmUserEvent
   | RealmBotEvent
@@ -171,17 +233,29 @@ export type ZulipEvent =
   | UpdateMessageEvent
   | DeleteMessageEvent
   | DraftsEvent
+  | SavedSnippetsEvent
+  | NavigationViewEvent
   | ScheduledMessagesEvent
   | UserStatusEvent
+  | ReactionEvent
+  | MutedUsersEvent
   | UserSettingsEvent
   | LegacySettingsEvent
   | UserTopicEvent
+  | TypingEvent
+  | TypingEditMessageEvent
+  | PresenceEvent
   | RestartEvent
+  | AttachmentEvent
   | { type: 'realm'; op: 'update'; property: string; value: unknown }
+  | { type: 'realm'; op: 'update_dict'; property: 'default'; data: Record<string, unknown> }
+  | { type: 'realm_user_settings_defaults'; op: 'update'; property: string; value: SettingValue }
+  | { type: 'realm_emoji'; op: 'update'; realm_emoji: Record<string, ReturnType<typeof realmEmojiView>> }
   | { type: 'alert_words'; alert_words: string[] }
   | { type: 'custom_profile_fields'; fields: View<typeof fieldView>[] }
   | { type: 'default_streams'; default_streams: number[] }
   | { type: 'realm_linkifiers'; realm_linkifiers: View<typeof linkifierView>[] }
+  | { type: 'realm_playgrounds'; realm_playgrounds: View<typeof playgroundView>[] }
   | { type: 'muted_topics'; muted_topics: [channel: string, topic: string, lastUpdated: number][] }
   | { type: 'has_provider_token'; value: boolean }
   | { type: 'push_device'; push_account_id: string; status: 'active' | 'pending' | 'failed'; error_code: string | null }

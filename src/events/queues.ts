@@ -88,7 +88,7 @@ export class EventQueues {
   publish(realmId: number, emitted: readonly Emitted[]): void {
     const users = this.byUser.get(realmId);
     if (!users) return;
-    for (const { event, userIds, message, forQueue } of emitted) {
+    for (const { event, userIds, message, forQueue, allPublicStreamsOnly } of emitted) {
       const id = this.nextId();
       // One shared QueuedEvent per variant of the emission (usually just one).
       const variants = new Map<ZulipEvent, QueuedEvent>();
@@ -96,7 +96,7 @@ export class EventQueues {
         const queues = users.get(userId);
         if (!queues) continue;
         for (const queue of queues) {
-          if (!queue.wants(event, message)) continue;
+          if ((allPublicStreamsOnly && !queue.settings.allPublicStreams) || !queue.wants(event, message)) continue;
           const variant = forQueue ? forQueue(queue.settings) : event;
           let queued = variants.get(variant);
           if (!queued) variants.set(variant, (queued = { id, event: variant }));
@@ -104,6 +104,13 @@ export class EventQueues {
         }
       }
     }
+  }
+
+  /** The users of a realm holding a queue registered with all_public_streams. */
+  allPublicStreamsUsers(realmId: number): number[] {
+    const users: number[] = [];
+    for (const [userId, queues] of this.byUser.get(realmId) ?? []) if ([...queues].some((queue) => queue.settings.allPublicStreams)) users.push(userId);
+    return users;
   }
 
   collectGarbage(): number {

@@ -16,6 +16,9 @@ export interface Emitted {
   /** The event as a queue with these settings gets it (message events: content and avatar);
    * must return one shared object per distinct combination. */
   forQueue?: (settings: { applyMarkdown: boolean; clientGravatar: boolean }) => ZulipEvent;
+  /** Only to the users' queues registered with all_public_streams (a public channel's message
+   * to those who did not receive it). */
+  allPublicStreamsOnly?: true;
 }
 
 export interface QueuedEvent {

@@ -3,6 +3,7 @@
 // form-urlencoded, multipart/form-data (as the zulip-js client sends) or JSON.
 import { parse as parseQuery } from 'fast-querystring';
 import { errors } from '../errors.js';
+import { parseClientJson } from './json.js';
 
 export type RawParams = Record<string, unknown>;
 
@@ -25,7 +26,7 @@ async function parseMultipart(body: Buffer, contentType: string): Promise<RawPar
 function parseJsonBody(body: Buffer): RawParams {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.toString('utf8'));
+    parsed = parseClientJson(body.toString('utf8'));
   } catch {
     throw errors.badRequest('Malformed JSON');
   }

@@ -1,4 +1,5 @@
 // Writes JSON responses on a uWS response object: corked, and never after the client went away.
+import type { Readable } from 'node:stream';
 import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError, errors } from '../errors.js';
 
@@ -62,6 +63,41 @@ export function sendRedirect(exchange: Exchange, location: string): void {
 
 export function sendFile(exchange: Exchange, contentType: string, body: Buffer, maxAgeSeconds: number): void {
   finish(exchange, 200, { 'Content-Type': contentType, 'Cache-Control': `public, max-age=${maxAgeSeconds}` }, body);
+}
+
+/** Streams a file of known size as the response, reading on only as fast as the client takes it. */
+export function sendStream(exchange: Exchange, stream: Readable, size: number, headers: Record<string, string>): void {
+  if (exchange.aborted || exchange.done) return void stream.destroy();
+  exchange.done = true;
+  const { res } = exchange;
+  exchange.abort.signal.addEventListener('abort', () => stream.destroy());
+  res.cork(() => {
+    res.writeStatus(statusText[200]!);
+    for (const [name, value] of Object.entries({ ...exchange.headers, ...headers })) res.writeHeader(name, value);
+    if (size === 0) res.end(undefined, exchange.closeConnection);
+  });
+  if (size === 0) return void stream.destroy();
+  stream.on('error', () => {
+    if (!exchange.aborted) res.close();
+  });
+  stream.on('data', (data: Buffer | string) => {
+    if (exchange.aborted) return;
+    const chunk = typeof data === 'string' ? Buffer.from(data) : data;
+    const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const start = res.getWriteOffset();
+    let sent = false;
+    let finished = false;
+    res.cork(() => ([sent, finished] = res.tryEnd(bytes, size)));
+    if (finished) return void stream.destroy();
+    if (sent) return;
+    stream.pause();
+    res.onWritable((offset) => {
+      const [ok, done] = res.tryEnd(bytes.subarray(offset - start), size);
+      if (done) stream.destroy();
+      else if (ok) stream.resume();
+      return ok;
+    });
+  });
 }
 
 export function sendSuccess(exchange: Exchange, body: object, ignored: readonly string[]): void {

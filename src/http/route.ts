@@ -1,5 +1,7 @@
 // The shape of one route-table entry and of the request a handler sees.
+import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
+import type { FileStorage } from '../files/storage.js';
 import type { LoginLimiter } from '../auth/loginLimiter.js';
 import type { RateLimiter } from './rateLimit.js';
 import type { EventQueues } from '../events/queues.js';
@@ -7,10 +9,12 @@ import type { Grants } from '../auth/grants.js';
 import type { RealmActor } from '../realm/actor.js';
 import type { Realms } from '../realm/registry.js';
 import type { Principal } from '../realm/commands/auth.js';
+import type { RawParams } from './params.js';
+import type { ReceivedFile, UploadLimits } from './upload.js';
+import { compileValidator, type ParamSchema, type Params } from './validation.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-/** Who may call a route: anyone, any authenticated user, or organization administrators. */
 /** Who may call a route: anyone, any user, users but not bots (Zulip's human_users_only), administrators. */
 export type AuthKind = 'none' | 'user' | 'human' | 'admin';
 
@@ -25,6 +29,8 @@ export interface ServerContext {
   callAuthorizations: Grants;
   loginLimiter: LoginLimiter;
   rateLimiter: RateLimiter;
+  /** Where uploaded files are kept. */
+  files: FileStorage;
 }
 
 export interface PublicRequest {
@@ -34,6 +40,7 @@ export interface PublicRequest {
   socketTokens: Grants;
   callAuthorizations: Grants;
   loginLimiter: LoginLimiter;
+  files: FileStorage;
   /** Aborted when the client goes away (long-polls stop waiting). */
   signal: AbortSignal;
   /** The client's name, from its User-Agent (Zulip's "client"). */
@@ -42,6 +49,12 @@ export interface PublicRequest {
 
 export interface UserRequest extends PublicRequest {
   user: Principal;
+}
+
+/** The request of a route whose body is a file upload: the handler receives the file, streamed
+ * into the file storage, when it has decided to (its body is not read before). */
+export interface UploadRequest extends UserRequest {
+  receiveFile(limits: UploadLimits): Promise<ReceivedFile>;
 }
 
 /** The fields a handler adds to a success response. */
@@ -62,25 +75,60 @@ export class FileBody {
   ) {}
 }
 
+/** A handler's answer that is a stored file, streamed to the client. */
+export class FileStream {
+  constructor(
+    readonly stream: Readable,
+    readonly size: number,
+    readonly headers: Record<string, string>,
+  ) {}
+}
+
+/** What running a route yields: the handler's answer, and the parameters it ignored. */
+export interface Handled {
+  result: Promise<Body> | Body;
+  ignored: string[];
+}
+
 export interface Route {
   method: Method;
   path: string;
-  /** The parameter schema, schemas/<schema>.json. */
-  schema: string;
+  /** The parameters' schema, schemas/<operation>.ts. */
+  schema: ParamSchema;
   auth: AuthKind;
   /** Served at the path itself rather than under /api/v1 (pages and files the web app links to). */
   atRoot?: true;
-  /** Not counted against the user's rate limit (the event long-poll, which clients repeat as
-   * events arrive). */
+  /** Not rate limited: the event long-poll, which clients repeat as events arrive, and the
+   * operator's probes. */
   unlimited?: true;
-  // Params were validated against `schema` before the handler runs; each handler names their type.
-  handler(request: PublicRequest | UserRequest, params: never): Promise<Body> | Body;
+  /** The body is an upload the handler streams (UploadRequest), not read before the handler runs. */
+  upload?: true;
+  /** The route's handler behind its validator (compiled on the first call, once per process):
+   * raw parameters in, the handler's answer out. The server passes a `UserRequest` to every route
+   * whose `auth` is not 'none'. */
+  compile(): { run(request: PublicRequest | UserRequest, raw: RawParams): Handled };
 }
 
 type Handler<R, P> = (request: R, params: P) => Promise<Body> | Body;
 
-function routeKind<R extends PublicRequest>(auth: AuthKind) {
-  return <P>(method: Method, path: string, schema: string, handler: Handler<R, P>): Route => ({ method, path, schema, auth, handler });
+function routeKind<R extends PublicRequest>(auth: AuthKind, kind: Pick<Route, 'upload'> = {}) {
+  // The overload ties a handler's parameter type to the schema it is registered with; the
+  // implementation passes the parameters on once ajv has validated them against that schema.
+  function define<const S extends ParamSchema>(method: Method, path: string, schema: S, handler: Handler<R, Params<S>>): Route;
+  function define(method: Method, path: string, schema: ParamSchema, handler: Handler<R, RawParams>): Route {
+    let compiled: ReturnType<Route['compile']> | undefined;
+    const compile = () => {
+      const validate = compileValidator(schema);
+      return {
+        run(request: R, raw: RawParams): Handled {
+          const ignored = validate(raw);
+          return { result: handler(request, raw), ignored };
+        },
+      };
+    };
+    return { method, path, schema, auth, ...kind, compile: () => (compiled ??= compile()) };
+  }
+  return define;
 }
 
 export const publicRoute = routeKind<PublicRequest>('none');
@@ -91,3 +139,5 @@ export const unlimited = (route: Route): Route => ({ ...route, unlimited: true }
 export const userRoute = routeKind<UserRequest>('user');
 export const humanRoute = routeKind<UserRequest>('human');
 export const adminRoute = routeKind<UserRequest>('admin');
+/** A user route whose body is one uploaded file. */
+export const uploadRoute = routeKind<UploadRequest>('user', { upload: true });

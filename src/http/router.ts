@@ -1,6 +1,7 @@
 // Matches a method and path against route patterns such as `/users/{user_id:int}` (an integer
 // segment) or `/users/{email}` (any one segment). Static segments win over parameters, and integer
-// parameters over string ones, so both of those patterns can coexist.
+// parameters over string ones, so both of those patterns can coexist. A last `{name:path}` takes
+// the rest of the path, slashes included (Django's `<path:…>`), each segment URL-decoded.
 
 export type PathParams = Record<string, string | number>;
 
@@ -8,6 +9,7 @@ interface Node<T> {
   statics: Map<string, Node<T>>;
   intParam?: { name: string; node: Node<T> };
   stringParam?: { name: string; node: Node<T> };
+  pathParam?: { name: string; node: Node<T> };
   methods: Map<string, T>;
 }
 
@@ -17,12 +19,13 @@ export type Match<T> =
   | { kind: 'notFound' };
 
 const newNode = <T>(): Node<T> => ({ statics: new Map(), methods: new Map() });
-const paramSegment = /^\{([a-z_]+)(:int)?\}$/;
+const paramSegment = /^\{([a-z_]+)(:int|:path)?\}$/;
 
 export class Router<T> {
   private readonly root: Node<T> = newNode();
 
   add(method: string, pattern: string, value: T): void {
+    if (/\{[a-z_]+:path\}./.test(pattern)) throw new Error(`${pattern}: a path parameter must come last`);
     let node = this.root;
     for (const segment of pattern.split('/').filter(Boolean)) {
       const param = paramSegment.exec(segment);
@@ -32,7 +35,7 @@ export class Router<T> {
         node = next;
         continue;
       }
-      const slot = param[2] ? 'intParam' : 'stringParam';
+      const slot = param[2] === ':int' ? 'intParam' : param[2] === ':path' ? 'pathParam' : 'stringParam';
       const existing = node[slot];
       if (existing && existing.name !== param[1]) throw new Error(`${pattern}: parameter {${param[1]}} clashes with {${existing.name}}`);
       node = (node[slot] ??= { name: param[1]!, node: newNode() }).node;
@@ -68,6 +71,10 @@ export class Router<T> {
         params[node.stringParam.name] = safeDecode(segment);
         return found;
       }
+    }
+    if (node.pathParam && node.pathParam.node.methods.size > 0) {
+      params[node.pathParam.name] = segments.slice(index).map(safeDecode).join('/');
+      return node.pathParam.node;
     }
     return undefined;
   }

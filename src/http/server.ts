@@ -7,10 +7,10 @@ import type { RealmActor } from '../realm/actor.js';
 import { authenticate } from './auth.js';
 import { BodyReader } from './body.js';
 import { readParams } from './params.js';
-import { openExchange, sendError, sendFile, sendRedirect, sendSuccess, type Exchange } from './response.js';
-import { FileBody, Redirect, type PublicRequest, type Route, type ServerContext } from './route.js';
-import { Router } from './router.js';
-import { compileValidator, type Validator } from './validation.js';
+import { openExchange, sendError, sendFile, sendRedirect, sendStream, sendSuccess, type Exchange } from './response.js';
+import { FileBody, FileStream, Redirect, type Body, type PublicRequest, type Route, type ServerContext, type UploadRequest } from './route.js';
+import { Router, type Match } from './router.js';
+import { HeldBody, receiveUpload, type UploadLimits } from './upload.js';
 import { addEventSocket } from './socket.js';
 import { Role } from '../users/records.js';
 
@@ -33,7 +33,7 @@ interface RequestHead {
 
 interface CompiledRoute {
   route: Route;
-  validate: Validator;
+  run: ReturnType<Route['compile']>['run'];
 }
 
 export interface HttpServer {
@@ -47,7 +47,7 @@ export function buildRouter(routes: readonly Route[]): Router<CompiledRoute> {
   const router = new Router<CompiledRoute>();
   for (const route of routes) {
     try {
-      router.add(route.method, route.atRoot ? route.path : `${API_PREFIX}${route.path}`, { route, validate: compileValidator(route.schema) });
+      router.add(route.method, route.atRoot ? route.path : `${API_PREFIX}${route.path}`, { route, run: route.compile().run });
     } catch (cause) {
       throw new Error(`route ${route.method} ${route.path}`, { cause });
     }
@@ -56,7 +56,7 @@ export function buildRouter(routes: readonly Route[]): Router<CompiledRoute> {
 }
 
 export async function startHttpServer(server: ServerContext, routes: readonly Route[]): Promise<HttpServer> {
-  const { config, realms, queues, socketTokens, callAuthorizations, loginLimiter, rateLimiter } = server;
+  const { config, realms, queues, socketTokens, callAuthorizations, loginLimiter, rateLimiter, files } = server;
   const router = buildRouter(routes);
   const inFlight = new Set<Exchange>();
   const bodies = new BodyReader(config.maxBodyBytes, config.maxBufferedBodyBytes);
@@ -87,9 +87,10 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       return;
     }
     inFlight.add(exchange);
-    bodies
-      .read(exchange, head)
-      .then((body) => handle(exchange, head, body))
+    const match = router.match(head.method, head.path);
+    // An upload's body is streamed by its handler; every other body is read before routing on.
+    const handled = match.kind === 'found' && match.value.route.upload ? handleUpload(exchange, head, match, new HeldBody(exchange)) : bodies.read(exchange, head).then((body) => handle(exchange, head, match, body));
+    handled
       .catch((error: unknown) => sendError(exchange, error))
       .finally(() => {
         bodies.release(exchange);
@@ -111,24 +112,55 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     }
   }
 
-  async function handle(exchange: Exchange, head: RequestHead, body: Buffer): Promise<void> {
-    const match = router.match(head.method, head.path);
+  /** Routes, authenticates, rate-limits and checks the caller's role: the route to run and the
+   * request its handler gets. */
+  async function admit(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute>) {
     if (match.kind === 'notFound') throw errors.notFound();
     if (match.kind === 'wrongMethod') throw errors.methodNotAllowed(match.allowed);
-    const { route, validate } = match.value;
+    const { route, run } = match.value;
     const realm = realms.forHost(head.host);
     if (!realm) throw errors.notFound();
-    const request: PublicRequest = { realm, config, queues, socketTokens, callAuthorizations, loginLimiter, signal: exchange.abort.signal, client: clientName(head.userAgent) };
+    const request: PublicRequest = { realm, config, queues, socketTokens, callAuthorizations, loginLimiter, files, signal: exchange.abort.signal, client: clientName(head.userAgent) };
     const principal = route.auth === 'none' ? undefined : await authenticateLimited(realm, head);
-    if (!principal) exchange.headers = rateLimiter.spend(`address:${head.address}`, rateLimiter.settings.address);
-    else if (!route.unlimited) exchange.headers = rateLimiter.spend(`user:${realm.realm.id}:${principal.userId}`, rateLimiter.userRule(realm.realm.subdomain));
+    if (!route.unlimited) {
+      exchange.headers = principal
+        ? rateLimiter.spend(`user:${realm.realm.id}:${principal.userId}`, rateLimiter.userRule(realm.realm.subdomain))
+        : rateLimiter.spend(`address:${head.address}`, rateLimiter.settings.address);
+    }
     if (route.auth === 'admin' && principal && principal.role > Role.administrator) throw errors.adminRequired();
     if (route.auth === 'human' && principal?.isBot) throw errors.humanOnly();
-    const params = Object.assign(await readParams(head.query, body, head.contentType), match.params);
-    const ignored = validate(params);
-    const result = await route.handler(principal ? { ...request, user: principal } : request, params as never);
+    return { run, request, principal, params: match.params };
+  }
+
+  async function handle(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute>, body: Buffer): Promise<void> {
+    const { run, request, principal, params } = await admit(exchange, head, match);
+    const handled = run(principal ? { ...request, user: principal } : request, Object.assign(await readParams(head.query, body, head.contentType), params));
+    respond(exchange, handled.ignored, await handled.result);
+  }
+
+  /** An upload route: its parameters come from the query string, and its handler streams the body
+   * when it asks for the file; a body it never asked for is not waited for. */
+  async function handleUpload(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute>, body: HeldBody): Promise<void> {
+    let receiving = false;
+    try {
+      const { run, request, principal, params } = await admit(exchange, head, match);
+      if (!principal) throw errors.unauthorized();
+      const receiveFile = (limits: UploadLimits) => {
+        receiving = true;
+        return receiveUpload(exchange, body, head, files, limits);
+      };
+      const upload: UploadRequest = { ...request, user: principal, receiveFile };
+      const handled = run(upload, Object.assign(await readParams(head.query, Buffer.alloc(0), ''), params));
+      respond(exchange, handled.ignored, await handled.result);
+    } finally {
+      if (!receiving) exchange.closeConnection = true;
+    }
+  }
+
+  function respond(exchange: Exchange, ignored: string[], result: Body): void {
     if (result instanceof Redirect) sendRedirect(exchange, result.location);
     else if (result instanceof FileBody) sendFile(exchange, result.contentType, result.body, result.maxAgeSeconds);
+    else if (result instanceof FileStream) sendStream(exchange, result.stream, result.size, result.headers);
     else sendSuccess(exchange, result, ignored);
   }
 

@@ -1,34 +1,33 @@
-// Request validation: each operation's JSON Schema (schemas/<name>.json) is compiled by ajv once
-// per process, when the first route table is built. Parameters typed as arrays or objects arrive JSON-encoded in form
-// fields and are decoded first; form strings are coerced to booleans and integers by ajv.
-import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+// Request validation: each operation's JSON Schema (schemas/<operation>.ts) is compiled by ajv once
+// per process, when its route is first used, and the handler's parameter type is derived from the
+// same schema. Parameters typed as arrays or objects arrive JSON-encoded in form fields and are
+// decoded first; form strings are coerced to booleans and integers by ajv.
+import { Ajv, type ErrorObject } from 'ajv';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { errors, type ApiError } from '../errors.js';
+import { parseClientJson } from './json.js';
 import type { RawParams } from './params.js';
 
+/** An operation's parameters: an object schema, written `as const` so its type is known. */
 export interface ParamSchema {
-  type: 'object';
-  properties: Record<string, PropertySchema>;
-  required?: string[];
+  readonly type: 'object';
+  readonly properties: Readonly<Record<string, JSONSchema>>;
+  readonly required?: readonly string[];
 }
 
-interface PropertySchema {
-  type?: string | string[];
-  oneOf?: PropertySchema[];
-  anyOf?: PropertySchema[];
-  [keyword: string]: unknown;
-}
+/** The parameters a handler receives once they are validated: defaults filled in (ajv's
+ * useDefaults), so a property with a default is always present. (The conditional defers the
+ * conversion until S is a concrete schema; over the generic constraint it is too deep for tsc.) */
+export type Params<S extends ParamSchema> = [S] extends [JSONSchema] ? FromSchema<S> : never;
 
-export interface Validator {
-  /** Validates and normalizes params (path parameters included) in place; returns the names of
-   * the parameters the operation does not support, which are removed. */
-  (params: RawParams): string[];
-}
+/** Validates and normalizes params (path parameters included) in place; answers the names of
+ * the parameters the operation does not support, which are removed. */
+export type Validator = (params: RawParams) => string[];
 
-const schemaDir = new URL('../../../schemas/', import.meta.url);
 const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: true, allowUnionTypes: true });
 
-function typesOf(schema: PropertySchema): string[] {
+function typesOf(schema: JSONSchema): string[] {
+  if (typeof schema === 'boolean') return [];
   const own = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
   return [...own, ...[...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].flatMap(typesOf)];
 }
@@ -66,28 +65,14 @@ export function validationError(error: ErrorObject): ApiError {
   }
 }
 
-const compiled = new Map<string, Validator>();
-
-export function compileValidator(name: string): Validator {
-  let validator = compiled.get(name);
-  if (!validator) compiled.set(name, (validator = compileSchemaFile(name)));
-  return validator;
-}
-
-function compileSchemaFile(name: string): Validator {
-  const schema = JSON.parse(readFileSync(new URL(`${name}.json`, schemaDir), 'utf8')) as ParamSchema;
-  let validate: ValidateFunction;
-  try {
-    validate = ajv.compile(schema);
-  } catch (cause) {
-    throw new Error(`schema ${name}.json does not compile`, { cause });
-  }
+export function compileValidator(schema: ParamSchema): Validator {
+  const validate = ajv.compile(schema);
   const properties = new Map(Object.entries(schema.properties));
   // Arrays, objects and null arrive JSON-encoded in form fields.
   const jsonEncoded = new Set(
     [...properties].filter(([, property]) => typesOf(property).some((type) => type === 'array' || type === 'object' || type === 'null')).map(([key]) => key),
   );
-  return (params) => {
+  const validator: Validator = (params) => {
     const ignored: string[] = [];
     for (const key of Object.keys(params)) {
       if (!properties.has(key)) {
@@ -100,11 +85,12 @@ function compileSchemaFile(name: string): Validator {
     if (!validate(params)) throw validationError(validate.errors![0]!);
     return ignored;
   };
+  return validator;
 }
 
 function decodeJson(key: string, value: string, stringAllowed: boolean): unknown {
   try {
-    return JSON.parse(value);
+    return parseClientJson(value);
   } catch {
     if (stringAllowed) return value;
     throw errors.malformedJson(key);

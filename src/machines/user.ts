@@ -1,17 +1,18 @@
 // The user lifecycle (spec: States and transitions, "User"): active → deactivated → active.
-// Deactivating needs an administrator, an owner for an owner, and another owner left.
+// Deactivating needs an administrator (or the user themself), an owner for an owner, and another
+// owner left.
 import { setup } from 'xstate';
 import { allChecks, type Lifecycle } from './lifecycle.js';
 
 export type UserState = 'active' | 'deactivated';
 
 export type UserEvent =
-  | { type: 'user.deactivate'; requesterIsAdmin: boolean; requesterIsOwner: boolean; targetIsOwner: boolean; targetIsOnlyOwner: boolean }
+  | { type: 'user.deactivate'; requesterIsAdmin: boolean; requesterIsSelf: boolean; requesterIsOwner: boolean; targetIsOwner: boolean; targetIsOnlyOwner: boolean }
   | { type: 'user.reactivate'; requesterIsAdmin: boolean };
 
 const checks: Lifecycle<UserState, UserEvent>['checks'] = {
   'user.deactivate': [
-    ['adminRequired', (event) => event.requesterIsAdmin],
+    ['adminRequired', (event) => event.requesterIsAdmin || event.requesterIsSelf],
     ['ownerRequired', (event) => !event.targetIsOwner || event.requesterIsOwner],
     ['onlyOwner', (event) => !event.targetIsOnlyOwner],
   ],

@@ -9,15 +9,15 @@ import { ApiError, errors } from '../errors.js';
 import { satisfies } from '../groups/membership.js';
 import { defaultEditSettings, type MessageEditSettings } from '../organization/records.js';
 import { realmGroupSetting } from '../organization/settings.js';
-import type { RealmState } from '../organization/state.js';
+import type { RealmView } from '../organization/state.js';
 import { Role, type UserRecord } from '../users/records.js';
 import type { MessageRecord } from './records.js';
 
-export const editSettings = (state: RealmState): MessageEditSettings => state.realm.messageEditing ?? defaultEditSettings;
+export const editSettings = (state: RealmView): MessageEditSettings => state.realm.messageEditing ?? defaultEditSettings;
 
 const tooOld = (sentAt: number, now: number, limit: number | null): boolean => limit !== null && now - sentAt > limit;
 
-export function checkContentEdit(state: RealmState, editor: UserRecord, message: MessageRecord, now: number): void {
+export function checkContentEdit(state: RealmView, editor: UserRecord, message: MessageRecord, now: number): void {
   const settings = editSettings(state);
   if (!settings.allowMessageEditing) throw errors.badRequest('Your organization has turned off message editing');
   if (message.senderId !== editor.id) throw errors.badRequest("You don't have permission to edit this message");
@@ -27,13 +27,13 @@ export function checkContentEdit(state: RealmState, editor: UserRecord, message:
 export type Move = 'topic' | 'channel';
 
 /** The move's time limit for this user: none for moderators and administrators. */
-export function moveLimit(state: RealmState, editor: UserRecord, move: Move): number | null {
+export function moveLimit(state: RealmView, editor: UserRecord, move: Move): number | null {
   if (editor.role <= Role.moderator) return null;
   const settings = editSettings(state);
   return move === 'topic' ? settings.moveWithinChannelLimitSeconds : settings.moveBetweenChannelsLimitSeconds;
 }
 
-export function checkMove(state: RealmState, editor: UserRecord, message: MessageRecord, source: ChannelRecord, move: Move, now: number): void {
+export function checkMove(state: RealmView, editor: UserRecord, message: MessageRecord, source: ChannelRecord, move: Move, now: number): void {
   const allowed =
     move === 'topic'
       ? satisfies(state, realmGroupSetting(state, 'can_move_messages_between_topics_group'), editor) || hasPermission(state, source, editor, 'can_move_messages_within_channel_group')

@@ -23,7 +23,7 @@ export interface CompiledLinkifier {
 }
 
 /** The variable names of an RFC 6570 template, or undefined when it is not a valid template. */
-function templateVariables(template: string): string[] | undefined {
+export function templateVariables(template: string): string[] | undefined {
   const expressions = [...template.matchAll(/\{([^{}]*)\}/g)].map((match) => match[1]!);
   if (template.replace(/\{[^{}]*\}/g, '').match(/[{}]/)) return undefined;
   const names: string[] = [];

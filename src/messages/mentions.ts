@@ -1,11 +1,11 @@
 // How names in message content resolve in a realm, and the mention flags they give each recipient.
 import { isInGroup } from '../groups/membership.js';
 import type { MentionResolver, Mentions } from '../markdown/index.js';
-import type { RealmState } from '../organization/state.js';
+import type { RealmView } from '../organization/state.js';
 import { Flag } from './records.js';
 
 /** Full names match case-insensitively, as in Zulip; `Name|id` picks one of several. */
-export function mentionResolver(state: RealmState): MentionResolver {
+export function mentionResolver(state: RealmView): MentionResolver {
   return {
     user(name, id) {
       const user = id === undefined ? [...state.users.values()].find((candidate) => candidate.isActive && candidate.fullName.toLowerCase() === name.toLowerCase()) : state.users.get(id);
@@ -26,7 +26,7 @@ const MENTION_BITS = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topi
 
 /** A recipient's flags with the mention bits recomputed for new content (the others kept). Being
  * in a mentioned group, through subgroups too, counts as mentioned (spec: Message flags). */
-export function withMentionFlags(state: RealmState, flags: number, mentions: Mentions, userId: number, inChannel: boolean): number {
+export function withMentionFlags(state: RealmView, flags: number, mentions: Mentions, userId: number, inChannel: boolean): number {
   let next = flags & ~MENTION_BITS;
   const user = state.users.get(userId);
   const inGroup = user !== undefined && [...mentions.groupIds].some((groupId) => isInGroup(state, groupId, user));

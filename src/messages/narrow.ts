@@ -2,7 +2,7 @@
 // module for every endpoint that takes a narrow (GET /messages, flags by narrow) and for event
 // queues registered with one. Resolved terms are plain data, so a queue can persist them.
 import { errors } from '../errors.js';
-import type { RealmState } from '../organization/state.js';
+import type { RealmView } from '../organization/state.js';
 import type { UserRecord } from '../users/records.js';
 import { Flag, type MessageRecord } from './records.js';
 
@@ -23,20 +23,38 @@ export type RawTerm = [string, unknown] | { operator: string; operand: unknown; 
 
 const unknown = (what: string) => errors.badRequest(`Invalid narrow operator: unknown ${what}`);
 
-function userByOperand(state: RealmState, operand: unknown, fakeDomain: string): UserRecord {
+function userByOperand(state: RealmView, operand: unknown, fakeDomain: string): UserRecord {
   const user = typeof operand === 'number' ? state.users.get(operand) : typeof operand === 'string' ? state.userByApiEmail(operand, fakeDomain) : undefined;
   if (!user) throw unknown('user');
   return user;
 }
 
-function usersByOperand(state: RealmState, operand: unknown, fakeDomain: string): number[] {
+function usersByOperand(state: RealmView, operand: unknown, fakeDomain: string): number[] {
   const list = Array.isArray(operand) ? operand : typeof operand === 'string' ? operand.split(',').map((part) => part.trim()) : [operand];
   return list.map((item) => userByOperand(state, item, fakeDomain).id);
 }
 
-export function resolveNarrow(state: RealmState, viewer: UserRecord, raw: readonly RawTerm[], fakeDomain: string): ResolvedTerm[] {
+const scalarOperators = new Set(['channel', 'stream', 'id', 'sender', 'dm-including', 'group-pm-with']);
+const userListOperators = new Set(['dm', 'pm-with']);
+const isScalar = (operand: unknown): boolean => typeof operand === 'string' || Number.isInteger(operand);
+
+/** Zulip's NarrowParameter check of an operand's kind: an ID or a name, a list of users for direct
+ * messages, text for the rest. Nothing else is read (a nested list once overflowed the stack when
+ * made into text: a 500). */
+function checkOperand(operator: string, operand: unknown): void {
+  if (scalarOperators.has(operator)) {
+    if (!isScalar(operand)) throw errors.badRequest('operand is not a string or integer');
+  } else if (userListOperators.has(operator)) {
+    if (!isScalar(operand) && !(Array.isArray(operand) && operand.every(isScalar))) throw errors.badRequest('operand is not a string or a list of users');
+  } else if (typeof operand !== 'string') {
+    throw errors.badRequest('operand is not a string');
+  }
+}
+
+export function resolveNarrow(state: RealmView, viewer: UserRecord, raw: readonly RawTerm[], fakeDomain: string): ResolvedTerm[] {
   return raw.map((term): ResolvedTerm => {
     const [operator, operand, negated] = Array.isArray(term) ? [term[0], term[1], false] : [term.operator, term.operand, term.negated ?? false];
+    checkOperand(operator, operand);
     switch (operator) {
       case 'channel':
       case 'stream': {

@@ -1,4 +1,5 @@
 // Stored messages and Zulip's per-user message flag bits.
+import type { Emoji } from '../users/emoji.js';
 
 export interface MessageRecord {
   id: number;
@@ -18,6 +19,13 @@ export interface MessageRecord {
   client: string;
   /** Edits, oldest first; each says what it replaced. */
   edits?: EditRecord[];
+  /** Emoji reactions, oldest first (absent: none). */
+  reactions?: ReactionRecord[];
+}
+
+/** One user's emoji reaction to a message (Zulip's Reaction). */
+export interface ReactionRecord extends Emoji {
+  userId: number;
 }
 
 /** Where a message is: what flag updates and their events need, without the content. */

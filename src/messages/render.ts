@@ -3,14 +3,14 @@
 import { renderMessage } from '../markdown/index.js';
 import type { Config } from '../config.js';
 import { realmUrl } from '../organization/records.js';
-import type { RealmState } from '../organization/state.js';
+import type { RealmView } from '../organization/state.js';
 import type { UserRecord } from '../users/records.js';
 import { userSetting } from '../users/settings.js';
 import { mentionResolver } from './mentions.js';
 
 export type RenderedMessage = ReturnType<typeof renderMessage>;
 
-export function renderAs(state: RealmState, config: Pick<Config, 'externalHost' | 'mode'>, user: UserRecord, content: string): RenderedMessage {
+export function renderAs(state: RealmView, config: Pick<Config, 'externalHost' | 'mode'>, user: UserRecord, content: string): RenderedMessage {
   return renderMessage(content, mentionResolver(state), {
     linkifiers: state.compiledLinkifiers(),
     realmUrl: realmUrl(state.realm, config),

@@ -1,16 +1,24 @@
 // The message object of the API. Its content and avatar depend only on the client's
 // apply_markdown and client_gravatar, so one object per combination serves every recipient.
-import type { RealmState } from '../organization/state.js';
+import type { RealmView } from '../organization/state.js';
 import { apiEmail } from '../users/view.js';
 import { userView } from '../users/view.js';
-import type { MessageRecord } from './records.js';
+import type { MessageRecord, ReactionRecord } from './records.js';
 
 export interface MessageViewOptions {
   applyMarkdown: boolean;
   clientGravatar: boolean;
 }
 
-export function messageView(state: RealmState, message: MessageRecord, fakeDomain: string, options: MessageViewOptions) {
+/** A reaction as message objects show it (the deprecated `user` object is gone from them). */
+export const reactionView = (reaction: ReactionRecord) => ({
+  emoji_name: reaction.emojiName,
+  emoji_code: reaction.emojiCode,
+  reaction_type: reaction.reactionType,
+  user_id: reaction.userId,
+});
+
+export function messageView(state: RealmView, message: MessageRecord, fakeDomain: string, options: MessageViewOptions) {
   const sender = state.users.get(message.senderId)!;
   const senderView = userView(sender, sender, { fakeEmailDomain: fakeDomain, clientGravatar: options.clientGravatar });
   const channel = message.channelId === null ? undefined : state.channels.get(message.channelId);
@@ -38,7 +46,7 @@ export function messageView(state: RealmState, message: MessageRecord, fakeDomai
     timestamp: message.timestamp,
     type: message.type,
     is_me_message: message.content.startsWith('/me '),
-    reactions: [],
+    reactions: (message.reactions ?? []).map(reactionView),
     submessages: [],
   };
 }

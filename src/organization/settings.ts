@@ -4,16 +4,16 @@
 import { channelPermissionDefaults, channelPermissions } from '../channels/records.js';
 import { groupPermissions, type GroupSetting } from '../groups/records.js';
 import { realmGroupSettingNames, realmGroupSettings, realmPropertyDefaults, type GroupSettingRule, type RealmGroupSettingName, type RealmProperties, type RealmPropertyName } from './settingDefaults.js';
-import type { RealmState } from './state.js';
+import type { RealmView } from './state.js';
 
 export { realmGroupSettingNames, realmPropertyDefaults, type RealmGroupSettingName, type RealmPropertyName } from './settingDefaults.js';
 
 /** The realm's value of an organization group setting: stored, or Zulip's default system group. */
-export function realmGroupSetting(state: RealmState, name: RealmGroupSettingName): GroupSetting {
+export function realmGroupSetting(state: RealmView, name: RealmGroupSettingName): GroupSetting {
   return state.realm.permissions[name] ?? state.systemGroup(realmGroupSettings[name].default);
 }
 
-export const realmProperty = <K extends RealmPropertyName>(state: RealmState, name: K): RealmProperties[K] =>
+export const realmProperty = <K extends RealmPropertyName>(state: RealmView, name: K): RealmProperties[K] =>
   (state.realm.properties?.[name] ?? realmPropertyDefaults[name]) as RealmProperties[K];
 
 /** Zulip's policy enum for the system group a legacy `*_policy` setting now reads from. */
@@ -37,12 +37,25 @@ const wildcardPolicyOfSystemGroup: Partial<Record<string, number>> = {
 
 /** A deprecated policy value derived from a group setting: the closest system group's value (a
  * superset of the users, as Zulip reports it; anonymous groups read as "members"). */
-export function legacyPolicy(state: RealmState, name: RealmGroupSettingName, wildcard = false): number {
+export function legacyPolicy(state: RealmView, name: RealmGroupSettingName, wildcard = false): number {
   const value = realmGroupSetting(state, name);
   const systemName = typeof value === 'number' ? state.systemGroupNames.get(value) : undefined;
   const table = wildcard ? wildcardPolicyOfSystemGroup : policyOfSystemGroup;
   return table[systemName ?? 'role:members'] ?? table['role:members']!;
 }
+
+/** The deprecated `*_policy` settings register still reports, by the group setting each is read
+ * from (and whether it uses the wildcard-mention scale). */
+export const legacyPolicies = {
+  create_public_stream_policy: ['can_create_public_channel_group', false],
+  create_private_stream_policy: ['can_create_private_channel_group', false],
+  create_web_public_stream_policy: ['can_create_web_public_channel_group', false],
+  wildcard_mention_policy: ['can_mention_many_users_group', true],
+} as const satisfies Record<string, readonly [RealmGroupSettingName, boolean]>;
+
+/** Each deprecated policy's current value, by its name. */
+export const legacyPolicyValues = (state: RealmView): Record<keyof typeof legacyPolicies, number> =>
+  Object.fromEntries(Object.entries(legacyPolicies).map(([name, [setting, wildcard]]) => [name, legacyPolicy(state, setting, wildcard)])) as Record<keyof typeof legacyPolicies, number>;
 
 interface PermissionMetadata {
   require_system_group: boolean;

@@ -1,6 +1,8 @@
 // The hot, in-memory state of one realm (realm/load.ts fills it from LMDB when the realm actor is
 // activated). Only the realm actor changes it, inside the write transaction that persists the change.
 import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channels/records.js';
+import type { AttachmentRecord } from '../messages/attachments.js';
+import type { RealmEmojiRecord } from '../emoji/custom.js';
 import type { GroupRecord, SystemGroupName } from '../groups/records.js';
 import { compileLinkifier, type CompiledLinkifier, type LinkifierRecord } from '../messages/linkifiers.js';
 import type { ScheduledMessageRecord } from '../messages/records.js';
@@ -8,7 +10,38 @@ import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
 import type { RealmRecord } from './records.js';
 
-export class RealmState {
+/** The realm's state as read commands and the code they call see it: lookups, and nothing that
+ * changes it (the write commands' `save` does, together with LMDB). */
+export interface RealmView {
+  readonly realm: Readonly<RealmRecord>;
+  readonly users: ReadonlyMap<number, UserRecord>;
+  readonly groups: ReadonlyMap<number, GroupRecord>;
+  readonly systemGroupNames: ReadonlyMap<number, string>;
+  readonly channels: ReadonlyMap<number, ChannelRecord>;
+  readonly subscriptions: ReadonlyMap<number, ReadonlyMap<number, SubscriptionRecord>>;
+  readonly profileFields: ReadonlyMap<number, FieldRecord>;
+  readonly folders: ReadonlyMap<number, FolderRecord>;
+  readonly attachments: ReadonlyMap<number, AttachmentRecord>;
+  /** Custom emoji by ID, deactivated ones included. */
+  readonly realmEmoji: ReadonlyMap<number, RealmEmojiRecord>;
+  attachmentByPath(pathId: string): AttachmentRecord | undefined;
+  uploadSpaceUsed(): number;
+  nextDelivery(): number | undefined;
+  dueDeliveries(now: number): { id: number; senderId: number }[];
+  linkifiers(): LinkifierRecord[];
+  compiledLinkifiers(): CompiledLinkifier[];
+  systemGroup(name: SystemGroupName): number;
+  channelByName(name: string): ChannelRecord | undefined;
+  subscriberIds(channelId: number): number[];
+  conversationMembers(conversation: { channelId: number | null; participants: readonly number[] }): number[];
+  channelsOf(userId: number): ChannelRecord[];
+  subscription(channelId: number, userId: number): SubscriptionRecord | undefined;
+  isSubscribed(channelId: number, userId: number): boolean;
+  userByEmail(email: string): UserRecord | undefined;
+  userByApiEmail(email: string, fakeDomain: string): UserRecord | undefined;
+}
+
+export class RealmState implements RealmView {
   readonly users = new Map<number, UserRecord>();
   private readonly byEmail = new Map<string, UserRecord>();
   readonly groups = new Map<number, GroupRecord>();
@@ -24,8 +57,34 @@ export class RealmState {
   /** Scheduled messages waiting for their time: ID → when (UNIX seconds) and whose. */
   readonly pendingDeliveries = new Map<number, { deliverAt: number; senderId: number }>();
   private readonly linkifierRecords = new Map<number, { record: LinkifierRecord; compiled: CompiledLinkifier }>();
+  /** Uploaded files by ID and by path ID. */
+  readonly attachments = new Map<number, AttachmentRecord>();
+  readonly realmEmoji = new Map<number, RealmEmojiRecord>();
+  private readonly attachmentsByPath = new Map<string, AttachmentRecord>();
+  private uploadBytes = 0;
 
   constructor(public realm: RealmRecord) {}
+
+  indexAttachment(record: AttachmentRecord): void {
+    this.uploadBytes += record.size - (this.attachments.get(record.id)?.size ?? 0);
+    this.attachments.set(record.id, record);
+    this.attachmentsByPath.set(record.pathId, record);
+  }
+
+  dropAttachment(record: AttachmentRecord): void {
+    if (!this.attachments.delete(record.id)) return;
+    this.attachmentsByPath.delete(record.pathId);
+    this.uploadBytes -= record.size;
+  }
+
+  attachmentByPath(pathId: string): AttachmentRecord | undefined {
+    return this.attachmentsByPath.get(pathId);
+  }
+
+  /** Bytes of every file uploaded to the realm (Zulip's upload_space_used). */
+  uploadSpaceUsed(): number {
+    return this.uploadBytes;
+  }
 
   /** Tracks a scheduled message's delivery time while it waits for it. */
   indexScheduled(message: ScheduledMessageRecord): void {

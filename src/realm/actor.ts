@@ -12,6 +12,7 @@ import { CommandContext, type CommandDef } from './context.js';
 import { DeliveryTimer } from './deliveryTimer.js';
 import type { RealmRecord } from '../organization/records.js';
 import type { RealmState } from '../organization/state.js';
+import { PresenceTable } from '../users/presence.js';
 import { loadRealmState } from './load.js';
 
 /** A command as it travels through the mailbox: plain data plus the promise to settle. */
@@ -26,6 +27,10 @@ interface Envelope {
 
 /** How long a scheduled message that could not even be marked failed waits to be tried again. */
 const RETRY_AFTER_BREAKAGE_MS = 60_000;
+/** How long after a change a realm's presence is saved (one write for every report in between).
+ * Presence is a hot path kept in memory: a crash loses at most this much of it, a graceful
+ * shutdown nothing. */
+export const PRESENCE_SAVE_INTERVAL_MS = 5 * 60_000;
 
 export class RealmActor {
   private state: RealmState;
@@ -36,6 +41,11 @@ export class RealmActor {
   private stale = false;
   /** Delivers the realm's scheduled messages at their time. */
   private readonly deliveries: DeliveryTimer;
+  /** Who was last seen when (memory only; saved PRESENCE_SAVE_INTERVAL_MS after a change and at stop). */
+  private readonly presence: PresenceTable;
+  /** Cancels the pending presence save, if one is armed. */
+  private cancelPresenceSave: (() => void) | undefined;
+  private timersStopped = false;
 
   constructor(
     private readonly store: Store,
@@ -46,9 +56,11 @@ export class RealmActor {
     this.state = loadRealmState(store, realm);
     this.deliveries = new DeliveryTimer(config.clock, () => void this.deliverDue());
     this.deliveries.arm(this.state.nextDelivery());
+    this.presence = new PresenceTable(store.savedPresence(realm.id));
   }
 
-  get realm(): RealmRecord {
+  /** The realm's record, for the HTTP layer (its ID and subdomain); read-only outside commands. */
+  get realm(): Readonly<RealmRecord> {
     return this.state.realm;
   }
 
@@ -65,9 +77,28 @@ export class RealmActor {
     await this.settled(this.lastWrite);
   }
 
-  /** Stops delivering scheduled messages (the server is shutting down); writes still run. */
-  stopDeliveries(): void {
+  /** Stops delivering scheduled messages and saving presence on a timer (the server is shutting
+   * down; `savePresence` saves it a last time); writes still run. */
+  stopTimers(): void {
     this.deliveries.stop();
+    this.timersStopped = true;
+    this.cancelPresenceSave?.();
+  }
+
+  /** Arms the presence save once presence changed (no timer while nothing changes). */
+  private armPresenceSave(): void {
+    if (this.cancelPresenceSave || this.timersStopped || !this.presence.hasChanges) return;
+    this.cancelPresenceSave = this.config.clock.after(PRESENCE_SAVE_INTERVAL_MS, () => {
+      this.cancelPresenceSave = undefined;
+      void this.savePresence();
+    });
+  }
+
+  /** Saves the realm's presence table, if it changed since it was last saved. */
+  async savePresence(): Promise<void> {
+    const snapshot = this.presence.takeSnapshot();
+    if (!snapshot) return;
+    await this.store.savePresence(this.state.realm.id, snapshot).catch((error: unknown) => console.error(`realm ${this.state.realm.id}: presence not saved`, error));
   }
 
   /** Sends every scheduled message whose time has come, one command each, so that one failing
@@ -95,7 +126,7 @@ export class RealmActor {
           this.lastWrite = this.write(def, envelope);
         } else {
           await this.settled(this.lastWrite);
-          this.read(def, envelope);
+          this.inMemory(def, envelope);
         }
       }
     } finally {
@@ -103,9 +134,14 @@ export class RealmActor {
     }
   }
 
-  private read(def: CommandDef<unknown, unknown>, envelope: Envelope): void {
+  /** A read, or a live command whose events (nothing for reads) go out at once. */
+  private inMemory(def: CommandDef<unknown, unknown>, envelope: Envelope): void {
     try {
-      envelope.resolve(def.run(this.context(envelope), envelope.input));
+      const ctx = this.context(envelope);
+      const output = def.run(ctx, envelope.input);
+      this.queues.publish(this.state.realm.id, ctx.emitted);
+      this.armPresenceSave();
+      envelope.resolve(output);
     } catch (error) {
       envelope.reject(this.failure(error, envelope));
     }
@@ -120,14 +156,19 @@ export class RealmActor {
         this.queues.publish(this.state.realm.id, ctx.emitted);
         for (const effect of ctx.committed) effect();
         if (ctx.scheduleChanged) this.deliveries.arm(this.state.nextDelivery());
+        this.armPresenceSave();
         envelope.resolve(output);
       },
-      (error: unknown) => envelope.reject(this.failure(error, envelope)),
+      (error: unknown) => {
+        // A refusal after the command changed memory: LMDB dropped its writes, memory follows.
+        if (ctx.changedMemory) this.stale = true;
+        envelope.reject(this.failure(error, envelope));
+      },
     );
   }
 
   private context(envelope: Envelope): CommandContext {
-    return new CommandContext(this.state, this.store, this.config, this.queues, envelope.userId);
+    return new CommandContext(this.state, this.store, this.config, this.queues, this.presence, envelope.userId);
   }
 
   /** Expected errors go back to the caller as they are. Anything else is a bug: it is logged, the

@@ -5,15 +5,21 @@ import { errors } from '../errors.js';
 import type { EventQueues } from '../events/queues.js';
 import type { Emitted, ZulipEvent } from '../events/types.js';
 import type { Store } from '../store/store.js';
-import type { Owner } from '../store/tables.js';
+import type { OwnedTable, Owner } from '../store/tables.js';
+import type { NavigationViewRecord } from '../users/navigationViews.js';
 import type { UserRecord } from '../users/records.js';
 import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channels/records.js';
 import type { GroupRecord } from '../groups/records.js';
+import type { AttachmentRecord } from '../messages/attachments.js';
+import type { RealmEmojiRecord } from '../emoji/custom.js';
 import type { LinkifierRecord } from '../messages/linkifiers.js';
+import type { PlaygroundRecord } from '../messages/playgrounds.js';
 import type { ScheduledMessageRecord } from '../messages/records.js';
+import type { SavedSnippetRecord } from '../messages/savedSnippets.js';
+import type { PresenceTable, PresenceView } from '../users/presence.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import { fakeEmailDomain, type RealmRecord } from '../organization/records.js';
-import type { RealmState } from '../organization/state.js';
+import type { RealmState, RealmView } from '../organization/state.js';
 
 /** The rows commands save, by kind. */
 interface Rows {
@@ -25,9 +31,16 @@ interface Rows {
   profileField: FieldRecord;
   linkifier: LinkifierRecord;
   scheduledMessage: ScheduledMessageRecord;
+  attachment: AttachmentRecord;
+  realmEmoji: RealmEmojiRecord;
+  playground: PlaygroundRecord;
+  /** A user's saved snippet, stored under its owner. */
+  savedSnippet: SavedSnippetRecord & { userId: number };
+  /** A user's navigation view, stored under its owner. */
+  navigationView: NavigationViewRecord & { userId: number };
 }
 export type RowKind = keyof Rows;
-type RemovableKind = 'linkifier' | 'scheduledMessage';
+type RemovableKind = 'linkifier' | 'scheduledMessage' | 'attachment' | 'savedSnippet' | 'playground' | 'navigationView';
 
 /** How a kind of row is stored, and how the realm's memory follows it (nothing for rows only LMDB
  * holds). */
@@ -36,6 +49,14 @@ interface Mirror<T> {
   remove?(store: Store, realmId: number, row: T): void;
   keep?(state: RealmState, row: T): void;
   forget?(state: RealmState, row: T): void;
+}
+
+/** Rows of a user's own kept under their owner by their ID, only in LMDB. */
+function ownedById<R extends { id: number }>(table: (store: Store) => OwnedTable<R>): Mirror<R & { userId: number }> {
+  return {
+    put: (store, realmId, row) => table(store).put({ realmId, userId: row.userId }, row),
+    remove: (store, realmId, row) => table(store).remove({ realmId, userId: row.userId }, row.id),
+  };
 }
 
 const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
@@ -57,7 +78,31 @@ const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
     keep: (state, message) => state.indexScheduled(message),
     forget: (state, message) => state.pendingDeliveries.delete(message.id),
   },
+  realmEmoji: {
+    put: (store, _realm, emoji) => store.realmEmoji.put(emoji),
+    keep: (state, emoji) => state.realmEmoji.set(emoji.id, emoji),
+  },
+  attachment: {
+    put: (store, _realm, attachment) => store.attachments.put(attachment),
+    remove: (store, _realm, attachment) => store.attachments.remove(attachment),
+    keep: (state, attachment) => state.indexAttachment(attachment),
+    forget: (state, attachment) => state.dropAttachment(attachment),
+  },
+  playground: { put: (store, _realm, playground) => store.playgrounds.put(playground), remove: (store, _realm, playground) => store.playgrounds.remove(playground) },
+  savedSnippet: ownedById((store) => store.savedSnippets),
+  navigationView: ownedById((store) => store.navigationViews),
 };
+
+/** What a read command may use: the realm's state and the store, and nothing that writes or
+ * announces. */
+export type ReadContext = Pick<CommandContext, 'now' | 'store' | 'config' | 'queues' | 'hasUser' | 'user' | 'activeUserIds' | 'ownerOf' | 'fakeEmailDomain'> & {
+  readonly state: RealmView;
+  readonly presence: PresenceView;
+};
+
+/** What a live command may use: a read command's view, the realm's in-memory presence, and
+ * events — but nothing that writes LMDB (typing and presence reports, the hot paths). */
+export type LiveContext = ReadContext & Pick<CommandContext, 'emit' | 'presence'>;
 
 export class CommandContext {
   /** UNIX seconds at the start of the command. */
@@ -68,19 +113,24 @@ export class CommandContext {
   readonly committed: (() => void)[] = [];
   /** Set when a scheduled message was added, moved or removed: the delivery timer is re-armed. */
   scheduleChanged = false;
+  /** Set once the command has changed the realm's memory: if it then fails, even with an expected
+   * refusal, LMDB rolls its writes back and the memory must be reloaded to match. */
+  changedMemory = false;
 
   constructor(
     readonly state: RealmState,
     readonly store: Store,
     readonly config: Config,
     readonly queues: EventQueues,
+    /** Who was last seen when: memory only, saved coarsely by the actor (never by a command). */
+    readonly presence: PresenceTable,
     private readonly userId: number | null,
   ) {
     this.now = nowSeconds(config.clock);
   }
 
   /** Announces a change to exactly these users, after the commit. */
-  emit(event: ZulipEvent, userIds: Iterable<number>, extra: Pick<Emitted, 'message' | 'forQueue'> = {}): void {
+  emit(event: ZulipEvent, userIds: Iterable<number>, extra: Pick<Emitted, 'message' | 'forQueue' | 'allPublicStreamsOnly'> = {}): void {
     this.emitted.push({ event, userIds, ...extra });
   }
 
@@ -108,6 +158,7 @@ export class CommandContext {
   save<K extends RowKind>(kind: K, row: Rows[K]): void {
     const mirror = mirrors[kind] as Mirror<Rows[K]>;
     mirror.put(this.store, this.state.realm.id, row);
+    this.changedMemory ||= mirror.keep !== undefined;
     mirror.keep?.(this.state, row);
     if (kind === 'scheduledMessage') this.scheduleChanged = true;
   }
@@ -116,6 +167,7 @@ export class CommandContext {
   remove<K extends RemovableKind>(kind: K, row: Rows[K]): void {
     const mirror = mirrors[kind] as Mirror<Rows[K]>;
     mirror.remove!(this.store, this.state.realm.id, row);
+    this.changedMemory ||= mirror.forget !== undefined;
     mirror.forget?.(this.state, row);
     if (kind === 'scheduledMessage') this.scheduleChanged = true;
   }
@@ -124,6 +176,7 @@ export class CommandContext {
   saveRealm(changes: Partial<RealmRecord>): void {
     const realm = { ...this.state.realm, ...changes };
     this.store.realms.put(realm.id, realm);
+    this.changedMemory = true;
     this.state.realm = realm;
   }
 
@@ -145,10 +198,12 @@ export class CommandContext {
 }
 
 export interface CommandDef<I, O> {
-  /** Reads run after every earlier write of the realm is durable; writes run inside one. */
-  readonly mode: 'read' | 'write';
+  /** Reads and live commands run after every earlier write of the realm is durable, live ones
+   * announcing at once what they changed in memory; writes run inside one transaction. */
+  readonly mode: 'read' | 'live' | 'write';
   run(ctx: CommandContext, input: I): O;
 }
 
-export const readCommand = <I, O>(run: (ctx: CommandContext, input: I) => O): CommandDef<I, O> => ({ mode: 'read', run });
+export const readCommand = <I, O>(run: (ctx: ReadContext, input: I) => O): CommandDef<I, O> => ({ mode: 'read', run });
+export const liveCommand = <I, O>(run: (ctx: LiveContext, input: I) => O): CommandDef<I, O> => ({ mode: 'live', run });
 export const writeCommand = <I, O>(run: (ctx: CommandContext, input: I) => O): CommandDef<I, O> => ({ mode: 'write', run });

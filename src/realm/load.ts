@@ -13,6 +13,8 @@ export function loadRealmState(store: Store, realm: RealmRecord): RealmState {
   for (const field of store.profileFields.ofRealm(realm.id)) state.profileFields.set(field.id, field);
   for (const folder of store.folders.ofRealm(realm.id)) state.folders.set(folder.id, folder);
   for (const linkifier of store.linkifiers.ofRealm(realm.id)) state.indexLinkifier(linkifier);
+  for (const attachment of store.attachments.ofRealm(realm.id)) state.indexAttachment(attachment);
+  for (const emoji of store.realmEmoji.ofRealm(realm.id)) state.realmEmoji.set(emoji.id, emoji);
   for (const { row } of store.scheduledMessages.ofRealm(realm.id)) state.indexScheduled(row);
   return state;
 }

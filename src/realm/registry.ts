@@ -40,10 +40,12 @@ export class Realms {
     for (const id of this.store.scheduledMessages.realmIds()) this.actor(id);
   }
 
-  /** Stops every realm's delivery timer (shutdown); resolves once accepted writes are durable. */
+  /** Stops every realm's timers (shutdown); resolves once accepted writes and every realm's
+   * presence are durable. */
   async stop(): Promise<void> {
-    for (const actor of this.actors.values()) actor.stopDeliveries();
+    for (const actor of this.actors.values()) actor.stopTimers();
     await this.idle();
+    await Promise.all([...this.actors.values()].map((actor) => actor.savePresence()));
   }
 
   get isEmpty(): boolean {

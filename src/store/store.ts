@@ -30,25 +30,41 @@
 //   profileFields [realmId, fieldId]     → FieldRecord (custom profile field definitions)
 //   userTopics [realmId, userId, channelId, topic lowercased] → UserTopicRecord (policy not inherit)
 //   drafts   [realmId, userId, draftId]  → DraftRecord
+//   savedSnippets [realmId, userId, savedSnippetId] → SavedSnippetRecord
+//   navigationViews [realmId, userId, navigationViewId] → NavigationViewRecord (found by fragment,
+//                                          which is user text of any length, so never a key)
 //   scheduledMessages [realmId, senderId, scheduledMessageId] → ScheduledMessageRecord (not yet sent)
 //   pushDevices [realmId, userId, pushAccountId] → PushDeviceRecord
 //   linkifiers [realmId, linkifierId]     → LinkifierRecord
+//   attachments [realmId, attachmentId]   → AttachmentRecord (uploaded files; the bytes are in the
+//                                          file storage, src/files/, under the path ID)
+//   realmEmoji [realmId, emojiId]         → RealmEmojiRecord (custom emoji; the image is in the file
+//                                          storage under its image key)
+//   playgrounds [realmId, playgroundId]   → PlaygroundRecord (code playgrounds)
 //   queues   queueId                      → persisted event queue (written at graceful shutdown)
+//   presence realmId                      → PresenceSnapshot, the realm's presence table (kept in
+//                                          memory, saved every few minutes and at shutdown)
 import { createHash } from 'node:crypto';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channels/records.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import type { GroupRecord } from '../groups/records.js';
+import type { AttachmentRecord } from '../messages/attachments.js';
+import type { RealmEmojiRecord } from '../emoji/custom.js';
 import type { LinkifierRecord } from '../messages/linkifiers.js';
+import type { PlaygroundRecord } from '../messages/playgrounds.js';
 import { headerOf, type DraftRecord, type MessageHeader, type MessageRecord, type ScheduledMessageRecord, type UserTopicRecord } from '../messages/records.js';
+import type { SavedSnippetRecord } from '../messages/savedSnippets.js';
 import type { PushDeviceRecord } from '../push/records.js';
 import type { RealmRecord } from '../organization/records.js';
+import type { PresenceSnapshot } from '../users/presence.js';
 import type { FieldRecord } from '../users/profileFields.js';
+import type { NavigationViewRecord } from '../users/navigationViews.js';
 import type { UserRecord } from '../users/records.js';
 import { OwnedTable, RealmTable } from './tables.js';
 import { UserMessageIndex } from './userMessages.js';
 
-export type IdKind = 'realm' | 'user' | 'channel' | 'group' | 'message' | 'recipient' | 'field' | 'draft' | 'scheduled' | 'folder' | 'linkifier';
+export type IdKind = 'realm' | 'user' | 'channel' | 'group' | 'message' | 'recipient' | 'field' | 'draft' | 'scheduled' | 'folder' | 'linkifier' | 'attachment' | 'realmEmoji' | 'savedSnippet' | 'playground' | 'navigationView';
 
 /** The storage could not make a write durable; nothing of the write was kept. */
 export class StorageError extends Error {
@@ -132,11 +148,17 @@ export class Store {
   readonly folders: RealmTable<FolderRecord>;
   readonly profileFields: RealmTable<FieldRecord>;
   readonly linkifiers: RealmTable<LinkifierRecord>;
+  readonly attachments: RealmTable<AttachmentRecord>;
+  readonly realmEmoji: RealmTable<RealmEmojiRecord>;
+  readonly playgrounds: RealmTable<PlaygroundRecord>;
   readonly userTopics: OwnedTable<UserTopicRecord>;
   readonly drafts: OwnedTable<DraftRecord>;
+  readonly savedSnippets: OwnedTable<SavedSnippetRecord>;
+  readonly navigationViews: OwnedTable<NavigationViewRecord>;
   readonly scheduledMessages: OwnedTable<ScheduledMessageRecord>;
   readonly pushDevices: OwnedTable<PushDeviceRecord>;
   private readonly queues: Database<QueueSnapshot, string>;
+  private readonly presence: Database<PresenceSnapshot, number>;
   private readonly lastIds = new Map<IdKind, number>();
   /** Headers of recently sent or read messages (flag updates read thousands at once). */
   private readonly headerCache = new BoundedCache<number, MessageHeader>(HEADER_CACHE_SIZE);
@@ -168,11 +190,17 @@ export class Store {
     this.folders = new RealmTable(this.env.openDB({ name: 'folders' }), (folder) => [folder.id]);
     this.profileFields = new RealmTable(this.env.openDB({ name: 'profileFields' }), (field) => [field.id]);
     this.linkifiers = new RealmTable(this.env.openDB({ name: 'linkifiers' }), (linkifier) => [linkifier.id]);
+    this.attachments = new RealmTable(this.env.openDB({ name: 'attachments' }), (attachment) => [attachment.id]);
+    this.realmEmoji = new RealmTable(this.env.openDB({ name: 'realmEmoji' }), (emoji) => [emoji.id]);
+    this.playgrounds = new RealmTable(this.env.openDB({ name: 'playgrounds' }), (playground) => [playground.id]);
     this.userTopics = new OwnedTable(this.env.openDB({ name: 'userTopics' }), (row) => [row.channelId, row.topic.toLowerCase()]);
     this.drafts = new OwnedTable(this.env.openDB({ name: 'drafts' }), (draft) => [draft.id]);
+    this.savedSnippets = new OwnedTable(this.env.openDB({ name: 'savedSnippets' }), (snippet) => [snippet.id]);
+    this.navigationViews = new OwnedTable(this.env.openDB({ name: 'navigationViews' }), (view) => [view.id]);
     this.scheduledMessages = new OwnedTable(this.env.openDB({ name: 'scheduledMessages' }), (message) => [message.id]);
     this.pushDevices = new OwnedTable(this.env.openDB({ name: 'pushDevices' }), (device) => [device.pushAccountId]);
     this.queues = this.env.openDB({ name: 'queues' });
+    this.presence = this.env.openDB({ name: 'presence' });
   }
 
   /** Data directories written before the chunked layout kept one row per user and message in
@@ -276,6 +304,9 @@ export class Store {
     return header;
   }
 
+  /** Why the last write batch could not be saved, until a later one is (GET /ready reports it). */
+  storageFailure: string | null = null;
+
   /** Runs `fn` in a child transaction of the next write batch (group commit): everything it wrote is
    * rolled back if it throws. Resolves with its result once the batch is durable on disk; rejects
    * with a StorageError when the batch could not be (disk full, map full, I/O error). */
@@ -298,7 +329,18 @@ export class Store {
           return forgetUncommitted(error);
         }
       }) as Promise<T>
-    ).catch(async (error: unknown) => forgetUncommitted(ran && !isStorageFailure(error) ? error : new StorageError(await rootCause(error))));
+    ).then(
+      (result) => {
+        this.storageFailure = null;
+        return result;
+      },
+      async (error: unknown) => {
+        if (ran && !isStorageFailure(error)) return forgetUncommitted(error);
+        const failure = new StorageError(await rootCause(error));
+        this.storageFailure = failure.reason;
+        return forgetUncommitted(failure);
+      },
+    );
   }
 
   /** Keeps event queues across a graceful restart (EventQueues' shelf). */
@@ -314,6 +356,15 @@ export class Store {
       for (const snapshot of saved) this.queues.remove(snapshot.id);
     });
     return saved;
+  }
+
+  /** A realm's presence table as last saved (realm actors save it coarsely, never per report). */
+  savedPresence(realmId: number): PresenceSnapshot | undefined {
+    return this.presence.get(realmId);
+  }
+
+  async savePresence(realmId: number, snapshot: PresenceSnapshot): Promise<void> {
+    await this.write(() => this.presence.put(realmId, snapshot));
   }
 
   /** The key of a direct-message group's recipient ID (participants sorted): see the layout above. */

@@ -325,6 +325,12 @@ export class UserMessageIndex {
     }
   }
 
+  /** The newest message the user has a row for, or -1. */
+  newest(userId: number): number {
+    for (const [messageId] of this.range(userId, Number.MAX_SAFE_INTEGER, true)) return messageId;
+    return -1;
+  }
+
   /** Looks up one user's flags on a conversation's messages asked for in increasing or
    * decreasing order, reading each chunk once while consecutive lookups stay in it. */
   reader(userId: number, recipientId: number): (messageId: number) => number | undefined {

@@ -1,8 +1,11 @@
-// Emoji of statuses (and later reactions): a name alone, or a name checked against a code and a
-// reaction type, resolved through the server's emoji catalogue (src/emoji/catalog.ts).
+// Emoji of statuses and reactions: a name alone, or a name checked against a code and a reaction
+// type, resolved through the server's emoji catalogue (src/emoji/catalog.ts) and the realm's
+// custom emoji (a CustomEmojiTable).
 import { emojiByCode, emojiByName, extraEmoji } from '../emoji/catalog.js';
 
-export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'service_extra_emoji';
+/** Zulip's reaction types (the project's spec calls zulip_extra_emoji service_extra_emoji in
+ * statuses; both spellings are accepted). */
+export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji';
 
 export interface Emoji {
   emojiName: string;
@@ -10,32 +13,81 @@ export interface Emoji {
   reactionType: ReactionType;
 }
 
-export type EmojiProblem = 'unknown name' | 'invalid name' | 'invalid code' | 'invalid custom emoji';
+export type EmojiProblem = 'unknown name' | 'invalid name' | 'invalid code' | 'invalid type' | 'invalid custom emoji' | 'invalid custom emoji name' | 'deactivated custom emoji';
 
-/** Resolves a name alone (the code and type looked up) or checks a name against a code. Custom
- * emoji: the realm's, by ID (none exist yet, so every custom emoji is invalid). */
-export function checkEmoji(name: string, code: string | undefined, type: string | undefined): Emoji | EmojiProblem {
+/** The messages of Zulip's emoji checks (zerver/lib/emoji.py). */
+export const emojiProblemMessages: Record<EmojiProblem, (name: string) => string> = {
+  'unknown name': (name) => `Emoji '${name}' does not exist`,
+  'invalid name': () => 'Invalid emoji name.',
+  'invalid code': () => 'Invalid emoji code.',
+  'invalid type': () => 'Invalid emoji type.',
+  'invalid custom emoji': () => 'Invalid custom emoji.',
+  'invalid custom emoji name': () => 'Invalid custom emoji name.',
+  'deactivated custom emoji': () => 'This custom emoji has been deactivated.',
+};
+
+/** A custom emoji of a realm, as the checks see it. */
+export interface CustomEmoji {
+  /** Its ID, the emoji_code of realm_emoji reactions. */
+  id: string;
+  name: string;
+  deactivated: boolean;
+}
+
+/** A realm's custom emoji: by ID (deactivated ones included) and, the active ones, by name. */
+export interface CustomEmojiTable {
+  byId(id: string): CustomEmoji | undefined;
+  activeByName(name: string): CustomEmoji | undefined;
+}
+
+/** Zulip's get_emoji_data: the code and type a name stands for, custom emoji first. */
+export function emojiNamed(custom: CustomEmojiTable, name: string): Emoji | 'unknown name' {
+  const own = custom.activeByName(name);
+  if (own) return { emojiName: name, emojiCode: own.id, reactionType: 'realm_emoji' };
+  if (extraEmoji.has(name)) return { emojiName: name, emojiCode: name, reactionType: 'zulip_extra_emoji' };
   const named = emojiByName(name);
-  if (code === undefined && type === undefined) {
-    if (named) return { emojiName: name, emojiCode: named.code, reactionType: 'unicode_emoji' };
-    if (extraEmoji.has(name)) return { emojiName: name, emojiCode: name, reactionType: 'service_extra_emoji' };
-    return 'unknown name';
-  }
-  switch (type ?? 'unicode_emoji') {
+  if (named) return { emojiName: name, emojiCode: named.code, reactionType: 'unicode_emoji' };
+  return 'unknown name';
+}
+
+/** Zulip's check_emoji_request: whether a name, a code and a type name one usable emoji. */
+export function checkEmojiRequest(custom: CustomEmojiTable, name: string, code: string, type: string): Emoji | EmojiProblem {
+  switch (type) {
     case 'unicode_emoji': {
-      const wanted = code ?? named?.code;
-      if (wanted === undefined || !emojiByCode(wanted)) return named ? 'invalid code' : 'unknown name';
-      return named && emojiByCode(wanted) === named ? { emojiName: name, emojiCode: wanted, reactionType: 'unicode_emoji' } : 'invalid name';
+      const coded = emojiByCode(code);
+      if (!coded) return 'invalid code';
+      return emojiByName(name) === coded ? { emojiName: name, emojiCode: code, reactionType: 'unicode_emoji' } : 'invalid name';
     }
-    case 'service_extra_emoji':
-    case 'zulip_extra_emoji': {
-      const wanted = code ?? name;
-      if (!extraEmoji.has(wanted)) return 'invalid code';
-      return name === wanted ? { emojiName: name, emojiCode: wanted, reactionType: 'service_extra_emoji' } : 'invalid name';
+    case 'zulip_extra_emoji':
+      if (!extraEmoji.has(code)) return 'invalid code';
+      return name === code ? { emojiName: name, emojiCode: code, reactionType: 'zulip_extra_emoji' } : 'invalid name';
+    case 'realm_emoji': {
+      const own = custom.byId(code);
+      if (!own) return 'invalid custom emoji';
+      if (own.name !== name) return 'invalid custom emoji name';
+      if (own.deactivated) return 'deactivated custom emoji';
+      return { emojiName: name, emojiCode: code, reactionType: 'realm_emoji' };
     }
-    case 'realm_emoji':
-      return 'invalid custom emoji';
     default:
-      return 'invalid code';
+      return 'invalid type';
   }
+}
+
+/** A reaction type as passed, the spec's spelling service_extra_emoji read as Zulip's. */
+export const canonicalReactionType = (type: string): string => (type === 'service_extra_emoji' ? 'zulip_extra_emoji' : type);
+
+/** The code and type a request names: those passed, the missing ones those of the name (Zulip
+ * looks them up with get_emoji_data); not yet checked. */
+export function requestedEmoji(custom: CustomEmojiTable, name: string, code: string | undefined, type: string | undefined): { code: string; type: string } | 'unknown name' {
+  if (code !== undefined && type !== undefined) return { code, type: canonicalReactionType(type) };
+  const named = emojiNamed(custom, name);
+  if (typeof named === 'string') return named;
+  return { code: code ?? named.emojiCode, type: type === undefined ? named.reactionType : canonicalReactionType(type) };
+}
+
+/** A name alone (its code and type looked up), or a name checked against a code and a type. */
+export function checkEmoji(custom: CustomEmojiTable, name: string, code: string | undefined, type: string | undefined): Emoji | EmojiProblem {
+  const requested = requestedEmoji(custom, name, code, type);
+  if (typeof requested === 'string') return requested;
+  return checkEmojiRequest(custom, name, requested.code, requested.type);
 }

@@ -18,6 +18,12 @@ export interface UserStatus {
   away: boolean;
 }
 
+/** A muted user and when they were muted (UNIX seconds). */
+export interface MutedUser {
+  id: number;
+  timestamp: number;
+}
+
 export interface UserRecord {
   id: number;
   realmId: number;
@@ -47,11 +53,16 @@ export interface UserRecord {
   profileData?: Record<string, string>;
   /** Words that flag a message has_alert_word for this user. */
   alertWords?: string[];
+  /** The users this user muted, oldest first: their messages arrive read (Zulip's MutedUser). */
+  mutedUsers?: MutedUser[];
   /** The video call provider's OAuth access token, once the user completed its flow. */
   videoCallToken?: string;
   /** Personal settings that differ from Zulip's defaults (users/settings.ts; timezone, e-mail
    * visibility and presence_enabled are the fields above). */
   settings?: StoredSettings;
 }
+
+/** Whether the user muted the sender: the sender's messages then arrive read for them. */
+export const hasMuted = (user: Pick<UserRecord, 'mutedUsers'> | undefined, senderId: number): boolean => user?.mutedUsers?.some((muted) => muted.id === senderId) === true;
 
 export const isAdmin = (user: Pick<UserRecord, 'role'>): boolean => user.role <= Role.administrator;

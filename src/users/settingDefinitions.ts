@@ -1,5 +1,5 @@
 // Every personal setting of a user (Zulip's UserBaseSettings) as data: its default, how a new value
-// is checked beyond its type (schemas/update-settings.json), and which legacy register group carried
+// is checked beyond its type (schemas/update-settings.ts), and which legacy register group carried
 // it for clients without the `user_settings_object` capability. settings.ts reads and writes them.
 
 export type SettingValue = boolean | number | string | null;

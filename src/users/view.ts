@@ -14,8 +14,9 @@ export interface UserView {
   is_admin: boolean;
   is_guest: boolean;
   is_bot: boolean;
-  bot_type: number | null;
-  bot_owner_id: number | null;
+  /** Only on bots, as Zulip's format_user_row. */
+  bot_type?: number | null;
+  bot_owner_id?: number | null;
   role: number;
   timezone: string;
   avatar_url: string | null;
@@ -80,8 +81,7 @@ export function userView(target: UserRecord, viewer: Pick<UserRecord, 'id' | 'ro
     is_admin: target.role <= Role.administrator,
     is_guest: target.role === Role.guest,
     is_bot: target.isBot,
-    bot_type: target.botType,
-    bot_owner_id: target.botOwnerId,
+    ...(target.isBot ? { bot_type: target.botType, bot_owner_id: target.botOwnerId } : {}),
     role: target.role,
     timezone: target.timezone,
     // Zulip's client_gravatar: the client computes a gravatar URL itself when it knows the e-mail.

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertMatchesComponent } from '../helpers/reference.js';
-import type { ApiClient } from '../helpers/client.js';
+import { rawRequest, type ApiClient } from '../helpers/client.js';
 import { devClient, report, tempDataDir } from '../helpers/operator.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 
@@ -60,9 +60,13 @@ test('a full disk: 507 with its cause, reads go on, writes resume once space is 
     assertMatchesComponent('CodedError', refusal.body);
     assert.is(refusal.body.code, 'STORAGE_UNAVAILABLE');
     assert.match(String(refusal.body.msg), /could not save the change \((No space left on device|Input\/output error|File too large)\)/);
-    // Still up, still reading, and refusing again rather than crashing.
+    // Still up, still reading, and refusing again rather than crashing; alive but not ready.
     assert.is((await hamlet.get('/users/me')).status, 200);
     assert.is((await iago.post('/messages', { type: 'stream', to: 'Verona', topic: 'again', content: content(-1) })).status, 507);
+    const probe = (path: string) => rawRequest(server!.baseUrl, { method: 'GET', path });
+    assert.is((await probe('/health')).status, 200);
+    const notReady = await probe('/ready');
+    assert.equal([notReady.status, notReady.body.code], [503, 'STORAGE_UNAVAILABLE']);
     const seen = await idsIn(hamlet);
     assert.ok(acknowledged.every((id) => seen.has(id)), 'every acknowledged message can be read');
 
@@ -72,6 +76,7 @@ test('a full disk: 507 with its cause, reads go on, writes resume once space is 
     const after = await iago.post('/messages', { type: 'stream', to: 'Verona', topic: 'after', content: 'space again' });
     assert.is(after.status, 200, JSON.stringify(after.body));
     acknowledged.push(Number(after.body.id));
+    assert.is((await probe('/ready')).status, 200, 'ready again once a write is saved');
 
     // A crash now loses nothing that was acknowledged, and IDs are never handed out twice.
     server.child.kill('SIGKILL');

@@ -6,6 +6,8 @@ import type { ChannelView, folderView, subscriptionView } from '../../src/channe
 import type { MessageDetails, ZulipEvent } from '../../src/events/catalogue.js';
 import type { groupView } from '../../src/groups/view.js';
 import type { draftView, scheduledMessageView } from '../../src/messages/objects.js';
+import type { savedSnippetView } from '../../src/messages/savedSnippets.js';
+import type { navigationViewView } from '../../src/users/navigationViews.js';
 import type { SettingValue } from '../../src/users/settings.js';
 import type { botView, UserView } from '../../src/users/view.js';
 
@@ -20,6 +22,8 @@ interface UnreadState {
 }
 type Channel = ChannelView & Partial<ReturnType<typeof subscriptionView>> & { subscribers?: number[] };
 type Draft = ReturnType<typeof draftView>;
+type SavedSnippet = ReturnType<typeof savedSnippetView>;
+type NavigationView = ReturnType<typeof navigationViewView>;
 type Scheduled = ReturnType<typeof scheduledMessageView>;
 type Group = ReturnType<typeof groupView>;
 type Bot = ReturnType<typeof botView>;
@@ -44,12 +48,16 @@ export interface State {
   user_status?: Record<string, Record<string, unknown>>;
   user_topics?: UserTopic[];
   user_settings?: Record<string, SettingValue | unknown>;
+  realm_user_settings_defaults?: Record<string, SettingValue>;
   realm_bots?: (Bot | Partial<Bot>)[];
   starred_messages?: number[];
   recent_private_conversations?: { max_message_id: number; user_ids: number[] }[];
   drafts?: Draft[];
+  saved_snippets?: SavedSnippet[];
+  navigation_views?: NavigationView[];
   scheduled_messages?: Scheduled[];
   push_devices?: Record<string, unknown>;
+  presences?: Record<string, unknown>;
   [key: string]: unknown;
 }
 
@@ -249,6 +257,12 @@ export function applyEvent(state: State, wire: { id?: number; type: string }): v
     }
     case 'user_status':
       return applyStatus(state, event);
+    case 'reaction':
+      // Register keeps no messages: reactions live in the message objects clients fetch.
+      return;
+    case 'muted_users':
+      state.muted_users = event.muted_users;
+      return;
     case 'user_topic': {
       const { type: _type, ...row } = event;
       const others = state.user_topics!.filter((entry) => !(entry.stream_id === row.stream_id && entry.topic_name.toLowerCase() === row.topic_name.toLowerCase()));
@@ -284,10 +298,25 @@ export function applyEvent(state: State, wire: { id?: number; type: string }): v
     case 'realm_linkifiers':
       state.realm_linkifiers = event.realm_linkifiers;
       return;
+    case 'realm_playgrounds':
+      state.realm_playgrounds = event.realm_playgrounds;
+      return;
     case 'drafts':
       if (event.op === 'add') state.drafts!.push(...event.drafts);
       else if (event.op === 'update') state.drafts = state.drafts!.map((existing) => (existing.id === event.draft.id ? event.draft : existing));
       else state.drafts = state.drafts!.filter((existing) => existing.id !== event.draft_id);
+      return;
+    case 'navigation_view':
+      if (event.op === 'add') state.navigation_views!.push(event.navigation_view);
+      else if (event.op === 'update') {
+        const { fragment, data } = event;
+        state.navigation_views = state.navigation_views!.map((view) => (view.fragment === fragment ? { ...view, ...data } : view));
+      } else state.navigation_views = state.navigation_views!.filter((view) => view.fragment !== event.fragment);
+      return;
+    case 'saved_snippets':
+      if (event.op === 'add') state.saved_snippets!.push(event.saved_snippet);
+      else if (event.op === 'update') state.saved_snippets = state.saved_snippets!.map((existing) => (existing.id === event.saved_snippet.id ? event.saved_snippet : existing));
+      else state.saved_snippets = state.saved_snippets!.filter((existing) => existing.id !== event.saved_snippet_id);
       return;
     case 'scheduled_messages':
       if (event.op === 'add') state.scheduled_messages = [...state.scheduled_messages!, ...event.scheduled_messages].sort(byDeliveryTime);
@@ -309,11 +338,29 @@ export function applyEvent(state: State, wire: { id?: number; type: string }): v
     case 'custom_profile_fields':
       state.custom_profile_fields = event.fields;
       return;
-    case 'realm':
-      state[`realm_${event.property}`] = event.value;
+    case 'realm_emoji':
+      state.realm_emoji = event.realm_emoji;
       return;
+    case 'realm_user_settings_defaults':
+      if (state.realm_user_settings_defaults) state.realm_user_settings_defaults[event.property] = event.value;
+      return;
+    case 'realm':
+      if (event.op === 'update') state[`realm_${event.property}`] = event.value;
+      else for (const [name, value] of Object.entries(event.data)) state[`realm_${name}`] = value;
+      return;
+    case 'presence': {
+      // The legacy format (register without slim_presence): the event's one client is the aggregate.
+      const { client, status, timestamp } = event.presence.website;
+      if (state.presences) state.presences[event.email] = { aggregated: { client, status, timestamp }, website: event.presence.website };
+      return;
+    }
+    case 'typing':
+    case 'typing_edit_message':
     case 'heartbeat':
     case 'restart':
+    // Register carries no attachments (clients fetch GET /attachments): Zulip's apply_events
+    // passes these by too.
+    case 'attachment':
       return;
     default:
       assert.unreachable(`no apply_events rule for ${JSON.stringify(wire)}`);
@@ -358,9 +405,11 @@ function removeUnread(state: State, ids: readonly number[]): void {
 /** Register state without what differs between two registers by design; lists whose order
  * carries no meaning sorted. */
 export function comparable(state: State): State {
-  // server_timestamp is when the state was read, not state (Zulip's own test drops it too).
-  const { queue_id: _queue, last_event_id: _last, server_timestamp: _read, ...rest }: State = state;
-  for (const list of channelLists) rest[list] = rest[list] && [...rest[list]].sort((a, b) => a.stream_id - b.stream_id);
+  // server_timestamp is when the state was read, not state (Zulip's own test drops it too); events
+  // do not carry presence_last_update_id, by Zulip's design.
+  const { queue_id: _queue, last_event_id: _last, server_timestamp: _read, presence_last_update_id: _presence, ...rest }: State = state;
+  const bySubscribers = (channel: Channel): Channel => (channel.subscribers ? { ...channel, subscribers: [...channel.subscribers].sort((a, b) => a - b) } : channel);
+  for (const list of channelLists) rest[list] = rest[list] && [...rest[list]].sort((a, b) => a.stream_id - b.stream_id).map(bySubscribers);
   for (const list of ['realm_users', 'realm_non_active_users'] as const) rest[list] = rest[list] && [...rest[list]].sort((a, b) => a.user_id - b.user_id);
   if (rest.unread_msgs) {
     const byFirst = (a: Unread, b: Unread): number => (a.unread_message_ids[0] ?? 0) - (b.unread_message_ids[0] ?? 0);

@@ -31,30 +31,44 @@ export interface RawRequest {
   body?: string | Buffer;
 }
 
-/** Sends one request on its own connection and parses the JSON answer. */
-export function rawRequest(baseUrl: string, raw: RawRequest): Promise<ApiResponse> {
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** Sends one request on its own connection and returns the answer as it came. A body is sent with
+ * its Content-Length whatever the method (Node sends none for a GET's or a DELETE's body). */
+export function sendRaw(baseUrl: string, raw: RawRequest): Promise<RawResponse> {
+  const length = raw.body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(raw.body)) };
   return new Promise((resolve, reject) => {
-    const req = request(`${baseUrl}${raw.path}`, { method: raw.method, headers: raw.headers, agent: false }, (res) => {
+    const req = request(`${baseUrl}${raw.path}`, { method: raw.method, headers: { ...length, ...raw.headers }, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        try {
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) as Record<string, unknown> });
-        } catch {
-          reject(new Error(`not JSON (${res.statusCode}): ${text}`));
-        }
-      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
     });
     req.on('error', reject);
     req.end(raw.body);
   });
 }
 
+/** Sends one request on its own connection and parses the JSON answer. */
+export async function rawRequest(baseUrl: string, raw: RawRequest): Promise<ApiResponse> {
+  const { status, headers, text } = await sendRaw(baseUrl, raw);
+  try {
+    return { status, headers, body: JSON.parse(text) as Record<string, unknown> };
+  } catch {
+    throw new Error(`not JSON (${status}): ${text}`);
+  }
+}
+
 export class ApiClient {
   constructor(
     readonly baseUrl: string,
     readonly credentials?: Credentials,
+    /** The Host header, which names the realm (a subdomain of the external host); by default the
+     * server's address, which names the default realm. */
+    readonly host?: string,
   ) {}
 
   get email(): string {
@@ -64,13 +78,18 @@ export class ApiClient {
 
   /** The same server with other credentials. */
   withCredentials(credentials: Credentials | undefined): ApiClient {
-    return new ApiClient(this.baseUrl, credentials);
+    return new ApiClient(this.baseUrl, credentials, this.host);
   }
 
   authHeader(): Record<string, string> {
     if (!this.credentials) return {};
     const token = Buffer.from(`${this.credentials.email}:${this.credentials.apiKey}`).toString('base64');
     return { Authorization: `Basic ${token}` };
+  }
+
+  /** The headers every request of this client carries: its credentials and its realm. */
+  identity(): Record<string, string> {
+    return { ...this.authHeader(), ...(this.host === undefined ? {} : { Host: this.host }) };
   }
 
   /** GET and DELETE send parameters in the query string, the rest as a form body. */
@@ -80,7 +99,7 @@ export class ApiClient {
     return rawRequest(this.baseUrl, {
       method,
       path: `/api/v1${path}${inQuery && encoded ? `?${encoded}` : ''}`,
-      headers: { ...this.authHeader(), ...(inQuery ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
+      headers: { ...this.identity(), ...(inQuery ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
       body: inQuery ? undefined : encoded,
     });
   }

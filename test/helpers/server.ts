@@ -18,10 +18,11 @@ export interface TestServer {
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
+  // A fresh data directory unless the test brings one (a restart on the same data, say).
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'parley-test-'));
   // Tests send far more than a person would; rate limits are on only where a test asks for them.
   const config = loadConfig({});
-  return { ...config, host: '127.0.0.1', port: 0, dataDir, rateLimits: { ...config.rateLimits, enabled: false }, ...overrides };
+  return { ...config, host: '127.0.0.1', port: 0, rateLimits: { ...config.rateLimits, enabled: false }, ...overrides, dataDir };
 }
 
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {

@@ -2,7 +2,7 @@
 import { errors } from '../../errors.js';
 import { apiKeyMatches, newApiKey } from '../../users/apiKey.js';
 import type { UserRecord } from '../../users/records.js';
-import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { viewAs } from './users.js';
 
 // Compared against when the user does not exist, so the answer takes as long either way.
@@ -43,7 +43,7 @@ export const authCommands = {
   }),
 };
 
-function loginCandidate(ctx: CommandContext, email: string): UserRecord {
+function loginCandidate(ctx: ReadContext, email: string): UserRecord {
   const user = ctx.state.userByEmail(email);
   if (!user) throw errors.authenticationFailed();
   if (!user.isActive) throw errors.userDeactivated();

@@ -4,9 +4,9 @@
 import type { RealmBotEvent } from '../../events/catalogue.js';
 import { isAdmin, type UserRecord } from '../../users/records.js';
 import { botView } from '../../users/view.js';
-import type { CommandContext } from '../context.js';
+import type { CommandContext, ReadContext } from '../context.js';
 
-function isAdministeredBot(ctx: CommandContext, user: UserRecord): boolean {
+function isAdministeredBot(ctx: ReadContext, user: UserRecord): boolean {
   return user.isBot && user.id !== ctx.state.realm.notificationBotId;
 }
 
@@ -18,7 +18,7 @@ function botAudience(ctx: CommandContext, bot: UserRecord): number[] {
 }
 
 
-export function realmBotsInitialState(ctx: CommandContext) {
+export function realmBotsInitialState(ctx: ReadContext) {
   const viewer = ctx.user;
   const bots = [...ctx.state.users.values()].filter((user) => isAdministeredBot(ctx, user) && (isAdmin(viewer) || user.botOwnerId === viewer.id));
   return { realm_bots: bots.map((bot) => botView(bot, ctx.fakeEmailDomain)) };

@@ -4,13 +4,13 @@ import { canSeeChannel, channelObservers, hasPermission } from '../../channels/a
 import type { ChannelPermission, ChannelRecord, TopicsPolicy } from '../../channels/records.js';
 import { errors } from '../../errors.js';
 import { satisfies } from '../../groups/membership.js';
-import type { GroupSetting } from '../../groups/records.js';
 import { channelLifecycle, type ChannelEvent } from '../../machines/channel.js';
 import { move } from '../../machines/lifecycle.js';
 import { renderMarkdown } from '../../markdown/index.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
-import { checkChannelName, checkDescription, checkGroupSetting } from './channels.js';
+import { checkChannelName, checkDescription } from './channels.js';
+import { changedSetting, type SettingChange } from './groupSettingChange.js';
 import { usableFolder } from './folders.js';
 
 export interface ChannelUpdate {
@@ -27,12 +27,8 @@ export interface ChannelUpdate {
   /** undefined: not given; null: out of its folder. */
   folderId?: number | null;
   topicsPolicy?: TopicsPolicy;
-  permissions: Partial<Record<ChannelPermission, { new: GroupSetting; old?: GroupSetting }>>;
+  permissions: Partial<Record<ChannelPermission, SettingChange>>;
 }
-
-const sameSetting = (a: GroupSetting, b: GroupSetting): boolean => JSON.stringify(normalized(a)) === JSON.stringify(normalized(b));
-const normalized = (setting: GroupSetting) =>
-  typeof setting === 'number' ? setting : { direct_members: [...setting.direct_members].sort(), direct_subgroups: [...setting.direct_subgroups].sort() };
 
 function visibleChannel(ctx: CommandContext, channelId: number, user: UserRecord): ChannelRecord {
   const channel = ctx.state.channels.get(channelId);
@@ -178,15 +174,14 @@ const topicsPolicy: Aspect = (ctx, _user, channel, input) => {
 };
 
 const permissions: Aspect = (ctx, user, channel, input, before) => {
-  const updates = Object.entries(input.permissions) as [ChannelPermission, { new: GroupSetting; old?: GroupSetting }][];
+  const updates = Object.entries(input.permissions) as [ChannelPermission, SettingChange][];
   // Spec endpoint 2: a private channel's permissions change only by someone subscribed to it
   // (an organization administrator's implicit channel rights do not count here).
   if (updates.length > 0 && before.inviteOnly && !ctx.state.isSubscribed(before.id, user.id)) {
     throw errors.badRequest('You must be subscribed to this private channel to change its permissions.');
   }
   return updates.map(([permission, update]) => {
-    if (update.old !== undefined && !sameSetting(update.old, channel.permissions[permission])) throw errors.badRequest(`'old' value does not match the expected value.`);
-    channel.permissions = { ...channel.permissions, [permission]: checkGroupSetting(ctx.state, update.new) };
+    channel.permissions = { ...channel.permissions, [permission]: changedSetting(ctx.state, channel.permissions[permission], update) };
     return { property: permission, value: update.new };
   });
 };

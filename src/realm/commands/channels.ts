@@ -8,15 +8,17 @@ import { satisfies } from '../../groups/membership.js';
 import type { GroupSetting, SystemGroupName } from '../../groups/records.js';
 import { renderMarkdown } from '../../markdown/index.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
-import { readCommand, writeCommand, type CommandContext } from '../context.js';
-import type { RealmState } from '../../organization/state.js';
+import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
+import { usableFolder } from './folders.js';
+import { checkGroupSetting } from './groupSettingChange.js';
+import type { RealmView } from '../../organization/state.js';
 import { limits } from './limits.js';
 import { sendMessage } from './messages.js';
 
-export const channelViewOf = (state: RealmState, channel: ChannelRecord): ChannelView =>
+export const channelViewOf = (state: RealmView, channel: ChannelRecord): ChannelView =>
   channelView(channel, state.subscriberIds(channel.id).length, state.systemGroupNames);
 
-const systemSetting = (state: RealmState, name: SystemGroupName): GroupSetting => state.systemGroup(name);
+const systemSetting = (state: RealmView, name: SystemGroupName): GroupSetting => state.systemGroup(name);
 
 export function checkChannelName(name: string): string {
   const trimmed = name.trim();
@@ -35,15 +37,6 @@ export function checkDescription(description: string): string {
   return description.replace(/\n/g, ' ');
 }
 
-export function checkGroupSetting(state: RealmState, setting: GroupSetting): GroupSetting {
-  const groupIds = typeof setting === 'number' ? [setting] : setting.direct_subgroups;
-  for (const id of groupIds) if (!state.groups.has(id)) throw errors.badRequest(`Invalid user group ID: ${id}`);
-  if (typeof setting !== 'number') {
-    for (const id of setting.direct_members) if (!state.users.get(id)?.isActive) throw errors.badRequest(`Invalid user ID: ${id}`);
-  }
-  return setting;
-}
-
 export interface NewChannel {
   name: string;
   description: string;
@@ -53,9 +46,11 @@ export interface NewChannel {
   messageRetentionDays: number | null;
   topicsPolicy: TopicsPolicy;
   permissions: Partial<Record<ChannelPermission, GroupSetting>>;
+  /** A folder to create it in (POST /channels/create). */
+  folderId?: number | null;
 }
 
-function defaultPermissions(state: RealmState, creator: UserRecord | null): Record<ChannelPermission, GroupSetting> {
+function defaultPermissions(state: RealmView, creator: UserRecord | null): Record<ChannelPermission, GroupSetting> {
   const value = (name: SystemGroupName | 'stream_creator_or_nobody'): GroupSetting =>
     name !== 'stream_creator_or_nobody' ? systemSetting(state, name) : creator ? { direct_members: [creator.id], direct_subgroups: [] } : systemSetting(state, 'role:nobody');
   return Object.fromEntries(channelPermissions.map((permission) => [permission, value(channelPermissionDefaults[permission])])) as Record<ChannelPermission, GroupSetting>;
@@ -84,6 +79,7 @@ export function createChannel(ctx: CommandContext, creator: UserRecord | null, s
   const description = checkDescription(spec.description);
   const permissions = { ...defaultPermissions(ctx.state, creator) };
   for (const [key, value] of Object.entries(spec.permissions) as [ChannelPermission, GroupSetting][]) permissions[key] = checkGroupSetting(ctx.state, value);
+  const folderId = spec.folderId == null ? null : usableFolder(ctx, spec.folderId).id;
   const channel: ChannelRecord = {
     id: ctx.store.nextId('channel'),
     realmId: ctx.state.realm.id,
@@ -99,7 +95,7 @@ export function createChannel(ctx: CommandContext, creator: UserRecord | null, s
     historyPublicToSubscribers: !spec.inviteOnly || (spec.historyPublicToSubscribers ?? false),
     messageRetentionDays: spec.messageRetentionDays,
     topicsPolicy: spec.topicsPolicy,
-    folderId: null,
+    folderId,
     isArchived: false,
     firstMessageId: null,
     isRecentlyActive: true,
@@ -239,34 +235,93 @@ function checkSubscribe(ctx: CommandContext, input: SubscribeInput) {
     else if (input.authorizationErrorsFatal) throw errors.badRequest(`Unable to access channel (${channel.name}).`);
     else unauthorized.push(channel.name);
   }
-  if (!onlySelf && toCreate.length > 0 && !satisfies(ctx.state, ctx.state.realm.permissions.can_add_subscribers_group, requester) && !isAdmin(requester)) {
-    throw errors.insufficientRights();
-  }
-  if (input.isDefaultStream && toCreate.length > 0 && !isAdmin(requester)) throw errors.adminRequired();
+  if (toCreate.length > 0) checkNewChannelOptions(ctx, requester, onlySelf, input.isDefaultStream);
   for (const spec of toCreate) checkMayCreate(ctx, requester, spec);
   return { requester, principals, existing, unauthorized, toCreate };
 }
 
+/** What creating channels for others, or as default channels, needs beyond creating them. */
+function checkNewChannelOptions(ctx: CommandContext, requester: UserRecord, onlySelf: boolean, isDefaultStream: boolean): void {
+  if (!onlySelf && !satisfies(ctx.state, ctx.state.realm.permissions.can_add_subscribers_group, requester) && !isAdmin(requester)) {
+    throw errors.insufficientRights();
+  }
+  if (isDefaultStream && !isAdmin(requester)) throw errors.adminRequired();
+}
+
+/** After channels are created: made default channels and announced, as the request asked. */
+function settleCreated(ctx: CommandContext, requester: UserRecord, created: ChannelRecord[], options: { isDefaultStream: boolean; announce: boolean }): void {
+  if (options.isDefaultStream && created.length > 0) {
+    ctx.saveRealm({ defaultChannelIds: [...ctx.state.realm.defaultChannelIds, ...created.map((channel) => channel.id)] });
+  }
+  if (options.announce) for (const channel of created) announceChannel(ctx, requester, channel);
+}
+
+export interface UnsubscribeInput {
+  names: string[];
+  principals: (string | number)[] | null;
+}
+
+export interface CreateChannelInput {
+  channel: NewChannel;
+  subscribers: number[];
+  isDefaultStream: boolean;
+  announce: boolean;
+}
+
+/** Subscribes users to channels, creating the missing ones (POST /users/me/subscriptions). */
+function addSubscriptions(ctx: CommandContext, input: SubscribeInput) {
+  const plan = checkSubscribe(ctx, input);
+  const { requester, principals } = plan;
+  const created = plan.toCreate.map((spec) => createChannel(ctx, requester, spec, principals));
+  settleCreated(ctx, requester, created, input);
+  const subscribed: [UserRecord, string][] = [];
+  const already: [UserRecord, string][] = [];
+  for (const channel of [...created, ...plan.existing]) {
+    const added = new Set(subscribeUsers(ctx, channel, principals).map((user) => user.id));
+    for (const user of principals) (added.has(user.id) ? subscribed : already).push([user, channel.name]);
+  }
+  return {
+    subscribed: bySubscriber(subscribed),
+    already_subscribed: bySubscriber(already),
+    ...(input.authorizationErrorsFatal ? {} : { unauthorized: plan.unauthorized }),
+  };
+}
+
+/** Unsubscribes users from channels (DELETE /users/me/subscriptions). */
+function removeSubscriptions(ctx: CommandContext, input: UnsubscribeInput) {
+  const requester = ctx.user;
+  const principals = input.principals === null ? [requester] : input.principals.map((principal) => resolvePrincipal(ctx, principal));
+  const onlySelf = principals.every((user) => user.id === requester.id);
+  const channels = input.names.map((name) => {
+    const channel = ctx.state.channelByName(name);
+    if (!channel || !canSeeChannel(ctx.state, channel, requester)) throw errors.badRequest(`Channel '${name}' does not exist`);
+    if (!onlySelf && !hasPermission(ctx.state, channel, requester, 'can_remove_subscribers_group')) throw errors.insufficientRights();
+    return channel;
+  });
+  const removed: string[] = [];
+  const notRemoved: string[] = [];
+  for (const channel of channels) {
+    const done = new Set(unsubscribeUsers(ctx, channel, principals).map((user) => user.id));
+    for (const user of principals) (done.has(user.id) ? removed : notRemoved).push(channel.name);
+  }
+  return { removed, not_removed: notRemoved };
+}
+
 export const channelCommands = {
-  'subscriptions.add': writeCommand((ctx, input: SubscribeInput) => {
-    const plan = checkSubscribe(ctx, input);
-    const { requester, principals } = plan;
-    const created = plan.toCreate.map((spec) => createChannel(ctx, requester, spec, principals));
-    if (input.isDefaultStream && created.length > 0) {
-      ctx.saveRealm({ defaultChannelIds: [...ctx.state.realm.defaultChannelIds, ...created.map((channel) => channel.id)] });
-    }
-    if (input.announce) for (const channel of created) announceChannel(ctx, requester, channel);
-    const subscribed: [UserRecord, string][] = [];
-    const already: [UserRecord, string][] = [];
-    for (const channel of [...created, ...plan.existing]) {
-      const added = new Set(subscribeUsers(ctx, channel, principals).map((user) => user.id));
-      for (const user of principals) (added.has(user.id) ? subscribed : already).push([user, channel.name]);
-    }
-    return {
-      subscribed: bySubscriber(subscribed),
-      already_subscribed: bySubscriber(already),
-      ...(input.authorizationErrorsFatal ? {} : { unauthorized: plan.unauthorized }),
-    };
+  'subscriptions.add': writeCommand(addSubscriptions),
+
+  /** POST /channels/create (feature level 417): one new channel, with the users named subscribed;
+   * an existing name is Zulip's 409 CHANNEL_ALREADY_EXISTS. */
+  'channels.create': writeCommand((ctx, input: CreateChannelInput) => {
+    const requester = ctx.user;
+    const name = checkChannelName(input.channel.name);
+    if (ctx.state.channelByName(name)) throw errors.channelAlreadyExists(name);
+    const subscribers = input.subscribers.map((id) => resolvePrincipal(ctx, id));
+    checkNewChannelOptions(ctx, requester, subscribers.every((user) => user.id === requester.id), input.isDefaultStream);
+    const channel = createChannel(ctx, requester, { ...input.channel, name }, subscribers);
+    settleCreated(ctx, requester, [channel], input);
+    subscribeUsers(ctx, channel, subscribers);
+    return { id: channel.id };
   }),
 
   'channels.list': readCommand((ctx, input: ChannelListInput) => {
@@ -288,23 +343,13 @@ export const channelCommands = {
       .map((channel) => channelViewOf(ctx.state, channel));
   }),
 
-  'subscriptions.remove': writeCommand((ctx, input: { names: string[]; principals: (string | number)[] | null }) => {
-    const requester = ctx.user;
-    const principals = input.principals === null ? [requester] : input.principals.map((principal) => resolvePrincipal(ctx, principal));
-    const onlySelf = principals.every((user) => user.id === requester.id);
-    const channels = input.names.map((name) => {
-      const channel = ctx.state.channelByName(name);
-      if (!channel || !canSeeChannel(ctx.state, channel, requester)) throw errors.badRequest(`Channel '${name}' does not exist`);
-      if (!onlySelf && !hasPermission(ctx.state, channel, requester, 'can_remove_subscribers_group')) throw errors.insufficientRights();
-      return channel;
-    });
-    const removed: string[] = [];
-    const notRemoved: string[] = [];
-    for (const channel of channels) {
-      const done = new Set(unsubscribeUsers(ctx, channel, principals).map((user) => user.id));
-      for (const user of principals) (done.has(user.id) ? removed : notRemoved).push(channel.name);
-    }
-    return { removed, not_removed: notRemoved };
+  'subscriptions.remove': writeCommand(removeSubscriptions),
+
+  /** PATCH /users/me/subscriptions: the user's own subscribing and leaving, in one transaction;
+   * the answer is both answers together. */
+  'subscriptions.update': writeCommand((ctx, input: { add: SubscribeInput | null; remove: UnsubscribeInput | null }) => {
+    if (!input.add && !input.remove) throw errors.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+    return { ...(input.add ? addSubscriptions(ctx, input.add) : {}), ...(input.remove ? removeSubscriptions(ctx, input.remove) : {}) };
   }),
 
   'subscriptions.list': readCommand((ctx, input: { includeSubscribers: boolean }) => subscriptionLists(ctx, input.includeSubscribers).subscriptions),
@@ -321,6 +366,26 @@ export const channelCommands = {
     return channel.id;
   }),
 
+  /** Whether a user is subscribed to a channel the requester can read (Zulip's
+   * get_subscription_backend: bots and unknown users are "No such user"). */
+  'subscriptions.status': readCommand((ctx, input: { userId: number; channelId: number }) => {
+    const target = ctx.state.users.get(input.userId);
+    if (!target || target.isBot) throw errors.noSuchUser();
+    if (!target.isActive) throw errors.badRequest('User is deactivated');
+    const channel = ctx.state.channels.get(input.channelId);
+    if (!channel || !canReadChannel(ctx.state, channel, ctx.user)) throw errors.badRequest('Invalid channel ID');
+    return ctx.state.isSubscribed(channel.id, target.id);
+  }),
+
+  /** A channel's address for incoming e-mail: Zulip answers "" when the server has no e-mail
+   * gateway, and Parley has none. */
+  'channels.emailAddress': readCommand((ctx, input: { channelId: number; senderId?: number }) => {
+    const channel = ctx.state.channels.get(input.channelId);
+    if (!channel || !canReadChannel(ctx.state, channel, ctx.user)) throw errors.badRequest('Invalid channel ID');
+    if (input.senderId !== undefined && !ctx.state.users.get(input.senderId)?.isActive) throw errors.badRequest('Invalid user ID');
+    return '';
+  }),
+
   'channels.members': readCommand((ctx, input: { channelId: number }) => {
     const channel = ctx.state.channels.get(input.channelId);
     if (!channel || !canReadChannel(ctx.state, channel, ctx.user)) throw errors.badRequest('Invalid channel ID');
@@ -329,7 +394,7 @@ export const channelCommands = {
 };
 
 /** The user's subscriptions, past subscriptions and the visible channels never subscribed to. */
-function subscriptionLists(ctx: CommandContext, includeSubscribers: boolean) {
+function subscriptionLists(ctx: ReadContext, includeSubscribers: boolean) {
   const user = ctx.user;
   const subscriptions = [];
   const unsubscribed = [];
@@ -346,12 +411,12 @@ function subscriptionLists(ctx: CommandContext, includeSubscribers: boolean) {
   return { subscriptions, unsubscribed, neverSubscribed };
 }
 
-export function subscriptionsInitialState(ctx: CommandContext, includeSubscribers: boolean) {
+export function subscriptionsInitialState(ctx: ReadContext, includeSubscribers: boolean) {
   const lists = subscriptionLists(ctx, includeSubscribers);
   return { subscriptions: lists.subscriptions, unsubscribed: lists.unsubscribed, never_subscribed: lists.neverSubscribed };
 }
 
-export function channelsInitialState(ctx: CommandContext) {
+export function channelsInitialState(ctx: ReadContext) {
   const user = ctx.user;
   return { streams: [...ctx.state.channels.values()].filter((channel) => canSeeChannel(ctx.state, channel, user)).map((channel) => channelViewOf(ctx.state, channel)) };
 }

@@ -1,12 +1,12 @@
 // What register reports from the user's message rows beyond unread counts: the starred messages,
 // and the direct-message conversations by recency (Zulip's recent_private_conversations).
 import { Flag } from '../../messages/records.js';
-import type { CommandContext } from '../context.js';
+import type { ReadContext } from '../context.js';
 
 /** Zulip reports at most this many recent direct-message conversations. */
 const MAX_RECENT_CONVERSATIONS = 1000;
 
-export function starredInitialState(ctx: CommandContext) {
+export function starredInitialState(ctx: ReadContext) {
   const userId = ctx.user.id;
   const starred: number[] = [];
   for (const recipientId of ctx.store.userMessages.conversations(userId)) {
@@ -16,7 +16,7 @@ export function starredInitialState(ctx: CommandContext) {
 }
 
 /** Each direct-message conversation's newest message and its other participants, newest first. */
-export function recentConversationsInitialState(ctx: CommandContext) {
+export function recentConversationsInitialState(ctx: ReadContext) {
   const userId = ctx.user.id;
   const channelRecipients = new Set([...ctx.state.channels.values()].map((channel) => channel.recipientId));
   const conversations: { max_message_id: number; user_ids: number[] }[] = [];

@@ -7,6 +7,7 @@ import { canReadChannel, canSeeChannel, hasPermission } from '../../channels/acc
 import { errors } from '../../errors.js';
 import { isAdmin } from '../../users/records.js';
 import { refreshFirstMessageId } from './firstMessage.js';
+import { relinkAttachments } from './attachments.js';
 import { normalizeTopic } from './messages.js';
 
 export function deleteMessages(ctx: CommandContext, messages: readonly MessageRecord[]): void {
@@ -27,6 +28,7 @@ export function deleteMessages(ctx: CommandContext, messages: readonly MessageRe
   const touchedChannels = new Set<number>();
   for (const message of messages) {
     ctx.store.removeMessage(message);
+    relinkAttachments(ctx, message, message.renderedContent, '');
     if (message.channelId !== null) {
       ctx.store.unindexInChannel(message.channelId, message.id, message.topic);
       touchedChannels.add(message.channelId);

@@ -4,7 +4,7 @@ import { canReadChannel } from '../../channels/access.js';
 import { errors } from '../../errors.js';
 import type { DraftRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
-import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { limits } from './limits.js';
 import { draftView } from '../../messages/objects.js';
 
@@ -45,7 +45,7 @@ function ownDraft(ctx: CommandContext, user: UserRecord, id: number): DraftRecor
   return draft;
 }
 
-const userDrafts = (ctx: CommandContext, userId: number): DraftRecord[] => ctx.store.drafts.ofOwner(ctx.ownerOf(userId));
+const userDrafts = (ctx: ReadContext, userId: number): DraftRecord[] => ctx.store.drafts.ofOwner(ctx.ownerOf(userId));
 
 export const draftCommands = {
   'drafts.list': readCommand((ctx) => userDrafts(ctx, ctx.user.id).map(draftView)),
@@ -77,4 +77,4 @@ export const draftCommands = {
   }),
 };
 
-export const draftsInitialState = (ctx: CommandContext) => ({ drafts: userDrafts(ctx, ctx.user.id).map(draftView) });
+export const draftsInitialState = (ctx: ReadContext) => ({ drafts: userDrafts(ctx, ctx.user.id).map(draftView) });

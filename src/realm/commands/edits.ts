@@ -9,12 +9,14 @@ import { editHistory } from '../../messages/history.js';
 import { withAlertWordFlag } from '../../messages/alertWords.js';
 import { withMentionFlags } from '../../messages/mentions.js';
 import { renderAs, type RenderedMessage } from '../../messages/render.js';
+import { relinkAttachments } from './attachments.js';
 import { flagNames, type MessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { accessibleMessage } from './messageAccess.js';
 import { limits } from './limits.js';
 import { refreshFirstMessageId } from './firstMessage.js';
-import { normalizeTopic } from './messages.js';
+import { checkContent, normalizeTopic } from './messages.js';
 import { announceMove, moveRows } from './moves.js';
 
 export interface EditInput {
@@ -25,16 +27,6 @@ export interface EditInput {
   propagateMode: 'change_one' | 'change_later' | 'change_all';
   notifyOldThread: boolean;
   notifyNewThread: boolean;
-}
-
-function accessibleMessage(ctx: CommandContext, user: UserRecord, messageId: number): MessageRecord {
-  const message = ctx.store.messages.get(messageId);
-  const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
-  const received = message !== undefined && ctx.store.userMessages.get(user.id, message.recipientId, messageId) !== undefined;
-  if (!message || message.realmId !== ctx.state.realm.id || (!received && !(channel?.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)))) {
-    throw errors.badRequest('Invalid message(s)');
-  }
-  return message;
 }
 
 /** The messages a topic or channel move takes along (propagate_mode). */
@@ -62,11 +54,12 @@ interface EditPlan {
 /** Zulip's check_update_message: every rule an edit must satisfy; nothing is written. */
 function checkEdit(ctx: CommandContext, input: EditInput): EditPlan {
   const editor = ctx.user;
-  const message = accessibleMessage(ctx, editor, input.messageId);
+  const { message } = accessibleMessage(ctx, editor, input.messageId);
   if (input.content === undefined && input.topic === undefined && input.channelId === undefined) throw errors.badRequest('Nothing to change');
+  let content: string | undefined;
   if (input.content !== undefined) {
     checkContentEdit(ctx.state, editor, message, ctx.now);
-    if (input.content.trim() === '') throw errors.badRequest('Message must not be empty');
+    content = checkContent(input.content);
   }
   if ((input.topic !== undefined || input.channelId !== undefined) && message.type !== 'stream') throw errors.badRequest('Direct messages have no topic or channel');
   const source = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
@@ -84,8 +77,8 @@ function checkEdit(ctx: CommandContext, input: EditInput): EditPlan {
   if (topic !== undefined) checkMovedTogether(messages, moveLimit(ctx.state, editor, 'topic'), ctx.now);
   if (target !== undefined) checkMovedTogether(messages, moveLimit(ctx.state, editor, 'channel'), ctx.now);
   // Rendered with the sender's settings, as Zulip does, whoever edits.
-  const rendered = input.content === undefined ? undefined : renderAs(ctx.state, ctx.config, ctx.state.users.get(message.senderId) ?? editor, input.content);
-  return { editor, message, messages, input, ...(source && { source }), ...(target && { target }), ...(topic !== undefined && { topic }), ...(input.content !== undefined && { content: input.content }), ...(rendered && { rendered }) };
+  const rendered = content === undefined ? undefined : renderAs(ctx.state, ctx.config, ctx.state.users.get(message.senderId) ?? editor, content);
+  return { editor, message, messages, input, ...(source && { source }), ...(target && { target }), ...(topic !== undefined && { topic }), ...(content !== undefined && { content }), ...(rendered && { rendered }) };
 }
 
 /** Stores each changed message with its edit record, and keeps the channel and topic indexes in step. */
@@ -110,6 +103,7 @@ function applyEdit(ctx: CommandContext, plan: EditPlan): void {
     if (Object.keys(edit).length === 2) continue;
     updated.edits = [...(moved.edits ?? []), edit];
     ctx.store.saveMessage(updated);
+    relinkAttachments(ctx, updated, moved.renderedContent, updated.renderedContent);
     if (updated.channelId !== moved.channelId || updated.topic !== moved.topic) {
       ctx.store.unindexInChannel(moved.channelId!, moved.id, moved.topic);
       ctx.store.indexInChannel(updated.channelId!, updated.id, updated.topic);
@@ -174,7 +168,7 @@ export const editCommands = {
   }),
 
   'messages.history': readCommand((ctx, input: { messageId: number; allowEmptyTopicName: boolean }) => {
-    const message = accessibleMessage(ctx, ctx.user, input.messageId);
+    const { message } = accessibleMessage(ctx, ctx.user, input.messageId);
     if (!ctx.state.realm.editHistoryVisible) throw errors.badRequest('Message edit history is disabled in this organization');
     const showTopic = (topic: string) => (topic === '' && !input.allowEmptyTopicName ? ctx.state.realm.emptyTopicDisplayName : topic);
     return editHistory(message, showTopic);

@@ -98,8 +98,16 @@ export function clampWindow(numBefore: number, numAfter: number): { numBefore: n
   return { numBefore: before, numAfter: Math.min(numAfter, MAX_MESSAGES_PER_FETCH - before) };
 }
 
-/** The user's unread messages, optionally in one channel (and topic): for the mark-as-read endpoints. */
-function unreadEntries(ctx: CommandContext, user: UserRecord, channelId?: number, topic?: string): WindowEntry[] {
+/** Which unread messages: of one channel (and topic), of one sender, or all. */
+interface UnreadFilter {
+  channelId?: number;
+  topic?: string;
+  senderId?: number;
+}
+
+/** The user's unread messages that pass the filter: for the mark-as-read endpoints and muting. */
+function unreadEntries(ctx: CommandContext, user: UserRecord, filter: UnreadFilter): WindowEntry[] {
+  const { channelId, topic, senderId } = filter;
   const entries: WindowEntry[] = [];
   const channel = channelId === undefined ? undefined : ctx.state.channels.get(channelId);
   const rows = channel ? ctx.store.userMessages.conversationRange(user.id, channel.recipientId, 0) : ctx.store.userMessages.range(user.id, 0);
@@ -108,9 +116,15 @@ function unreadEntries(ctx: CommandContext, user: UserRecord, channelId?: number
     const message = ctx.store.messages.get(id);
     if (!message || (channelId !== undefined && message.channelId !== channelId)) continue;
     if (topic !== undefined && message.topic.toLowerCase() !== topic.toLowerCase()) continue;
+    if (senderId !== undefined && message.senderId !== senderId) continue;
     entries.push({ id: message.id, message, header: headerOf(message), flags, received: true, recipientId: message.recipientId });
   }
   return entries;
+}
+
+/** Marks every unread message of a sender read for the user (Zulip does so on muting the sender). */
+export function markSenderRead(ctx: CommandContext, user: UserRecord, senderId: number): void {
+  applyFlag(ctx, user, unreadEntries(ctx, user, { senderId }), { op: 'add', flag: 'read' });
 }
 
 export const flagCommands = {
@@ -122,7 +136,7 @@ export const flagCommands = {
       if (!channel || !canReadChannel(ctx.state, channel, user)) throw errors.badRequest('Invalid channel ID');
     }
     const topic = input.topic === undefined ? undefined : normalizeTopic(ctx, input.topic);
-    applyFlag(ctx, user, unreadEntries(ctx, user, input.channelId, topic), { op: 'add', flag: 'read' });
+    applyFlag(ctx, user, unreadEntries(ctx, user, { channelId: input.channelId, topic }), { op: 'add', flag: 'read' });
     return { complete: true };
   }),
 

@@ -3,17 +3,13 @@
 import type { FolderRecord } from '../../channels/records.js';
 import { errors } from '../../errors.js';
 import { renderMarkdown } from '../../markdown/index.js';
-import { isAdmin } from '../../users/records.js';
-import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
+import { requireAdmin } from './admin.js';
 import { checkOrder } from './order.js';
 import { limits } from './limits.js';
 import { folderView } from '../../channels/view.js';
 
-const sortedFolders = (ctx: CommandContext): FolderRecord[] => [...ctx.state.folders.values()].sort((a, b) => a.order - b.order);
-
-function requireAdmin(ctx: CommandContext): void {
-  if (!isAdmin(ctx.user)) throw errors.adminRequired();
-}
+const sortedFolders = (ctx: ReadContext): FolderRecord[] => [...ctx.state.folders.values()].sort((a, b) => a.order - b.order);
 
 function checkName(ctx: CommandContext, name: string, id: number | null): string {
   const trimmed = name.trim();
@@ -95,4 +91,4 @@ export const folderCommands = {
   }),
 };
 
-export const foldersInitialState = (ctx: CommandContext) => ({ channel_folders: sortedFolders(ctx).map(folderView) });
+export const foldersInitialState = (ctx: ReadContext) => ({ channel_folders: sortedFolders(ctx).map(folderView) });

@@ -1,8 +1,8 @@
 // User-group commands and register's `user_group` state.
 import { groupView } from '../../groups/view.js';
-import { readCommand, type CommandContext } from '../context.js';
+import { readCommand, type ReadContext } from '../context.js';
 
-function groupList(ctx: CommandContext, includeDeactivated: boolean) {
+function groupList(ctx: ReadContext, includeDeactivated: boolean) {
   return [...ctx.state.groups.values()].filter((group) => includeDeactivated || !group.deactivated).map((group) => groupView(group, ctx.state.users.values()));
 }
 
@@ -10,4 +10,4 @@ export const groupCommands = {
   'groups.list': readCommand((ctx, input: { includeDeactivated: boolean }) => groupList(ctx, input.includeDeactivated)),
 };
 
-export const groupsInitialState = (ctx: CommandContext) => ({ realm_user_groups: groupList(ctx, true) });
+export const groupsInitialState = (ctx: ReadContext) => ({ realm_user_groups: groupList(ctx, true) });

@@ -1,10 +1,14 @@
 // The command table of the realm actor: every command a realm understands, by name.
+import { attachmentCommands } from './attachments.js';
 import { authCommands } from './auth.js';
 import { callCommands } from './calls.js';
 import { channelCommands } from './channels.js';
 import { channelUpdateCommands } from './channelUpdate.js';
 import { deletionCommands } from './deletion.js';
 import { draftCommands } from './drafts.js';
+import { savedSnippetCommands } from './savedSnippets.js';
+import { playgroundCommands } from './playgrounds.js';
+import { navigationViewCommands } from './navigationViews.js';
 import { editCommands } from './edits.js';
 import { flagCommands } from './flags.js';
 import { linkifierCommands } from './linkifiers.js';
@@ -19,13 +23,20 @@ import { subscriptionSettingsCommands } from './subscriptionSettings.js';
 import { userTopicCommands } from './userTopics.js';
 import { userUpdateCommands } from './userUpdate.js';
 import { messageCommands } from './messages.js';
+import { mutedUserCommands } from './mutedUsers.js';
+import { reactionCommands } from './reactions.js';
 import { realmCommands } from './realm.js';
+import { realmUpdateCommands } from './realmUpdate.js';
+import { realmEmojiCommands } from './realmEmoji.js';
+import { messageCheckCommands } from './messageChecks.js';
+import { presenceCommands } from './presence.js';
 import { pushCommands } from './push.js';
+import { typingCommands } from './typing.js';
 import { registerCommands } from './register.js';
 import { scheduledCommands } from './scheduled.js';
 import { userCommands } from './users.js';
 
-export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...linkifierCommands, ...scheduledCommands, ...pushCommands, ...callCommands };
+export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...realmUpdateCommands, ...messageCheckCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...savedSnippetCommands, ...navigationViewCommands, ...linkifierCommands, ...playgroundCommands, ...scheduledCommands, ...pushCommands, ...callCommands, ...reactionCommands, ...mutedUserCommands, ...attachmentCommands, ...realmEmojiCommands, ...presenceCommands, ...typingCommands };
 
 export type CommandName = keyof typeof commands;
 export type InputOf<N extends CommandName> = Parameters<(typeof commands)[N]['run']>[1];

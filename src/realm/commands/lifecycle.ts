@@ -78,25 +78,39 @@ function moveOrRefuse(target: UserRecord, event: UserEvent): void {
   if ('refused' in outcome) throw refusals[outcome.refused]!(event);
 }
 
+/** Deactivates a user as the requester asks, if the lifecycle allows it: the bots they own first,
+ * with the same deletion actions (spec: States and transitions), then the user. */
+function deactivate(ctx: CommandContext, requester: UserRecord, target: UserRecord, actions: DeactivationActions): void {
+  const activeOwners = [...ctx.state.users.values()].filter((user) => user.isActive && user.role === Role.owner);
+  moveOrRefuse(target, {
+    type: 'user.deactivate',
+    requesterIsAdmin: isAdmin(requester),
+    requesterIsSelf: requester.id === target.id,
+    requesterIsOwner: requester.role === Role.owner,
+    targetIsOwner: target.role === Role.owner,
+    targetIsOnlyOwner: target.role === Role.owner && activeOwners.length === 1,
+  });
+  for (const bot of [...ctx.state.users.values()]) {
+    if (bot.isBot && bot.isActive && bot.botOwnerId === target.id) deactivateOne(ctx, bot, actions);
+  }
+  deactivateOne(ctx, ctx.state.users.get(target.id)!, actions);
+}
+
 export const lifecycleCommands = {
   'users.deactivate': writeCommand((ctx, input: { userId: number; actions: DeactivationActions }) => {
-    const requester = ctx.user;
     const target = ctx.state.users.get(input.userId);
     if (!target || target.isBot) throw errors.noSuchUser();
-    const activeOwners = [...ctx.state.users.values()].filter((user) => user.isActive && user.role === Role.owner);
-    const event: UserEvent = {
-      type: 'user.deactivate',
-      requesterIsAdmin: isAdmin(requester),
-      requesterIsOwner: requester.role === Role.owner,
-      targetIsOwner: target.role === Role.owner,
-      targetIsOnlyOwner: target.role === Role.owner && activeOwners.length === 1,
-    };
-    moveOrRefuse(target, event);
-    // Bots the user owns go first, with the same deletion actions (spec: States and transitions).
-    for (const bot of [...ctx.state.users.values()]) {
-      if (bot.isBot && bot.isActive && bot.botOwnerId === target.id) deactivateOne(ctx, bot, input.actions);
-    }
-    deactivateOne(ctx, ctx.state.users.get(target.id)!, input.actions);
+    deactivate(ctx, ctx.user, target, input.actions);
+    return {};
+  }),
+
+  /** DELETE /users/me: a user leaves; never the organization's only user or only owner. */
+  'users.deactivateSelf': writeCommand((ctx) => {
+    const user = ctx.user;
+    const active = [...ctx.state.users.values()].filter((other) => other.isActive);
+    if (active.length === 1) throw errors.cannotDeactivateLastUser(false);
+    if (user.role === Role.owner && active.filter((other) => other.role === Role.owner).length === 1) throw errors.cannotDeactivateLastUser(true);
+    deactivate(ctx, user, user, {});
     return {};
   }),
 

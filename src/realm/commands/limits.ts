@@ -1,5 +1,7 @@
 // Zulip's limits and the server's own constants, which clients read from register (spec: Limits).
+import { typingTiming } from '../../messages/typing.js';
 import { passwordPolicy } from '../../users/password.js';
+import { presenceTiming } from '../../users/presence.js';
 
 /** Reported by every register, whatever it fetches. */
 export const limits = {
@@ -11,11 +13,6 @@ export const limits = {
   max_channel_folder_description_length: 1024,
 };
 
-/** How often clients report presence, and when a user with no report counts as offline (Zulip's). */
-export const presenceTiming = { pingIntervalSeconds: 60, offlineThresholdSeconds: 140 } as const;
-
-/** Zulip's typing-notification protocol timings, in milliseconds. */
-export const typingTiming = { startedExpiry: 15_000, stoppedWait: 5_000, startedWait: 10_000 } as const;
 
 /** The server's side of register's `realm` state: what it offers and limits, whatever the realm. */
 export const serverConstants = {
@@ -29,9 +26,8 @@ export const serverConstants = {
   server_typing_started_expiry_period_milliseconds: typingTiming.startedExpiry,
   server_typing_stopped_wait_period_milliseconds: typingTiming.stoppedWait,
   server_typing_started_wait_period_milliseconds: typingTiming.startedWait,
-  // No e-mail transport yet: no digests, and no file uploads until they exist (0 disables them).
+  // No e-mail transport yet: no digests.
   settings_send_digest_emails: false,
-  max_file_upload_size_mib: 0,
   max_avatar_file_size_mib: 5,
   max_icon_file_size_mib: 5,
   max_logo_file_size_mib: 5,

@@ -2,8 +2,8 @@
 // them; `realm_linkifiers` events; register state.
 import { errors } from '../../errors.js';
 import { checkLinkifier, type LinkifierRecord } from '../../messages/linkifiers.js';
-import { isAdmin } from '../../users/records.js';
-import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
+import { requireAdmin } from './admin.js';
 import { checkOrder } from './order.js';
 import { linkifierView } from '../../messages/linkifiers.js';
 
@@ -12,10 +12,6 @@ export interface LinkifierInput {
   urlTemplate: string;
   reverseTemplate: string | null;
   alternativeUrlTemplates: string[];
-}
-
-function requireAdmin(ctx: CommandContext): void {
-  if (!isAdmin(ctx.user)) throw errors.adminRequired();
 }
 
 function existing(ctx: CommandContext, id: number): LinkifierRecord {
@@ -73,4 +69,4 @@ export const linkifierCommands = {
   }),
 };
 
-export const linkifiersInitialState = (ctx: CommandContext) => ({ realm_linkifiers: ctx.state.linkifiers().map(linkifierView) });
+export const linkifiersInitialState = (ctx: ReadContext) => ({ realm_linkifiers: ctx.state.linkifiers().map(linkifierView) });

@@ -10,10 +10,12 @@ import { Flag, flagNames, type MessageRecord } from '../../messages/records.js';
 import { renderAs, type RenderedMessage } from '../../messages/render.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
 import { messageWindow, type Anchor } from '../../store/window.js';
-import { Role, type UserRecord } from '../../users/records.js';
-import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { hasMuted, Role, type UserRecord } from '../../users/records.js';
+import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
+import { accessibleMessage } from './messageAccess.js';
 import { setFirstMessageId } from './firstMessage.js';
 import { limits } from './limits.js';
+import { claimAttachments } from './attachments.js';
 
 /** Zulip's cap on messages per fetch. */
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -36,7 +38,7 @@ function truncate(text: string, limit: number, marker: string): string {
 }
 
 /** `(no topic)` and the realm's empty-topic display name both mean the empty topic (levels 334, 370). */
-export function normalizeTopic(ctx: CommandContext, topic: string): string {
+export function normalizeTopic(ctx: ReadContext, topic: string): string {
   const trimmed = topic.trim();
   return trimmed === '(no topic)' || trimmed === ctx.state.realm.emptyTopicDisplayName ? '' : trimmed;
 }
@@ -56,7 +58,7 @@ function checkTopic(ctx: CommandContext, channel: ChannelRecord, topic: string):
   if (topic !== '' && policy === 'empty_topic_only') throw errors.badRequest('Only the general chat topic is allowed in this channel.');
 }
 
-function checkMaySend(ctx: CommandContext, channel: ChannelRecord, sender: UserRecord): void {
+export function checkMaySend(ctx: ReadContext, channel: ChannelRecord, sender: UserRecord): void {
   if (channel.isArchived) throw errors.badRequest(`Not authorized to send to channel '${channel.name}'`);
   const mayRead = channel.inviteOnly || sender.role === Role.guest ? ctx.state.isSubscribed(channel.id, sender.id) : canReadChannel(ctx.state, channel, sender);
   if (!mayRead || !hasPermission(ctx.state, channel, sender, 'can_send_message_group')) {
@@ -83,7 +85,9 @@ function dmRecipientId(ctx: CommandContext, participants: number[]): number {
   return id;
 }
 
-/** Announces a new message: one event per distinct flag set, each built once per client variant. */
+/** Announces a new message: one event per distinct flag set, each built once per client variant.
+ * A public channel's message also reaches, without flags, the queues registered with
+ * all_public_streams of those who did not receive it and may read the channel (Zulip's). */
 function emitMessage(ctx: CommandContext, message: MessageRecord, flagsByUser: Map<number, number>): void {
   const byFlags = new Map<number, number[]>();
   for (const [userId, flags] of flagsByUser) {
@@ -98,8 +102,7 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, flagsByUser: M
     if (!view) views.set(key, (view = messageView(ctx.state, message, ctx.fakeEmailDomain, options)));
     return view;
   };
-  for (const [flags, userIds] of byFlags) {
-    const names = flagNames(flags);
+  const emitGroup = (flags: number, names: string[], userIds: number[], extra: { allPublicStreamsOnly?: true } = {}) => {
     const events = new Map<string, ZulipEvent>();
     const forQueue = (options: MessageViewOptions): ZulipEvent => {
       const key = `${options.applyMarkdown}:${options.clientGravatar}`;
@@ -107,7 +110,16 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, flagsByUser: M
       if (!event) events.set(key, (event = { type: 'message', message: viewFor(options), flags: names }));
       return event;
     };
-    ctx.emit(forQueue({ applyMarkdown: true, clientGravatar: false }), userIds, { message: { record: message, flags }, forQueue });
+    ctx.emit(forQueue({ applyMarkdown: true, clientGravatar: false }), userIds, { message: { record: message, flags }, forQueue, ...extra });
+  };
+  for (const [flags, userIds] of byFlags) emitGroup(flags, flagNames(flags), userIds);
+  const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
+  if (channel && !channel.inviteOnly) {
+    const readers = ctx.queues.allPublicStreamsUsers(ctx.state.realm.id).filter((id) => {
+      const user = ctx.state.users.get(id);
+      return !flagsByUser.has(id) && user !== undefined && canReadChannel(ctx.state, channel, user);
+    });
+    if (readers.length > 0) emitGroup(0, [], readers, { allPublicStreamsOnly: true });
   }
 }
 
@@ -121,7 +133,7 @@ export interface WindowInput {
 
 /** The window of a narrow as the viewer may read it: the one definition GET /messages and the
  * flag updates by narrow share. */
-export function narrowWindow(ctx: CommandContext, viewer: UserRecord, input: WindowInput) {
+export function narrowWindow(ctx: ReadContext, viewer: UserRecord, input: WindowInput) {
   const terms = resolveNarrow(ctx.state, viewer, input.narrow, ctx.fakeEmailDomain);
   const channelTerm = terms.find((term) => term.op === 'channel' && !term.negated);
   const channel = channelTerm?.op === 'channel' ? ctx.state.channels.get(channelTerm.channelId) : undefined;
@@ -148,12 +160,18 @@ export interface PreparedMessage {
   rendered: RenderedMessage;
 }
 
+/** Zulip's normalize_body, for a new message and an edit alike: not empty, no NUL, and cut at the
+ * length limit with a note saying so. */
+export function checkContent(content: string): string {
+  if (content.trim() === '') throw errors.badRequest('Message must not be empty');
+  if (content.includes('\u0000')) throw errors.badRequest('Message must not contain null bytes');
+  return truncate(content, limits.max_message_length, '\n[message truncated]');
+}
+
 /** Checks a message `sender` may send now, rendering it; throws the API error of the first rule it
  * breaks and writes nothing. */
 export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: Pick<SendInput, 'type' | 'to' | 'topic' | 'content' | 'system'>): PreparedMessage {
-  if (input.content.trim() === '') throw errors.badRequest('Message must not be empty');
-  if (input.content.includes('\u0000')) throw errors.badRequest('Message must not contain null bytes');
-  const content = truncate(input.content, limits.max_message_length, '\n[message truncated]');
+  const content = checkContent(input.content);
   let channel: ChannelRecord | undefined;
   let topic = '';
   let participants: number[] = [];
@@ -193,12 +211,15 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
   const { mentions } = prepared.rendered;
   const flagsByUser = new Map<number, number>();
   for (const userId of recipients) {
-    const base = withMentionFlags(ctx.state, userId === sender.id && options.readBySender ? Flag.read : 0, mentions, userId, channel !== undefined);
+    // Read from the start: one's own message (if the client says so), and a muted sender's.
+    const read = (userId === sender.id && options.readBySender) || hasMuted(ctx.state.users.get(userId), sender.id);
+    const base = withMentionFlags(ctx.state, read ? Flag.read : 0, mentions, userId, channel !== undefined);
     const flags = userId === sender.id ? base : withAlertWordFlag(base, ctx.state.users.get(userId)?.alertWords, content);
     flagsByUser.set(userId, flags);
     ctx.store.userMessages.append(userId, message.recipientId, message.id, flags);
   }
   ctx.store.saveMessage(message);
+  claimAttachments(ctx, sender, message);
   if (channel) {
     ctx.store.indexInChannel(channel.id, message.id, topic);
     if (channel.firstMessageId === null) setFirstMessageId(ctx, channel, message.id);
@@ -232,12 +253,7 @@ export const messageCommands = {
   'messages.render': readCommand((ctx, input: { content: string }) => ({ rendered: renderAs(ctx.state, ctx.config, ctx.user, input.content).html })),
 
   'messages.get': readCommand((ctx, input: { messageId: number; applyMarkdown: boolean }) => {
-    const viewer = ctx.user;
-    const message = ctx.store.messages.get(input.messageId);
-    const flags = message && ctx.store.userMessages.get(viewer.id, message.recipientId, input.messageId);
-    const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
-    const visible = message?.realmId === ctx.state.realm.id && (flags !== undefined || (channel !== undefined && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, viewer)));
-    if (!message || !visible) throw errors.badRequest('Invalid message(s)');
+    const { message, flags } = accessibleMessage(ctx, ctx.user, input.messageId);
     const view = messageView(ctx.state, message, ctx.fakeEmailDomain, { applyMarkdown: input.applyMarkdown, clientGravatar: false });
     return { message: { ...view, flags: flagNames(flags ?? Flag.read | Flag.historical) }, raw_content: message.content };
   }),
@@ -253,7 +269,7 @@ export const MAX_UNREAD_MESSAGES = 50_000;
 const anyMention = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned | Flag.group_mentioned;
 
 /** register's `message` state: the newest message ID and the unread messages, by conversation. */
-export function messagesInitialState(ctx: CommandContext) {
+export function messagesInitialState(ctx: ReadContext) {
   const user = ctx.user;
   let maxMessageId = -1;
   const unread: { id: number; flags: number }[] = [];

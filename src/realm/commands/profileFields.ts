@@ -2,20 +2,17 @@
 import { errors } from '../../errors.js';
 import { checkFieldValue, fieldTypes, fieldView, FieldType, isFieldType, profileValue, type FieldRecord } from '../../users/profileFields.js';
 import { isAdmin } from '../../users/records.js';
-import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
+import { requireAdmin } from './admin.js';
 import { checkOrder } from './order.js';
 
 export const MAX_FIELD_NAME_LENGTH = 40;
 export const MAX_FIELD_HINT_LENGTH = 80;
 
-const sortedFields = (ctx: CommandContext): FieldRecord[] => [...ctx.state.profileFields.values()].sort((a, b) => a.order - b.order);
+const sortedFields = (ctx: ReadContext): FieldRecord[] => [...ctx.state.profileFields.values()].sort((a, b) => a.order - b.order);
 
 function announceFields(ctx: CommandContext): void {
   ctx.emit({ type: 'custom_profile_fields', fields: sortedFields(ctx).map(fieldView) }, ctx.activeUserIds());
-}
-
-function requireAdmin(ctx: CommandContext): void {
-  if (!isAdmin(ctx.user)) throw errors.adminRequired();
 }
 
 function fieldById(ctx: CommandContext, id: number): FieldRecord {
@@ -34,10 +31,22 @@ function checkDefinition(ctx: CommandContext, field: Pick<FieldRecord, 'id' | 'n
   if (field.type === FieldType.select) {
     const options = Object.values(field.fieldData);
     if (options.length === 0) throw errors.badRequest('Field must have at least one choice.');
-    const wellFormed = (option: unknown) => typeof option === 'object' && option !== null && typeof (option as { text?: unknown }).text === 'string';
-    if (!options.every(wellFormed)) throw errors.badRequest('field_data is not a valid list of choices');
+    if (!options.every((option) => isStrings(option, ['text', 'order']))) throw errors.badRequest('field_data is not a valid list of choices');
   }
+  if (field.type === FieldType.externalAccount && !isStrings(field.fieldData, ['subtype'], ['url_pattern'])) throw errors.badRequest('field_data is not a valid external account');
 }
+
+/** Zulip's check_dict_only: an object of strings with the required keys, perhaps the optional
+ * ones, and nothing else (nothing nested, so nothing deeper than a client meant to send). */
+function isStrings(value: unknown, required: string[], optional: string[] = []): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const entries = Object.entries(value);
+  return required.every((key) => Object.hasOwn(value, key)) && entries.every(([key, item]) => (required.includes(key) || optional.includes(key)) && typeof item === 'string');
+}
+
+/** The field_data a field keeps: options of a select field, an external account's kind; other
+ * types have none (Zulip ignores what they are sent). */
+const keptData = (type: number, data: Record<string, unknown>): Record<string, unknown> => (type === FieldType.select || type === FieldType.externalAccount ? data : {});
 
 export interface FieldInput {
   name: string;
@@ -61,7 +70,7 @@ export const profileFieldCommands = {
       name: input.name.trim(),
       hint: input.hint,
       type: input.fieldType,
-      fieldData: input.fieldData,
+      fieldData: keptData(input.fieldType, input.fieldData),
       order: Math.max(0, ...[...ctx.state.profileFields.values()].map((other) => other.order)) + 1,
       displayInProfileSummary: input.displayInProfileSummary,
       required: input.required,
@@ -80,7 +89,7 @@ export const profileFieldCommands = {
       ...field,
       name: input.name?.trim() ?? field.name,
       hint: input.hint ?? field.hint,
-      fieldData: input.fieldData ?? field.fieldData,
+      fieldData: keptData(field.type, input.fieldData ?? field.fieldData),
       displayInProfileSummary: input.displayInProfileSummary ?? field.displayInProfileSummary,
       required: input.required ?? field.required,
       editableByUser: input.editableByUser ?? field.editableByUser,
@@ -121,6 +130,6 @@ export const profileFieldCommands = {
   }),
 };
 
-export function profileFieldsInitialState(ctx: CommandContext) {
+export function profileFieldsInitialState(ctx: ReadContext) {
   return { custom_profile_fields: sortedFields(ctx).map(fieldView), custom_profile_field_types: fieldTypes };
 }

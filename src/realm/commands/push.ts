@@ -3,11 +3,11 @@
 import { errors } from '../../errors.js';
 import type { PushDeviceRecord } from '../../push/records.js';
 import { decodePublicKey, isBase64 } from '../../push/seal.js';
-import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { readCommand, writeCommand, type ReadContext } from '../context.js';
 
 export type DeviceInput = Omit<PushDeviceRecord, 'registeredAt'>;
 
-const userDevices = (ctx: CommandContext, userId: number): PushDeviceRecord[] => ctx.store.pushDevices.ofOwner(ctx.ownerOf(userId));
+const userDevices = (ctx: ReadContext, userId: number): PushDeviceRecord[] => ctx.store.pushDevices.ofOwner(ctx.ownerOf(userId));
 
 const sameDevice = (a: DeviceInput, b: DeviceInput): boolean =>
   a.tokenKind === b.tokenKind && a.pushPublicKey === b.pushPublicKey && a.bouncerPublicKey === b.bouncerPublicKey && a.encryptedPushRegistration === b.encryptedPushRegistration;
@@ -33,6 +33,6 @@ export const pushCommands = {
   ),
 };
 
-export const pushInitialState = (ctx: CommandContext) => ({
+export const pushInitialState = (ctx: ReadContext) => ({
   push_devices: Object.fromEntries(userDevices(ctx, ctx.user.id).map((device) => [String(device.pushAccountId), { status: 'active', error_code: null }])),
 });

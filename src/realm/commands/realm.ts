@@ -2,13 +2,17 @@
 // bot) and the settings the management tools set.
 import { errors } from '../../errors.js';
 import { Role } from '../../users/records.js';
-import { writeCommand } from '../context.js';
+import { readCommand, writeCommand } from '../context.js';
 import { insertUser } from './users.js';
 
 const NOTIFICATION_BOT_NAME = 'Notification Bot';
 
 
 export const realmCommands = {
+  /** Readiness (GET /ready): the actor answers, every earlier write is durable, and the store's last
+   * write batch was saved. */
+  'realm.health': readCommand((ctx) => ({ storageFailure: ctx.store.storageFailure })),
+
   /** Run once by Realms.create: the notification bot, a bot without an owner. */
   'realm.bootstrap': writeCommand((ctx) => {
     if (ctx.hasUser) throw errors.insufficientRights();
@@ -24,6 +28,7 @@ export const realmCommands = {
     ctx.saveRealm({ editHistoryVisible: input.visible });
     const everyone = ctx.activeUserIds();
     ctx.emit({ type: 'realm', op: 'update', property: 'allow_edit_history', value: input.visible }, everyone);
+    ctx.emit({ type: 'realm', op: 'update', property: 'message_edit_history_visibility_policy', value: input.visible ? 'all' : 'none' }, everyone);
     return {};
   }),
 

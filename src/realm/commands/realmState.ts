@@ -4,12 +4,13 @@ import { createHash } from 'node:crypto';
 import { editSettings } from '../../messages/editRights.js';
 import { defaultExternalAccounts } from '../../users/profileFields.js';
 import { realmUrl } from '../../organization/records.js';
-import { legacyPolicy, realmGroupSetting, realmGroupSettingNames, realmProperty, realmPropertyDefaults, supportedPermissionSettings, type RealmPropertyName } from '../../organization/settings.js';
-import type { CommandContext } from '../context.js';
+import { legacyPolicyValues, realmGroupSetting, realmGroupSettingNames, realmProperty, realmPropertyDefaults, supportedPermissionSettings, type RealmPropertyName } from '../../organization/settings.js';
+import type { Config } from '../../config.js';
+import type { ReadContext } from '../context.js';
 import { serverConstants } from './limits.js';
 
 /** Zulip's GIPHY rating choices (no GIPHY key is configured, so the integration is off). */
-const giphyRatingOptions = {
+export const giphyRatingOptions = {
   disabled: { name: 'GIPHY integration disabled', id: 0 },
   y: { name: 'Allow GIFs rated Y (Very young audience)', id: 1 },
   g: { name: 'Allow GIFs rated G (General audience)', id: 2 },
@@ -24,15 +25,25 @@ const DEFAULT_JITSI_SERVER = 'https://meet.jit.si';
 export const emojiDataPath = '/static/emoji/emoji_api.json';
 export const defaultLogoPath = '/static/images/logo/parley-org-logo.svg';
 
-function realmProperties(ctx: CommandContext) {
+/** The video call providers this server offers (Zulip's IDs). */
+export function videoChatProviders(config: Config) {
+  const provider = config.videoProvider;
+  return {
+    disabled: { name: 'None', id: 0 },
+    ...(provider?.kind === 'jitsi' ? { jitsi_meet: { name: 'Jitsi Meet', id: 1 } } : {}),
+    ...(provider?.kind === 'oauth' ? { zoom: { name: 'Zoom', id: 3 } } : {}),
+  };
+}
+
+function realmProperties(ctx: ReadContext) {
   return Object.fromEntries(Object.keys(realmPropertyDefaults).map((name) => [`realm_${name}`, realmProperty(ctx.state, name as RealmPropertyName)]));
 }
 
-function groupSettings(ctx: CommandContext) {
+function groupSettings(ctx: ReadContext) {
   return Object.fromEntries(realmGroupSettingNames.map((name) => [`realm_${name}`, realmGroupSetting(ctx.state, name)]));
 }
 
-export function realmInitialState(ctx: CommandContext) {
+export function realmInitialState(ctx: ReadContext) {
   const { realm } = ctx.state;
   const { config } = ctx;
   const url = realmUrl(realm, config);
@@ -60,10 +71,7 @@ export function realmInitialState(ctx: CommandContext) {
     realm_message_content_edit_limit_seconds: editing.contentEditLimitSeconds,
     realm_move_messages_within_stream_limit_seconds: editing.moveWithinChannelLimitSeconds,
     realm_move_messages_between_streams_limit_seconds: editing.moveBetweenChannelsLimitSeconds,
-    realm_create_public_stream_policy: legacyPolicy(ctx.state, 'can_create_public_channel_group'),
-    realm_create_private_stream_policy: legacyPolicy(ctx.state, 'can_create_private_channel_group'),
-    realm_create_web_public_stream_policy: legacyPolicy(ctx.state, 'can_create_web_public_channel_group'),
-    realm_wildcard_mention_policy: legacyPolicy(ctx.state, 'can_mention_many_users_group', true),
+    ...Object.fromEntries(Object.entries(legacyPolicyValues(ctx.state)).map(([name, value]) => [`realm_${name}`, value])),
     realm_authentication_methods: {
       Email: { enabled: true, available: true },
       Dev: development ? { enabled: true, available: true } : { enabled: false, available: false, unavailable_reason: 'Only available on development servers.' },
@@ -78,17 +86,14 @@ export function realmInitialState(ctx: CommandContext) {
     realm_night_logo_url: `${url}${defaultLogoPath}`,
     realm_night_logo_source: 'D',
     realm_bot_domain: ctx.fakeEmailDomain,
-    realm_available_video_chat_providers: {
-      disabled: { name: 'None', id: 0 },
-      ...(jitsi ? { jitsi_meet: { name: 'Jitsi Meet', id: 1 } } : {}),
-      ...(provider?.kind === 'oauth' ? { zoom: { name: 'Zoom', id: 3 } } : {}),
-    },
+    realm_available_video_chat_providers: videoChatProviders(config),
     jitsi_server_url: jitsi ?? DEFAULT_JITSI_SERVER,
     server_jitsi_server_url: jitsi,
     realm_is_zephyr_mirror_realm: false,
     realm_push_notifications_enabled: config.pushRelay !== null,
     realm_push_notifications_enabled_end_timestamp: null,
-    realm_upload_quota_mib: null,
+    realm_upload_quota_mib: config.uploadQuotaMib,
+    max_file_upload_size_mib: config.maxFileUploadSizeMib,
     realm_plan_type: 1,
     zulip_plan_is_not_limited: true,
     upgrade_text_for_wide_organization_logo: '',

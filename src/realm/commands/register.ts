@@ -4,18 +4,24 @@
 import type { ClientCapabilities } from '../../events/queue.js';
 import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../version.js';
-import { readCommand, type CommandContext } from '../context.js';
+import { realmEmojiInitialState } from './realmEmoji.js';
+import { readCommand, type ReadContext } from '../context.js';
 import { realmBotsInitialState } from './bots.js';
 import { callsInitialState } from './calls.js';
 import { channelsInitialState, subscriptionsInitialState } from './channels.js';
 import { recentConversationsInitialState, starredInitialState } from './conversations.js';
 import { draftsInitialState } from './drafts.js';
+import { savedSnippetsInitialState } from './savedSnippets.js';
+import { playgroundsInitialState } from './playgrounds.js';
+import { navigationViewsInitialState } from './navigationViews.js';
 import { foldersInitialState } from './folders.js';
 import { groupsInitialState } from './groups.js';
 import { limits } from './limits.js';
 import { linkifiersInitialState } from './linkifiers.js';
 import { messagesInitialState } from './messages.js';
+import { mutedUsersInitialState } from './mutedUsers.js';
 import { profileFieldsInitialState } from './profileFields.js';
+import { presenceInitialState } from './presence.js';
 import { pushInitialState } from './push.js';
 import { realmInitialState } from './realmState.js';
 import { scheduledInitialState } from './scheduled.js';
@@ -38,9 +44,11 @@ export interface RegisterInput {
   includeSubscribers: boolean;
   lifespanSecs: number | null;
   clientCapabilities: ClientCapabilities;
+  slimPresence: boolean;
+  presenceHistoryLimitDays: number | null;
 }
 
-type Fetcher = (ctx: CommandContext, input: RegisterInput) => object;
+type Fetcher = (ctx: ReadContext, input: RegisterInput) => object;
 
 /** A state that is empty until the server has the feature it belongs to. */
 const empty =
@@ -75,6 +83,7 @@ const fetchers = new Map<string, Fetcher>([
   ['realm_filters', empty('realm_filters', () => [])],
   ['user_topic', userTopicsInitialState],
   ['muted_topics', mutedTopicsInitialState],
+  ['muted_users', mutedUsersInitialState],
   ['channel_folders', foldersInitialState],
   ['default_streams', (ctx) => ({ realm_default_streams: ctx.state.realm.defaultChannelIds })],
   ['default_stream_groups', empty('realm_default_stream_groups', () => [])],
@@ -84,13 +93,12 @@ const fetchers = new Map<string, Fetcher>([
   ['realm_domains', empty('realm_domains', () => [])],
   ['realm_embedded_bots', empty('realm_embedded_bots', () => [])],
   ['realm_incoming_webhook_bots', empty('realm_incoming_webhook_bots', () => [])],
+  ['presence', (ctx, input) => presenceInitialState(ctx, { slim: input.slimPresence, historyLimitDays: input.presenceHistoryLimitDays })],
   // Features the server does not have yet: their true empty state.
-  ['presence', (ctx) => ({ presences: {}, presence_last_update_id: -1, server_timestamp: ctx.now })],
-  ['muted_users', empty('muted_users', () => [])],
-  ['realm_emoji', empty('realm_emoji', () => ({}))],
-  ['realm_playgrounds', empty('realm_playgrounds', () => [])],
-  ['saved_snippets', empty('saved_snippets', () => [])],
-  ['navigation_views', empty('navigation_views', () => [])],
+  ['realm_emoji', realmEmojiInitialState],
+  ['realm_playgrounds', playgroundsInitialState],
+  ['saved_snippets', savedSnippetsInitialState],
+  ['navigation_views', navigationViewsInitialState],
   ['reminders', empty('reminders', () => [])],
   ['onboarding_steps', () => ({ onboarding_steps: [], navigation_tour_video_url: null })],
 ]);

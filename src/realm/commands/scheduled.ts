@@ -6,7 +6,7 @@ import { move } from '../../machines/lifecycle.js';
 import { scheduledLifecycle, type ScheduledEvent } from '../../machines/scheduled.js';
 import type { ScheduledMessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
-import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { normalizeTopic, prepareMessage, sendMessage, storeMessage, type PreparedMessage } from './messages.js';
 import { scheduledMessageView } from '../../messages/objects.js';
 
@@ -68,7 +68,7 @@ function nextState(message: ScheduledMessageRecord, event: ScheduledEvent) {
   return 'to' in outcome ? outcome.to : undefined;
 }
 
-const userScheduled = (ctx: CommandContext, userId: number): ScheduledMessageRecord[] =>
+const userScheduled = (ctx: ReadContext, userId: number): ScheduledMessageRecord[] =>
   ctx.store.scheduledMessages.ofOwner(ctx.ownerOf(userId)).sort((a, b) => a.deliverAt - b.deliverAt || a.id - b.id);
 
 /** Marks a scheduled message failed, tells the sender's clients, and has the notification bot tell
@@ -201,4 +201,4 @@ export const scheduledCommands = {
   }),
 };
 
-export const scheduledInitialState = (ctx: CommandContext) => ({ scheduled_messages: userScheduled(ctx, ctx.user.id).map(scheduledMessageView) });
+export const scheduledInitialState = (ctx: ReadContext) => ({ scheduled_messages: userScheduled(ctx, ctx.user.id).map(scheduledMessageView) });

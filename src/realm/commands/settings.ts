@@ -1,6 +1,7 @@
 // The user's own settings (PATCH /settings): every personal setting and the name, with the events
 // that keep the user's clients (and, for the time zone, name and e-mail visibility, everyone's) current;
 // alert words; and the settings' register state.
+import { presenceEnabledChanged } from './presence.js';
 import { errors } from '../../errors.js';
 import { MAX_ALERT_WORD_LENGTH, MAX_ALERT_WORDS } from '../../messages/alertWords.js';
 import { checkFullName } from '../../users/names.js';
@@ -17,17 +18,19 @@ import {
   userSettingNames,
   withUserSetting,
   type SettingValue,
+  type StoredSettings,
   type UserSettingName,
 } from '../../users/settings.js';
 import { apiEmail, canSeeDeliveryEmail } from '../../users/view.js';
-import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
+import { requireAdmin } from './admin.js';
 
 const timezones = new Set(Intl.supportedValuesOf('timeZone'));
 
 export interface SettingsInput {
   fullName?: string;
   /** Personal settings to change (validated for type by the route's schema). */
-  settings: Partial<Record<UserSettingName, SettingValue>>;
+  settings: StoredSettings;
 }
 
 const activeUsers = (ctx: CommandContext): UserRecord[] => [...ctx.state.users.values()].filter((user) => user.isActive);
@@ -74,11 +77,7 @@ export const settingsCommands = {
   'settings.update': writeCommand((ctx, input: SettingsInput) => {
     const before = ctx.user;
     const fullName = input.fullName === undefined ? undefined : checkFullName(input.fullName);
-    const changes = Object.entries(input.settings).filter(([, value]) => value !== undefined) as [UserSettingName, SettingValue][];
-    for (const [name, value] of changes) {
-      const refusal = name === 'timezone' ? checkTimezone(String(value)) : checkUserSetting(name, value);
-      if (refusal !== undefined) throw errors.badRequest(refusal);
-    }
+    const changes = checkedChanges(input.settings);
     let after: UserRecord = fullName === undefined ? before : { ...before, fullName };
     for (const [name, value] of changes) after = withUserSetting(after, name, value);
     ctx.save('user', after);
@@ -90,7 +89,32 @@ export const settingsCommands = {
     }
     return {};
   }),
+
+  /** The organization's defaults for new users' settings (PATCH /realm/user_settings_defaults):
+   * administrators only; existing users keep theirs. */
+  'settings.updateDefaults': writeCommand((ctx, input: { settings: StoredSettings }) => {
+    requireAdmin(ctx);
+    const changes = checkedChanges(input.settings);
+    const before = ctx.state.realm.userSettingDefaults;
+    const defaults = { ...before, ...Object.fromEntries(changes) };
+    ctx.saveRealm({ userSettingDefaults: defaults });
+    for (const [name] of changes) {
+      const value = realmDefaultSetting(defaults, name);
+      if (value !== realmDefaultSetting(before, name)) ctx.emit({ type: 'realm_user_settings_defaults', op: 'update', property: name, value }, ctx.activeUserIds());
+    }
+    return {};
+  }),
 };
+
+/** The settings a request changes, each checked beyond its type; throws at the first refusal. */
+function checkedChanges(settings: StoredSettings): [UserSettingName, SettingValue][] {
+  const changes = Object.entries(settings).filter(([, value]) => value !== undefined) as [UserSettingName, SettingValue][];
+  for (const [name, value] of changes) {
+    const refusal = name === 'timezone' ? checkTimezone(String(value)) : checkUserSetting(name, value);
+    if (refusal !== undefined) throw errors.badRequest(refusal);
+  }
+  return changes;
+}
 
 /** Announces one changed setting: to the user's clients (and in the legacy shape to those that
  * registered without `user_settings_object`), and to everyone when others see its effect. */
@@ -107,17 +131,20 @@ function announceSetting(ctx: CommandContext, before: UserRecord, after: UserRec
     ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, email, timezone: after.timezone } }, ctx.activeUserIds());
   }
   // presence_enabled is the status's `away` seen from the other side (Zulip announces both).
-  if (name === 'presence_enabled') ctx.emit({ type: 'user_status', user_id: after.id, away: value === false }, ctx.activeUserIds());
+  if (name === 'presence_enabled') {
+    ctx.emit({ type: 'user_status', user_id: after.id, away: value === false }, ctx.activeUserIds());
+    presenceEnabledChanged(ctx, after, value === true);
+  }
 }
 
 function checkTimezone(timezone: string): string | undefined {
   return timezone === '' || timezones.has(timezone) ? undefined : `${timezone} is not a recognized time zone`;
 }
 
-export const settingsInitialState = (ctx: CommandContext) => ({ user_settings: settingsObject((name) => userSetting(ctx.user, name)) });
+export const settingsInitialState = (ctx: ReadContext) => ({ user_settings: settingsObject((name) => userSetting(ctx.user, name)) });
 
 /** Settings in the top-level keys of register, for clients without `user_settings_object`. */
-export const legacySettingsInitialState = (group: 'display' | 'notification') => (ctx: CommandContext) => {
+export const legacySettingsInitialState = (group: 'display' | 'notification') => (ctx: ReadContext) => {
   const user = ctx.user;
   const values = Object.fromEntries(legacySettingNames(group).map((name) => [name, userSetting(user, name)]));
   const { available_notification_sounds, emojiset_choices } = settingChoices();
@@ -126,11 +153,11 @@ export const legacySettingsInitialState = (group: 'display' | 'notification') =>
     : { ...values, available_notification_sounds };
 };
 
-export const settingDefaultsInitialState = (ctx: CommandContext) => ({
+export const settingDefaultsInitialState = (ctx: ReadContext) => ({
   realm_user_settings_defaults: settingsObject(
     (name) => realmDefaultSetting(ctx.state.realm.userSettingDefaults, name),
     userSettingNames.filter((name) => name !== 'timezone'),
   ),
 });
 
-export const alertWordsInitialState = (ctx: CommandContext) => ({ alert_words: ctx.user.alertWords ?? [] });
+export const alertWordsInitialState = (ctx: ReadContext) => ({ alert_words: ctx.user.alertWords ?? [] });

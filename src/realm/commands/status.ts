@@ -1,13 +1,17 @@
 // User status (spec endpoint 7): only passed fields change; `user_status` events; register state.
+import { presenceEnabledChanged } from './presence.js';
 import { errors } from '../../errors.js';
 import type { ZulipEvent } from '../../events/types.js';
-import { checkEmoji, type Emoji, type EmojiProblem } from '../../users/emoji.js';
-import type { UserStatus } from '../../users/records.js';
-import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { checkEmoji, emojiProblemMessages, type Emoji, type ReactionType } from '../../users/emoji.js';
+import { isAdmin, type UserStatus } from '../../users/records.js';
+import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
+import { customEmojiOf } from './customEmoji.js';
 
 export const MAX_STATUS_TEXT_LENGTH = 60;
 
 export interface StatusInput {
+  /** Another user's status, set by an administrator (POST /users/{id}/status); absent: one's own. */
+  userId?: number;
   statusText?: string;
   emojiName?: string;
   emojiCode?: string;
@@ -17,24 +21,20 @@ export interface StatusInput {
 
 const noStatus: UserStatus = { text: '', emoji: null, away: false };
 
-const problems: Record<EmojiProblem, (name: string) => string> = {
-  'unknown name': (name) => `Emoji '${name}' does not exist`,
-  'invalid name': () => 'Invalid emoji name.',
-  'invalid code': () => 'Invalid emoji code.',
-  'invalid custom emoji': () => 'Invalid custom emoji.',
-};
+/** The project's spec calls Zulip's zulip_extra_emoji service_extra_emoji in statuses. */
+const statusReactionType = (type: ReactionType) => (type === 'zulip_extra_emoji' ? 'service_extra_emoji' : type);
 
 /** The status as Zulip reports it: only what is set. */
 export function statusView(status: UserStatus | undefined) {
   const view: { status_text?: string; emoji_name?: string; emoji_code?: string; reaction_type?: string; away?: true } = {};
   if (!status) return view;
   if (status.text !== '') view.status_text = status.text;
-  if (status.emoji) Object.assign(view, { emoji_name: status.emoji.emojiName, emoji_code: status.emoji.emojiCode, reaction_type: status.emoji.reactionType });
+  if (status.emoji) Object.assign(view, { emoji_name: status.emoji.emojiName, emoji_code: status.emoji.emojiCode, reaction_type: statusReactionType(status.emoji.reactionType) });
   if (status.away) view.away = true;
   return view;
 }
 
-function resolveEmoji(input: StatusInput): Emoji | null | undefined {
+function resolveEmoji(ctx: CommandContext, input: StatusInput): Emoji | null | undefined {
   if (input.emojiName === undefined) {
     if (input.emojiCode !== undefined || input.reactionType !== undefined) {
       throw errors.badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
@@ -43,20 +43,31 @@ function resolveEmoji(input: StatusInput): Emoji | null | undefined {
   }
   // An empty name clears the emoji.
   if (input.emojiName === '') return null;
-  const checked = checkEmoji(input.emojiName, input.emojiCode, input.reactionType);
-  if (typeof checked === 'string') throw errors.badRequest(problems[checked](input.emojiName));
+  const checked = checkEmoji(customEmojiOf(ctx.state), input.emojiName, input.emojiCode, input.reactionType);
+  if (typeof checked === 'string') throw errors.badRequest(emojiProblemMessages[checked](input.emojiName));
   return checked;
+}
+
+/** Whose status a request changes: one's own, or, for an administrator, another active user's. */
+function statusOwner(ctx: CommandContext, userId: number | undefined) {
+  const requester = ctx.user;
+  if (userId === undefined || userId === requester.id) return requester;
+  if (!isAdmin(requester)) throw errors.insufficientRights();
+  const target = ctx.state.users.get(userId);
+  if (!target?.isActive) throw errors.noSuchUser();
+  return target;
 }
 
 export const statusCommands = {
   'users.setStatus': writeCommand((ctx, input: StatusInput) => {
-    const user = ctx.user;
-    if (Object.values(input).every((value) => value === undefined)) throw errors.badRequest('Client did not pass any new values.');
+    const user = statusOwner(ctx, input.userId);
+    const { userId: _target, ...changes } = input;
+    if (Object.values(changes).every((value) => value === undefined)) throw errors.badRequest('Client did not pass any new values.');
     const text = input.statusText?.trim();
     if (text !== undefined && [...text].length > MAX_STATUS_TEXT_LENGTH) {
       throw errors.badRequest(`status_text is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters)`);
     }
-    const emoji = resolveEmoji(input);
+    const emoji = resolveEmoji(ctx, input);
     const before = user.status ?? noStatus;
     const status: UserStatus = {
       text: text ?? before.text,
@@ -67,10 +78,11 @@ export const statusCommands = {
     // The event carries what was passed, as Zulip's does; an emoji change carries all its fields.
     const event: ZulipEvent = { type: 'user_status', user_id: user.id };
     if (input.statusText !== undefined) event.status_text = status.text;
-    if (emoji !== undefined) Object.assign(event, { emoji_name: emoji?.emojiName ?? '', emoji_code: emoji?.emojiCode ?? '', reaction_type: emoji?.reactionType ?? '' });
+    if (emoji !== undefined) Object.assign(event, { emoji_name: emoji?.emojiName ?? '', emoji_code: emoji?.emojiCode ?? '', reaction_type: emoji ? statusReactionType(emoji.reactionType) : '' });
     if (input.away !== undefined) event.away = status.away;
     const everyone = ctx.activeUserIds();
     ctx.emit(event, everyone);
+    if (status.away !== before.away) presenceEnabledChanged(ctx, user, !status.away);
     return {};
   }),
 
@@ -81,7 +93,7 @@ export const statusCommands = {
   }),
 };
 
-export function statusInitialState(ctx: CommandContext) {
+export function statusInitialState(ctx: ReadContext) {
   const statuses: Record<string, ReturnType<typeof statusView>> = {};
   for (const user of ctx.state.users.values()) {
     const view = statusView(user.status);

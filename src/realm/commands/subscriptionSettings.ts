@@ -1,24 +1,11 @@
 // Per-user subscription settings (spec endpoint 13 and its bulk form): one command for both.
-import type { SubscriptionRecord } from '../../channels/records.js';
+import type { SubscriptionProperty, SubscriptionRecord } from '../../channels/records.js';
 import { errors } from '../../errors.js';
 import { writeCommand, type CommandContext } from '../context.js';
 
-export const subscriptionProperties = [
-  'color',
-  'is_muted',
-  'in_home_view',
-  'pin_to_top',
-  'desktop_notifications',
-  'audible_notifications',
-  'push_notifications',
-  'email_notifications',
-  'wildcard_mentions_notify',
-] as const;
-export type SubscriptionProperty = (typeof subscriptionProperties)[number];
-
 export interface PropertyChange {
   channelId: number;
-  property: string;
+  property: SubscriptionProperty;
   value: unknown;
 }
 
@@ -30,8 +17,6 @@ const fieldOf: Record<Exclude<SubscriptionProperty, 'color' | 'is_muted' | 'in_h
   email_notifications: 'emailNotifications',
   wildcard_mentions_notify: 'wildcardMentionsNotify',
 };
-
-const isProperty = (property: string): property is SubscriptionProperty => (subscriptionProperties as readonly string[]).includes(property);
 
 /** Booleans may arrive JSON-encoded in form fields ("true"). */
 function booleanValue(property: string, value: unknown): boolean {
@@ -54,7 +39,6 @@ function unquoted(value: unknown): unknown {
 function applyChange(subscription: SubscriptionRecord, requested: PropertyChange): SubscriptionRecord {
   const change = { ...requested, value: unquoted(requested.value) };
   const { property } = change;
-  if (!isProperty(property)) throw errors.badRequest(`Unknown subscription property: ${property}`);
   if (property === 'color') {
     if (typeof change.value !== 'string' || !/^#([0-9a-f]{3}){1,2}$/i.test(change.value)) throw errors.badRequest('color is not a valid hex color code');
     return { ...subscription, color: change.value };
@@ -89,7 +73,7 @@ export const subscriptionSettingsCommands = {
         announce(ctx, user.id, change.channelId, 'in_home_view', !subscription.isMuted);
         announce(ctx, user.id, change.channelId, 'is_muted', subscription.isMuted);
       } else if (change.property === 'color') announce(ctx, user.id, change.channelId, 'color', subscription.color);
-      else announce(ctx, user.id, change.channelId, change.property as SubscriptionProperty, subscription[fieldOf[change.property as keyof typeof fieldOf]]);
+      else announce(ctx, user.id, change.channelId, change.property, subscription[fieldOf[change.property]]);
     }
     return {};
   }),

@@ -6,7 +6,7 @@ import { groupPermissions, type GroupPermission, type GroupRecord, type GroupSet
 import { groupView } from '../../groups/view.js';
 import { isAdmin, Role } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
-import { checkGroupSetting } from './channels.js';
+import { checkGroupSetting } from './groupSettingChange.js';
 
 export const MAX_GROUP_NAME_LENGTH = 100;
 

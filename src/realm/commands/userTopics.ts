@@ -5,7 +5,7 @@ import { errors } from '../../errors.js';
 import { move } from '../../machines/lifecycle.js';
 import { topicEventFor, topicLifecycle, visibilityPolicies, type TopicVisibility } from '../../machines/topic.js';
 import type { UserTopicRecord } from '../../messages/records.js';
-import { writeCommand, type CommandContext } from '../context.js';
+import { writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { limits } from './limits.js';
 import { normalizeTopic } from './messages.js';
 
@@ -22,11 +22,11 @@ function targetChannel(ctx: CommandContext, target: TopicTarget): ChannelRecord 
   return channel;
 }
 
-function userTopics(ctx: CommandContext, userId: number): UserTopicRecord[] {
+function userTopics(ctx: ReadContext, userId: number): UserTopicRecord[] {
   return ctx.store.userTopics.ofOwner(ctx.ownerOf(userId));
 }
 
-function mutedTopics(ctx: CommandContext, userId: number): [string, string, number][] {
+function mutedTopics(ctx: ReadContext, userId: number): [string, string, number][] {
   return userTopics(ctx, userId)
     .filter((row) => row.policy === 1 && ctx.state.channels.has(row.channelId))
     .map((row) => [ctx.state.channels.get(row.channelId)!.name, row.topic, row.lastUpdated]);
@@ -53,10 +53,10 @@ export const userTopicCommands = {
   }),
 };
 
-export function userTopicsInitialState(ctx: CommandContext) {
+export function userTopicsInitialState(ctx: ReadContext) {
   return { user_topics: userTopics(ctx, ctx.user.id).map(userTopicView) };
 }
 
-export function mutedTopicsInitialState(ctx: CommandContext) {
+export function mutedTopicsInitialState(ctx: ReadContext) {
   return { muted_topics: mutedTopics(ctx, ctx.user.id) };
 }

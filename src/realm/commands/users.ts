@@ -8,7 +8,7 @@ import { withRealmDefaults } from '../../users/settings.js';
 import { realmGroupSetting, type RealmGroupSettingName } from '../../organization/settings.js';
 import type { ZulipEvent } from '../../events/types.js';
 import { directSystemGroup } from '../../groups/records.js';
-import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { checkFullName } from '../../users/names.js';
 import { announceBot } from './bots.js';
 import { subscribeUsers } from './channels.js';
@@ -69,7 +69,7 @@ export interface UserViewOptions {
 }
 
 /** A user as the acting user (or another viewer) sees them. */
-export const viewAs = (ctx: CommandContext, target: UserRecord, options: UserViewOptions, viewer: UserRecord = ctx.user): UserView =>
+export const viewAs = (ctx: ReadContext, target: UserRecord, options: UserViewOptions, viewer: UserRecord = ctx.user): UserView =>
   userView(target, viewer, {
     fakeEmailDomain: ctx.fakeEmailDomain,
     clientGravatar: options.clientGravatar,
@@ -103,7 +103,7 @@ export function emitSystemGroupJoin(ctx: CommandContext, user: UserRecord): void
 }
 
 /** The `realm_user` part of register: every user as the requester sees them, and the requester. */
-export function usersInitialState(ctx: CommandContext, options: UserViewOptions) {
+export function usersInitialState(ctx: ReadContext, options: UserViewOptions) {
   const me = ctx.user;
   const active: UserView[] = [];
   const inactive: UserView[] = [];
@@ -137,7 +137,9 @@ export function usersInitialState(ctx: CommandContext, options: UserViewOptions)
 }
 
 export const userCommands = {
-  'users.me': readCommand((ctx, options: UserViewOptions) => viewAs(ctx, ctx.user, options)),
+  /** Zulip's GET /users/me: always the avatar's URL (client_gravatar does not apply to oneself),
+   * the profile, and the newest message the user has. */
+  'users.me': readCommand((ctx) => ({ ...viewAs(ctx, ctx.user, { clientGravatar: false, includeProfile: true }), max_message_id: ctx.store.userMessages.newest(ctx.user.id) })),
 
   'users.list': readCommand((ctx, options: UserViewOptions) => [...ctx.state.users.values()].map((user) => viewAs(ctx, user, options))),
 

@@ -1,0 +1,11 @@
+export default {
+  type: 'object',
+  properties: {
+    pattern: { type: 'string' },
+    url_template: { type: 'string' },
+    reverse_template: { type: ['string', 'null'] },
+    alternative_url_templates: { type: 'array', items: { type: 'string' } },
+  },
+  required: ['pattern', 'url_template'],
+  additionalProperties: false,
+} as const;

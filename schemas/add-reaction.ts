@@ -1,0 +1,8 @@
+import { emojiProperties } from './fragments.js';
+
+export default {
+  type: 'object',
+  properties: { message_id: { type: 'integer' }, ...emojiProperties },
+  required: ['message_id', 'emoji_name'],
+  additionalProperties: false,
+} as const;

@@ -1,0 +1,17 @@
+import { narrow } from './fragments.js';
+
+export default {
+  type: 'object',
+  properties: {
+    anchor: { type: 'string', pattern: '^(newest|oldest|first_unread|\\d+)$' },
+    num_before: { type: 'integer', minimum: 0 },
+    num_after: { type: 'integer', minimum: 0 },
+    include_anchor: { type: 'boolean', default: true },
+    narrow,
+    client_gravatar: { type: 'boolean', default: true },
+    apply_markdown: { type: 'boolean', default: true },
+    use_first_unread_anchor: { type: 'boolean', default: false },
+  },
+  required: ['num_before', 'num_after'],
+  additionalProperties: false,
+} as const;

@@ -1,0 +1,5 @@
+export default {
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+} as const;

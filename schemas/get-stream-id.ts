@@ -1,0 +1,6 @@
+export default {
+  type: 'object',
+  properties: { stream: { type: 'string' } },
+  required: ['stream'],
+  additionalProperties: false,
+} as const;

@@ -1,0 +1,6 @@
+export default {
+  type: 'object',
+  properties: { content: { type: 'string' } },
+  required: ['content'],
+  additionalProperties: false,
+} as const;

@@ -1,0 +1,6 @@
+export default {
+  type: 'object',
+  properties: { order: { type: 'array', items: { type: 'integer' } } },
+  required: ['order'],
+  additionalProperties: false,
+} as const;

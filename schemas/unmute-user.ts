@@ -1,0 +1,2 @@
+// The same path parameter as muting.
+export { default } from './mute-user.js';

@@ -1,0 +1,30 @@
+import { groupSettingUpdate, topicsPolicy } from './fragments.js';
+
+export default {
+  type: 'object',
+  properties: {
+    stream_id: { type: 'integer' },
+    description: { type: 'string' },
+    new_name: { type: 'string' },
+    is_private: { type: 'boolean' },
+    is_web_public: { type: 'boolean' },
+    history_public_to_subscribers: { type: 'boolean' },
+    is_default_stream: { type: 'boolean' },
+    message_retention_days: { type: ['string', 'integer'] },
+    is_archived: { type: 'boolean' },
+    folder_id: { type: ['integer', 'null'] },
+    topics_policy: topicsPolicy,
+    can_add_subscribers_group: groupSettingUpdate,
+    can_remove_subscribers_group: groupSettingUpdate,
+    can_administer_channel_group: groupSettingUpdate,
+    can_delete_any_message_group: groupSettingUpdate,
+    can_delete_own_message_group: groupSettingUpdate,
+    can_move_messages_out_of_channel_group: groupSettingUpdate,
+    can_move_messages_within_channel_group: groupSettingUpdate,
+    can_send_message_group: groupSettingUpdate,
+    can_subscribe_group: groupSettingUpdate,
+    can_resolve_topics_group: groupSettingUpdate,
+  },
+  required: ['stream_id'],
+  additionalProperties: false,
+} as const;

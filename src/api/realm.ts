@@ -1,0 +1,9 @@
+// Organization settings: PATCH /realm.
+import type * as schemas from '../../schemas/index.js';
+import type { UserRequest } from '../http/route.js';
+import type { Params } from '../http/validation.js';
+
+export const updateRealm = (request: UserRequest, params: Params<typeof schemas.updateRealm>) => request.realm.ask('realm.update', request.user.userId, params);
+
+export const updateUserSettingsDefaults = (request: UserRequest, params: Params<typeof schemas.updateRealmUserSettingsDefaults>) =>
+  request.realm.ask('settings.updateDefaults', request.user.userId, { settings: params });

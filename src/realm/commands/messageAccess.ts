@@ -1,0 +1,32 @@
+// Who may read a message (Zulip's access_message): whoever holds it (received it, or was subscribed
+// when it was sent), or a reader of a channel whose history its subscribers see. Fetching, editing,
+// reacting to a message and downloading a file a message links to all follow this rule.
+import { canReadChannel } from '../../channels/access.js';
+import { errors } from '../../errors.js';
+import type { MessageRecord } from '../../messages/records.js';
+import type { UserRecord } from '../../users/records.js';
+import type { ReadContext } from '../context.js';
+
+/** The viewer's flags on the message (undefined: readable without holding it), or null when the
+ * viewer may not read it. */
+export function messageAccess(ctx: Pick<ReadContext, 'state' | 'store'>, viewer: UserRecord, message: MessageRecord): { flags: number | undefined } | null {
+  if (message.realmId !== ctx.state.realm.id) return null;
+  const flags = ctx.store.userMessages.get(viewer.id, message.recipientId, message.id);
+  if (flags !== undefined) return { flags };
+  const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
+  return channel !== undefined && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, viewer) ? { flags: undefined } : null;
+}
+
+export interface AccessibleMessage {
+  message: MessageRecord;
+  /** The user's flags on it; undefined when they read it through the channel's history. */
+  flags: number | undefined;
+}
+
+/** The message by ID if the user may read it; otherwise Zulip's "Invalid message(s)". */
+export function accessibleMessage(ctx: ReadContext, user: UserRecord, messageId: number): AccessibleMessage {
+  const message = ctx.store.messages.get(messageId);
+  const access = message && messageAccess(ctx, user, message);
+  if (!message || !access) throw errors.badRequest('Invalid message(s)');
+  return { message, flags: access.flags };
+}

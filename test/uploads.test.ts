@@ -1,0 +1,201 @@
+// Uploads: POST /user_uploads streamed to the data directory, downloads by Zulip's access rule,
+// GET/DELETE /attachments, the size limit and the organization's quota, messages claiming the
+// files they link to, and `attachment` events to the owner.
+import { existsSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { assertRequiresCredentials } from './helpers/assert.js';
+import type { ApiClient } from './helpers/client.js';
+import { pollEvents, register, type Event } from './helpers/events.js';
+import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
+import { download, upload, type Part } from './helpers/files.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { boundaryOf, MultipartParser } from '../src/http/multipart.js';
+
+const uploads = suite<{ server: TestServer }>('uploads');
+
+uploads.before(async (context) => {
+  context.server = await startTestServer({ maxFileUploadSizeMib: 1, uploadQuotaMib: 3 });
+});
+uploads.after(async ({ server }) => server.stop());
+
+type Attachment = { id: number; name: string; path_id: string; size: number; messages: { id: number; date_sent: number }[] };
+async function attachments(client: ApiClient) {
+  const response = await client.get('/attachments');
+  assertMatchesReference('GET /attachments', response.body);
+  return response.body as { attachments: Attachment[]; upload_space_used: number };
+}
+
+uploads('an upload is stored under the data directory, listed, announced, and served to its owner', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const { queueId } = await register(hamlet, { event_types: ['attachment'] });
+  const answer = await upload(hamlet, [{ name: 'notes für dich.txt', type: 'text/plain', bytes: 'to be or not' }]);
+  assert.is(answer.status, 200, JSON.stringify(answer.body));
+  assertMatchesReference('POST /user_uploads', answer.body);
+  const url = String(answer.body.url);
+  assert.is(answer.body.uri, url);
+  assert.is(answer.body.filename, 'notes für dich.txt');
+  assert.match(url, /^\/user_uploads\/\d+\/[0-9a-f]{1,2}\/[A-Za-z0-9_-]{24}\/notes-für-dich\.txt$/);
+  const pathId = url.slice('/user_uploads/'.length);
+  assert.is(readFileSync(join(server.config.dataDir, 'uploads', pathId), 'utf8'), 'to be or not');
+
+  const [event] = await pollEvents(hamlet, queueId, 1);
+  assertEventMatchesReference(event!);
+  assert.is(event!.op, 'add');
+  const listed = (await attachments(hamlet)).attachments.find((attachment) => attachment.path_id === pathId);
+  assert.equal([listed?.name, listed?.size, listed?.messages], ['notes für dich.txt', 12, []]);
+  assert.equal((event!.attachment as Attachment).id, listed!.id);
+
+  const served = await download(hamlet, encodeURI(url));
+  assert.equal([served.status, served.type, served.bytes.toString()], [200, 'text/plain', 'to be or not']);
+  assert.is(served.disposition, `inline; filename*=UTF-8''${encodeURIComponent('notes für dich.txt')}`);
+});
+
+uploads('a file is served to whoever may read a message linking to it, and to nobody else', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const cordelia = await server.as('cordelia@zulip.com');
+  const { queueId } = await register(hamlet, { event_types: ['attachment'] });
+  const url = String((await upload(hamlet, [{ name: 'plan.bin', bytes: Buffer.from([0, 1, 2, 255]) }])).body.url);
+  assert.is((await download(othello, url)).status, 403, 'not linked anywhere yet');
+
+  const cordeliaId = Number((await cordelia.get('/users/me')).body.user_id);
+  const sent = await hamlet.post('/messages', { type: 'private', to: [cordeliaId], content: `[plan.bin](${url})` });
+  assert.is(sent.status, 200);
+  const events = await pollEvents(hamlet, queueId, 2);
+  const update = events.find((event) => event.op === 'update') as Event;
+  assertEventMatchesReference(update);
+  assert.equal((update.attachment as Attachment).messages.map((message) => message.id), [sent.body.id]);
+
+  const served = await download(cordelia, url);
+  assert.equal([served.status, served.type, served.disposition, [...served.bytes]], [200, 'application/octet-stream', "attachment; filename*=UTF-8''plan.bin", [0, 1, 2, 255]]);
+  assert.is((await download(othello, url)).status, 403, 'othello did not get the message');
+
+  // Linking a file one may not read claims nothing: othello's message does not open it to Verona.
+  await othello.post('/messages', { type: 'stream', to: 'Verona', topic: 'files', content: `[plan](${url})` });
+  assert.is((await download(await server.as('iago@zulip.com'), url)).status, 403);
+
+  // Edited away, the link no longer grants access.
+  await hamlet.patch(`/messages/${sent.body.id}`, { content: 'never mind' });
+  assert.is((await download(cordelia, url)).status, 403);
+  assert.equal((await attachments(hamlet)).attachments.find((attachment) => `/user_uploads/${attachment.path_id}` === url)?.messages, []);
+
+  assert.is((await download(hamlet, '/user_uploads/1/ab/AAAAAAAAAAAAAAAAAAAAAAAA/none.txt')).status, 404);
+  assert.is((await download(server.anonymous, url)).status, 401);
+});
+
+uploads('a channel message links a file for the channel\'s readers', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const url = String((await upload(hamlet, [{ name: 'pic.png', type: 'image/png', bytes: 'png' }])).body.url);
+  await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'files', content: `look [pic.png](${url})` });
+  assert.is((await download(await server.as('othello@zulip.com'), url)).status, 200);
+});
+
+uploads('one file per upload, within the size limit and the quota; nothing kept of a refusal', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const refused = async (parts: Part[], msg: string) => {
+    const answer = await upload(iago, parts);
+    assert.equal([answer.status, answer.body.code, answer.body.msg], [400, 'BAD_REQUEST', msg]);
+  };
+  const before = await attachments(iago);
+  await refused([], 'You must specify a file to upload');
+  await refused([{ name: 'a.txt', bytes: 'a' }, { field: 'other', name: 'b.txt', bytes: 'b' }], 'You may only upload one file at a time');
+  await refused([{ name: 'big.bin', bytes: Buffer.alloc(1024 * 1024 + 1) }], "File is larger than this server's configured maximum upload size (1 MiB).");
+  const form = await fetch(`${iago.baseUrl}/api/v1/user_uploads`, { method: 'POST', headers: { ...iago.authHeader(), 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=b' });
+  assert.is(((await form.json()) as { msg: string }).msg, 'You must specify a file to upload');
+  assert.equal((await attachments(iago)).attachments, before.attachments);
+
+  // The quota is 3 MiB: two 1 MiB files fit on top of the few bytes already there, a third does not.
+  assert.ok(before.upload_space_used > 0 && before.upload_space_used < 1024 * 1024);
+  const mib = Buffer.alloc(1024 * 1024, 7);
+  assert.is((await upload(iago, [{ name: 'one.bin', bytes: mib }])).status, 200);
+  assert.is((await upload(iago, [{ name: 'two.bin', bytes: mib }])).status, 200);
+  const over = await upload(iago, [{ name: 'three.bin', bytes: mib }]);
+  assert.equal([over.status, over.body.msg], [400, "Upload would exceed your organization's upload quota."]);
+  const names = (await attachments(iago)).attachments.map((attachment) => attachment.name);
+  assert.not.ok(names.includes('three.bin'));
+});
+
+uploads('a body that keeps coming after its refusal is dropped; the server stays up', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const socket = connect(server.parley.http.port, '127.0.0.1');
+  const answered = new Promise<string>((resolve) => {
+    let data = '';
+    socket.on('data', (chunk: Buffer) => {
+      data += chunk.toString();
+      if (data.includes('\r\n\r\n')) resolve(data);
+    });
+  });
+  socket.on('error', () => undefined);
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  // A malformed multipart body, refused at its first bytes, whose sender goes on sending.
+  socket.write(`POST /api/v1/user_uploads HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${iago.authHeader().Authorization!}\r\nContent-Type: multipart/form-data; boundary=xyz\r\nContent-Length: 600000\r\n\r\nnot a part\r\n`);
+  assert.match(await answered, /^HTTP\/1\.1 400/);
+  for (let sent = 0; sent < 20 && !socket.destroyed; sent++) {
+    socket.write(Buffer.alloc(16 * 1024, 120));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  socket.destroy();
+  assert.is((await iago.get('/users/me')).status, 200, 'still serving');
+});
+
+uploads('DELETE /attachments/{id}: only the owner\'s; the file and its record go', async ({ server }) => {
+  const prospero = await server.as('prospero@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const answer = await upload(prospero, [{ name: 'gone.txt', bytes: 'soon gone' }]);
+  const url = String(answer.body.url);
+  const [record] = (await attachments(prospero)).attachments;
+  const { queueId } = await register(prospero, { event_types: ['attachment'] });
+  for (const [client, id] of [[othello, record!.id], [prospero, 999999]] as const) {
+    const response = await client.delete(`/attachments/${id}`);
+    assert.equal([response.status, response.body.msg], [400, 'Invalid attachment']);
+    assertMatchesReference('DELETE /attachments/{attachment_id}', response.body, {}, 400);
+  }
+  const removed = await prospero.delete(`/attachments/${record!.id}`);
+  assertMatchesReference('DELETE /attachments/{attachment_id}', removed.body);
+  const [event] = await pollEvents(prospero, queueId, 1);
+  assertEventMatchesReference(event!);
+  assert.equal([event!.op, event!.attachment], ['remove', { id: record!.id }]);
+  assert.equal((await attachments(prospero)).attachments, []);
+  assert.not.ok(existsSync(join(server.config.dataDir, 'uploads', url.slice('/user_uploads/'.length))));
+  assert.is((await download(prospero, url)).status, 404);
+});
+
+uploads('credentials are required; register reports the upload limits', async ({ server }) => {
+  await assertRequiresCredentials(server.anonymous, [['POST', '/user_uploads'], ['GET', '/attachments'], ['DELETE', '/attachments/1']]);
+  const { state } = await register(await server.as('hamlet@zulip.com'), { fetch_event_types: ['realm'] });
+  assert.equal([state.max_file_upload_size_mib, state.realm_upload_quota_mib], [1, 3]);
+});
+
+uploads('the multipart parser gives the same parts whatever the chunks the body arrives in', async () => {
+  const form = new FormData();
+  form.append('note', 'a field');
+  // Bytes that look like the start of a delimiter inside the file.
+  form.append('file', new Blob([Buffer.from('x\r\n--\r\n-y\r\n\u00ff')]), 'd.bin');
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  const body = Buffer.from(await request.arrayBuffer());
+  const boundary = boundaryOf(request.headers.get('content-type') ?? '')!;
+  for (const size of [1, 2, 7, 64, body.length]) {
+    const fields: [string, string][] = [];
+    const files: { name: string; bytes: Buffer[]; ended: boolean }[] = [];
+    const parser = new MultipartParser(boundary, {
+      field: (name, value) => fields.push([name, value]),
+      file(_field, name) {
+        const file = { name, bytes: [] as Buffer[], ended: false };
+        files.push(file);
+        return { write: (chunk) => file.bytes.push(chunk) > 0, end: () => (file.ended = true) };
+      },
+    });
+    for (let at = 0; at < body.length; at += size) parser.write(body.subarray(at, at + size));
+    parser.end();
+    assert.equal(fields, [['note', 'a field']], `chunks of ${size}`);
+    assert.equal(files.map((file) => [file.name, Buffer.concat(file.bytes).toString('latin1'), file.ended]), [['d.bin', Buffer.from('x\r\n--\r\n-y\r\n\u00ff').toString('latin1'), true]], `chunks of ${size}`);
+  }
+  const truncated = new MultipartParser(boundary, { field: () => undefined, file: () => ({ write: () => true, end: () => undefined }) });
+  truncated.write(body.subarray(0, body.length - 10));
+  assert.throws(() => truncated.end(), /Malformed multipart body/);
+});
+
+uploads.run();
