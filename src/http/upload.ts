@@ -1,10 +1,10 @@
-// Receiving an upload: the multipart body streamed into the file storage as it arrives (never
-// whole in memory), the file's size checked on the way, the connection paused while the disk
-// catches up. Nothing is kept of a refused or interrupted upload.
-import { PassThrough } from 'node:stream';
+// Receiving an upload: the multipart body (parsed by busboy) streamed into the file storage as it
+// arrives, never whole in memory, its file's size checked on the way, the connection paused while
+// the disk catches up. Nothing is kept of a refused or interrupted upload.
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
 import { errors } from '../errors.js';
 import type { FileStorage } from '../files/storage.js';
-import { boundaryOf, MultipartParser } from './multipart.js';
 import type { Exchange } from './response.js';
 
 export interface ReceivedFile {
@@ -23,19 +23,22 @@ export interface UploadLimits {
   keyFor(name: string): string;
 }
 
+type Consumer = (chunk: Uint8Array, isLast: boolean) => boolean;
+
 /** An upload's body from the moment its request arrives: uWS drops body data that no handler
  * takes, and the upload is authenticated (asynchronously) before it is read, so the first chunks
  * are kept here and the connection paused until the receiver takes over. */
 export class HeldBody {
   private readonly early: { chunk: Buffer; isLast: boolean }[] = [];
-  private consumer: ((chunk: Uint8Array, isLast: boolean) => boolean) | undefined;
+  private consumer: Consumer | undefined;
   /** uWS's resume also touches a connection that was never paused: resume only a paused one. */
   private paused = false;
 
   constructor(private readonly exchange: Exchange) {
     exchange.res.onData((chunk, isLast) => {
       if (this.consumer) {
-        if (!this.consumer(new Uint8Array(chunk), isLast)) this.pause();
+        // Never pause after the last chunk: nothing would resume the connection's next request.
+        if (!this.consumer(new Uint8Array(chunk), isLast) && !isLast) this.pause();
         return;
       }
       this.early.push({ chunk: Buffer.from(chunk.slice(0)), isLast });
@@ -44,14 +47,15 @@ export class HeldBody {
   }
 
   private pause(): void {
-    // Data may still arrive after the answer went out (a refused upload): the response is gone.
+    // uWS goes on handing over the rest of a body after its answer went out: that response is gone.
     if (this.exchange.aborted || this.exchange.done) return;
     this.paused = true;
     this.exchange.res.pause();
   }
 
-  /** Hands the body to `consumer` (false from it: pause until `resume`). */
-  consume(consumer: (chunk: Uint8Array, isLast: boolean) => boolean): void {
+  /** Hands the body to `consumer`: the chunk is the connection's memory, valid during the call
+   * only; false from the consumer pauses the connection until `resume`. */
+  consume(consumer: Consumer): void {
     this.consumer = consumer;
     let flowing = true;
     for (const { chunk, isLast } of this.early.splice(0)) flowing = consumer(chunk, isLast);
@@ -69,80 +73,95 @@ export class HeldBody {
 const FRAMING_BYTES = 1024 * 1024;
 const MIB = 1024 * 1024;
 
+/** Busboy's limits besides the file's size (whose limit busboy reports on reaching it: a file may
+ * be one byte under it): one file, and a few small fields and part headers. */
+const PART_LIMITS = { files: 1, fields: 16, fieldSize: 64 * 1024, headerPairs: 16 };
+
 export function receiveUpload(exchange: Exchange, body: HeldBody, head: { contentType: string; contentLength: string }, storage: FileStorage, limits: UploadLimits): Promise<ReceivedFile> {
-  const boundary = boundaryOf(head.contentType);
   const maxBytes = limits.maxMib * MIB;
   const refuse = (error: Error) => {
     // The body is not read: close the connection rather than wait for it.
     exchange.closeConnection = true;
     return Promise.reject(error);
   };
-  if (boundary === undefined) return refuse(errors.noFileGiven());
-  if (head.contentLength !== '' && Number(head.contentLength) > maxBytes + FRAMING_BYTES) return refuse(errors.fileTooLarge(limits.maxMib));
+  const declared = head.contentLength === '' ? undefined : Number(head.contentLength);
+  if (declared !== undefined && declared > maxBytes + FRAMING_BYTES) return refuse(errors.fileTooLarge(limits.maxMib));
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: { 'content-type': head.contentType }, defParamCharset: 'utf8', limits: { ...PART_LIMITS, fileSize: maxBytes + 1 } });
+  } catch {
+    return refuse(errors.noFileGiven());
+  }
 
   return new Promise<ReceivedFile>((resolve, reject) => {
-    let file: { name: string; contentType: string; key: string; sink: PassThrough; stored: Promise<number> } | undefined;
-    let received = 0;
-    let total = 0;
+    let file: { name: string; contentType: string; key: string; stream: Readable; stored: Promise<number> } | undefined;
     let failure: { error: unknown } | undefined;
+    let settled = false;
+    /** Bytes of the body so far, and whether it has all arrived. */
+    let total = 0;
+    let ended = false;
 
-    /** Refuses the upload: what is stored of it goes; the rest of the body is read and dropped (up to
-     * the limit, else the connection closes), so the client gets the answer rather than a reset. */
+    /** Refuses the upload: what is stored of it goes, and the rest of the body is read and dropped
+     * before the answer (clients send a whole body before they read an answer, and a connection
+     * closed under a sender loses the answer); `now` answers at once and closes the connection. */
     const fail = (error: unknown, now = false) => {
       if (!failure) {
         failure = { error };
-        if (file) {
-          file.sink.destroy(error instanceof Error ? error : new Error(String(error)));
-          const key = file.key;
-          // A file stored in full before the failure (a second file, a bad ending) goes too.
-          file.stored.then(() => storage.delete(key), () => undefined).catch((cause: unknown) => console.error('removing a refused upload failed', cause));
-        }
+        body.resume();
+        // Not within busboy's own call that reported the failure (it goes on using its part).
+        queueMicrotask(() => {
+          parser.destroy();
+          if (!file) return;
+          const { key, stream, stored } = file;
+          stream.destroy();
+          // A file stored in full before the failure goes too.
+          stored.then(() => storage.delete(key), () => undefined).catch((cause: unknown) => console.error('removing a refused upload failed', cause));
+        });
       }
-      if (now) {
-        exchange.closeConnection = true;
-        reject(failure.error);
-      }
+      if (now) exchange.closeConnection = true;
+      settle();
+    };
+    /** Answers a failure once the body has been read (or at once, when cut off). */
+    const settle = () => {
+      if (settled || !failure || !(ended || exchange.closeConnection)) return;
+      settled = true;
+      reject(failure.error);
     };
 
-    const parser = new MultipartParser(boundary, {
-      field: () => undefined,
-      file(_field, name, contentType) {
-        if (file) throw errors.oneFileOnly();
-        const sink = new PassThrough();
-        sink.on('drain', () => body.resume());
-        // Its errors reach the upload through `stored`; once stored, destroying it is only cleanup.
-        sink.on('error', () => undefined);
-        const key = limits.keyFor(name);
-        const type = contentType === '' ? 'application/octet-stream' : contentType;
-        file = { name, contentType: type, key, sink, stored: storage.put(key, sink, type) };
-        file.stored.catch((error: unknown) => fail(error));
-        return {
-          write(chunk) {
-            received += chunk.length;
-            if (received > maxBytes) throw errors.fileTooLarge(limits.maxMib);
-            return sink.write(chunk);
-          },
-          end: () => sink.end(),
-        };
-      },
+    parser.on('file', (_field, stream, info) => {
+      const key = limits.keyFor(info.filename ?? '');
+      const contentType = info.mimeType === '' ? 'application/octet-stream' : info.mimeType;
+      stream.on('limit', () => fail(errors.fileTooLarge(limits.maxMib)));
+      // Its errors (a body cut short) reach the upload through the parser and `stored`.
+      stream.on('error', () => undefined);
+      file = { name: info.filename ?? '', contentType, key, stream, stored: storage.put(key, stream, contentType) };
+      file.stored.catch((error: unknown) => fail(error));
     });
+    parser.on('filesLimit', () => fail(errors.oneFileOnly()));
+    parser.on('error', () => fail(errors.badRequest('Malformed multipart body')));
+    parser.on('close', () => {
+      if (!file) return fail(errors.noFileGiven());
+      const { name, contentType, key, stored } = file;
+      stored.then((size) => {
+        if (!failure) {
+          settled = true;
+          resolve({ name, contentType, key, size });
+        }
+      }, (error: unknown) => fail(error));
+    });
+    parser.on('drain', () => body.resume());
 
     exchange.abort.signal.addEventListener('abort', () => fail(new Error('client went away during the upload'), true));
     body.consume((chunk, isLast) => {
       total += chunk.length;
-      if (failure) {
-        if (isLast || total > maxBytes + FRAMING_BYTES) fail(failure.error, true);
-        return true;
-      }
-      try {
-        const flowing = parser.write(chunk);
-        if (!isLast) return flowing;
-        parser.end();
-        if (!file) throw errors.noFileGiven();
-        const { name, contentType, key, stored } = file;
-        stored.then((size) => resolve({ name, contentType, key, size }), (error: unknown) => fail(error, true));
-      } catch (error) {
-        fail(error, isLast);
+      ended = isLast;
+      if (declared === undefined && total > maxBytes + FRAMING_BYTES) fail(errors.fileTooLarge(limits.maxMib), true);
+      else if (failure) settle();
+      else {
+        // Busboy keeps references to what it is given: copy the connection's memory.
+        const flowing = parser.write(Buffer.from(chunk));
+        if (isLast) parser.end();
+        return flowing;
       }
       return true;
     });
