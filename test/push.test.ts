@@ -65,7 +65,7 @@ push('registering a device: checked, announced to the user\'s clients, in regist
   const events = (await hamlet.get('/events', { queue_id: state.queueId, last_event_id: -1, dont_block: true })).body.events as { type: string }[];
   assert.equal(events.map((event) => event.type), ['push_device']);
   for (const event of events) assertEventMatchesReference(event as { type: string; id: number });
-  for (const event of events) applyEvent(state.state, event as never);
+  for (const event of events) applyEvent(state.state, event);
   const fresh = await register(hamlet, { fetch_event_types: ['push_device'] });
   assertMatchesReference('POST /register', fresh.state);
   assert.equal(comparable(state.state), comparable(fresh.state));

@@ -2,6 +2,7 @@
 // zerver/lib/event_types.py lists them: commands can only emit what is declared here, and clients'
 // code (the tests' applyEvent) can switch over the union.
 import type { ChannelView, folderView, subscriptionView } from '../channels/view.js';
+import type { SubscriptionProperty } from '../channels/records.js';
 import type { groupView } from '../groups/view.js';
 import type { attachmentView } from '../messages/attachments.js';
 import type { linkifierView } from '../messages/linkifiers.js';
@@ -55,7 +56,7 @@ export type StreamEvent =
 export type SubscriptionEvent =
   | { type: 'subscription'; op: 'add'; subscriptions: View<typeof subscriptionView>[] }
   | { type: 'subscription'; op: 'remove'; subscriptions: { stream_id: number; name: string }[] }
-  | { type: 'subscription'; op: 'update'; stream_id: number; property: string; value: unknown }
+  | { type: 'subscription'; op: 'update'; stream_id: number; property: SubscriptionProperty; value: string | boolean | null }
   | { type: 'subscription'; op: 'peer_add' | 'peer_remove'; stream_ids: number[]; user_ids: number[] };
 
 export type UserGroupEvent =
@@ -247,7 +248,8 @@ export type ZulipEvent =
   | PresenceEvent
   | RestartEvent
   | AttachmentEvent
-  | { type: 'realm'; op: 'update'; property: string; value: unknown }
+  /** One organization setting (about a hundred, a table in organization/settingDefaults.ts). */
+  | { type: 'realm'; op: 'update'; property: string; value: string | number | boolean | null }
   | { type: 'realm'; op: 'update_dict'; property: 'default'; data: Record<string, unknown> }
   | { type: 'realm_user_settings_defaults'; op: 'update'; property: string; value: SettingValue }
   | { type: 'realm_emoji'; op: 'update'; realm_emoji: Record<string, ReturnType<typeof realmEmojiView>> }

@@ -25,6 +25,8 @@ export interface RenderEnv {
   realmUrl?: string;
   /** The rendering user's translate_emoticons setting. */
   translateEmoticons?: boolean;
+  /** When the rendering happens (ms): a `<time:…>` without a date or year takes it from this. */
+  now?: number;
   /** HTML made before block parsing (fences), referred to by placeholder lines. */
   stash?: string[];
 }

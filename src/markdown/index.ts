@@ -56,6 +56,8 @@ export interface MessageOptions {
   realmUrl?: string;
   /** The sender's translate_emoticons setting. */
   translateEmoticons?: boolean;
+  /** When the message is rendered (ms; the server's clock). */
+  now?: number;
 }
 
 /** Message content: Zulip's syntax resolved in the realm, its linkifiers applied, and who it mentions. */

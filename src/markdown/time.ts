@@ -4,10 +4,12 @@
 import * as chrono from 'chrono-node';
 import type MarkdownIt from 'markdown-it';
 import type StateInline from 'markdown-it/lib/rules_inline/state_inline.mjs';
+import { systemClock } from '../clock.js';
+import { envOf } from './env.js';
 import { escapeText, pushHtml } from './html.js';
 
 /** The instant a time names, or undefined. */
-function parseTime(text: string, now = new Date()): Date | undefined {
+function parseTime(text: string, now: Date): Date | undefined {
   const [result, ...more] = chrono.strict.parse(text, { instant: now, timezone: 0 });
   if (result && more.length === 0 && result.index === 0 && result.text === text.trim()) {
     const get = (unit: chrono.Component, fallback: number): number => result.start.get(unit) ?? fallback;
@@ -45,7 +47,7 @@ function timeRule(state: StateInline, silent: boolean): boolean {
   if (!match || state.pos + match[0].length > state.posMax) return false;
   if (!silent) {
     const text = match[1]!;
-    const when = parseTime(text);
+    const when = parseTime(text, new Date(envOf(state).now ?? systemClock.now()));
     pushHtml(state, when ? `<time datetime="${isoUtc(when)}">${escapeText(text)}</time>` : `<span class="timestamp-error">Invalid time format: ${escapeText(text)}</span>`);
   }
   state.pos += match[0].length;

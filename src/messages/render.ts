@@ -10,10 +10,11 @@ import { mentionResolver } from './mentions.js';
 
 export type RenderedMessage = ReturnType<typeof renderMessage>;
 
-export function renderAs(state: RealmView, config: Pick<Config, 'externalHost' | 'mode'>, user: UserRecord, content: string): RenderedMessage {
+export function renderAs(state: RealmView, config: Pick<Config, 'externalHost' | 'mode' | 'clock'>, user: UserRecord, content: string): RenderedMessage {
   return renderMessage(content, mentionResolver(state), {
     linkifiers: state.compiledLinkifiers(),
     realmUrl: realmUrl(state.realm, config),
     translateEmoticons: userSetting(user, 'translate_emoticons') === true,
+    now: config.clock.now(),
   });
 }

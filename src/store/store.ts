@@ -47,7 +47,6 @@
 import { createHash } from 'node:crypto';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channels/records.js';
-import type { QueueSnapshot } from '../events/queue.js';
 import type { GroupRecord } from '../groups/records.js';
 import type { AttachmentRecord } from '../messages/attachments.js';
 import type { RealmEmojiRecord } from '../emoji/custom.js';
@@ -65,6 +64,11 @@ import { OwnedTable, RealmTable } from './tables.js';
 import { UserMessageIndex } from './userMessages.js';
 
 export type IdKind = 'realm' | 'user' | 'channel' | 'group' | 'message' | 'recipient' | 'field' | 'draft' | 'scheduled' | 'folder' | 'linkifier' | 'attachment' | 'realmEmoji' | 'savedSnippet' | 'playground' | 'navigationView';
+
+/** What a graceful shutdown keeps for the next start (event queues), by ID, as it was given. */
+export interface Shelved {
+  id: string;
+}
 
 /** The storage could not make a write durable; nothing of the write was kept. */
 export class StorageError extends Error {
@@ -157,7 +161,7 @@ export class Store {
   readonly navigationViews: OwnedTable<NavigationViewRecord>;
   readonly scheduledMessages: OwnedTable<ScheduledMessageRecord>;
   readonly pushDevices: OwnedTable<PushDeviceRecord>;
-  private readonly queues: Database<QueueSnapshot, string>;
+  private readonly queues: Database<Shelved, string>;
   private readonly presence: Database<PresenceSnapshot, number>;
   private readonly lastIds = new Map<IdKind, number>();
   /** Headers of recently sent or read messages (flag updates read thousands at once). */
@@ -343,15 +347,17 @@ export class Store {
     );
   }
 
-  /** Keeps event queues across a graceful restart (EventQueues' shelf). */
-  async saveQueues(snapshots: readonly QueueSnapshot[]): Promise<void> {
+  /** Keeps event queues across a graceful restart (EventQueues' shelf; the store does not look
+   * inside them). */
+  async saveQueues(snapshots: readonly Shelved[]): Promise<void> {
     await this.write(() => {
       for (const snapshot of snapshots) this.queues.put(snapshot.id, snapshot);
     });
   }
 
-  async takeSavedQueues(): Promise<QueueSnapshot[]> {
-    const saved = [...this.queues.getRange()].map(({ value }) => value);
+  /** The queues saved, in the shape they were saved in (`T`, the caller's). */
+  async takeSavedQueues<T extends Shelved>(): Promise<T[]> {
+    const saved = [...this.queues.getRange()].map(({ value }) => value as T);
     await this.write(() => {
       for (const snapshot of saved) this.queues.remove(snapshot.id);
     });

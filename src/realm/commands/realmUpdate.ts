@@ -57,10 +57,13 @@ function timeLimit(name: string, value: TimeLimit): number | null {
   return value;
 }
 
+/** What one organization setting holds, as its `realm` `update` event carries it. */
+type RealmUpdateValue = string | number | boolean | null;
+
 interface Plan {
   realm: RealmRecord;
   /** Changes announced as realm/update, in order. */
-  updated: [string, unknown][];
+  updated: [string, RealmUpdateValue][];
   /** Changes announced together as one realm/update_dict. */
   updatedDict: Record<string, unknown>;
 }
@@ -73,7 +76,7 @@ function checkRealmUpdate(ctx: CommandContext, user: UserRecord, changes: RealmC
   const properties: Partial<RealmProperties> = { ...before.properties };
   const permissions = { ...before.permissions };
   const editing: MessageEditSettings = { ...editSettings(ctx.state) };
-  const updated: [string, unknown][] = [];
+  const updated: [string, RealmUpdateValue][] = [];
   const updatedDict: Record<string, unknown> = {};
 
   const plain = <K extends RealmPropertyName>(name: K, value: RealmProperties[K]) => {

@@ -9,7 +9,10 @@ export interface PropertyChange {
   value: unknown;
 }
 
-const fieldOf: Record<Exclude<SubscriptionProperty, 'color' | 'is_muted' | 'in_home_view'>, keyof SubscriptionRecord> = {
+/** The subscription's fields that hold a yes/no setting (null: the user's default). */
+type SwitchField = { [K in keyof SubscriptionRecord]: SubscriptionRecord[K] extends boolean | null ? K : never }[keyof SubscriptionRecord];
+
+const fieldOf: Record<Exclude<SubscriptionProperty, 'color' | 'is_muted' | 'in_home_view'>, SwitchField> = {
   pin_to_top: 'pinToTop',
   desktop_notifications: 'desktopNotifications',
   audible_notifications: 'audibleNotifications',
@@ -48,7 +51,7 @@ function applyChange(subscription: SubscriptionRecord, requested: PropertyChange
   return { ...subscription, [fieldOf[property]]: value };
 }
 
-function announce(ctx: CommandContext, userId: number, channelId: number, property: SubscriptionProperty, value: unknown): void {
+function announce(ctx: CommandContext, userId: number, channelId: number, property: SubscriptionProperty, value: string | boolean | null): void {
   ctx.emit({ type: 'subscription', op: 'update', stream_id: channelId, property, value }, [userId]);
 }
 
