@@ -107,6 +107,7 @@ export const errors = {
   videoCallFailed: () => new ApiError(400, 'BAD_REQUEST', 'Failed to create video call'),
   noFileGiven: () => new ApiError(400, 'BAD_REQUEST', 'You must specify a file to upload'),
   oneFileOnly: () => new ApiError(400, 'BAD_REQUEST', 'You may only upload one file at a time'),
+  avatarChangesDisabled: () => new ApiError(400, 'BAD_REQUEST', 'Avatar changes are disabled in this organization.'),
   fileTooLarge: (maxMib: number) => new ApiError(400, 'BAD_REQUEST', `File is larger than this server's configured maximum upload size (${maxMib} MiB).`),
   uploadQuotaExceeded: () => new ApiError(400, 'BAD_REQUEST', "Upload would exceed your organization's upload quota."),
   invalidAttachment: () => new ApiError(400, 'BAD_REQUEST', 'Invalid attachment'),

@@ -23,7 +23,8 @@ import {
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { createScheduledMessage, deleteScheduledMessage, getScheduledMessages, updateScheduledMessage } from './scheduled.js';
 import { updateRealm, updateUserSettingsDefaults } from './realm.js';
-import { deactivateCustomEmoji, getEmojiImage, getRealmEmoji, uploadCustomEmoji } from './realmEmoji.js';
+import { deactivateCustomEmoji, getRealmEmoji, uploadCustomEmoji } from './realmEmoji.js';
+import { deleteAvatar, publicImage, uploadAvatar } from './avatars.js';
 import { getServerSettings, health, ready } from './server.js';
 import { getDefaultLogo, getEmojiData } from './static.js';
 import { thumbnail } from './thumbnail.js';
@@ -74,6 +75,8 @@ export const routes: readonly Route[] = [
 
   userRoute('GET', '/users/me', schemas.getOwnUser, getOwnUser),
   userRoute('DELETE', '/users/me', schemas.deactivateOwnUser, deactivateOwnUser),
+  uploadRoute('POST', '/users/me/avatar', schemas.uploadAvatar, uploadAvatar),
+  userRoute('DELETE', '/users/me/avatar', schemas.deleteAvatar, deleteAvatar),
   userRoute('POST', '/users/me/api_key/regenerate', schemas.regenerateApiKey, regenerateOwnApiKey),
   adminRoute('POST', '/users', schemas.createUser, createUser),
   userRoute('GET', '/users', schemas.getUsers, getUsers),
@@ -185,7 +188,8 @@ export const routes: readonly Route[] = [
   userRoute('GET', '/realm/emoji', schemas.getCustomEmoji, getRealmEmoji),
   uploadRoute('POST', '/realm/emoji/{emoji_name}', schemas.uploadCustomEmoji, uploadCustomEmoji),
   userRoute('DELETE', '/realm/emoji/{emoji_name}', schemas.deactivateCustomEmoji, deactivateCustomEmoji),
-  atRoot(publicRoute('GET', '/user_avatars/{realm_id:int}/emoji/images/{file_name}', schemas.getEmojiImage, getEmojiImage)),
+  atRoot(publicRoute('GET', '/user_avatars/{realm_id:int}/emoji/images/{file_name}', schemas.getPublicImage, publicImage('emoji/images'))),
+  atRoot(publicRoute('GET', '/user_avatars/{realm_id:int}/avatars/{file_name}', schemas.getPublicImage, publicImage('avatars'))),
   atRoot(userRoute('GET', '/user_uploads/{realm_id:int}/{bucket}/{random}/{filename}', schemas.getFile, getFile)),
   userRoute('GET', '/attachments', schemas.getAttachments, getAttachments),
   userRoute('DELETE', '/attachments/{attachment_id:int}', schemas.removeAttachment, removeAttachment),

@@ -9,13 +9,9 @@ import { errors } from '../errors.js';
 
 export async function uploadFile(request: UploadRequest) {
   const realmId = request.realm.realm.id;
-  const file = await request.receiveFile({ maxMib: request.config.maxFileUploadSizeMib, keyFor: (name) => newPathId(realmId, name) });
-  try {
-    await request.realm.ask('attachments.create', request.user.userId, { name: file.name, pathId: file.key, size: file.size, contentType: file.contentType });
-  } catch (error) {
-    await request.files.delete(file.key);
-    throw error;
-  }
+  const { file } = await request.receiveFile({ maxMib: request.config.maxFileUploadSizeMib, keyFor: (name) => newPathId(realmId, name) }, (received) =>
+    request.realm.ask('attachments.create', request.user.userId, { name: received.name, pathId: received.key, size: received.size, contentType: received.contentType }),
+  );
   const url = `${UPLOADS_PREFIX}${file.key}`;
   return { uri: url, url, filename: file.name };
 }

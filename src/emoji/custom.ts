@@ -1,6 +1,7 @@
 // A realm's custom emoji (Zulip's RealmEmoji): uploaded images with a name, deactivated rather than
 // deleted, so that old reactions and statuses keep their picture.
 import { randomBytes } from 'node:crypto';
+import { USER_AVATARS_PREFIX } from '../users/avatars.js';
 
 export interface RealmEmojiRecord {
   id: number;
@@ -12,14 +13,8 @@ export interface RealmEmojiRecord {
   deactivated: boolean;
 }
 
-/** Where custom emoji images (and, later, avatars) are served, as in Zulip. */
-export const USER_AVATARS_PREFIX = '/user_avatars/';
-
 /** Zulip's MAX_EMOJI_FILE_SIZE_MIB. */
 export const MAX_EMOJI_FILE_SIZE_MIB = 5;
-
-/** The image types Zulip accepts for custom emoji, by their extension. */
-export const emojiImageTypes: Readonly<Record<string, string>> = { 'image/png': 'png', 'image/gif': 'gif', 'image/jpeg': 'jpeg', 'image/webp': 'webp' };
 
 export const newEmojiImageKey = (realmId: number, extension: string): string => `${realmId}/emoji/images/${randomBytes(12).toString('hex')}.${extension}`;
 

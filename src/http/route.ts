@@ -54,7 +54,9 @@ export interface UserRequest extends PublicRequest {
 /** The request of a route whose body is a file upload: the handler receives the file, streamed
  * into the file storage, when it has decided to (its body is not read before). */
 export interface UploadRequest extends UserRequest {
-  receiveFile(limits: UploadLimits): Promise<ReceivedFile>;
+  /** Receives the file into the storage and hands it to `record` (which tells the realm about it);
+   * should recording fail, the stored file is removed. */
+  receiveFile<T>(limits: UploadLimits, record: (file: ReceivedFile) => Promise<T>): Promise<{ file: ReceivedFile; recorded: T }>;
 }
 
 /** The fields a handler adds to a success response. */

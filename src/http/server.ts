@@ -10,7 +10,7 @@ import { readParams } from './params.js';
 import { openExchange, sendError, sendFile, sendRedirect, sendStream, sendSuccess, type Exchange } from './response.js';
 import { FileBody, FileStream, Redirect, type Body, type PublicRequest, type Route, type ServerContext, type UploadRequest } from './route.js';
 import { Router, type Match } from './router.js';
-import { HeldBody, receiveUpload, type UploadLimits } from './upload.js';
+import { HeldBody, receiveUpload, type ReceivedFile, type UploadLimits } from './upload.js';
 import { addEventSocket } from './socket.js';
 import { Role } from '../users/records.js';
 
@@ -145,9 +145,15 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     try {
       const { run, request, principal, params } = await admit(exchange, head, match);
       if (!principal) throw errors.unauthorized();
-      const receiveFile = (limits: UploadLimits) => {
+      const receiveFile = async <T>(limits: UploadLimits, record: (file: ReceivedFile) => Promise<T>) => {
         receiving = true;
-        return receiveUpload(exchange, body, head, files, limits);
+        const file = await receiveUpload(exchange, body, head, files, limits);
+        try {
+          return { file, recorded: await record(file) };
+        } catch (error) {
+          await files.delete(file.key);
+          throw error;
+        }
       };
       const upload: UploadRequest = { ...request, user: principal, receiveFile };
       const handled = run(upload, Object.assign(await readParams(head.query, Buffer.alloc(0), ''), params));

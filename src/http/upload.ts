@@ -16,12 +16,12 @@ export interface ReceivedFile {
   size: number;
 }
 
-export interface UploadLimits {
-  /** The largest file accepted, in MiB. */
-  maxMib: number;
-  /** The storage key for a file of this name. */
-  keyFor(name: string): string;
-}
+/** The largest file accepted (MiB), and where it is stored: any file by its name, or only an image
+ * (custom emoji, avatars: another type is refused before it is stored) by its type's extension. */
+export type UploadLimits = { maxMib: number } & ({ keyFor(name: string): string } | { imageKeyFor(extension: string): string });
+
+/** The image types Zulip accepts for custom emoji and avatars, with their file extensions. */
+const IMAGE_TYPES: Readonly<Record<string, string>> = { 'image/png': 'png', 'image/gif': 'gif', 'image/jpeg': 'jpeg', 'image/webp': 'webp' };
 
 type Consumer = (chunk: Uint8Array, isLast: boolean) => boolean;
 
@@ -129,8 +129,15 @@ export function receiveUpload(exchange: Exchange, body: HeldBody, head: { conten
     };
 
     parser.on('file', (_field, stream, info) => {
-      const key = limits.keyFor(info.filename ?? '');
       const contentType = info.mimeType === '' ? 'application/octet-stream' : info.mimeType;
+      const extension = IMAGE_TYPES[contentType];
+      let key: string;
+      if ('keyFor' in limits) key = limits.keyFor(info.filename ?? '');
+      else if (extension !== undefined) key = limits.imageKeyFor(extension);
+      else {
+        stream.resume();
+        return fail(errors.badRequest('Invalid image format'));
+      }
       stream.on('limit', () => fail(errors.fileTooLarge(limits.maxMib)));
       // Its errors (a body cut short) reach the upload through the parser and `stored`.
       stream.on('error', () => undefined);

@@ -44,6 +44,8 @@ export interface UserRecord {
   firstLogin: number | null;
   timezone: string;
   avatarSource: 'G' | 'U';
+  /** The uploaded avatar's storage key (users/avatars.ts), while avatarSource is 'U'. */
+  avatarKey?: string;
   avatarVersion: number;
   isImportedStub: boolean;
   isDeleted: boolean;

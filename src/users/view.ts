@@ -1,5 +1,5 @@
 // The User object of the API, as one requester may see it (spec: "User object").
-import { createHash } from 'node:crypto';
+import { userAvatarUrl } from './avatars.js';
 import { profileValue, type FieldRecord } from './profileFields.js';
 import { EmailVisibility, Role, type UserRecord } from './records.js';
 
@@ -57,14 +57,6 @@ export const dummyEmail = (userId: number, domain: string): string => `user${use
  * every requester (as in Zulip), so payloads that carry it can be shared between recipients. */
 export const apiEmail = (user: UserRecord, domain: string): string =>
   user.emailAddressVisibility === EmailVisibility.everyone || user.isBot ? user.email : dummyEmail(user.id, domain);
-
-function gravatarUrl(email: string, version: number, size?: number): string {
-  const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}${size === undefined ? '' : `&s=${size}`}`;
-}
-
-/** A user's avatar URL; `medium` is Zulip's larger size (500 px) for profile views. */
-export const userAvatarUrl = (user: UserRecord, medium = false): string => gravatarUrl(user.email, user.avatarVersion, medium ? 500 : undefined);
 
 const isoTime = (seconds: number): string => new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
 

@@ -75,7 +75,7 @@ function noteRecentConversation(state: State, messageId: number, participants: n
   state.recent_private_conversations = [{ max_message_id: messageId, user_ids: others }, ...rest];
 }
 
-function applyRealmUser(state: State, event: Extract<ZulipEvent, { type: 'realm_user' }>): void {
+function applyRealmUser(state: State, event: Extract<ZulipEvent, { type: 'realm_user' }>, options: ApplyOptions): void {
   if (event.op === 'add') return void state.realm_users!.push(event.person);
   const { person } = event;
   const active = state.realm_users!;
@@ -84,10 +84,13 @@ function applyRealmUser(state: State, event: Extract<ZulipEvent, { type: 'realm_
   // The User object has no avatar_source or avatar_url_medium; the client keeps the rest.
   const { avatar_source: _source, avatar_url_medium: _medium, custom_profile_field: custom, new_email: newEmail, ...fields } = person;
   Object.assign(user, fields, newEmail === undefined ? {} : { email: newEmail });
+  // Avatar events carry the URL; a client_gravatar client computes Gravatar URLs itself.
+  if (options.clientGravatar && person.avatar_source === 'G' && person.user_id !== state.user_id) user.avatar_url = null;
   // The user's own fields at the top level follow their own changes (Zulip's apply_event).
   if (person.user_id === state.user_id) {
     if (newEmail !== undefined) state.email = newEmail;
     if (fields.full_name !== undefined) state.full_name = fields.full_name;
+    if (person.avatar_url !== undefined) Object.assign(state, { avatar_source: person.avatar_source, avatar_url: person.avatar_url, avatar_url_medium: person.avatar_url_medium });
   }
   if (custom) {
     const { id, ...value } = custom;
@@ -218,14 +221,20 @@ function applyStatus(state: State, event: Extract<ZulipEvent, { type: 'user_stat
 
 const byDeliveryTime = (a: Scheduled, b: Scheduled): number => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.scheduled_message_id - b.scheduled_message_id;
 
-/** Applies one event to a register state, as Zulip's clients do. */
-export function applyEvent(state: State, wire: { id?: number; type: string }): void {
+/** How the state was registered, where applying an event depends on it. */
+export interface ApplyOptions {
+  /** Registered with client_gravatar: Gravatar avatars are null in the user list. */
+  clientGravatar?: boolean;
+}
+
+/** Applies one event to a register state, as Zulip's clients do (Zulip's apply_event). */
+export function applyEvent(state: State, wire: { id?: number; type: string }, options: ApplyOptions = {}): void {
   // The wire's JSON is the catalogue's event (the server sends nothing else) with its queue ID.
   const { id: _id, ...payload } = wire;
   const event = payload as ZulipEvent;
   switch (event.type) {
     case 'realm_user':
-      return applyRealmUser(state, event);
+      return applyRealmUser(state, event, options);
     case 'stream':
     case 'subscription':
       return applyChannel(state, event);

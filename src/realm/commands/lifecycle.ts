@@ -5,7 +5,7 @@ import { directSystemGroup } from '../../groups/records.js';
 import { move } from '../../machines/lifecycle.js';
 import { userLifecycle, type UserEvent } from '../../machines/user.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
-import { userView } from '../../users/view.js';
+import { avatarFields } from '../../users/avatars.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { announceBot } from './bots.js';
 import { deleteMessages, messagesSentBy } from './deletion.js';
@@ -45,19 +45,15 @@ function deactivateOne(ctx: CommandContext, user: UserRecord, actions: Deactivat
   );
   let updated: UserRecord = { ...user, isActive: false };
   if (actions.delete_profile) {
-    updated = { ...updated, fullName: `Deleted User ${user.id}`, avatarSource: 'G', avatarVersion: user.avatarVersion + 1, isDeleted: true };
+    updated = { ...updated, fullName: `Deleted User ${user.id}`, avatarSource: 'G', avatarKey: undefined, avatarVersion: user.avatarVersion + 1, isDeleted: true };
   }
   ctx.save('user', updated);
   announceActivity(ctx, updated);
   announceBot(ctx, user, updated);
   if (actions.delete_profile) {
     const everyone = ctx.activeUserIds();
-    const avatar = userView(updated, updated, { fakeEmailDomain: ctx.fakeEmailDomain, clientGravatar: false }).avatar_url;
     ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: updated.fullName } }, everyone);
-    ctx.emit(
-      { type: 'realm_user', op: 'update', person: { user_id: user.id, avatar_source: updated.avatarSource, avatar_url: avatar, avatar_url_medium: avatar, avatar_version: updated.avatarVersion } },
-      everyone,
-    );
+    ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, ...avatarFields(updated) } }, everyone);
     // The spec's is_deleted (Zulip's reference has no event for it).
     ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_deleted: true } }, everyone);
   }

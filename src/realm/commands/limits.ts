@@ -2,6 +2,7 @@
 import { typingTiming } from '../../messages/typing.js';
 import { passwordPolicy } from '../../users/password.js';
 import { presenceTiming } from '../../users/presence.js';
+import { MAX_AVATAR_FILE_SIZE_MIB } from '../../users/avatars.js';
 
 /** Reported by every register, whatever it fetches. */
 export const limits = {
@@ -28,7 +29,7 @@ export const serverConstants = {
   server_typing_started_wait_period_milliseconds: typingTiming.startedWait,
   // No e-mail transport yet: no digests.
   settings_send_digest_emails: false,
-  max_avatar_file_size_mib: 5,
+  max_avatar_file_size_mib: MAX_AVATAR_FILE_SIZE_MIB,
   max_icon_file_size_mib: 5,
   max_logo_file_size_mib: 5,
   password_min_length: passwordPolicy.minLength,

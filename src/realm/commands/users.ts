@@ -2,7 +2,8 @@
 import { errors } from '../../errors.js';
 import { newApiKey } from '../../users/apiKey.js';
 import { EmailVisibility, isAdmin, Role, type UserRecord } from '../../users/records.js';
-import { canSeeDeliveryEmail, userAvatarUrl, userView, type UserView } from '../../users/view.js';
+import { userAvatarUrl } from '../../users/avatars.js';
+import { canSeeDeliveryEmail, userView, type UserView } from '../../users/view.js';
 import { satisfies } from '../../groups/membership.js';
 import { withRealmDefaults } from '../../users/settings.js';
 import { realmGroupSetting, type RealmGroupSettingName } from '../../organization/settings.js';
