@@ -26,6 +26,16 @@ export const groupSettingUpdate = {
   additionalProperties: false,
 } as const;
 
+/** What every invitation may say: expiry, role, channels and groups of the new user. */
+export const inviteProperties = {
+  invite_expires_in_minutes: { type: ['integer', 'null'] },
+  invite_as: { type: 'integer', enum: [100, 200, 300, 400, 600], default: 400 },
+  stream_ids: { type: 'array', items: { type: 'integer' }, maxItems: 1000, default: [] },
+  group_ids: { type: 'array', items: { type: 'integer' }, maxItems: 1000, default: [] },
+  include_realm_default_subscriptions: { type: 'boolean', default: false },
+  welcome_message_custom_text: { type: ['string', 'null'], maxLength: 8000 },
+} as const;
+
 /** A narrow: a list of terms, each [operator, operand] or {operator, operand, negated}. */
 export const narrow = {
   type: 'array',

@@ -107,6 +107,13 @@ export const errors = {
   videoCallFailed: () => new ApiError(400, 'BAD_REQUEST', 'Failed to create video call'),
   noFileGiven: () => new ApiError(400, 'BAD_REQUEST', 'You must specify a file to upload'),
   oneFileOnly: () => new ApiError(400, 'BAD_REQUEST', 'You may only upload one file at a time'),
+  noSuchInvitation: () => new ApiError(400, 'BAD_REQUEST', 'No such invitation'),
+  invitationRevoked: () => new ApiError(400, 'BAD_REQUEST', 'Invitation has already been revoked'),
+  invitationNotUsable: () => new ApiError(400, 'BAD_REQUEST', 'The registration link has expired or is not valid.'),
+  noEmailAddresses: () => new ApiError(400, 'BAD_REQUEST', 'You must specify at least one email address.'),
+  emailInvitesUnavailable: () =>
+    new ApiError(400, 'BAD_REQUEST', 'This server cannot send e-mail: no mail transport is configured. Create a reusable invitation link instead (POST /invites/multiuse).'),
+  cannotSubscribeOthers: () => new ApiError(400, 'BAD_REQUEST', 'You do not have permission to subscribe other users to channels.'),
   avatarChangesDisabled: () => new ApiError(400, 'BAD_REQUEST', 'Avatar changes are disabled in this organization.'),
   fileTooLarge: (maxMib: number) => new ApiError(400, 'BAD_REQUEST', `File is larger than this server's configured maximum upload size (${maxMib} MiB).`),
   uploadQuotaExceeded: () => new ApiError(400, 'BAD_REQUEST', "Upload would exceed your organization's upload quota."),

@@ -2,7 +2,7 @@
 // may call it, and its handler. Paths are relative to /api/v1 (except `atRoot` ones); `{name:int}`
 // is an integer segment.
 import * as schemas from '../../schemas/index.js';
-import { adminRoute, atRoot, humanRoute, publicRoute, unlimited, uploadRoute, userRoute, type Route } from '../http/route.js';
+import { adminRoute, atRoot, humanRoute, page, publicRoute, unlimited, uploadRoute, userRoute, type Route } from '../http/route.js';
 import { defaultLogoPath, emojiDataPath } from '../realm/commands/realmState.js';
 import { devFetchApiKey, fetchApiKey, jwtFetchApiKey } from './auth.js';
 import { addDefaultChannel, archiveChannel, createChannel, deleteTopic, getChannel, getChannelEmailAddress, getChannelId, getChannelMembers, getSubscriptionStatus, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, removeDefaultChannel, unsubscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings, updateSubscriptions } from './channels.js';
@@ -25,6 +25,7 @@ import { createScheduledMessage, deleteScheduledMessage, getScheduledMessages, u
 import { updateRealm, updateUserSettingsDefaults } from './realm.js';
 import { deactivateCustomEmoji, getRealmEmoji, uploadCustomEmoji } from './realmEmoji.js';
 import { deleteAvatar, publicImage, uploadAvatar } from './avatars.js';
+import { createInviteLink, emailInvite, getInvites, join, joinPage, revokeInviteLink, sendInvites } from './invites.js';
 import { getServerSettings, health, ready } from './server.js';
 import { getDefaultLogo, getEmojiData } from './static.js';
 import { thumbnail } from './thumbnail.js';
@@ -76,6 +77,14 @@ export const routes: readonly Route[] = [
   userRoute('GET', '/users/me', schemas.getOwnUser, getOwnUser),
   userRoute('DELETE', '/users/me', schemas.deactivateOwnUser, deactivateOwnUser),
   uploadRoute('POST', '/users/me/avatar', schemas.uploadAvatar, uploadAvatar),
+  userRoute('GET', '/invites', schemas.getInvites, getInvites),
+  userRoute('POST', '/invites', schemas.sendInvites, sendInvites),
+  userRoute('POST', '/invites/multiuse', schemas.createInviteLink, createInviteLink),
+  userRoute('DELETE', '/invites/multiuse/{invite_id:int}', schemas.revokeInviteLink, revokeInviteLink),
+  userRoute('DELETE', '/invites/{invite_id:int}', schemas.revokeEmailInvite, emailInvite),
+  userRoute('POST', '/invites/{invite_id:int}/resend', schemas.resendEmailInvite, emailInvite),
+  page(publicRoute('GET', '/join/{key}', schemas.getJoinPage, joinPage)),
+  page(publicRoute('POST', '/join/{key}', schemas.joinOrganization, join)),
   userRoute('DELETE', '/users/me/avatar', schemas.deleteAvatar, deleteAvatar),
   userRoute('POST', '/users/me/api_key/regenerate', schemas.regenerateApiKey, regenerateOwnApiKey),
   adminRoute('POST', '/users', schemas.createUser, createUser),

@@ -261,6 +261,8 @@ export type ZulipEvent =
   | { type: 'muted_topics'; muted_topics: [channel: string, topic: string, lastUpdated: number][] }
   | { type: 'has_provider_token'; value: boolean }
   | { type: 'push_device'; push_account_id: string; status: 'active' | 'pending' | 'failed'; error_code: string | null }
+  /** Invitations changed: clients showing them fetch GET /invites again. */
+  | { type: 'invites_changed' }
   | { type: 'heartbeat' };
 
 export type EventType = ZulipEvent['type'];

@@ -57,6 +57,10 @@ export function sendJson(exchange: Exchange, status: number, body: unknown, head
   finish(exchange, status, { 'Content-Type': 'application/json', ...headers }, JSON.stringify(body));
 }
 
+export function sendPage(exchange: Exchange, status: number, html: string): void {
+  finish(exchange, status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY' }, html);
+}
+
 export function sendRedirect(exchange: Exchange, location: string): void {
   finish(exchange, 302, { Location: location });
 }

@@ -77,6 +77,14 @@ export class FileBody {
   ) {}
 }
 
+/** A handler's answer that is an HTML page for a person in a browser (the invitation page). */
+export class Page {
+  constructor(
+    readonly html: string,
+    readonly status: 200 | 400 = 200,
+  ) {}
+}
+
 /** A handler's answer that is a stored file, streamed to the client. */
 export class FileStream {
   constructor(
@@ -100,6 +108,8 @@ export interface Route {
   auth: AuthKind;
   /** Served at the path itself rather than under /api/v1 (pages and files the web app links to). */
   atRoot?: true;
+  /** Answers HTML pages (see `page`). */
+  page?: true;
   /** Not rate limited: the event long-poll, which clients repeat as events arrive, and the
    * operator's probes. */
   unlimited?: true;
@@ -136,6 +146,9 @@ function routeKind<R extends PublicRequest>(auth: AuthKind, kind: Pick<Route, 'u
 export const publicRoute = routeKind<PublicRequest>('none');
 /** The same route served outside /api/v1. */
 export const atRoot = (route: Route): Route => ({ ...route, atRoot: true });
+/** The same route at the root, answering a person in a browser with HTML pages, refusals included
+ * (requests its schema refuses still get Zulip's JSON errors). */
+export const page = (route: Route): Route => ({ ...route, atRoot: true, page: true });
 /** The same route, not rate limited. */
 export const unlimited = (route: Route): Route => ({ ...route, unlimited: true });
 export const userRoute = routeKind<UserRequest>('user');

@@ -7,8 +7,8 @@ import type { RealmActor } from '../realm/actor.js';
 import { authenticate } from './auth.js';
 import { BodyReader } from './body.js';
 import { readParams } from './params.js';
-import { openExchange, sendError, sendFile, sendRedirect, sendStream, sendSuccess, type Exchange } from './response.js';
-import { FileBody, FileStream, Redirect, type Body, type PublicRequest, type Route, type ServerContext, type UploadRequest } from './route.js';
+import { openExchange, sendError, sendFile, sendPage, sendRedirect, sendStream, sendSuccess, type Exchange } from './response.js';
+import { FileBody, FileStream, Page, Redirect, type Body, type PublicRequest, type Route, type ServerContext, type UploadRequest } from './route.js';
 import { Router, type Match } from './router.js';
 import { HeldBody, receiveUpload, type ReceivedFile, type UploadLimits } from './upload.js';
 import { addEventSocket } from './socket.js';
@@ -166,6 +166,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
   function respond(exchange: Exchange, ignored: string[], result: Body): void {
     if (result instanceof Redirect) sendRedirect(exchange, result.location);
     else if (result instanceof FileBody) sendFile(exchange, result.contentType, result.body, result.maxAgeSeconds);
+    else if (result instanceof Page) sendPage(exchange, result.status, result.html);
     else if (result instanceof FileStream) sendStream(exchange, result.stream, result.size, result.headers);
     else sendSuccess(exchange, result, ignored);
   }

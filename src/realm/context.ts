@@ -14,6 +14,7 @@ import type { AttachmentRecord } from '../messages/attachments.js';
 import type { RealmEmojiRecord } from '../emoji/custom.js';
 import type { LinkifierRecord } from '../messages/linkifiers.js';
 import type { PlaygroundRecord } from '../messages/playgrounds.js';
+import type { InviteRecord } from '../users/invites.js';
 import type { ScheduledMessageRecord } from '../messages/records.js';
 import type { SavedSnippetRecord } from '../messages/savedSnippets.js';
 import type { PresenceTable, PresenceView } from '../users/presence.js';
@@ -34,6 +35,7 @@ interface Rows {
   attachment: AttachmentRecord;
   realmEmoji: RealmEmojiRecord;
   playground: PlaygroundRecord;
+  invite: InviteRecord;
   /** A user's saved snippet, stored under its owner. */
   savedSnippet: SavedSnippetRecord & { userId: number };
   /** A user's navigation view, stored under its owner. */
@@ -89,6 +91,7 @@ const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
     forget: (state, attachment) => state.dropAttachment(attachment),
   },
   playground: { put: (store, _realm, playground) => store.playgrounds.put(playground), remove: (store, _realm, playground) => store.playgrounds.remove(playground) },
+  invite: { put: (store, _realm, invite) => store.invites.put(invite) },
   savedSnippet: ownedById((store) => store.savedSnippets),
   navigationView: ownedById((store) => store.navigationViews),
 };

@@ -41,6 +41,7 @@
 //   realmEmoji [realmId, emojiId]         → RealmEmojiRecord (custom emoji; the image is in the file
 //                                          storage under its image key)
 //   playgrounds [realmId, playgroundId]   → PlaygroundRecord (code playgrounds)
+//   invites  [realmId, inviteId]          → InviteRecord (reusable invitation links)
 //   queues   queueId                      → persisted event queue (written at graceful shutdown)
 //   presence realmId                      → PresenceSnapshot, the realm's presence table (kept in
 //                                          memory, saved every few minutes and at shutdown)
@@ -52,6 +53,7 @@ import type { AttachmentRecord } from '../messages/attachments.js';
 import type { RealmEmojiRecord } from '../emoji/custom.js';
 import type { LinkifierRecord } from '../messages/linkifiers.js';
 import type { PlaygroundRecord } from '../messages/playgrounds.js';
+import type { InviteRecord } from '../users/invites.js';
 import { headerOf, type DraftRecord, type MessageHeader, type MessageRecord, type ScheduledMessageRecord, type UserTopicRecord } from '../messages/records.js';
 import type { SavedSnippetRecord } from '../messages/savedSnippets.js';
 import type { PushDeviceRecord } from '../push/records.js';
@@ -63,7 +65,7 @@ import type { UserRecord } from '../users/records.js';
 import { OwnedTable, RealmTable } from './tables.js';
 import { UserMessageIndex } from './userMessages.js';
 
-export type IdKind = 'realm' | 'user' | 'channel' | 'group' | 'message' | 'recipient' | 'field' | 'draft' | 'scheduled' | 'folder' | 'linkifier' | 'attachment' | 'realmEmoji' | 'savedSnippet' | 'playground' | 'navigationView';
+export type IdKind = 'realm' | 'user' | 'channel' | 'group' | 'message' | 'recipient' | 'field' | 'draft' | 'scheduled' | 'folder' | 'linkifier' | 'attachment' | 'realmEmoji' | 'savedSnippet' | 'playground' | 'navigationView' | 'invite';
 
 /** What a graceful shutdown keeps for the next start (event queues), by ID, as it was given. */
 export interface Shelved {
@@ -155,6 +157,7 @@ export class Store {
   readonly attachments: RealmTable<AttachmentRecord>;
   readonly realmEmoji: RealmTable<RealmEmojiRecord>;
   readonly playgrounds: RealmTable<PlaygroundRecord>;
+  readonly invites: RealmTable<InviteRecord>;
   readonly userTopics: OwnedTable<UserTopicRecord>;
   readonly drafts: OwnedTable<DraftRecord>;
   readonly savedSnippets: OwnedTable<SavedSnippetRecord>;
@@ -197,6 +200,7 @@ export class Store {
     this.attachments = new RealmTable(this.env.openDB({ name: 'attachments' }), (attachment) => [attachment.id]);
     this.realmEmoji = new RealmTable(this.env.openDB({ name: 'realmEmoji' }), (emoji) => [emoji.id]);
     this.playgrounds = new RealmTable(this.env.openDB({ name: 'playgrounds' }), (playground) => [playground.id]);
+    this.invites = new RealmTable(this.env.openDB({ name: 'invites' }), (invite) => [invite.id]);
     this.userTopics = new OwnedTable(this.env.openDB({ name: 'userTopics' }), (row) => [row.channelId, row.topic.toLowerCase()]);
     this.drafts = new OwnedTable(this.env.openDB({ name: 'drafts' }), (draft) => [draft.id]);
     this.savedSnippets = new OwnedTable(this.env.openDB({ name: 'savedSnippets' }), (snippet) => [snippet.id]);

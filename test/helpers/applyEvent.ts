@@ -367,9 +367,10 @@ export function applyEvent(state: State, wire: { id?: number; type: string }, op
     case 'typing_edit_message':
     case 'heartbeat':
     case 'restart':
-    // Register carries no attachments (clients fetch GET /attachments): Zulip's apply_events
-    // passes these by too.
+    // Register carries no attachments or invitations (clients fetch GET /attachments and
+    // GET /invites): Zulip's apply_events passes these by too.
     case 'attachment':
+    case 'invites_changed':
       return;
     default:
       assert.unreachable(`no apply_events rule for ${JSON.stringify(wire)}`);

@@ -13,7 +13,7 @@ import { StatusCounts } from './statusCounts.js';
 import { assertSameState, realmDigest, type Observer } from './realmDigest.js';
 import type { TestServer } from './server.js';
 import { gatherTargets } from './targets.js';
-import { assertZulipError } from './zulipError.js';
+import { assertRefusal } from './zulipError.js';
 
 export interface BadInputOptions {
   runsPerRoute: number;
@@ -73,7 +73,7 @@ export async function sendBadInput(server: TestServer, options: BadInputOptions)
       assert.ok(response.status < 500, `${label}: ${response.status} ${response.text.slice(0, 300)}`);
       // Otherwise the rest of the run would test nothing but authentication.
       assert.ok(route.auth === 'none' || response.status !== 401, `${label}: the acting user's credentials stopped working`);
-      if (response.status >= 400) assertZulipError(response, label);
+      if (response.status >= 400) assertRefusal(route, response, label);
       if (response.status >= 400 || route.method === 'GET') {
         assertSameState(await digest(), baseline, `${label}: answered ${response.status}, yet the realm's state changed`);
       } else {

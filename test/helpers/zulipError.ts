@@ -1,6 +1,7 @@
 // Zulip's error shape: `{result: "error", msg, code}` and the fields the reference gives some
 // codes, checked against the reference's own error schemas.
 import * as assert from 'uvu/assert';
+import type { Route } from '../../src/http/route.js';
 import type { RawResponse } from './client.js';
 import { assertMatchesComponent } from './reference.js';
 
@@ -30,6 +31,14 @@ export function assertZulipError(response: RawResponse, label: string): Record<s
   assert.ok(body.result === 'error' && typeof body.msg === 'string' && typeof body.code === 'string', `${label}: not Zulip's error shape: ${response.text.slice(0, 300)}`);
   assertMatchesComponent(componentOf(body), body);
   return body;
+}
+
+/** Asserts that a refusal is Zulip's JSON error or, from a route that answers people in browsers,
+ * a page. */
+export function assertRefusal(route: Pick<Route, 'page'>, response: RawResponse, label: string): void {
+  const html = String(response.headers['content-type']).startsWith('text/html');
+  if (route.page && html) assert.ok(response.status >= 400 && response.status < 500, `${label}: status ${response.status} is not a client error`);
+  else assertZulipError(response, label);
 }
 
 function jsonOf(response: RawResponse, label: string): Record<string, unknown> {

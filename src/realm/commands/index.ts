@@ -1,4 +1,5 @@
 // The command table of the realm actor: every command a realm understands, by name.
+import { inviteCommands } from './invites.js';
 import { avatarCommands } from './avatars.js';
 import { attachmentCommands } from './attachments.js';
 import { authCommands } from './auth.js';
@@ -37,7 +38,7 @@ import { registerCommands } from './register.js';
 import { scheduledCommands } from './scheduled.js';
 import { userCommands } from './users.js';
 
-export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...realmUpdateCommands, ...messageCheckCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...savedSnippetCommands, ...navigationViewCommands, ...linkifierCommands, ...playgroundCommands, ...scheduledCommands, ...pushCommands, ...callCommands, ...reactionCommands, ...mutedUserCommands, ...attachmentCommands, ...realmEmojiCommands, ...avatarCommands, ...presenceCommands, ...typingCommands };
+export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...realmUpdateCommands, ...messageCheckCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...savedSnippetCommands, ...navigationViewCommands, ...linkifierCommands, ...playgroundCommands, ...scheduledCommands, ...pushCommands, ...callCommands, ...reactionCommands, ...mutedUserCommands, ...attachmentCommands, ...realmEmojiCommands, ...avatarCommands, ...inviteCommands, ...presenceCommands, ...typingCommands };
 
 export type CommandName = keyof typeof commands;
 export type InputOf<N extends CommandName> = Parameters<(typeof commands)[N]['run']>[1];

@@ -5,20 +5,27 @@ import { isInGroup, satisfies } from '../../groups/membership.js';
 import { groupPermissions, type GroupPermission, type GroupRecord, type GroupSetting } from '../../groups/records.js';
 import { groupView } from '../../groups/view.js';
 import { isAdmin, Role } from '../../users/records.js';
-import { readCommand, writeCommand, type CommandContext } from '../context.js';
+import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { checkGroupSetting } from './groupSettingChange.js';
 
 export const MAX_GROUP_NAME_LENGTH = 100;
 
 
 /** A group the acting user may change: a user-defined one, managed by them or an administrator. */
-function manageableGroup(ctx: CommandContext, id: number): GroupRecord {
+export function manageableGroup(ctx: ReadContext, id: number): GroupRecord {
   const group = ctx.state.groups.get(id);
   if (!group) throw errors.badRequest('Invalid user group');
   if (group.isSystemGroup) throw errors.insufficientRights();
   const user = ctx.user;
   if (!isAdmin(user) && !satisfies(ctx.state, group.permissions.can_manage_group, user)) throw errors.insufficientRights();
   return group;
+}
+
+/** Adds and removes members of a group (checked by the caller) and tells everyone. */
+export function changeMembers(ctx: CommandContext, group: GroupRecord, add: readonly number[], remove: readonly number[] = []): void {
+  ctx.save('group', { ...group, members: [...group.members.filter((id) => !remove.includes(id)), ...add] });
+  if (add.length > 0) ctx.emit({ type: 'user_group', op: 'add_members', group_id: group.id, user_ids: [...add] }, ctx.activeUserIds());
+  if (remove.length > 0) ctx.emit({ type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: [...remove] }, ctx.activeUserIds());
 }
 
 function checkName(ctx: CommandContext, name: string, id: number | null): string {
@@ -103,9 +110,7 @@ export const userGroupCommands = {
     checkUsers(ctx, input.add);
     for (const id of input.add) if (group.members.includes(id)) throw errors.badRequest(`User ${id} is already a member of this group`);
     for (const id of input.delete) if (!group.members.includes(id)) throw errors.badRequest(`There is no member '${id}' in this user group`);
-    ctx.save('group', { ...group, members: [...group.members.filter((id) => !input.delete.includes(id)), ...input.add] });
-    if (input.add.length > 0) ctx.emit({ type: 'user_group', op: 'add_members', group_id: group.id, user_ids: input.add }, ctx.activeUserIds());
-    if (input.delete.length > 0) ctx.emit({ type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: input.delete }, ctx.activeUserIds());
+    changeMembers(ctx, group, input.add, input.delete);
     return {};
   }),
 

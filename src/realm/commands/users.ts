@@ -63,6 +63,18 @@ export function insertUser(ctx: CommandContext, user: NewUser, bot: Pick<UserRec
   return record;
 }
 
+/** Adds a user checked by checkNewUser, tells everyone, and subscribes them to these channels. */
+export function addUser(ctx: CommandContext, input: NewUser, channelIds: Iterable<number>): UserRecord {
+  const user = insertUser(ctx, input);
+  emitUserEvent(ctx, user, (person) => ({ type: 'realm_user', op: 'add', person }));
+  emitSystemGroupJoin(ctx, user);
+  for (const channelId of new Set(channelIds)) {
+    const channel = ctx.state.channels.get(channelId);
+    if (channel && !channel.isArchived) subscribeUsers(ctx, channel, [user]);
+  }
+  return user;
+}
+
 export interface UserViewOptions {
   clientGravatar: boolean;
   /** Include profile_data (custom profile fields) for users who are not bots. */
@@ -177,11 +189,8 @@ export const userCommands = {
     if (ctx.hasUser && input.role === Role.owner && ctx.user.role !== Role.owner) throw errors.ownerRequired();
     if (ctx.hasUser && !isAdmin(ctx.user)) throw errors.adminRequired();
     checkNewUser(ctx, input);
-    const user = insertUser(ctx, input);
-    emitUserEvent(ctx, user, (person) => ({ type: 'realm_user', op: 'add', person }));
-    emitSystemGroupJoin(ctx, user);
     // New users join the organization's default channels, as in Zulip.
-    for (const channelId of ctx.state.realm.defaultChannelIds) subscribeUsers(ctx, ctx.state.channels.get(channelId)!, [user]);
+    const user = addUser(ctx, input, ctx.state.realm.defaultChannelIds);
     return { userId: user.id, apiKey: user.apiKey };
   }),
 
