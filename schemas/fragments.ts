@@ -36,6 +36,14 @@ export const inviteProperties = {
   welcome_message_custom_text: { type: ['string', 'null'], maxLength: 8000 },
 } as const;
 
+/** Operations on one invitation, named by its ID in the path. */
+export const oneInvite = {
+  type: 'object',
+  properties: { invite_id: { type: 'integer' } },
+  required: ['invite_id'],
+  additionalProperties: false,
+} as const;
+
 /** A narrow: a list of terms, each [operator, operand] or {operator, operand, negated}. */
 export const narrow = {
   type: 'array',

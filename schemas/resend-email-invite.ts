@@ -1,6 +1,3 @@
-export default {
-  type: 'object',
-  properties: { invite_id: { type: 'integer' } },
-  required: ['invite_id'],
-  additionalProperties: false,
-} as const;
+import { oneInvite } from './fragments.js';
+
+export default oneInvite;
