@@ -89,6 +89,9 @@ settings('every setting in user_settings can be changed, is stored, and is annou
     assert.equal(comparable(registered.state), comparable((await register(hamlet, { client_capabilities: capabilities })).state));
   }
   assert.equal((await hamlet.get('/users/me')).body.timezone, 'Europe/Berlin');
+  // Aliases the time zone database knows, as the UTC register reports for new users.
+  for (const timezone of ['UTC', 'US/Eastern']) assert.is((await hamlet.patch('/settings', { timezone })).status, 200, timezone);
+  assert.is((await hamlet.patch('/settings', { timezone: 'utc' })).status, 400);
 });
 
 settings("values of the right type that Zulip refuses are refused, and nothing changes", async ({ server }) => {

@@ -25,7 +25,17 @@ import { apiEmail, canSeeDeliveryEmail } from '../../users/view.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { requireAdmin } from './admin.js';
 
-const timezones = new Set(Intl.supportedValuesOf('timeZone'));
+/** Whether the time zone database knows the name: canonical zones and their aliases ("UTC",
+ * "US/Eastern"), as Zulip accepts pytz's common zones. */
+function knownTimezone(name: string): boolean {
+  try {
+    const resolved = new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+    // The database ignores case ("utc"); names are written as the database writes them.
+    return resolved === name || resolved.toLowerCase() !== name.toLowerCase();
+  } catch {
+    return false;
+  }
+}
 
 export interface SettingsInput {
   fullName?: string;
@@ -138,7 +148,7 @@ function announceSetting(ctx: CommandContext, before: UserRecord, after: UserRec
 }
 
 function checkTimezone(timezone: string): string | undefined {
-  return timezone === '' || timezones.has(timezone) ? undefined : `${timezone} is not a recognized time zone`;
+  return timezone === '' || knownTimezone(timezone) ? undefined : `${timezone} is not a recognized time zone`;
 }
 
 export const settingsInitialState = (ctx: ReadContext) => ({ user_settings: settingsObject((name) => userSetting(ctx.user, name)) });
