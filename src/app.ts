@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { RateLimiter } from './http/rateLimit.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { EventQueues, QUEUE_GC_INTERVAL_MS } from './events/queues.js';
+import type { RealmLog } from './realm/log.js';
 import { Realms } from './realm/registry.js';
 import { seedDemoRealm } from './seed/demo.js';
 import { Store } from './store/store.js';
@@ -54,13 +55,19 @@ function guardRejections(): void {
   });
 }
 
-export async function startParley(config: Config): Promise<Parley> {
+/** What a server is built with besides its configuration. */
+export interface ParleyParts {
+  /** Where committed writes go besides LMDB (a cluster's log; tests look at what goes there). */
+  realmLog?: RealmLog;
+}
+
+export async function startParley(config: Config, parts: ParleyParts = {}): Promise<Parley> {
   guardRejections();
   const store = openStore(config);
   const queues = new EventQueues(store, config.clock);
   await queues.restore();
   queues.announceRestart();
-  const realms = new Realms(store, config, queues);
+  const realms = new Realms(store, config, queues, parts.realmLog);
   if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
   realms.activateScheduled();
   const http = await startHttpServer({ config, realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock), files: new LocalFileStorage(config.dataDir) }, routes);

@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
   | 'STORAGE_UNAVAILABLE'
   | 'SERVER_SHUTTING_DOWN'
+  | 'REALM_UNAVAILABLE'
   | 'SERVER_BUSY'
   | 'CANNOT_DEACTIVATE_LAST_USER'
   | 'CHANNEL_ALREADY_EXISTS';
@@ -122,6 +123,7 @@ export const errors = {
   fileForbidden: () => new ApiError(403, 'BAD_REQUEST', 'You are not authorized to view this file.'),
   internal: () => new ApiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error'),
   serverBusy: () => new ApiError(503, 'SERVER_BUSY', 'The server is handling too many large requests; try again in a moment.', {}, { 'Retry-After': '1' }),
+  realmMoved: () => new ApiError(503, 'REALM_UNAVAILABLE', 'This organization is moving to another server; try again in a moment.', {}, { 'Retry-After': '1' }),
   shuttingDown: () => new ApiError(503, 'SERVER_SHUTTING_DOWN', 'The server is restarting; try again in a moment.', {}, { 'Retry-After': '1' }),
   /** The change could not be made durable (disk full, I/O error): nothing was saved; retry later. */
   storageUnavailable: (cause: string) =>

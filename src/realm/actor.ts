@@ -14,6 +14,7 @@ import type { RealmRecord } from '../organization/records.js';
 import type { RealmState } from '../organization/state.js';
 import { PresenceTable } from '../users/presence.js';
 import { loadRealmState } from './load.js';
+import { LogRefusal, type RealmLog } from './log.js';
 
 /** A command as it travels through the mailbox: plain data plus the promise to settle. */
 interface Envelope {
@@ -47,11 +48,19 @@ export class RealmActor {
   private cancelPresenceSave: (() => void) | undefined;
   private timersStopped = false;
 
+  /** The previous write's place in the log: each write is appended after it. */
+  private lastLogged: Promise<unknown> = Promise.resolve();
+  /** Set once the log refused a write: the local copy has a change the log does not, and the realm
+   * is no longer this node's; every later command is refused. */
+  private fenced = false;
+
   constructor(
     private readonly store: Store,
     private readonly config: Config,
     private readonly queues: EventQueues,
     realm: RealmRecord,
+    /** Where committed writes go besides LMDB (a cluster's log), if anywhere. */
+    private readonly log?: RealmLog,
   ) {
     this.state = loadRealmState(store, realm);
     this.deliveries = new DeliveryTimer(config.clock, () => void this.deliverDue());
@@ -121,6 +130,10 @@ export class RealmActor {
     try {
       for (let envelope = this.mailbox.shift(); envelope; envelope = this.mailbox.shift()) {
         const def = commands[envelope.name] as CommandDef<unknown, unknown>;
+        if (this.fenced) {
+          envelope.reject(errors.realmMoved());
+          continue;
+        }
         if (this.stale) await this.reload();
         if (def.mode === 'write') {
           this.lastWrite = this.write(def, envelope);
@@ -151,7 +164,7 @@ export class RealmActor {
    * it has the answer finds the events of its own change there. */
   private write(def: CommandDef<unknown, unknown>, envelope: Envelope): Promise<unknown> {
     const ctx = this.context(envelope);
-    return this.store.write(() => def.run(ctx, envelope.input)).then(
+    return this.commit(() => def.run(ctx, envelope.input)).then(
       (output) => {
         this.queues.publish(this.state.realm.id, ctx.emitted);
         for (const effect of ctx.committed) effect();
@@ -167,6 +180,26 @@ export class RealmActor {
     );
   }
 
+  /** Runs a write in LMDB's next batch and, with a log, appends its changes after the previous
+   * write's: resolves once both hold it. */
+  private commit(run: () => unknown): Promise<unknown> {
+    const log = this.log;
+    if (!log) return this.store.write(run);
+    const committed = this.store.recordedWrite(run);
+    const logged = this.lastLogged.then(() => committed).then(async ({ result, changes }) => {
+      if (this.fenced) throw new LogRefusal('an earlier write was refused');
+      try {
+        if (changes.length > 0) await log.append(this.state.realm.id, changes);
+      } catch (error) {
+        this.fenced = true;
+        throw error instanceof LogRefusal ? error : new LogRefusal(String(error), { cause: error });
+      }
+      return result;
+    });
+    this.lastLogged = logged.catch(() => undefined);
+    return logged;
+  }
+
   private context(envelope: Envelope): CommandContext {
     return new CommandContext(this.state, this.store, this.config, this.queues, this.presence, envelope.userId);
   }
@@ -176,6 +209,10 @@ export class RealmActor {
    * rolled back. */
   private failure(error: unknown, envelope: Envelope): unknown {
     if (error instanceof ApiError) return error;
+    if (error instanceof LogRefusal) {
+      console.error(`realm ${this.state.realm.id}: command ${envelope.name} not logged: ${error.message}`);
+      return errors.realmMoved();
+    }
     this.stale = true;
     if (error instanceof StorageError) {
       // Not a bug: the disk refused the write. The caller learns nothing was saved; reads go on.

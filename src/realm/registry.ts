@@ -6,6 +6,7 @@ import type { EventQueues } from '../events/queues.js';
 import { groupPermissions, systemGroupOrder, systemGroups, type GroupPermission, type GroupRecord, type GroupSetting, type SystemGroupName } from '../groups/records.js';
 import type { Store } from '../store/store.js';
 import { RealmActor } from './actor.js';
+import type { RealmLog } from './log.js';
 import { defaultEditSettings, type RealmRecord } from '../organization/records.js';
 import { nowSeconds } from '../clock.js';
 
@@ -29,6 +30,8 @@ export class Realms {
     private readonly store: Store,
     private readonly config: Config,
     private readonly queues: EventQueues,
+    /** Where committed writes go besides LMDB (a cluster's log), if anywhere. */
+    private readonly log?: RealmLog,
   ) {
     this.externalHostname = hostname(config.externalHost);
     for (const { value } of store.realms.getRange()) this.bySubdomain.set(value.subdomain, value.id);
@@ -68,7 +71,7 @@ export class Realms {
   async create(input: NewRealm): Promise<RealmActor> {
     if (!subdomainPattern.test(input.subdomain)) throw new InvalidRealmError(`invalid subdomain '${input.subdomain}'`);
     if (this.bySubdomain.has(input.subdomain)) throw new InvalidRealmError(`a realm with subdomain '${input.subdomain}' exists`);
-    const realm = await this.store.write(() => {
+    const { result: realm, changes } = await this.store.recordedWrite(() => {
       const id = this.store.nextId('realm');
       const now = nowSeconds(this.config.clock);
       const groups = createSystemGroups(this.store, id, now);
@@ -100,6 +103,7 @@ export class Realms {
       if (this.store.meta.get(DEFAULT_REALM_KEY) === undefined) this.store.meta.put(DEFAULT_REALM_KEY, record.id);
       return record;
     });
+    await this.log?.append(realm.id, changes);
     this.bySubdomain.set(realm.subdomain, realm.id);
     const actor = this.activate(realm);
     await actor.ask('realm.bootstrap', null, {});
@@ -117,7 +121,7 @@ export class Realms {
   }
 
   private activate(record: RealmRecord): RealmActor {
-    const actor = new RealmActor(this.store, this.config, this.queues, record);
+    const actor = new RealmActor(this.store, this.config, this.queues, record, this.log);
     this.actors.set(record.id, actor);
     return actor;
   }

@@ -46,7 +46,7 @@
 //   presence realmId                      → PresenceSnapshot, the realm's presence table (kept in
 //                                          memory, saved every few minutes and at shutdown)
 import { createHash } from 'node:crypto';
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channels/records.js';
 import type { GroupRecord } from '../groups/records.js';
 import type { AttachmentRecord } from '../messages/attachments.js';
@@ -62,6 +62,7 @@ import type { PresenceSnapshot } from '../users/presence.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { NavigationViewRecord } from '../users/navigationViews.js';
 import type { UserRecord } from '../users/records.js';
+import { changeCodec, tapWrites, type Change, type ChangeTap } from './changes.js';
 import { OwnedTable, RealmTable } from './tables.js';
 import { UserMessageIndex } from './userMessages.js';
 
@@ -170,45 +171,57 @@ export class Store {
   /** Headers of recently sent or read messages (flag updates read thousands at once). */
   private readonly headerCache = new BoundedCache<number, MessageHeader>(HEADER_CACHE_SIZE);
 
+  /** The sub-databases that hold realms' data, by name (not the server's own: queues, presence). */
+  readonly tables = new Map<string, Database<unknown, Key>>();
+  /** Where the changes of the write under way are recorded, while a recorder listens. */
+  private readonly tap: ChangeTap = { current: undefined };
+
   constructor(readonly path: string) {
     // overlappingSync flushes outside the write lock; without separateFlushed a write's promise
     // resolves only once its commit is flushed to disk, which is when a reply may be sent.
     // maxDbs: one named database per kind of row (the key layout above), with room to grow.
     this.env = open({ path, overlappingSync: true, separateFlushed: false, noSync: false, maxDbs: 64 });
-    this.meta = this.env.openDB({ name: 'meta' });
-    this.realms = this.env.openDB({ name: 'realms' });
-    this.users = new RealmTable(this.env.openDB({ name: 'users' }), (user) => [user.id]);
-    this.groups = new RealmTable(this.env.openDB({ name: 'groups' }), (group) => [group.id]);
-    this.channels = new RealmTable(this.env.openDB({ name: 'channels' }), (channel) => [channel.id]);
-    this.subscriptions = new RealmTable(this.env.openDB({ name: 'subscriptions' }), (subscription) => [subscription.channelId, subscription.userId]);
-    this.messages = this.env.openDB({ name: 'messages' });
-    this.messageHeaders = this.env.openDB({ name: 'headers' });
-    this.senderMessages = this.env.openDB({ name: 'senderMessages' });
+    this.meta = this.open('meta');
+    this.realms = this.open('realms');
+    this.users = new RealmTable(this.open('users'), (user) => [user.id]);
+    this.groups = new RealmTable(this.open('groups'), (group) => [group.id]);
+    this.channels = new RealmTable(this.open('channels'), (channel) => [channel.id]);
+    this.subscriptions = new RealmTable(this.open('subscriptions'), (subscription) => [subscription.channelId, subscription.userId]);
+    this.messages = this.open('messages');
+    this.messageHeaders = this.open('headers');
+    this.senderMessages = this.open('senderMessages');
     this.backfill(this.senderMessages, this.messages, () => {
       for (const { value } of this.messages.getRange()) this.senderMessages.put([value.senderId, value.id], true);
     });
-    this.userMessages = new UserMessageIndex(this.env.openDB({ name: 'userMessageRows', encoding: 'binary' }));
+    this.userMessages = new UserMessageIndex(this.open('userMessageRows', { encoding: 'binary' }));
     this.migrateUserMessageRows();
-    this.channelMessages = this.env.openDB({ name: 'channelMessages' });
-    this.topicMessages = this.env.openDB({ name: 'topicMessages' });
+    this.channelMessages = this.open('channelMessages');
+    this.topicMessages = this.open('topicMessages');
     this.backfill(this.topicMessages, this.channelMessages, () => {
       for (const { key, value } of this.channelMessages.getRange()) this.topicMessages.put([key[0], value.toLowerCase(), key[1]], value);
     });
-    this.folders = new RealmTable(this.env.openDB({ name: 'folders' }), (folder) => [folder.id]);
-    this.profileFields = new RealmTable(this.env.openDB({ name: 'profileFields' }), (field) => [field.id]);
-    this.linkifiers = new RealmTable(this.env.openDB({ name: 'linkifiers' }), (linkifier) => [linkifier.id]);
-    this.attachments = new RealmTable(this.env.openDB({ name: 'attachments' }), (attachment) => [attachment.id]);
-    this.realmEmoji = new RealmTable(this.env.openDB({ name: 'realmEmoji' }), (emoji) => [emoji.id]);
-    this.playgrounds = new RealmTable(this.env.openDB({ name: 'playgrounds' }), (playground) => [playground.id]);
-    this.invites = new RealmTable(this.env.openDB({ name: 'invites' }), (invite) => [invite.id]);
-    this.userTopics = new OwnedTable(this.env.openDB({ name: 'userTopics' }), (row) => [row.channelId, row.topic.toLowerCase()]);
-    this.drafts = new OwnedTable(this.env.openDB({ name: 'drafts' }), (draft) => [draft.id]);
-    this.savedSnippets = new OwnedTable(this.env.openDB({ name: 'savedSnippets' }), (snippet) => [snippet.id]);
-    this.navigationViews = new OwnedTable(this.env.openDB({ name: 'navigationViews' }), (view) => [view.id]);
-    this.scheduledMessages = new OwnedTable(this.env.openDB({ name: 'scheduledMessages' }), (message) => [message.id]);
-    this.pushDevices = new OwnedTable(this.env.openDB({ name: 'pushDevices' }), (device) => [device.pushAccountId]);
+    this.folders = new RealmTable(this.open('folders'), (folder) => [folder.id]);
+    this.profileFields = new RealmTable(this.open('profileFields'), (field) => [field.id]);
+    this.linkifiers = new RealmTable(this.open('linkifiers'), (linkifier) => [linkifier.id]);
+    this.attachments = new RealmTable(this.open('attachments'), (attachment) => [attachment.id]);
+    this.realmEmoji = new RealmTable(this.open('realmEmoji'), (emoji) => [emoji.id]);
+    this.playgrounds = new RealmTable(this.open('playgrounds'), (playground) => [playground.id]);
+    this.invites = new RealmTable(this.open('invites'), (invite) => [invite.id]);
+    this.userTopics = new OwnedTable(this.open('userTopics'), (row) => [row.channelId, row.topic.toLowerCase()]);
+    this.drafts = new OwnedTable(this.open('drafts'), (draft) => [draft.id]);
+    this.savedSnippets = new OwnedTable(this.open('savedSnippets'), (snippet) => [snippet.id]);
+    this.navigationViews = new OwnedTable(this.open('navigationViews'), (view) => [view.id]);
+    this.scheduledMessages = new OwnedTable(this.open('scheduledMessages'), (message) => [message.id]);
+    this.pushDevices = new OwnedTable(this.open('pushDevices'), (device) => [device.pushAccountId]);
     this.queues = this.env.openDB({ name: 'queues' });
     this.presence = this.env.openDB({ name: 'presence' });
+  }
+
+  /** Opens a sub-database of realm data, recorded while a write is (see `write`). */
+  private open<V, K extends Key>(name: string, options: { encoding?: 'binary' } = {}): Database<V, K> {
+    const db = tapWrites(this.env.openDB<V, K>({ name, ...options }), name, this.tap);
+    this.tables.set(name, db as Database<unknown, Key>);
+    return db;
   }
 
   /** Data directories written before the chunked layout kept one row per user and message in
@@ -319,24 +332,57 @@ export class Store {
    * rolled back if it throws. Resolves with its result once the batch is durable on disk; rejects
    * with a StorageError when the batch could not be (disk full, map full, I/O error). */
   write<T>(fn: () => T): Promise<T> {
+    return this.commit(fn, false).then(({ result }) => result);
+  }
+
+  /** As `write`, and hands back every put and remove the write made (its change set). */
+  recordedWrite<T>(fn: () => T): Promise<{ result: T; changes: Change[] }> {
+    return this.commit(fn, true);
+  }
+
+  /** Makes a change set recorded elsewhere (by `recordedWrite`) to this store, in one write. */
+  async applyChanges(changes: readonly Change[]): Promise<void> {
+    await this.write(() => {
+      for (const [name, key, value] of changes) {
+        const db = this.tables.get(name);
+        if (!db) throw new Error(`a change to an unknown table '${name}'`);
+        if (value === undefined) db.remove(key);
+        else db.put(key, changeCodec.unpack(value));
+      }
+      this.forgetCaches();
+    });
+    this.forgetCaches();
+  }
+
+  /** Drops what memory holds of rows another writer changed. */
+  private forgetCaches(): void {
+    this.headerCache.clear();
+    this.userMessages.forget();
+    this.lastIds.clear();
+  }
+
+  private commit<T>(fn: () => T, record: boolean): Promise<{ result: T; changes: Change[] }> {
     // A write that fails is rolled back; what it cached in memory may not have been committed.
     // Forgotten at once (later writes of the same batch must not see it) and again should the
     // whole batch fail to commit.
     const forgetUncommitted = (error: unknown): never => {
-      this.headerCache.clear();
-      this.userMessages.forget();
+      this.forgetCaches();
       throw error;
     };
     let ran = false;
+    const changes: Change[] = [];
     return (
       this.env.childTransaction(() => {
         ran = true;
+        this.tap.current = record ? changes : undefined;
         try {
-          return fn();
+          return { result: fn(), changes };
         } catch (error) {
           return forgetUncommitted(error);
+        } finally {
+          this.tap.current = undefined;
         }
-      }) as Promise<T>
+      }) as Promise<{ result: T; changes: Change[] }>
     ).then(
       (result) => {
         this.storageFailure = null;

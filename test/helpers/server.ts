@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startParley, type Parley } from '../../src/app.js';
+import { startParley, type Parley, type ParleyParts } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { ApiClient } from './client.js';
 
@@ -25,9 +25,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...config, host: '127.0.0.1', port: 0, rateLimits: { ...config.rateLimits, enabled: false }, ...overrides, dataDir };
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startTestServer(overrides: Partial<Config> = {}, parts: ParleyParts = {}): Promise<TestServer> {
   const config = testConfig(overrides);
-  const parley = await startParley(config);
+  const parley = await startParley(config, parts);
   const baseUrl = `http://127.0.0.1:${parley.http.port}`;
   const anonymous = new ApiClient(baseUrl);
   const keys = new Map<string, ApiClient>();

@@ -1,0 +1,32 @@
+// Change sets: every put and remove a write makes, recorded as it happens, so that the same change
+// can be made to another copy of the store (a cluster's realm log; a replica rebuilding a realm).
+// Values are encoded when recorded (msgpack, without the store's shared structures), so a record
+// changed in memory after it was saved does not change what was recorded.
+import type { Database, Key } from 'lmdb';
+import { Packr } from 'msgpackr';
+
+/** One put (with the value's encoding) or remove (no value) on a named sub-database. */
+export type Change = [db: string, key: Key, value?: Uint8Array];
+
+/** A plain encoder: the same value always gives the same bytes, whatever the store's structures. */
+export const changeCodec = new Packr({ useRecords: false, moreTypes: false });
+
+/** Where a recording store hands the changes of the write under way (undefined: not recording). */
+export interface ChangeTap {
+  current: Change[] | undefined;
+}
+
+/** Makes `db` report its puts and removes to the tap while a recording is under way. */
+export function tapWrites<D extends Database<unknown, Key>>(db: D, name: string, tap: ChangeTap): D {
+  const put = db.put.bind(db);
+  const remove = db.remove.bind(db);
+  db.put = ((key: Key, value: unknown, ...rest: unknown[]) => {
+    tap.current?.push([name, key, changeCodec.pack(value)]);
+    return (put as (...args: unknown[]) => unknown)(key, value, ...rest);
+  }) as D['put'];
+  db.remove = ((key: Key, ...rest: unknown[]) => {
+    tap.current?.push([name, key]);
+    return (remove as (...args: unknown[]) => unknown)(key, ...rest);
+  }) as D['remove'];
+  return db;
+}

@@ -1,0 +1,79 @@
+// Change sets: every committed write hands its puts and removes to the realm's log, in commit
+// order, before it is answered; made to an empty store in that order they rebuild the realm row for
+// row (what a cluster node taking a realm over relies on).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { RealmLog } from '../src/realm/log.js';
+import type { Change } from '../src/store/changes.js';
+import { realmDigest, realmRows } from '../src/store/realmData.js';
+import { Store } from '../src/store/store.js';
+import { startTestServer } from './helpers/server.js';
+
+/** A log that keeps what it is given, and can be told to refuse. */
+class MemoryLog implements RealmLog {
+  readonly entries: { realmId: number; changes: readonly Change[] }[] = [];
+  refusing = false;
+
+  async append(realmId: number, changes: readonly Change[]): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (this.refusing) throw new Error('the log refused');
+    this.entries.push({ realmId, changes });
+  }
+}
+
+test('the logged change sets of a day of chat rebuild the realm byte for byte', async () => {
+  const log = new MemoryLog();
+  const server = await startTestServer({}, { realmLog: log });
+  const hamlet = await server.as('hamlet@zulip.com');
+  const iago = await server.as('iago@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const sends = await Promise.all(
+    Array.from({ length: 30 }, (_, index) => (index % 3 === 0 ? othello : hamlet).post('/messages', { type: 'stream', to: 'Verona', topic: `topic ${index % 4}`, content: `message ${index} **bold**` })),
+  );
+  const ids = sends.map((sent) => Number(sent.body.id));
+  const othelloId = Number((await othello.get('/users/me')).body.user_id);
+  await hamlet.post('/messages', { type: 'private', to: [othelloId], content: 'a secret' });
+  await hamlet.patch(`/messages/${ids[1]}`, { content: 'edited' });
+  await othello.post(`/messages/${ids[2]}/reactions`, { emoji_name: 'octopus' });
+  await othello.post('/messages/flags', { op: 'add', flag: 'starred', messages: [ids[3], ids[4]] });
+  await othello.post('/messages/flags/narrow', { op: 'add', flag: 'read', anchor: 'oldest', num_before: 0, num_after: 1000, narrow: [] });
+  await hamlet.post('/users/me/subscriptions', { subscriptions: [{ name: 'brand new' }] });
+  await hamlet.post('/drafts', { drafts: [{ type: 'stream', to: [], topic: 'later', content: 'unfinished', timestamp: 1 }] });
+  await hamlet.delete(`/messages/${ids[5]}`);
+  await iago.post(`/streams/${(await iago.get('/get_stream_id', { stream: 'Verona' })).body.stream_id}/delete_topic`, { topic_name: 'topic 2' });
+  await iago.delete(`/users/${othelloId}`);
+  assert.ok(log.entries.length > 40, `${log.entries.length} writes logged`);
+
+  await server.parley.close();
+  const original = new Store(join(server.config.dataDir, 'parley.mdb'));
+  const replicaDir = mkdtempSync(join(tmpdir(), 'parley-replica-'));
+  const replica = new Store(join(replicaDir, 'parley.mdb'));
+  try {
+    for (const { changes } of log.entries) await replica.applyChanges(changes);
+    const rows = [...realmRows(original, 1)].length;
+    assert.ok(rows > 100, `${rows} rows`);
+    assert.is(realmDigest(replica, 1), realmDigest(original, 1));
+  } finally {
+    await Promise.all([original.close(), replica.close()]);
+    rmSync(replicaDir, { recursive: true, force: true });
+    rmSync(server.config.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a write the log refuses is not answered as done', async () => {
+  const log = new MemoryLog();
+  const server = await startTestServer({}, { realmLog: log });
+  const hamlet = await server.as('hamlet@zulip.com');
+  log.refusing = true;
+  const refused = await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'lost', content: 'not acknowledged' });
+  assert.equal([refused.status, refused.body.code], [503, 'REALM_UNAVAILABLE']);
+  log.refusing = false;
+  // The local copy now holds a change the log does not: this node serves the realm no more.
+  assert.equal([(await hamlet.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0 })).status], [503]);
+  await server.stop();
+});
+
+test.run();
