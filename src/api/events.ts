@@ -5,8 +5,19 @@ import { waitForEvents } from '../events/longPoll.js';
 import type { QueuedEvent } from '../events/types.js';
 import type { UserRequest } from '../http/route.js';
 
-export const register = (request: UserRequest, params: Params<typeof schemas.registerQueue>) =>
-  request.realm.ask('events.register', request.user.userId, {
+/** Registers a queue: the realm's state, and a queue that starts right after it. */
+export async function register(request: UserRequest, params: Params<typeof schemas.registerQueue>) {
+  const registration = request.queues.begin(request.realm.realm.id, request.user.userId);
+  try {
+    const { state, queue: settings, position } = await request.realm.ask('events.register', request.user.userId, registerInput(params));
+    const queue = registration.open(settings, position);
+    return { queue_id: queue.id, last_event_id: queue.lastEventId, server_generation: request.queues.serverGeneration, ...state };
+  } finally {
+    registration.end();
+  }
+}
+
+const registerInput = (params: Params<typeof schemas.registerQueue>) => ({
     eventTypes: params.event_types ?? null,
     fetchEventTypes: params.fetch_event_types ?? null,
     narrow: params.narrow,
@@ -19,7 +30,7 @@ export const register = (request: UserRequest, params: Params<typeof schemas.reg
     clientCapabilities: params.client_capabilities ?? {},
     slimPresence: params.slim_presence,
     presenceHistoryLimitDays: params.presence_history_limit_days ?? null,
-  });
+});
 
 const wire = ({ id, event }: QueuedEvent) => ({ ...event, id });
 

@@ -24,7 +24,23 @@ export interface QueueShelf {
   takeSavedQueues(): Promise<QueueSnapshot[]>;
 }
 
-export type NewQueue = Omit<QueueSnapshot, 'id' | 'events' | 'lastEventId'>;
+export type NewQueue = Omit<QueueSnapshot, 'id' | 'events' | 'lastEventId' | 'realmId' | 'userId'>;
+
+/** A queue being registered: the realm's state is read elsewhere (its actor, maybe on another node)
+ * while the emissions for the user are kept, so the queue starts exactly after the state. */
+export interface Registration {
+  /** Opens the queue: it gets the kept emissions published after `position` (the realm's position
+   * when its state was read), then every later one. */
+  open(settings: NewQueue, position: number): EventQueue;
+  /** Stops keeping emissions (call whether or not the queue was opened). */
+  end(): void;
+}
+
+interface Kept {
+  realmId: number;
+  userId: number;
+  emissions: { position: number; emitted: Emitted }[];
+}
 
 export class EventQueues {
   private readonly byId = new Map<string, EventQueue>();
@@ -33,6 +49,10 @@ export class EventQueues {
   private readonly nextId = (): number => ++this.lastId;
   /** realmId → userId → that user's queues: fan-out touches only recipients' queues. */
   private readonly byUser = new Map<number, Map<number, Set<EventQueue>>>();
+  /** How many emissions each realm has published: the position a register's state is read at. */
+  private readonly positions = new Map<number, number>();
+  /** Registrations under way, by realm. */
+  private readonly registering = new Map<number, Set<Kept>>();
 
   /** Zulip's server_generation: when this server process started (seconds); register returns it
    * and the restart event carries it, so clients can tell they are talking to a new server. */
@@ -59,12 +79,36 @@ export class EventQueues {
     for (const queue of this.byId.values()) queue.deliver(queued);
   }
 
-  create(settings: NewQueue): EventQueue {
-    const held = this.byUser.get(settings.realmId)?.get(settings.userId)?.size ?? 0;
+  /** Starts registering a queue for a user (refused when the user holds too many). */
+  begin(realmId: number, userId: number): Registration {
+    this.checkRoom(realmId, userId);
+    const kept: Kept = { realmId, userId, emissions: [] };
+    let registering = this.registering.get(realmId);
+    if (!registering) this.registering.set(realmId, (registering = new Set()));
+    registering.add(kept);
+    return {
+      open: (settings, position) => {
+        this.checkRoom(realmId, userId);
+        const queue = new EventQueue({ ...settings, realmId, userId, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.clock, this.lastId);
+        this.add(queue);
+        for (const { position: at, emitted } of kept.emissions) if (at > position) this.deliver(emitted, [queue]);
+        return queue;
+      },
+      end: () => {
+        registering.delete(kept);
+        if (registering.size === 0) this.registering.delete(realmId);
+      },
+    };
+  }
+
+  private checkRoom(realmId: number, userId: number): void {
+    const held = this.byUser.get(realmId)?.get(userId)?.size ?? 0;
     if (held >= MAX_QUEUES_PER_USER) throw errors.tooManyQueues(MAX_QUEUES_PER_USER);
-    const queue = new EventQueue({ ...settings, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.clock, this.lastId);
-    this.add(queue);
-    return queue;
+  }
+
+  /** The realm's position: how many emissions it has published. */
+  position(realmId: number): number {
+    return this.positions.get(realmId) ?? 0;
   }
 
   /** The queue, if it exists and belongs to this user; else BAD_EVENT_QUEUE_ID. */
@@ -85,24 +129,32 @@ export class EventQueues {
     for (const queue of [...(this.byUser.get(realmId)?.get(userId) ?? [])]) this.delete(queue);
   }
 
+  /** Delivers a realm's emissions, each to the queues of the users it names, and keeps them for
+   * those users' registrations under way; each emission moves the realm's position on by one. */
   publish(realmId: number, emitted: readonly Emitted[]): void {
     const users = this.byUser.get(realmId);
-    if (!users) return;
-    for (const { event, userIds, message, forQueue, allPublicStreamsOnly } of emitted) {
-      const id = this.nextId();
-      // One shared QueuedEvent per variant of the emission (usually just one).
-      const variants = new Map<ZulipEvent, QueuedEvent>();
-      for (const userId of userIds) {
-        const queues = users.get(userId);
-        if (!queues) continue;
-        for (const queue of queues) {
-          if ((allPublicStreamsOnly && !queue.settings.allPublicStreams) || !queue.wants(event, message)) continue;
-          const variant = forQueue ? forQueue(queue.settings) : event;
-          let queued = variants.get(variant);
-          if (!queued) variants.set(variant, (queued = { id, event: variant }));
-          queue.deliver(queued);
-        }
-      }
+    const registering = this.registering.get(realmId);
+    let position = this.position(realmId);
+    for (const emission of emitted) {
+      position++;
+      const userIds = [...emission.userIds];
+      if (registering) for (const kept of registering) if (userIds.includes(kept.userId)) kept.emissions.push({ position, emitted: emission });
+      if (users) this.deliver(emission, userIds.flatMap((userId) => [...(users.get(userId) ?? [])]));
+      for (const userId of emission.closesQueuesOf ?? []) this.deleteUserQueues(realmId, userId);
+    }
+    this.positions.set(realmId, position);
+  }
+
+  /** Delivers one emission to the queues that want it: one shared QueuedEvent per variant. */
+  private deliver({ event, message, forQueue, allPublicStreamsOnly }: Emitted, queues: Iterable<EventQueue>): void {
+    const id = this.nextId();
+    const variants = new Map<ZulipEvent, QueuedEvent>();
+    for (const queue of queues) {
+      if ((allPublicStreamsOnly && !queue.settings.allPublicStreams) || !queue.wants(event, message)) continue;
+      const variant = forQueue ? forQueue(queue.settings) : event;
+      let queued = variants.get(variant);
+      if (!queued) variants.set(variant, (queued = { id, event: variant }));
+      queue.deliver(queued);
     }
   }
 

@@ -19,6 +19,9 @@ export interface Emitted {
   /** Only to the users' queues registered with all_public_streams (a public channel's message
    * to those who did not receive it). */
   allPublicStreamsOnly?: true;
+  /** Once delivered, these users' queues are deleted (a deactivated user's: their clients learn it
+   * from BAD_EVENT_QUEUE_ID, as in Zulip). */
+  closesQueuesOf?: readonly number[];
 }
 
 export interface QueuedEvent {

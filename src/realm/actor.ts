@@ -167,7 +167,6 @@ export class RealmActor {
     return this.commit(() => def.run(ctx, envelope.input)).then(
       (output) => {
         this.queues.publish(this.state.realm.id, ctx.emitted);
-        for (const effect of ctx.committed) effect();
         if (ctx.scheduleChanged) this.deliveries.arm(this.state.nextDelivery());
         this.armPresenceSave();
         envelope.resolve(output);

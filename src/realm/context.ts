@@ -112,8 +112,6 @@ export class CommandContext {
   readonly now: number;
   /** Events to deliver once the command's transaction is committed. */
   readonly emitted: Emitted[] = [];
-  /** Effects outside LMDB (event queues), run after the commit and the events. */
-  readonly committed: (() => void)[] = [];
   /** Set when a scheduled message was added, moved or removed: the delivery timer is re-armed. */
   scheduleChanged = false;
   /** Set once the command has changed the realm's memory: if it then fails, even with an expected
@@ -133,7 +131,7 @@ export class CommandContext {
   }
 
   /** Announces a change to exactly these users, after the commit. */
-  emit(event: ZulipEvent, userIds: Iterable<number>, extra: Pick<Emitted, 'message' | 'forQueue' | 'allPublicStreamsOnly'> = {}): void {
+  emit(event: ZulipEvent, userIds: Iterable<number>, extra: Pick<Emitted, 'message' | 'forQueue' | 'allPublicStreamsOnly' | 'closesQueuesOf'> = {}): void {
     this.emitted.push({ event, userIds, ...extra });
   }
 
@@ -151,10 +149,6 @@ export class CommandContext {
     return user;
   }
 
-  /** Runs an effect outside LMDB once the command's transaction is committed. */
-  afterCommit(effect: () => void): void {
-    this.committed.push(effect);
-  }
 
   /** The one save step: stores a row of the realm's tables and, for those memory mirrors, updates
    * the realm's memory with it. Call inside a write command. */

@@ -60,8 +60,8 @@ export async function sendBadInput(server: TestServer, options: BadInputOptions)
   const started = performance.now();
   const cast = await assembleCast(server);
   const targets = await gatherTargets(cast);
-  const digest = () => realmDigest(server.parley, actorsOf(server, cast));
-  const elsewhere = () => realmDigest(server.parley, [{ realm: cast.elsewhere.realm, userId: cast.elsewhere.ownerId }]);
+  const digest = () => realmDigest(actorsOf(server, cast));
+  const elsewhere = () => realmDigest([{ realm: cast.elsewhere.realm, userId: cast.elsewhere.ownerId }]);
   const untouched = await elsewhere();
   let baseline = await digest();
   const statuses = new StatusCounts();

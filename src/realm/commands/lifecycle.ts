@@ -21,7 +21,8 @@ export interface DeactivationActions {
 /** Announces a change of a user's active state: to everyone, to the peers of each channel, and
  * to the members of its system group. */
 function announceActivity(ctx: CommandContext, user: UserRecord): void {
-  ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: user.isActive } }, ctx.activeUserIds());
+  // A deactivated user's key already fails; their queues go once this is delivered, on every node.
+  ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: user.isActive } }, ctx.activeUserIds(), user.isActive ? {} : { closesQueuesOf: [user.id] });
   const op = user.isActive ? 'peer_add' : 'peer_remove';
   for (const channel of ctx.state.channelsOf(user.id)) {
     const peers = channelObservers(ctx.state, channel).filter((peer) => peer.id !== user.id).map((peer) => peer.id);
@@ -57,8 +58,6 @@ function deactivateOne(ctx: CommandContext, user: UserRecord, actions: Deactivat
     // The spec's is_deleted (Zulip's reference has no event for it).
     ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_deleted: true } }, everyone);
   }
-  // The key already fails (the user is inactive); its queues go once that is durable.
-  ctx.afterCommit(() => ctx.queues.deleteUserQueues(ctx.state.realm.id, user.id));
 }
 
 /** The API's error for each refusal of the user lifecycle. */

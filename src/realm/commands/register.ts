@@ -104,12 +104,12 @@ const fetchers = new Map<string, Fetcher>([
 ]);
 
 export const registerCommands = {
+  /** The state a new event queue starts from, the queue's settings, and the realm's position when
+   * the state was read: the caller opens the queue there (EventQueues.begin), wherever it runs. */
   'events.register': readCommand((ctx, input: RegisterInput) => {
     const user = ctx.user;
     const lifespan = Math.min(input.lifespanSecs ?? ctx.config.queueLifespanSeconds, MAX_LIFESPAN_SECONDS);
-    const queue = ctx.queues.create({
-      realmId: ctx.state.realm.id,
-      userId: user.id,
+    const queue = {
       eventTypes: input.eventTypes,
       allPublicStreams: input.allPublicStreams,
       narrow: resolveNarrow(ctx.state, user, input.narrow, ctx.fakeEmailDomain),
@@ -117,20 +117,17 @@ export const registerCommands = {
       applyMarkdown: input.applyMarkdown,
       userSettingsObject: input.clientCapabilities.user_settings_object === true,
       lifespanMs: lifespan * 1000,
-    });
+    };
     const wanted = input.fetchEventTypes ?? input.eventTypes;
     const state: Record<string, unknown> = {
-      queue_id: queue.id,
-      last_event_id: queue.lastEventId,
       zulip_feature_level: ZULIP_FEATURE_LEVEL,
       zulip_version: ZULIP_VERSION,
       zulip_merge_base: ZULIP_MERGE_BASE,
       event_queue_longpoll_timeout_seconds: LONGPOLL_TIMEOUT_SECONDS,
-      server_generation: ctx.queues.serverGeneration,
       realm_empty_topic_display_name: ctx.state.realm.emptyTopicDisplayName,
       ...limits,
     };
     for (const [type, fetch] of fetchers) if (wanted === null || wanted.includes(type)) Object.assign(state, fetch(ctx, input));
-    return state;
+    return { state, queue, position: ctx.queues.position(ctx.state.realm.id) };
   }),
 };
