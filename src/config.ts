@@ -40,6 +40,20 @@ export interface RateLimitSettings {
   realms: Record<string, RateRule>;
 }
 
+/** Cluster mode (PARLEY_NATS_URL set): the node's name and how it reaches NATS JetStream. */
+export interface ClusterSettings {
+  /** NATS servers, e.g. nats://10.0.0.1:4222. */
+  servers: string[];
+  /** This node's name, unique in the cluster (default host:port). */
+  nodeId: string;
+  /** How many NATS servers keep each log and lease (1, or 3 in a three-server NATS cluster). */
+  replicas: number;
+  /** A realm whose lease was not renewed for this long is taken over by another node. */
+  leaseMs: number;
+  /** Realm subdomains this node always takes (when their lease is free). */
+  pinned: string[];
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -72,6 +86,8 @@ export interface Config {
   maxFileUploadSizeMib: number;
   /** The most bytes of uploads each organization may hold, in MiB; null: no quota. */
   uploadQuotaMib: number | null;
+  /** Null: a standalone server (one process, no NATS). */
+  cluster: ClusterSettings | null;
 }
 
 function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -122,6 +138,20 @@ function rateLimitSettings(env: NodeJS.ProcessEnv): RateLimitSettings {
   };
 }
 
+function clusterSetting(env: NodeJS.ProcessEnv, host: string, port: number): ClusterSettings | null {
+  const servers = (env.PARLEY_NATS_URL ?? '').split(',').map((server) => server.trim()).filter((server) => server !== '');
+  if (servers.length === 0) return null;
+  const replicas = intSetting(env, 'PARLEY_NATS_REPLICAS', 1);
+  if (replicas !== 1 && replicas !== 3) throw new Error(`PARLEY_NATS_REPLICAS must be 1 or 3, got '${replicas}'`);
+  return {
+    servers,
+    nodeId: env.PARLEY_NODE_ID || `${host}:${port}`,
+    replicas,
+    leaseMs: intSetting(env, 'PARLEY_LEASE_MS', 5000),
+    pinned: (env.PARLEY_REALMS_PINNED ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''),
+  };
+}
+
 function videoProviderSetting(raw: string | undefined): VideoProvider | null {
   if (raw === undefined || raw === '') return null;
   const parsed = JSON.parse(raw) as Record<string, unknown>;
@@ -159,5 +189,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: rateLimitSettings(env),
     maxFileUploadSizeMib: intSetting(env, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB', 25),
     uploadQuotaMib: env.PARLEY_UPLOAD_QUOTA_MIB ? intSetting(env, 'PARLEY_UPLOAD_QUOTA_MIB', 0) : null,
+    cluster: clusterSetting(env, env.PARLEY_HOST || '127.0.0.1', port),
   };
 }

@@ -21,7 +21,7 @@ export const registerPushDevice = (request: UserRequest, params: Params<typeof s
 export async function sendTestPushNotification(request: UserRequest, params: Params<typeof schemas.e2eeTestNotify>) {
   const devices = await request.realm.ask('push.devices', request.user.userId, { pushAccountId: params.device_id ?? params.push_account_id });
   if (devices.length === 0) throw errors.noActivePushDevice();
-  const realm = request.realm.realm;
+  const realm = await request.realm.ask('realm.summary', null, {});
   const url = realmUrl(realm, request.config);
   const payload = { type: 'test', realm_url: url, realm_name: realm.name, user_id: request.user.userId, time: nowSeconds(request.config.clock) };
   await notifyRelay(request.config.pushRelay, {

@@ -4,8 +4,8 @@ import type { PublicRequest } from '../http/route.js';
 import { realmUrl } from '../organization/records.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 
-export function getServerSettings(request: PublicRequest) {
-  const { realm } = request.realm;
+export async function getServerSettings(request: PublicRequest) {
+  const realm = await request.realm.ask('realm.summary', null, {});
   const url = realmUrl(realm, request.config);
   const development = request.config.mode === 'development';
   return {

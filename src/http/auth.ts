@@ -1,6 +1,6 @@
 // HTTP Basic authentication: e-mail (or the dummy form) and API key, checked by the realm actor.
 import { errors } from '../errors.js';
-import type { RealmActor } from '../realm/actor.js';
+import type { RealmHandle } from '../realm/handle.js';
 import type { Principal } from '../realm/commands/auth.js';
 
 export interface BasicCredentials {
@@ -18,7 +18,7 @@ export function parseBasic(header: string): BasicCredentials | undefined {
 }
 
 /** The user an Authorization header names; 401 errors for a missing, malformed or wrong one. */
-export async function authenticate(realm: RealmActor, header: string): Promise<Principal> {
+export async function authenticate(realm: RealmHandle, header: string): Promise<Principal> {
   if (header === '') throw errors.unauthorized();
   const credentials = parseBasic(header);
   if (!credentials) throw errors.unauthorized('Invalid authorization header for basic auth');

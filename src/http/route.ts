@@ -6,8 +6,7 @@ import type { LoginLimiter } from '../auth/loginLimiter.js';
 import type { RateLimiter } from './rateLimit.js';
 import type { EventQueues } from '../events/queues.js';
 import type { Grants } from '../auth/grants.js';
-import type { RealmActor } from '../realm/actor.js';
-import type { Realms } from '../realm/registry.js';
+import type { RealmDirectory, RealmHandle } from '../realm/handle.js';
 import type { Principal } from '../realm/commands/auth.js';
 import type { RawParams } from './params.js';
 import type { ReceivedFile, UploadLimits } from './upload.js';
@@ -21,7 +20,7 @@ export type AuthKind = 'none' | 'user' | 'human' | 'admin';
 /** What every handler can reach. */
 export interface ServerContext {
   config: Config;
-  realms: Realms;
+  realms: RealmDirectory;
   queues: EventQueues;
   /** Single-use tokens that open the event WebSocket. */
   socketTokens: Grants;
@@ -34,7 +33,7 @@ export interface ServerContext {
 }
 
 export interface PublicRequest {
-  realm: RealmActor;
+  realm: RealmHandle;
   config: Config;
   queues: EventQueues;
   socketTokens: Grants;

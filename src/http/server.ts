@@ -3,7 +3,7 @@
 // respond — each of which may end the exchange early with an error.
 import uWS from 'uWebSockets.js';
 import { ApiError, errors } from '../errors.js';
-import type { RealmActor } from '../realm/actor.js';
+import type { RealmHandle } from '../realm/handle.js';
 import { authenticate } from './auth.js';
 import { BodyReader } from './body.js';
 import { readParams } from './params.js';
@@ -102,7 +102,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
   /** Authenticates; a failed attempt counts against the client's address, and once the address
    * has used its attempts up, failures are 429s. Valid credentials always pass: people behind the
    * same address as a guesser are not locked out. */
-  async function authenticateLimited(realm: RealmActor, head: RequestHead) {
+  async function authenticateLimited(realm: RealmHandle, head: RequestHead) {
     const rule = rateLimiter.settings.address;
     try {
       return await authenticate(realm, head.authorization);

@@ -10,7 +10,7 @@ import { ApiError, errors } from '../errors.js';
 import { authenticate } from './auth.js';
 import { openExchange, sendError } from './response.js';
 import type { ServerContext } from './route.js';
-import type { RealmActor } from '../realm/actor.js';
+import type { RealmHandle } from '../realm/handle.js';
 import { CloseCode } from '../events/closeCodes.js';
 import type { Consumer, DetachReason, EventQueue } from '../events/queue.js';
 import type { Grants } from '../auth/grants.js';
@@ -22,7 +22,7 @@ const MAX_FRAME_BYTES = 16 * 1024;
 const SEND_DROPPED = 2;
 
 interface SocketData {
-  realm: RealmActor;
+  realm: RealmHandle;
   userId: number;
   format: FrameFormat;
   attached: SocketConsumer | null;

@@ -13,6 +13,12 @@ export const realmCommands = {
    * write batch was saved. */
   'realm.health': readCommand((ctx) => ({ storageFailure: ctx.store.storageFailure })),
 
+  /** What unauthenticated pages show of the organization (server settings, push payloads). */
+  'realm.summary': readCommand((ctx) => {
+    const { id, subdomain, name, description, enableSpectatorAccess } = ctx.state.realm;
+    return { id, subdomain, name, description, enableSpectatorAccess };
+  }),
+
   /** Run once by Realms.create: the notification bot, a bot without an owner. */
   'realm.bootstrap': writeCommand((ctx) => {
     if (ctx.hasUser) throw errors.insufficientRights();

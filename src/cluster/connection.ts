@@ -1,0 +1,47 @@
+// The cluster's shared pieces on NATS JetStream, created on first use by whichever node comes first:
+// the realm log stream, and key-value buckets for leases, the realm directory, live nodes and ID
+// blocks. Subjects and bucket names are all here.
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { ClusterSettings } from '../config.js';
+
+export const LOG_STREAM = 'PARLEY_LOG';
+export const subjects = {
+  /** A realm's log: its committed change sets, in order. */
+  log: (realmId: number) => `parley.log.${realmId}`,
+  /** A realm's events, once per emission, from its owner to every node. */
+  events: (realmId: number) => `parley.events.${realmId}`,
+  allEvents: 'parley.events.*',
+  /** Commands for a realm, answered by its owner. */
+  commands: (realmId: number) => `parley.realm.${realmId}.cmd`,
+};
+
+/** The largest message the log is sent (NATS's default limit is 1 MiB; a bigger write goes in parts). */
+export const MAX_LOG_MESSAGE_BYTES = 512 * 1024;
+
+export interface Cluster {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  /** Realm ID → its owner's lease. */
+  leases: KV;
+  /** Realm ID → its subdomain; and 'next' → the next realm ID. */
+  realms: KV;
+  /** Node ID → the node's heartbeat. */
+  nodes: KV;
+  /** ID kind → the highest ID handed out in blocks so far. */
+  ids: KV;
+}
+
+export async function openCluster(settings: ClusterSettings): Promise<Cluster> {
+  const nc = await connect({ servers: settings.servers, name: `parley ${settings.nodeId}`, maxReconnectAttempts: -1 });
+  const jsm = await jetstreamManager(nc);
+  const js = jetstream(nc);
+  const streamConfig = { name: LOG_STREAM, subjects: ['parley.log.>'], num_replicas: settings.replicas, allow_direct: true, max_msg_size: MAX_LOG_MESSAGE_BYTES + 64 * 1024 };
+  await jsm.streams.info(LOG_STREAM).catch(() => jsm.streams.add(streamConfig));
+  const kvm = new Kvm(js);
+  const bucket = (name: string) => kvm.create(name, { history: 1, replicas: settings.replicas });
+  const [leases, realms, nodes, ids] = await Promise.all([bucket('parley_leases'), bucket('parley_realms'), bucket('parley_nodes'), bucket('parley_ids')]);
+  return { nc, js, jsm, leases, realms, nodes, ids };
+}

@@ -1,0 +1,153 @@
+// Realms' logs on JetStream: each realm's committed change sets on its own subject, appended by the
+// realm's owner with the subject's last sequence as the fence, so that a node that lost the realm
+// (paused, cut off) can never append after the node that took it over. Appends are coalesced: while
+// one is in flight, the writes that follow wait and go together in the next. A write larger than a
+// message goes in parts of one group, applied together when read back.
+import { randomBytes } from 'node:crypto';
+import { Packr } from 'msgpackr';
+import { LogRefusal, type RealmLog } from '../realm/log.js';
+import type { Change } from '../store/changes.js';
+import { LOG_STREAM, MAX_LOG_MESSAGE_BYTES, subjects, type Cluster } from './connection.js';
+
+/** One message of the log: part of a group of changes applied together. */
+interface LogMessage {
+  group: string;
+  changes: Change[];
+  /** More parts of the group follow. */
+  more: boolean;
+}
+
+const codec = new Packr({ useRecords: false });
+
+/** Splits a group's changes into messages within the size limit. */
+function messagesOf(changes: readonly Change[]): Uint8Array[] {
+  const group = randomBytes(8).toString('hex');
+  const messages: Uint8Array[] = [];
+  let part: Change[] = [];
+  let bytes = 0;
+  const seal = (more: boolean) => messages.push(codec.pack({ group, changes: part, more } satisfies LogMessage));
+  for (const change of changes) {
+    const size = (change[2]?.length ?? 0) + 64;
+    if (part.length > 0 && bytes + size > MAX_LOG_MESSAGE_BYTES) {
+      seal(true);
+      part = [];
+      bytes = 0;
+    }
+    part.push(change);
+    bytes += size;
+  }
+  seal(false);
+  return messages;
+}
+
+interface Pending {
+  changes: readonly Change[];
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** The appends of one realm this node owns. */
+class RealmWriter {
+  private readonly waiting: Pending[] = [];
+  private flushing = false;
+  private refusal: LogRefusal | undefined;
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly realmId: number,
+    /** The sequence of the realm's newest message in the log. */
+    public lastSeq: number,
+    private readonly onRefused: (realmId: number) => void,
+  ) {}
+
+  append(changes: readonly Change[]): Promise<void> {
+    if (this.refusal) return Promise.reject(this.refusal);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ changes, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  /** Resolves once every append so far is settled. */
+  async settled(): Promise<void> {
+    while (this.flushing) await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.waiting.length > 0 && !this.refusal) {
+        const batch = this.waiting.splice(0);
+        try {
+          for (const message of messagesOf(batch.flatMap((pending) => pending.changes))) {
+            const ack = await this.cluster.js.publish(subjects.log(this.realmId), message, { expect: { lastSubjectSequence: this.lastSeq } });
+            this.lastSeq = ack.seq;
+          }
+          for (const pending of batch) pending.resolve();
+        } catch (error) {
+          this.refusal = new LogRefusal(`realm ${this.realmId}'s log refused the append: ${error instanceof Error ? error.message : String(error)}`);
+          for (const pending of [...batch, ...this.waiting.splice(0)]) pending.reject(this.refusal);
+          this.onRefused(this.realmId);
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+}
+
+export class ClusterLog implements RealmLog {
+  private readonly writers = new Map<number, RealmWriter>();
+
+  constructor(
+    private readonly cluster: Cluster,
+    /** Called once the log refused a realm's append: the node lost the realm. */
+    private readonly onRefused: (realmId: number) => void,
+  ) {}
+
+  /** Starts appending for a realm this node now owns, after the log's newest message. */
+  own(realmId: number, lastSeq: number): void {
+    this.writers.set(realmId, new RealmWriter(this.cluster, realmId, lastSeq, this.onRefused));
+  }
+
+  /** Stops appending for a realm; resolves with the sequence of its newest message, once every
+   * append so far is settled. */
+  async release(realmId: number): Promise<number | undefined> {
+    const writer = this.writers.get(realmId);
+    this.writers.delete(realmId);
+    await writer?.settled();
+    return writer?.lastSeq;
+  }
+
+  append(realmId: number, changes: readonly Change[]): Promise<void> {
+    const writer = this.writers.get(realmId);
+    if (!writer) return Promise.reject(new LogRefusal(`this node does not own realm ${realmId}`));
+    return writer.append(changes);
+  }
+
+  /** The sequence of a realm's newest message (0: none). */
+  async lastSeq(realmId: number): Promise<number> {
+    const last = await this.cluster.jsm.streams.getMessage(LOG_STREAM, { last_by_subj: subjects.log(realmId) });
+    return last?.seq ?? 0;
+  }
+
+  /** Reads a realm's log after `afterSeq`, handing each complete group of changes to `apply` in
+   * order; resolves with the sequence of the last message read. A group left incomplete by an owner
+   * that died part-way (never acknowledged) is skipped. */
+  async read(realmId: number, afterSeq: number, apply: (changes: Change[]) => Promise<void>): Promise<number> {
+    let seq = afterSeq;
+    let open: { group: string; changes: Change[] } | undefined;
+    for (;;) {
+      const stored = await this.cluster.jsm.direct.getMessage(LOG_STREAM, { next_by_subj: subjects.log(realmId), seq: seq + 1 });
+      if (!stored) return seq;
+      seq = stored.seq;
+      const message = codec.unpack(stored.data) as LogMessage;
+      if (open?.group !== message.group) open = { group: message.group, changes: [] };
+      open.changes.push(...message.changes);
+      if (!message.more) {
+        await apply(open.changes);
+        open = undefined;
+      }
+    }
+  }
+}

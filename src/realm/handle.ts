@@ -1,0 +1,15 @@
+// What the HTTP layer needs of a realm: its ID and subdomain, and a way to ask it a command. A
+// standalone server answers with the realm's actor; in a cluster the realm may be owned by another
+// node, which answers through NATS.
+import type { RealmRecord } from '../organization/records.js';
+import type { CommandName, InputOf, OutputOf } from './commands/index.js';
+
+export interface RealmHandle {
+  readonly realm: Readonly<Pick<RealmRecord, 'id' | 'subdomain'>>;
+  ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>>;
+}
+
+/** Finds the realm a request's Host header names. */
+export interface RealmDirectory {
+  forHost(host: string): RealmHandle | undefined;
+}
