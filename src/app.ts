@@ -12,6 +12,7 @@ import { startHttpServer, type HttpServer } from './http/server.js';
 import { EventQueues, QUEUE_GC_INTERVAL_MS } from './events/queues.js';
 import type { RealmLog } from './realm/log.js';
 import { Realms } from './realm/registry.js';
+import { ClusterNode } from './cluster/node.js';
 import { seedDemoRealm } from './seed/demo.js';
 import { Store } from './store/store.js';
 import { LocalFileStorage } from './files/local.js';
@@ -67,10 +68,16 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
   const queues = new EventQueues(store, config.clock);
   await queues.restore();
   queues.announceRestart();
-  const realms = new Realms(store, config, queues, parts.realmLog);
-  if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
-  realms.activateScheduled();
-  const http = await startHttpServer({ config, realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock), files: new LocalFileStorage(config.dataDir) }, routes);
+  const realms = new Realms(store, config, queues, parts.realmLog, config.cluster === null);
+  // In a cluster the node finds realms and their owners; standalone, the store holds them all.
+  const node = config.cluster ? await ClusterNode.start(config.cluster, config, store, queues, realms) : undefined;
+  if (node) {
+    if (config.mode === 'development') await node.seedOnce(seedDemoRealm);
+  } else {
+    if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
+    realms.activateScheduled();
+  }
+  const http = await startHttpServer({ config, realms: node ?? realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock), files: new LocalFileStorage(config.dataDir) }, routes);
   const stopCollecting = every(config.clock, QUEUE_GC_INTERVAL_MS, () => queues.collectGarbage());
   writeFileSync(pidFile(config.dataDir), String(process.pid));
   return {
@@ -81,7 +88,9 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
     async close() {
       stopCollecting();
       await http.close(() => queues.releaseConsumers());
+      await node?.drain();
       await realms.stop();
+      await node?.close();
       await queues.persist();
       await store.close();
       rmSync(pidFile(config.dataDir), { force: true });

@@ -16,6 +16,12 @@ export const MAX_QUEUES_PER_USER = 100;
 /** How often idle event queues are looked for. */
 export const QUEUE_GC_INTERVAL_MS = 60_000;
 
+/** Where a realm's actor publishes its emissions: the server's queues, and in a cluster every other
+ * node's too. */
+export interface EventSink {
+  publish(realmId: number, emitted: readonly Emitted[]): void;
+}
+
 /** Where queues wait across a graceful restart (the store). */
 export interface QueueShelf {
   saveQueues(snapshots: readonly QueueSnapshot[]): Promise<void>;
@@ -42,7 +48,7 @@ interface Kept {
   emissions: { position: number; emitted: Emitted }[];
 }
 
-export class EventQueues {
+export class EventQueues implements EventSink {
   private readonly byId = new Map<string, EventQueue>();
   /** The newest event ID handed out (server-wide sequence, see EventIds). */
   private lastId = -1;
@@ -53,6 +59,8 @@ export class EventQueues {
   private readonly positions = new Map<number, number>();
   /** Registrations under way, by realm. */
   private readonly registering = new Map<number, Set<Kept>>();
+  /** The realm position each queue opened at: it takes only later emissions. */
+  private readonly openedAt = new WeakMap<EventQueue, number>();
 
   /** Zulip's server_generation: when this server process started (seconds); register returns it
    * and the restart event carries it, so clients can tell they are talking to a new server. */
@@ -91,7 +99,8 @@ export class EventQueues {
         this.checkRoom(realmId, userId);
         const queue = new EventQueue({ ...settings, realmId, userId, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.clock, this.lastId);
         this.add(queue);
-        for (const { position: at, emitted } of kept.emissions) if (at > position) this.deliver(emitted, [queue]);
+        this.openedAt.set(queue, position);
+        for (const { position: at, emitted } of kept.emissions) if (at > position) this.deliver(emitted, [queue], at);
         return queue;
       },
       end: () => {
@@ -124,6 +133,11 @@ export class EventQueues {
     queue.consumer?.detach('deleted');
   }
 
+  /** Drops every queue of a realm (its events stopped following on: the clients register again). */
+  deleteRealmQueues(realmId: number): void {
+    for (const queues of this.byUser.get(realmId)?.values() ?? []) for (const queue of [...queues]) this.delete(queue);
+  }
+
   /** Drops every queue of a user (deactivation). */
   deleteUserQueues(realmId: number, userId: number): void {
     for (const queue of [...(this.byUser.get(realmId)?.get(userId) ?? [])]) this.delete(queue);
@@ -131,25 +145,27 @@ export class EventQueues {
 
   /** Delivers a realm's emissions, each to the queues of the users it names, and keeps them for
    * those users' registrations under way; each emission moves the realm's position on by one. */
-  publish(realmId: number, emitted: readonly Emitted[]): void {
+  publish(realmId: number, emitted: readonly Emitted[], from = this.position(realmId) + 1): void {
     const users = this.byUser.get(realmId);
     const registering = this.registering.get(realmId);
-    let position = this.position(realmId);
+    let position = from - 1;
     for (const emission of emitted) {
       position++;
       const userIds = [...emission.userIds];
       if (registering) for (const kept of registering) if (userIds.includes(kept.userId)) kept.emissions.push({ position, emitted: emission });
-      if (users) this.deliver(emission, userIds.flatMap((userId) => [...(users.get(userId) ?? [])]));
+      if (users) this.deliver(emission, userIds.flatMap((userId) => [...(users.get(userId) ?? [])]), position);
       for (const userId of emission.closesQueuesOf ?? []) this.deleteUserQueues(realmId, userId);
     }
     this.positions.set(realmId, position);
   }
 
-  /** Delivers one emission to the queues that want it: one shared QueuedEvent per variant. */
-  private deliver({ event, message, forQueue, allPublicStreamsOnly }: Emitted, queues: Iterable<EventQueue>): void {
+  /** Delivers one emission (at a realm position) to the queues that want it and opened before it:
+   * one shared QueuedEvent per variant. */
+  private deliver({ event, message, forQueue, allPublicStreamsOnly }: Emitted, queues: Iterable<EventQueue>, position: number): void {
     const id = this.nextId();
     const variants = new Map<ZulipEvent, QueuedEvent>();
     for (const queue of queues) {
+      if ((this.openedAt.get(queue) ?? -1) >= position) continue;
       if ((allPublicStreamsOnly && !queue.settings.allPublicStreams) || !queue.wants(event, message)) continue;
       const variant = forQueue ? forQueue(queue.settings) : event;
       let queued = variants.get(variant);

@@ -5,7 +5,8 @@
 import { nowSeconds } from '../clock.js';
 import type { Config } from '../config.js';
 import { ApiError, errors } from '../errors.js';
-import type { EventQueues } from '../events/queues.js';
+import type { EventQueues, EventSink } from '../events/queues.js';
+import type { RealmHandle } from './handle.js';
 import { StorageError, type Store } from '../store/store.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
 import { CommandContext, type CommandDef } from './context.js';
@@ -14,7 +15,7 @@ import type { RealmRecord } from '../organization/records.js';
 import type { RealmState } from '../organization/state.js';
 import { PresenceTable } from '../users/presence.js';
 import { loadRealmState } from './load.js';
-import { LogRefusal, type RealmLog } from './log.js';
+import { IdsExhausted, LogRefusal, type IdSupply, type RealmLog } from './log.js';
 
 /** A command as it travels through the mailbox: plain data plus the promise to settle. */
 interface Envelope {
@@ -33,7 +34,14 @@ const RETRY_AFTER_BREAKAGE_MS = 60_000;
  * shutdown nothing. */
 export const PRESENCE_SAVE_INTERVAL_MS = 5 * 60_000;
 
-export class RealmActor {
+/** What ties an actor to a cluster (nothing, standalone). */
+export interface RealmLinks {
+  log?: RealmLog;
+  sink?: EventSink;
+  ids?: IdSupply;
+}
+
+export class RealmActor implements RealmHandle {
   private state: RealmState;
   private readonly mailbox: Envelope[] = [];
   private draining = false;
@@ -48,6 +56,12 @@ export class RealmActor {
   private cancelPresenceSave: (() => void) | undefined;
   private timersStopped = false;
 
+  /** Where committed writes go besides LMDB (a cluster's log), if anywhere. */
+  private readonly log: RealmLog | undefined;
+  /** Where emissions go: the server's queues, and in a cluster every node's. */
+  private readonly sink: EventSink;
+  /** Where IDs come from in a cluster (else the store's counters). */
+  private readonly ids: IdSupply | undefined;
   /** The previous write's place in the log: each write is appended after it. */
   private lastLogged: Promise<unknown> = Promise.resolve();
   /** Set once the log refused a write: the local copy has a change the log does not, and the realm
@@ -59,9 +73,11 @@ export class RealmActor {
     private readonly config: Config,
     private readonly queues: EventQueues,
     realm: RealmRecord,
-    /** Where committed writes go besides LMDB (a cluster's log), if anywhere. */
-    private readonly log?: RealmLog,
+    links: RealmLinks = {},
   ) {
+    this.log = links.log;
+    this.sink = links.sink ?? queues;
+    this.ids = links.ids;
     this.state = loadRealmState(store, realm);
     this.deliveries = new DeliveryTimer(config.clock, () => void this.deliverDue());
     this.deliveries.arm(this.state.nextDelivery());
@@ -84,6 +100,12 @@ export class RealmActor {
   async idle(): Promise<void> {
     while (this.draining || this.mailbox.length > 0) await this.settled(this.lastWrite);
     await this.settled(this.lastWrite);
+  }
+
+  /** Stops serving the realm (it left this node): every command from now on is refused. */
+  retire(): void {
+    this.fenced = true;
+    this.stopTimers();
   }
 
   /** Stops delivering scheduled messages and saving presence on a timer (the server is shutting
@@ -136,6 +158,7 @@ export class RealmActor {
         }
         if (this.stale) await this.reload();
         if (def.mode === 'write') {
+          if (this.ids && !this.ids.ready(this.state.realm.id)) await this.ids.topUp(this.state.realm.id).catch((error: unknown) => console.error(`realm ${this.state.realm.id}: no IDs`, error));
           this.lastWrite = this.write(def, envelope);
         } else {
           await this.settled(this.lastWrite);
@@ -152,7 +175,7 @@ export class RealmActor {
     try {
       const ctx = this.context(envelope);
       const output = def.run(ctx, envelope.input);
-      this.queues.publish(this.state.realm.id, ctx.emitted);
+      this.sink.publish(this.state.realm.id, ctx.emitted);
       this.armPresenceSave();
       envelope.resolve(output);
     } catch (error) {
@@ -166,7 +189,7 @@ export class RealmActor {
     const ctx = this.context(envelope);
     return this.commit(() => def.run(ctx, envelope.input)).then(
       (output) => {
-        this.queues.publish(this.state.realm.id, ctx.emitted);
+        this.sink.publish(this.state.realm.id, ctx.emitted);
         if (ctx.scheduleChanged) this.deliveries.arm(this.state.nextDelivery());
         this.armPresenceSave();
         envelope.resolve(output);
@@ -184,7 +207,7 @@ export class RealmActor {
   private commit(run: () => unknown): Promise<unknown> {
     const log = this.log;
     if (!log) return this.store.write(run);
-    const committed = this.store.recordedWrite(run);
+    const committed = this.store.recordedWrite(run, this.ids?.sourceFor(this.state.realm.id));
     const logged = this.lastLogged.then(() => committed).then(async ({ result, changes }) => {
       if (this.fenced) throw new LogRefusal('an earlier write was refused');
       try {
@@ -213,6 +236,8 @@ export class RealmActor {
       return errors.realmMoved();
     }
     this.stale = true;
+    // Rolled back: the client may try again once the realm has taken more IDs.
+    if (error instanceof IdsExhausted) return errors.serverBusy();
     if (error instanceof StorageError) {
       // Not a bug: the disk refused the write. The caller learns nothing was saved; reads go on.
       console.error(`realm ${this.state.realm.id}: command ${envelope.name} not saved: ${error.reason}`);

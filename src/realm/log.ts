@@ -2,6 +2,7 @@
 // commit order, before the write is answered. In a cluster it is the replicated log other nodes
 // rebuild the realm from; a standalone server has none.
 import type { Change } from '../store/changes.js';
+import type { IdSource } from '../store/store.js';
 
 /** The log would not take a write: the realm is no longer this node's to write. */
 export class LogRefusal extends Error {}
@@ -10,4 +11,16 @@ export interface RealmLog {
   /** Appends one committed write's changes; resolves once the log holds them durably. Rejects when
    * the log refuses (another node took the realm over): the write must not be answered as done. */
   append(realmId: number, changes: readonly Change[]): Promise<void>;
+}
+
+/** A command wanted more IDs of a kind than were at hand; asked again, it finds more. */
+export class IdsExhausted extends Error {}
+
+/** Where a cluster's realms take IDs unique across the cluster (blocks topped up before writes). */
+export interface IdSupply {
+  /** Whether the realm has IDs enough at hand for a write. */
+  ready(realmId: number): boolean;
+  topUp(realmId: number): Promise<void>;
+  /** The realm's IDs, for the store while one of its writes runs. */
+  sourceFor(realmId: number): IdSource;
 }

@@ -5,7 +5,8 @@ import type { Config } from '../config.js';
 import type { EventQueues } from '../events/queues.js';
 import { groupPermissions, systemGroupOrder, systemGroups, type GroupPermission, type GroupRecord, type GroupSetting, type SystemGroupName } from '../groups/records.js';
 import type { Store } from '../store/store.js';
-import { RealmActor } from './actor.js';
+import { RealmActor, type RealmLinks } from './actor.js';
+import type { RealmDirectory, RealmHandle } from './handle.js';
 import type { RealmLog } from './log.js';
 import { defaultEditSettings, type RealmRecord } from '../organization/records.js';
 import { nowSeconds } from '../clock.js';
@@ -21,7 +22,18 @@ const subdomainPattern = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)?$/;
 
 export class InvalidRealmError extends Error {}
 
-export class Realms {
+/** What makes new realms: a standalone server's Realms, or a cluster node. */
+export interface RealmCreator {
+  create(input: NewRealm): Promise<RealmHandle>;
+}
+
+/** How a realm is created in a cluster: its ID and the cluster ties of its actor. */
+export interface Placement {
+  id: number;
+  links: RealmLinks;
+}
+
+export class Realms implements RealmDirectory, RealmCreator {
   private readonly actors = new Map<number, RealmActor>();
   private readonly bySubdomain = new Map<string, number>();
   private readonly externalHostname: string;
@@ -32,6 +44,9 @@ export class Realms {
     private readonly queues: EventQueues,
     /** Where committed writes go besides LMDB (a cluster's log), if anywhere. */
     private readonly log?: RealmLog,
+    /** Standalone, every realm of the store is this server's, activated on first use; in a
+     * cluster only those the node owns are activated, by the node. */
+    private readonly activateOnUse = true,
   ) {
     this.externalHostname = hostname(config.externalHost);
     for (const { value } of store.realms.getRange()) this.bySubdomain.set(value.subdomain, value.id);
@@ -57,8 +72,7 @@ export class Realms {
 
   /** The realm for a Host header: its subdomain of the external host, else the default realm. */
   forHost(host: string): RealmActor | undefined {
-    const name = hostname(host);
-    const subdomain = name === this.externalHostname ? '' : name.endsWith(`.${this.externalHostname}`) ? name.slice(0, -this.externalHostname.length - 1) : undefined;
+    const subdomain = subdomainOf(host, this.externalHostname);
     const id = (subdomain === undefined ? undefined : this.bySubdomain.get(subdomain)) ?? this.store.meta.get(DEFAULT_REALM_KEY);
     return id === undefined ? undefined : this.actor(id);
   }
@@ -68,11 +82,13 @@ export class Realms {
     return id === undefined ? undefined : this.actor(id);
   }
 
-  async create(input: NewRealm): Promise<RealmActor> {
+  async create(input: NewRealm, placement?: Placement): Promise<RealmActor> {
     if (!subdomainPattern.test(input.subdomain)) throw new InvalidRealmError(`invalid subdomain '${input.subdomain}'`);
     if (this.bySubdomain.has(input.subdomain)) throw new InvalidRealmError(`a realm with subdomain '${input.subdomain}' exists`);
+    const links = placement?.links ?? { log: this.log };
+    if (placement && links.ids && !links.ids.ready(placement.id)) await links.ids.topUp(placement.id);
     const { result: realm, changes } = await this.store.recordedWrite(() => {
-      const id = this.store.nextId('realm');
+      const id = placement?.id ?? this.store.nextId('realm');
       const now = nowSeconds(this.config.clock);
       const groups = createSystemGroups(this.store, id, now);
       const record: RealmRecord = {
@@ -102,10 +118,10 @@ export class Realms {
       this.store.realms.put(record.id, record);
       if (this.store.meta.get(DEFAULT_REALM_KEY) === undefined) this.store.meta.put(DEFAULT_REALM_KEY, record.id);
       return record;
-    });
-    await this.log?.append(realm.id, changes);
+    }, placement && links.ids?.sourceFor(placement.id));
+    await links.log?.append(realm.id, changes);
     this.bySubdomain.set(realm.subdomain, realm.id);
-    const actor = this.activate(realm);
+    const actor = this.activate(realm, links);
     await actor.ask('realm.bootstrap', null, {});
     return actor;
   }
@@ -116,14 +132,27 @@ export class Realms {
   }
 
   private actor(id: number): RealmActor | undefined {
-    const record = this.actors.has(id) ? undefined : this.store.realms.get(id);
-    return this.actors.get(id) ?? (record && this.activate(record));
+    const record = this.actors.has(id) || !this.activateOnUse ? undefined : this.store.realms.get(id);
+    return this.actors.get(id) ?? (record && this.activate(record, { log: this.log }));
   }
 
-  private activate(record: RealmRecord): RealmActor {
-    const actor = new RealmActor(this.store, this.config, this.queues, record, this.log);
+  /** Starts the realm's actor on what the store holds of it. */
+  activate(record: RealmRecord, links: RealmLinks): RealmActor {
+    const actor = new RealmActor(this.store, this.config, this.queues, record, links);
     this.actors.set(record.id, actor);
+    this.bySubdomain.set(record.subdomain, record.id);
     return actor;
+  }
+
+  /** Stops a realm's actor (the realm left this node): what is in its mailbox is refused. */
+  retire(id: number): void {
+    this.actors.get(id)?.retire();
+    this.actors.delete(id);
+  }
+
+  /** The realm's actor, if it is active here. */
+  active(id: number): RealmActor | undefined {
+    return this.actors.get(id);
   }
 }
 
@@ -154,4 +183,11 @@ function createSystemGroups(store: Store, realmId: number, now: number): Map<Sys
   return ids;
 }
 
-const hostname = (host: string): string => host.toLowerCase().replace(/:\d+$/, '');
+export const hostname = (host: string): string => host.toLowerCase().replace(/:\d+$/, '');
+
+/** The subdomain a Host header names under the external host ('' for the host itself), if any. */
+export function subdomainOf(host: string, externalHostname: string): string | undefined {
+  const name = hostname(host);
+  if (name === externalHostname) return '';
+  return name.endsWith(`.${externalHostname}`) ? name.slice(0, -externalHostname.length - 1) : undefined;
+}

@@ -1,8 +1,8 @@
 // The demo realm a development server creates on an empty data directory: Zulip's development
 // users, channels and a few messages, so that Zulip's documentation examples and clients work
 // against it as they are.
-import type { RealmActor } from '../realm/actor.js';
-import type { Realms } from '../realm/registry.js';
+import type { RealmHandle } from '../realm/handle.js';
+import type { RealmCreator } from '../realm/registry.js';
 import { hashPassword } from '../users/password.js';
 import { Role } from '../users/records.js';
 
@@ -41,7 +41,7 @@ const demoMessages: { from: DemoEmail; channel: string; topic: string; content: 
   { from: 'iago@zulip.com', channel: 'core team', topic: 'plans', content: 'Private plans go here.' },
 ];
 
-export async function seedDemoRealm(realms: Realms): Promise<void> {
+export async function seedDemoRealm(realms: RealmCreator): Promise<void> {
   const realm = await realms.create({
     subdomain: '',
     name: 'Zulip Dev',
@@ -69,7 +69,7 @@ export async function seedDemoRealm(realms: Realms): Promise<void> {
   }
 }
 
-function createChannel(realm: RealmActor, creatorId: number, channel: (typeof demoChannels)[number]) {
+function createChannel(realm: RealmHandle, creatorId: number, channel: (typeof demoChannels)[number]) {
   return realm.ask('subscriptions.add', creatorId, {
     subscriptions: [{ name: channel.name, description: channel.description }],
     principals: channel.subscribers,

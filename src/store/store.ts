@@ -66,7 +66,21 @@ import { changeCodec, tapWrites, type Change, type ChangeTap } from './changes.j
 import { OwnedTable, RealmTable } from './tables.js';
 import { UserMessageIndex } from './userMessages.js';
 
-export type IdKind = 'realm' | 'user' | 'channel' | 'group' | 'message' | 'recipient' | 'field' | 'draft' | 'scheduled' | 'folder' | 'linkifier' | 'attachment' | 'realmEmoji' | 'savedSnippet' | 'playground' | 'navigationView' | 'invite';
+export const idKinds = ['realm', 'user', 'channel', 'group', 'message', 'recipient', 'field', 'draft', 'scheduled', 'folder', 'linkifier', 'attachment', 'realmEmoji', 'savedSnippet', 'playground', 'navigationView', 'invite'] as const;
+export type IdKind = (typeof idKinds)[number];
+
+/** Where IDs come from instead of the store's own counters (a cluster's blocks of IDs). */
+export interface IdSource {
+  next(kind: IdKind): number;
+}
+
+/** How far a node's copy of a realm follows the realm's log in a cluster: the sequence of the last
+ * message it holds, and whether the copy holds nothing else (false while the node owns the realm:
+ * after a crash the copy may hold writes the log never took, so it is rebuilt). */
+export interface LogPosition {
+  seq: number;
+  clean: boolean;
+}
 
 /** What a graceful shutdown keeps for the next start (event queues), by ID, as it was given. */
 export interface Shelved {
@@ -167,7 +181,10 @@ export class Store {
   readonly pushDevices: OwnedTable<PushDeviceRecord>;
   private readonly queues: Database<Shelved, string>;
   private readonly presence: Database<PresenceSnapshot, number>;
+  private readonly logPositions: Database<LogPosition, number>;
   private readonly lastIds = new Map<IdKind, number>();
+  /** Where the write under way takes its IDs from, when not from the store's counters. */
+  private ids: IdSource | undefined;
   /** Headers of recently sent or read messages (flag updates read thousands at once). */
   private readonly headerCache = new BoundedCache<number, MessageHeader>(HEADER_CACHE_SIZE);
 
@@ -215,6 +232,7 @@ export class Store {
     this.pushDevices = new OwnedTable(this.open('pushDevices'), (device) => [device.pushAccountId]);
     this.queues = this.env.openDB({ name: 'queues' });
     this.presence = this.env.openDB({ name: 'presence' });
+    this.logPositions = this.env.openDB({ name: 'logPositions' });
   }
 
   /** Opens a sub-database of realm data, recorded while a write is (see `write`). */
@@ -335,9 +353,17 @@ export class Store {
     return this.commit(fn, false).then(({ result }) => result);
   }
 
-  /** As `write`, and hands back every put and remove the write made (its change set). */
-  recordedWrite<T>(fn: () => T): Promise<{ result: T; changes: Change[] }> {
-    return this.commit(fn, true);
+  /** As `write`, and hands back every put and remove the write made (its change set); IDs come
+   * from `ids` when given. */
+  recordedWrite<T>(fn: () => T, ids?: IdSource): Promise<{ result: T; changes: Change[] }> {
+    return this.commit(() => {
+      this.ids = ids;
+      try {
+        return fn();
+      } finally {
+        this.ids = undefined;
+      }
+    }, true);
   }
 
   /** Makes a change set recorded elsewhere (by `recordedWrite`) to this store, in one write. */
@@ -397,6 +423,15 @@ export class Store {
     );
   }
 
+  /** Where this node's copy of a realm stands in the realm's log (cluster mode). */
+  logPosition(realmId: number): LogPosition | undefined {
+    return this.logPositions.get(realmId);
+  }
+
+  async setLogPosition(realmId: number, position: LogPosition): Promise<void> {
+    await this.write(() => this.logPositions.put(realmId, position));
+  }
+
   /** Keeps event queues across a graceful restart (EventQueues' shelf; the store does not look
    * inside them). */
   async saveQueues(snapshots: readonly Shelved[]): Promise<void> {
@@ -432,6 +467,7 @@ export class Store {
   /** Hands out the next server-wide ID of a kind. Call inside `write`: the counter is stored in the
    * same transaction as the row that uses it. */
   nextId(kind: IdKind): number {
+    if (this.ids) return this.ids.next(kind);
     const key = `ids:${kind}`;
     const id = (this.lastIds.get(kind) ?? this.meta.get(key) ?? 0) + 1;
     this.lastIds.set(kind, id);

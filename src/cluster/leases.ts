@@ -1,0 +1,87 @@
+// Realm ownership: one lease per realm in the `parley_leases` bucket, taken with create or
+// update-by-revision (so two nodes can never both win) and renewed by its holder. A lease whose
+// revision has not moved for `leaseMs`, as this node sees it, has lapsed and may be taken over; the
+// epoch goes up with every new holder.
+import { kvCodec, Watched } from './watched.js';
+import type { Cluster } from './connection.js';
+
+export interface Lease {
+  /** The holder; '' once given up (the lease stays, so the next holder's epoch follows on). */
+  node: string;
+  epoch: number;
+  /** Renewal count: each renewal rewrites the lease, which moves its revision. */
+  beat: number;
+}
+
+export class Leases {
+  readonly table: Watched<Lease>;
+  /** The leases this node holds: realm → the lease as last written, and its revision. */
+  private readonly held = new Map<number, { lease: Lease; revision: number }>();
+
+  constructor(
+    cluster: Cluster,
+    private readonly nodeId: string,
+    readonly leaseMs: number,
+    /** Told when a held lease could not be renewed (another node took it). */
+    private readonly onLost: (realmId: number) => void,
+    onChange: (realmId: number) => void,
+  ) {
+    this.table = new Watched<Lease>(cluster.leases, (key) => onChange(Number(key)));
+  }
+
+  start(): Promise<void> {
+    return this.table.start();
+  }
+
+  /** The node holding a live lease on the realm. */
+  ownerOf(realmId: number): string | undefined {
+    const key = String(realmId);
+    const node = this.table.fresh(key, this.leaseMs) ? this.table.get(key)?.value.node : undefined;
+    return node === '' ? undefined : node;
+  }
+
+  holds(realmId: number): boolean {
+    return this.held.has(realmId);
+  }
+
+  get heldRealms(): number[] {
+    return [...this.held.keys()];
+  }
+
+  /** Takes the realm's lease if it is free or lapsed; resolves with the new epoch, or undefined
+   * when another node holds it (or won the race). */
+  async take(realmId: number): Promise<number | undefined> {
+    const key = String(realmId);
+    if (this.ownerOf(realmId) !== undefined) return undefined;
+    const current = this.table.get(key);
+    const lease: Lease = { node: this.nodeId, epoch: (current?.value.epoch ?? 0) + 1, beat: 0 };
+    try {
+      const revision = current ? await this.table.kv.update(key, kvCodec.pack(lease), current.revision) : await this.table.kv.create(key, kvCodec.pack(lease));
+      this.held.set(realmId, { lease, revision });
+      return lease.epoch;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Rewrites every held lease; one another node took over is given up (onLost). */
+  async renew(): Promise<void> {
+    await Promise.all(
+      [...this.held].map(async ([realmId, { lease, revision }]) => {
+        const next = { ...lease, beat: lease.beat + 1 };
+        try {
+          this.held.set(realmId, { lease: next, revision: await this.table.kv.update(String(realmId), kvCodec.pack(next), revision) });
+        } catch {
+          if (this.held.delete(realmId)) this.onLost(realmId);
+        }
+      }),
+    );
+  }
+
+  /** Gives a held lease up at once (a drain), so another node may take the realm without waiting. */
+  async release(realmId: number): Promise<void> {
+    const held = this.held.get(realmId);
+    this.held.delete(realmId);
+    if (held) await this.table.kv.update(String(realmId), kvCodec.pack({ ...held.lease, node: '' }), held.revision).catch(() => undefined);
+  }
+}

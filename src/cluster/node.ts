@@ -1,0 +1,210 @@
+// A node of a cluster: a gateway for every realm (HTTP, WebSocket and event queues of its clients)
+// and the owner of some. It keeps the realm directory and the leases in view, takes the realms
+// placement gives it (rendezvous hashing over live nodes; pinned realms first), rebuilds each from
+// its log before serving it, answers its commands from other nodes, and hands its realms over when
+// it drains.
+import { createHash } from 'node:crypto';
+import type { Subscription } from '@nats-io/transport-node';
+import type { ClusterSettings, Config } from '../config.js';
+import type { EventQueues } from '../events/queues.js';
+import type { RealmDirectory, RealmHandle } from '../realm/handle.js';
+import { hostname, subdomainOf, type NewRealm, type RealmCreator, type Realms } from '../realm/registry.js';
+import { realmRows } from '../store/realmData.js';
+import type { Store } from '../store/store.js';
+import { openCluster, type Cluster } from './connection.js';
+import { EventBus } from './events.js';
+import { IdBlocks } from './ids.js';
+import { Leases } from './leases.js';
+import { ClusterLog } from './log.js';
+import { RemoteRealm, serveCommands } from './remote.js';
+import { kvCodec, Watched } from './watched.js';
+
+/** A realm of the directory (`parley_realms`, keyed by realm ID). */
+interface DirectoryEntry {
+  subdomain: string;
+}
+
+interface NodeBeat {
+  node: string;
+  beat: number;
+}
+
+/** The one realm ID that stands for the whole server when IDs are taken (realm IDs themselves). */
+const SERVER_SCOPE = 0;
+const SEEDING_KEY = 'seeding';
+
+const nodeKey = (nodeId: string): string => Buffer.from(nodeId).toString('hex');
+const rank = (nodeId: string, realmId: number): string => createHash('sha256').update(`${nodeId}/${realmId}`).digest('hex');
+
+export class ClusterNode implements RealmDirectory, RealmCreator {
+  private readonly directory: Watched<DirectoryEntry>;
+  private readonly nodes: Watched<NodeBeat>;
+  private readonly leases: Leases;
+  private readonly log: ClusterLog;
+  private readonly bus: EventBus;
+  private readonly ids: IdBlocks;
+  private readonly owned = new Map<number, { commands: Subscription }>();
+  private readonly busy = new Set<number>();
+  private readonly externalHostname: string;
+  private beat = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private draining = false;
+
+  private constructor(
+    private readonly cluster: Cluster,
+    private readonly settings: ClusterSettings,
+    config: Config,
+    private readonly store: Store,
+    private readonly queues: EventQueues,
+    private readonly realms: Realms,
+  ) {
+    this.externalHostname = hostname(config.externalHost);
+    this.directory = new Watched(cluster.realms, () => this.place());
+    this.nodes = new Watched(cluster.nodes);
+    this.leases = new Leases(cluster, settings.nodeId, settings.leaseMs, (realmId) => this.lose(realmId), () => this.place());
+    this.log = new ClusterLog(cluster, (realmId) => this.lose(realmId));
+    this.bus = new EventBus(cluster, settings.nodeId, queues);
+    this.ids = new IdBlocks(cluster);
+  }
+
+  static async start(settings: ClusterSettings, config: Config, store: Store, queues: EventQueues, realms: Realms): Promise<ClusterNode> {
+    const node = new ClusterNode(await openCluster(settings), settings, config, store, queues, realms);
+    await Promise.all([node.directory.start(), node.nodes.start(), node.leases.start()]);
+    node.bus.start();
+    await node.heartbeat();
+    node.timer = setInterval(() => void node.tick(), Math.max(50, Math.floor(settings.leaseMs / 4)));
+    return node;
+  }
+
+  /** The realms of the directory, by ID. */
+  private *realmIds(): Generator<[number, DirectoryEntry]> {
+    for (const [key, { value }] of this.directory) if (/^\d+$/.test(key)) yield [Number(key), value];
+  }
+
+  forHost(host: string): RealmHandle | undefined {
+    const subdomain = subdomainOf(host, this.externalHostname);
+    const realms = [...this.realmIds()];
+    const found = realms.find(([, entry]) => entry.subdomain === subdomain) ?? realms.find(([, entry]) => entry.subdomain === '') ?? realms.sort(([a], [b]) => a - b)[0];
+    if (!found) return undefined;
+    const [id, entry] = found;
+    return this.realms.active(id) ?? new RemoteRealm(this.cluster, { id, subdomain: entry.subdomain });
+  }
+
+  /** Creates a realm owned by this node and adds it to the directory. */
+  async create(input: NewRealm): Promise<RealmHandle> {
+    if ([...this.realmIds()].some(([, entry]) => entry.subdomain === input.subdomain)) throw new Error(`a realm with subdomain '${input.subdomain}' exists`);
+    await this.ids.topUp(SERVER_SCOPE);
+    const id = this.ids.sourceFor(SERVER_SCOPE).next('realm');
+    const epoch = await this.leases.take(id);
+    if (epoch === undefined) throw new Error(`realm ${id}'s lease is held elsewhere`);
+    await this.store.setLogPosition(id, { seq: 0, clean: false });
+    this.log.own(id, 0);
+    const actor = await this.realms.create(input, { id, links: { log: this.log, sink: this.bus.sinkFor(epoch), ids: this.ids } });
+    this.owned.set(id, { commands: serveCommands(this.cluster, id, actor) });
+    await this.cluster.realms.create(String(id), kvCodec.pack({ subdomain: input.subdomain } satisfies DirectoryEntry));
+    return actor;
+  }
+
+  /** Runs `seed` on exactly one node of a new cluster (the first to claim it); resolves once the
+   * directory has a realm, whichever node made it. */
+  async seedOnce(seed: (creator: RealmCreator) => Promise<void>): Promise<void> {
+    if ([...this.realmIds()].length > 0) return;
+    const claimed = await this.cluster.realms.create(SEEDING_KEY, kvCodec.pack(this.settings.nodeId)).then(
+      () => true,
+      () => false,
+    );
+    if (claimed) return seed(this);
+    while ([...this.realmIds()].length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  private async tick(): Promise<void> {
+    await Promise.all([this.leases.renew(), this.heartbeat()]).catch((error: unknown) => console.error('cluster: renewing leases failed', error));
+    this.place();
+  }
+
+  private async heartbeat(): Promise<void> {
+    await this.cluster.nodes.put(nodeKey(this.settings.nodeId), kvCodec.pack({ node: this.settings.nodeId, beat: this.beat++ } satisfies NodeBeat));
+  }
+
+  /** Takes the realms that have no live owner and that placement gives this node. */
+  private place(): void {
+    if (this.draining) return;
+    const live = [...this.nodes].filter(([key]) => this.nodes.fresh(key, this.settings.leaseMs)).map(([, { value }]) => value.node);
+    if (!live.includes(this.settings.nodeId)) live.push(this.settings.nodeId);
+    for (const [realmId, entry] of this.realmIds()) {
+      if (this.owned.has(realmId) || this.busy.has(realmId) || this.leases.ownerOf(realmId) !== undefined) continue;
+      const pinnedHere = this.settings.pinned.includes(entry.subdomain);
+      const preferred = live.reduce((best, node) => (rank(node, realmId) > rank(best, realmId) ? node : best));
+      if (pinnedHere || preferred === this.settings.nodeId) void this.acquire(realmId);
+    }
+  }
+
+  /** Takes the realm's lease, brings this node's copy up to the log, and starts serving it. */
+  private async acquire(realmId: number): Promise<void> {
+    this.busy.add(realmId);
+    try {
+      const epoch = await this.leases.take(realmId);
+      if (epoch === undefined) return;
+      const local = this.store.logPosition(realmId);
+      const last = await this.log.lastSeq(realmId);
+      let from = local?.clean && local.seq <= last ? local.seq : 0;
+      if (from === 0) await this.store.applyChanges([...realmRows(this.store, realmId)].map(([table, key]) => [table, key]));
+      await this.store.setLogPosition(realmId, { seq: from, clean: false });
+      from = await this.log.read(realmId, from, (changes) => this.store.applyChanges(changes));
+      const record = this.store.realms.get(realmId);
+      if (!record || !this.leases.holds(realmId)) {
+        await this.leases.release(realmId);
+        return;
+      }
+      this.log.own(realmId, from);
+      // Events from before this epoch may never have reached this node's queues: they start over.
+      this.queues.deleteRealmQueues(realmId);
+      const actor = this.realms.activate(record, { log: this.log, sink: this.bus.sinkFor(epoch), ids: this.ids });
+      this.owned.set(realmId, { commands: serveCommands(this.cluster, realmId, actor) });
+    } catch (error) {
+      console.error(`cluster: taking realm ${realmId} failed`, error);
+      await this.leases.release(realmId);
+    } finally {
+      this.busy.delete(realmId);
+    }
+  }
+
+  /** The realm is no longer this node's (its lease or its log went to another node). Its copy here
+   * stays marked unclean, so it is rebuilt should the realm come back. */
+  private lose(realmId: number): void {
+    const owned = this.owned.get(realmId);
+    if (!owned) return;
+    this.owned.delete(realmId);
+    owned.commands.unsubscribe();
+    this.realms.retire(realmId);
+    this.ids.forget(realmId);
+    void this.log.release(realmId);
+    console.error(`cluster: node ${this.settings.nodeId} lost realm ${realmId}`);
+  }
+
+  /** Hands every realm this node owns over: no new command is taken, those under way finish and
+   * reach the log, the copy is marked clean and the lease given up, for another node to take. */
+  async drain(): Promise<void> {
+    this.draining = true;
+    await Promise.all(
+      [...this.owned].map(async ([realmId, { commands }]) => {
+        await commands.drain();
+        await this.realms.active(realmId)?.idle();
+        this.owned.delete(realmId);
+        this.realms.retire(realmId);
+        const seq = await this.log.release(realmId);
+        if (seq !== undefined) await this.store.setLogPosition(realmId, { seq, clean: true });
+        await this.leases.release(realmId);
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.bus.stop();
+    this.directory.close();
+    this.nodes.close();
+    this.leases.table.close();
+    await this.cluster.nc.drain();
+  }
+}

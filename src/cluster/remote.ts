@@ -1,0 +1,71 @@
+// Commands between nodes: a realm's owner answers `parley.realm.<id>.cmd` with its actor; any other
+// node asks through NATS request/reply, as plain msgpack. A request nobody listens to (the realm is
+// moving to another node) is tried again until a deadline; one left unanswered is not, since the
+// command may have run, and the client gets 503 to retry.
+import { RequestError, type Subscription } from '@nats-io/transport-node';
+import { Packr } from 'msgpackr';
+import { ApiError, errors, type ErrorCode } from '../errors.js';
+import { commands, type CommandName, type InputOf, type OutputOf } from '../realm/commands/index.js';
+import type { RealmHandle } from '../realm/handle.js';
+import { subjects, type Cluster } from './connection.js';
+
+const codec = new Packr({ useRecords: false, structuredClone: true });
+
+type Request = [name: CommandName, userId: number | null, input: unknown];
+type WireError = { status: number; code: ErrorCode; message: string; extra: ApiError['extra']; headers: Record<string, string> };
+type Reply = { ok: unknown } | { error: WireError | null };
+
+/** How long a request may wait for the realm's owner (one taking the realm over included). */
+const REQUEST_DEADLINE_MS = 10_000;
+const RETRY_MS = 100;
+
+/** Answers the realm's commands from other nodes with `handle` (the local actor). */
+export function serveCommands(cluster: Cluster, realmId: number, handle: RealmHandle): Subscription {
+  const answer = async (data: Uint8Array): Promise<Reply> => {
+    const [name, userId, input] = codec.unpack(data) as Request;
+    if (!Object.hasOwn(commands, name)) return { error: null };
+    try {
+      // The input is the sending node's, typed there by the same command table.
+      return { ok: await handle.ask(name, userId, input as never) };
+    } catch (error) {
+      // An unexpected failure was logged by the actor; the caller learns only that it failed.
+      return { error: error instanceof ApiError ? { status: error.status, code: error.code, message: error.message, extra: error.extra, headers: error.headers } : null };
+    }
+  };
+  return cluster.nc.subscribe(subjects.commands(realmId), {
+    callback: (error, message) => {
+      if (error) return;
+      void answer(message.data).then((reply) => message.respond(codec.pack(reply)));
+    },
+  });
+}
+
+/** A realm owned by another node. */
+export class RemoteRealm implements RealmHandle {
+  constructor(
+    private readonly cluster: Cluster,
+    readonly realm: { id: number; subdomain: string },
+  ) {}
+
+  async ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
+    const deadline = performance.now() + REQUEST_DEADLINE_MS;
+    const payload = codec.pack([name, userId, input] satisfies Request);
+    for (;;) {
+      let reply: Reply;
+      try {
+        const message = await this.cluster.nc.request(subjects.commands(this.realm.id), payload, { timeout: Math.max(1, deadline - performance.now()) });
+        reply = codec.unpack(message.data) as Reply;
+      } catch (error) {
+        if (error instanceof RequestError && error.isNoResponders() && performance.now() + RETRY_MS < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+          continue;
+        }
+        throw errors.realmMoved();
+      }
+      if ('ok' in reply) return reply.ok as OutputOf<N>;
+      if (reply.error === null) throw errors.internal();
+      const { status, code, message, extra, headers } = reply.error;
+      throw new ApiError(status, code, message, extra, headers);
+    }
+  }
+}
