@@ -8,6 +8,7 @@ import { EventQueues } from '../events/queues.js';
 import { ApiError } from '../errors.js';
 import type { RealmActor } from '../realm/actor.js';
 import { InvalidRealmError, Realms } from '../realm/registry.js';
+import { realmDigest } from '../store/realmData.js';
 import { hashNewPassword } from '../users/password.js';
 import { Role } from '../users/records.js';
 
@@ -17,6 +18,8 @@ const usage = `usage: npm run manage -- <command> [options]
   api-key [--realm S] --email E            print the user's API key
   regenerate-api-key [--realm S] --email E print a new API key; the old one stops working
   list-realms
+  digest [--realm S]                       print a digest of the realm's rows (two data directories
+                                           with the realm in the same state print the same)
 --realm names a realm by subdomain; without it, the default realm. The data directory is
 PARLEY_DATA_DIR (default ./data).`;
 
@@ -102,6 +105,9 @@ async function main(argv: string[]): Promise<void> {
         console.log((await realm.ask('users.regenerateApiKey', null, { userId })).apiKey);
         break;
       }
+      case 'digest':
+        console.log(realmDigest(store, realmOf().realm.id));
+        break;
       case 'list-realms':
         for (const { value } of store.realms.getRange()) console.log(`${value.id}\t${value.subdomain || '(root)'}\t${value.name}`);
         break;

@@ -1,8 +1,9 @@
 // Commands between nodes: a realm's owner answers `parley.realm.<id>.cmd` with its actor; any other
 // node asks through NATS request/reply, as plain msgpack. A request nobody listens to (the realm is
-// moving to another node) is tried again until a deadline; one left unanswered is not, since the
-// command may have run, and the client gets 503 to retry.
-import { RequestError, type Subscription } from '@nats-io/transport-node';
+// moving to another node) is tried again until a deadline. An unanswered read is tried again too
+// (a request that reached an owner as it died is lost); an unanswered write is not, since it may have
+// run, and the client gets 503 to retry.
+import { RequestError, TimeoutError, type Subscription } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
 import { ApiError, errors, type ErrorCode } from '../errors.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from '../realm/commands/index.js';
@@ -18,6 +19,8 @@ type Reply = { ok: unknown } | { error: WireError | null };
 /** How long a request may wait for the realm's owner (one taking the realm over included). */
 const REQUEST_DEADLINE_MS = 10_000;
 const RETRY_MS = 100;
+/** How long one attempt of a read waits before it is sent again. */
+const READ_ATTEMPT_MS = 3_000;
 
 /** Answers the realm's commands from other nodes with `handle` (the local actor). */
 export function serveCommands(cluster: Cluster, realmId: number, handle: RealmHandle): Subscription {
@@ -50,13 +53,16 @@ export class RemoteRealm implements RealmHandle {
   async ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
     const deadline = performance.now() + REQUEST_DEADLINE_MS;
     const payload = codec.pack([name, userId, input] satisfies Request);
+    const read = commands[name].mode !== 'write';
     for (;;) {
       let reply: Reply;
+      const remaining = deadline - performance.now();
       try {
-        const message = await this.cluster.nc.request(subjects.commands(this.realm.id), payload, { timeout: Math.max(1, deadline - performance.now()) });
+        const message = await this.cluster.nc.request(subjects.commands(this.realm.id), payload, { timeout: Math.max(1, read ? Math.min(READ_ATTEMPT_MS, remaining) : remaining) });
         reply = codec.unpack(message.data) as Reply;
       } catch (error) {
-        if (error instanceof RequestError && error.isNoResponders() && performance.now() + RETRY_MS < deadline) {
+        const again = (error instanceof RequestError && error.isNoResponders()) || (read && error instanceof TimeoutError);
+        if (again && performance.now() + RETRY_MS < deadline) {
           await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
           continue;
         }

@@ -1,0 +1,67 @@
+// A cluster on loopback for tests: nats-server (one, or three), Parley nodes as child processes,
+// clients of demo users on any node, and digests of a node's copy of a realm once it stopped.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startNats, startNode, stop, type NatsServer, type ParleyNode } from '../../src/cli/processes.js';
+import type { ApiClient } from './client.js';
+import { devClient } from './operator.js';
+import { runManage } from './process.js';
+
+export interface TestCluster {
+  dir: string;
+  nats: NatsServer[];
+  nodes: ParleyNode[];
+  /** Starts one more node (named node-<n>). */
+  addNode(): Promise<ParleyNode>;
+  client(node: ParleyNode, email: string): Promise<ApiClient>;
+  stop(): Promise<void>;
+}
+
+/** Short leases, so that takeovers happen within a test's patience. */
+export const TEST_LEASE_MS = 1500;
+
+export async function startCluster(options: { nodes: number; nats?: 1 | 3 }): Promise<TestCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-cluster-test-'));
+  const natsCount = options.nats ?? 1;
+  const nats = await startNats(natsCount, dir);
+  const env = { PARLEY_NATS_REPLICAS: String(natsCount), PARLEY_LEASE_MS: String(TEST_LEASE_MS), PARLEY_RATE_LIMITS: 'false' };
+  const nodes: ParleyNode[] = [];
+  const addNode = async () => {
+    const id = `node-${nodes.length + 1}`;
+    const node = await startNode(nats.map((server) => server.url), id, join(dir, id), env);
+    nodes.push(node);
+    return node;
+  };
+  for (let index = 0; index < options.nodes; index++) await addNode();
+  return {
+    dir,
+    nats,
+    nodes,
+    addNode,
+    client: (node, email) => devClient(node.baseUrl, email),
+    async stop() {
+      await Promise.all(nodes.map((node) => stop(node)));
+      await Promise.all(nats.map((server) => stop(server)));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The digest of a stopped node's copy of the default realm (the management CLI's `digest`). */
+export function digestOf(node: ParleyNode): string {
+  const result = runManage(['digest'], { PARLEY_DATA_DIR: node.dataDir });
+  if (result.status !== 0) throw new Error(`digest failed: ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+/** Waits for a condition, polling, within `ms`. */
+export async function eventually<T>(attempt: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
+  const deadline = performance.now() + ms;
+  for (;;) {
+    const value = await attempt().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
