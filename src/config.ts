@@ -52,6 +52,8 @@ export interface ClusterSettings {
   leaseMs: number;
   /** Realm subdomains this node always takes (when their lease is free). */
   pinned: string[];
+  /** A realm's owner snapshots it after this many log messages, and trims the log. */
+  snapshotEvery: number;
 }
 
 export interface Config {
@@ -148,6 +150,7 @@ function clusterSetting(env: NodeJS.ProcessEnv, host: string, port: number): Clu
     nodeId: env.PARLEY_NODE_ID || `${host}:${port}`,
     replicas,
     leaseMs: intSetting(env, 'PARLEY_LEASE_MS', 5000),
+    snapshotEvery: Math.max(1, intSetting(env, 'PARLEY_SNAPSHOT_EVERY', 1000)),
     pinned: (env.PARLEY_REALMS_PINNED ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''),
   };
 }

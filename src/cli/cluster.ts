@@ -22,7 +22,7 @@ try {
   console.log(`NATS: ${nats.map((server) => server.url).join(', ')}`);
   const replicas = { PARLEY_NATS_REPLICAS: String(natsCount) };
   for (let index = 1; index <= nodes; index++) {
-    const node = await startNode(nats.map((server) => server.url), `node-${index}`, join(dir, `node-${index}`), replicas);
+    const node = await startNode(nats.map((server) => server.url), `node-${index}`, join(dir, `node-${index}`), replicas, true);
     running.push(node);
     console.log(`node-${index}: ${node.baseUrl}`);
   }

@@ -10,7 +10,12 @@ export interface Proc {
   child: ChildProcess;
   /** Resolves with the exit code (or the signal's name) once the process has ended. */
   exited: Promise<number | string | null>;
+  /** The last lines the process wrote (for diagnosing a failure). */
+  tail(): string;
 }
+
+/** How much of a process's output is kept for `tail`. */
+const TAIL_BYTES = 8192;
 
 /** A loopback port nobody listens on right now. */
 export function freePort(): Promise<number> {
@@ -47,13 +52,19 @@ export function waitForOutput(proc: Proc, pattern: RegExp, timeoutMs = 15_000): 
   });
 }
 
-function start(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Proc {
+/** Starts a process; with `echo`, its output is also written here, each line behind the name. */
+function start(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, echo?: string): Proc {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | string | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
-  // Nobody may leave a pipe unread: a full pipe would stall the process.
-  child.stdout.resume();
-  child.stderr.resume();
-  return { child, exited };
+  // Read on (a full pipe would stall the process), keeping the end for `tail`.
+  let kept = '';
+  const keep = (data: Buffer) => {
+    kept = (kept + data.toString()).slice(-TAIL_BYTES);
+    if (echo) for (const line of data.toString().split('\n').filter((text) => text !== '')) process.stdout.write(`[${echo}] ${line}\n`);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  return { child, exited, tail: () => kept };
 }
 
 export const NATS_INSTALL_HINT = 'nats-server is not installed: on Debian, `apt-get install -y nats-server`';
@@ -97,8 +108,11 @@ export interface ParleyNode extends Proc {
 const mainScript = new URL('../main.js', import.meta.url).pathname;
 
 /** Starts a Parley node of the cluster whose NATS servers are `natsUrls`; resolves once it listens. */
-export async function startNode(natsUrls: string[], nodeId: string, dataDir: string, env: Record<string, string> = {}): Promise<ParleyNode> {
-  const proc = start(process.execPath, [mainScript], {
+export async function startNode(natsUrls: string[], nodeId: string, dataDir: string, env: Record<string, string> = {}, echo = false): Promise<ParleyNode> {
+  const proc = start(
+    process.execPath,
+    [mainScript],
+    {
     ...process.env,
     PARLEY_HOST: '127.0.0.1',
     PARLEY_PORT: '0',
@@ -107,7 +121,9 @@ export async function startNode(natsUrls: string[], nodeId: string, dataDir: str
     PARLEY_NATS_URL: natsUrls.join(','),
     PARLEY_NODE_ID: nodeId,
     ...env,
-  });
+    },
+    echo ? nodeId : undefined,
+  );
   const [, baseUrl] = await waitForOutput(proc, /listening on (http:\/\/[\d.]+:\d+)/, 60_000);
   return { ...proc, baseUrl: baseUrl!, nodeId, dataDir };
 }

@@ -3,6 +3,7 @@
 // blocks. Subjects and bucket names are all here.
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
+import { Objm, type ObjectStore } from '@nats-io/obj';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { ClusterSettings } from '../config.js';
 
@@ -16,6 +17,10 @@ export const subjects = {
   /** Commands for a realm, answered by its owner. */
   commands: (realmId: number) => `parley.realm.${realmId}.cmd`,
 };
+
+/** JetStream's error for an expected last sequence that is not the subject's: a fence (a log
+ * append, a lease) someone else moved first. */
+export const WRONG_LAST_SEQUENCE = 10071;
 
 /** The largest message the log is sent (NATS's default limit is 1 MiB; a bigger write goes in parts). */
 export const MAX_LOG_MESSAGE_BYTES = 512 * 1024;
@@ -32,6 +37,8 @@ export interface Cluster {
   nodes: KV;
   /** ID kind → the highest ID handed out in blocks so far. */
   ids: KV;
+  /** Realm snapshots (`realm-<id>`), after which the log is trimmed. */
+  snapshots: ObjectStore;
 }
 
 export async function openCluster(settings: ClusterSettings): Promise<Cluster> {
@@ -43,5 +50,6 @@ export async function openCluster(settings: ClusterSettings): Promise<Cluster> {
   const kvm = new Kvm(js);
   const bucket = (name: string) => kvm.create(name, { history: 1, replicas: settings.replicas });
   const [leases, realms, nodes, ids] = await Promise.all([bucket('parley_leases'), bucket('parley_realms'), bucket('parley_nodes'), bucket('parley_ids')]);
-  return { nc, js, jsm, leases, realms, nodes, ids };
+  const snapshots = await new Objm(js).create('parley_snapshots', { replicas: settings.replicas });
+  return { nc, js, jsm, leases, realms, nodes, ids, snapshots };
 }

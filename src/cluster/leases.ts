@@ -2,7 +2,9 @@
 // update-by-revision (so two nodes can never both win) and renewed by its holder. A lease whose
 // revision has not moved for `leaseMs`, as this node sees it, has lapsed and may be taken over; the
 // epoch goes up with every new holder.
+import { JetStreamApiError } from '@nats-io/jetstream';
 import { kvCodec, Watched } from './watched.js';
+import { WRONG_LAST_SEQUENCE } from './connection.js';
 import type { Cluster } from './connection.js';
 
 export interface Lease {
@@ -64,15 +66,18 @@ export class Leases {
     }
   }
 
-  /** Rewrites every held lease; one another node took over is given up (onLost). */
+  /** Rewrites every held lease; one another node took over is given up (onLost). A renewal that
+   * fails otherwise (NATS recovering) is tried at the next one: if the lease lapses meanwhile,
+   * another node takes it and this node's next append is fenced. */
   async renew(): Promise<void> {
     await Promise.all(
       [...this.held].map(async ([realmId, { lease, revision }]) => {
         const next = { ...lease, beat: lease.beat + 1 };
         try {
           this.held.set(realmId, { lease: next, revision: await this.table.kv.update(String(realmId), kvCodec.pack(next), revision) });
-        } catch {
-          if (this.held.delete(realmId)) this.onLost(realmId);
+        } catch (error) {
+          const taken = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
+          if (taken && this.held.delete(realmId)) this.onLost(realmId);
         }
       }),
     );

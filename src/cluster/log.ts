@@ -4,10 +4,11 @@
 // one is in flight, the writes that follow wait and go together in the next. A write larger than a
 // message goes in parts of one group, applied together when read back.
 import { randomBytes } from 'node:crypto';
+import { JetStreamApiError } from '@nats-io/jetstream';
 import { Packr } from 'msgpackr';
 import { LogRefusal, type RealmLog } from '../realm/log.js';
 import type { Change } from '../store/changes.js';
-import { LOG_STREAM, MAX_LOG_MESSAGE_BYTES, subjects, type Cluster } from './connection.js';
+import { LOG_STREAM, MAX_LOG_MESSAGE_BYTES, subjects, WRONG_LAST_SEQUENCE, type Cluster } from './connection.js';
 
 /** One message of the log: part of a group of changes applied together. */
 interface LogMessage {
@@ -19,13 +20,18 @@ interface LogMessage {
 
 const codec = new Packr({ useRecords: false });
 
-/** Splits a group's changes into messages within the size limit. */
-function messagesOf(changes: readonly Change[]): Uint8Array[] {
+/** How long an append is tried again while NATS recovers, each try's patience, and the pause. */
+const RETRY_APPENDS_MS = 15_000;
+const ATTEMPT_MS = 2_000;
+const RETRY_PAUSE_MS = 250;
+
+/** Splits a group's changes into messages within the size limit, each with its own message ID. */
+function messagesOf(changes: readonly Change[]): { id: string; data: Uint8Array }[] {
   const group = randomBytes(8).toString('hex');
-  const messages: Uint8Array[] = [];
+  const messages: { id: string; data: Uint8Array }[] = [];
   let part: Change[] = [];
   let bytes = 0;
-  const seal = (more: boolean) => messages.push(codec.pack({ group, changes: part, more } satisfies LogMessage));
+  const seal = (more: boolean) => messages.push({ id: `${group}-${messages.length}`, data: codec.pack({ group, changes: part, more } satisfies LogMessage) });
   for (const change of changes) {
     const size = (change[2]?.length ?? 0) + 64;
     if (part.length > 0 && bytes + size > MAX_LOG_MESSAGE_BYTES) {
@@ -51,6 +57,8 @@ class RealmWriter {
   private readonly waiting: Pending[] = [];
   private flushing = false;
   private refusal: LogRefusal | undefined;
+  /** Messages appended since the realm's last snapshot. */
+  sinceSnapshot = 0;
 
   constructor(
     private readonly cluster: Cluster,
@@ -58,6 +66,7 @@ class RealmWriter {
     /** The sequence of the realm's newest message in the log. */
     public lastSeq: number,
     private readonly onRefused: (realmId: number) => void,
+    private readonly onAppended: (realmId: number, sinceSnapshot: number) => void,
   ) {}
 
   append(changes: readonly Change[]): Promise<void> {
@@ -73,6 +82,22 @@ class RealmWriter {
     while (this.flushing) await new Promise((resolve) => setTimeout(resolve, 1));
   }
 
+  /** Appends one message after `lastSeq`. A refusal of that fence is final; anything else (a NATS
+   * server gone, a stream leader being elected) is tried again with the same message ID, which
+   * JetStream recognises should the first try have been stored after all. */
+  private async publish(message: { id: string; data: Uint8Array }): Promise<number> {
+    const deadline = performance.now() + RETRY_APPENDS_MS;
+    for (;;) {
+      try {
+        return (await this.cluster.js.publish(subjects.log(this.realmId), message.data, { msgID: message.id, expect: { lastSubjectSequence: this.lastSeq }, timeout: ATTEMPT_MS })).seq;
+      } catch (error) {
+        const fenced = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
+        if (fenced || performance.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
+      }
+    }
+  }
+
   private async flush(): Promise<void> {
     this.flushing = true;
     try {
@@ -80,10 +105,11 @@ class RealmWriter {
         const batch = this.waiting.splice(0);
         try {
           for (const message of messagesOf(batch.flatMap((pending) => pending.changes))) {
-            const ack = await this.cluster.js.publish(subjects.log(this.realmId), message, { expect: { lastSubjectSequence: this.lastSeq } });
-            this.lastSeq = ack.seq;
+            this.lastSeq = await this.publish(message);
+            this.sinceSnapshot++;
           }
           for (const pending of batch) pending.resolve();
+          this.onAppended(this.realmId, this.sinceSnapshot);
         } catch (error) {
           this.refusal = new LogRefusal(`realm ${this.realmId}'s log refused the append: ${error instanceof Error ? error.message : String(error)}`);
           for (const pending of [...batch, ...this.waiting.splice(0)]) pending.reject(this.refusal);
@@ -103,11 +129,20 @@ export class ClusterLog implements RealmLog {
     private readonly cluster: Cluster,
     /** Called once the log refused a realm's append: the node lost the realm. */
     private readonly onRefused: (realmId: number) => void,
+    /** Called after appends, with how many messages the realm's log has had since its snapshot. */
+    private readonly onAppended: (realmId: number, sinceSnapshot: number) => void,
   ) {}
 
   /** Starts appending for a realm this node now owns, after the log's newest message. */
   own(realmId: number, lastSeq: number): void {
-    this.writers.set(realmId, new RealmWriter(this.cluster, realmId, lastSeq, this.onRefused));
+    this.writers.set(realmId, new RealmWriter(this.cluster, realmId, lastSeq, this.onRefused, this.onAppended));
+  }
+
+  /** Where a realm this node owns stands in its log, and a fresh count towards its next snapshot. */
+  snapshotPoint(realmId: number): number | undefined {
+    const writer = this.writers.get(realmId);
+    if (writer) writer.sinceSnapshot = 0;
+    return writer?.lastSeq;
   }
 
   /** Stops appending for a realm; resolves with the sequence of its newest message, once every

@@ -17,6 +17,7 @@ import { IdBlocks } from './ids.js';
 import { Leases } from './leases.js';
 import { ClusterLog } from './log.js';
 import { RemoteRealm, serveCommands } from './remote.js';
+import { Snapshots } from './snapshots.js';
 import { kvCodec, Watched } from './watched.js';
 
 /** A realm of the directory (`parley_realms`, keyed by realm ID). */
@@ -43,6 +44,9 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   private readonly log: ClusterLog;
   private readonly bus: EventBus;
   private readonly ids: IdBlocks;
+  private readonly snapshots: Snapshots;
+  /** Realms whose snapshot is being written. */
+  private readonly snapshotting = new Set<number>();
   private readonly owned = new Map<number, { commands: Subscription }>();
   private readonly busy = new Set<number>();
   private readonly externalHostname: string;
@@ -62,7 +66,14 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     this.directory = new Watched(cluster.realms, () => this.place());
     this.nodes = new Watched(cluster.nodes);
     this.leases = new Leases(cluster, settings.nodeId, settings.leaseMs, (realmId) => this.lose(realmId), () => this.place());
-    this.log = new ClusterLog(cluster, (realmId) => this.lose(realmId));
+    this.log = new ClusterLog(
+      cluster,
+      (realmId) => this.lose(realmId),
+      (realmId, since) => {
+        if (since >= settings.snapshotEvery) void this.snapshot(realmId);
+      },
+    );
+    this.snapshots = new Snapshots(cluster, store);
     this.bus = new EventBus(cluster, settings.nodeId, queues);
     this.ids = new IdBlocks(cluster);
   }
@@ -146,9 +157,14 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       const epoch = await this.leases.take(realmId);
       if (epoch === undefined) return;
       const local = this.store.logPosition(realmId);
-      const last = await this.log.lastSeq(realmId);
-      let from = local?.clean && local.seq <= last ? local.seq : 0;
-      if (from === 0) await this.store.applyChanges([...realmRows(this.store, realmId)].map(([table, key]) => [table, key]));
+      const [last, snapshot] = await Promise.all([this.log.lastSeq(realmId), this.snapshots.latest(realmId)]);
+      // This node's copy serves if it is clean, not ahead of the log, and not behind a trimmed log.
+      const usable = local?.clean === true && local.seq <= last && (snapshot === undefined || local.seq >= snapshot);
+      let from = usable ? local.seq : 0;
+      if (!usable) {
+        await this.store.applyChanges([...realmRows(this.store, realmId)].map(([table, key]) => [table, key]));
+        if (snapshot !== undefined) from = await this.snapshots.restore(realmId);
+      }
       await this.store.setLogPosition(realmId, { seq: from, clean: false });
       from = await this.log.read(realmId, from, (changes) => this.store.applyChanges(changes));
       const record = this.store.realms.get(realmId);
@@ -169,6 +185,25 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     }
   }
 
+  /** Snapshots a realm this node owns: the rows of a quiet point, written while writes go on. */
+  private async snapshot(realmId: number): Promise<void> {
+    const actor = this.realms.active(realmId);
+    if (!actor || this.snapshotting.has(realmId)) return;
+    this.snapshotting.add(realmId);
+    try {
+      const point = await actor.atQuietPoint(() => ({ transaction: this.store.env.useReadTransaction(), seq: this.log.snapshotPoint(realmId) }));
+      try {
+        if (point.seq !== undefined) await this.snapshots.take(realmId, point.seq, point.transaction);
+      } finally {
+        point.transaction.done();
+      }
+    } catch (error) {
+      console.error(`cluster: snapshot of realm ${realmId} failed`, error);
+    } finally {
+      this.snapshotting.delete(realmId);
+    }
+  }
+
   /** The realm is no longer this node's (its lease or its log went to another node). Its copy here
    * stays marked unclean, so it is rebuilt should the realm come back. */
   private lose(realmId: number): void {
@@ -179,6 +214,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     this.realms.retire(realmId);
     this.ids.forget(realmId);
     void this.log.release(realmId);
+    // Given up too when the log failed for another reason: another node may serve it at once.
+    void this.leases.release(realmId);
     console.error(`cluster: node ${this.settings.nodeId} lost realm ${realmId}`);
   }
 

@@ -27,6 +27,13 @@ interface Envelope {
   reject(error: unknown): void;
 }
 
+/** Work of the server's own that must see the realm between two commands (a snapshot's start). */
+interface QuietEnvelope {
+  quiet: () => unknown;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
 /** How long a scheduled message that could not even be marked failed waits to be tried again. */
 const RETRY_AFTER_BREAKAGE_MS = 60_000;
 /** How long after a change a realm's presence is saved (one write for every report in between).
@@ -43,7 +50,7 @@ export interface RealmLinks {
 
 export class RealmActor implements RealmHandle {
   private state: RealmState;
-  private readonly mailbox: Envelope[] = [];
+  private readonly mailbox: (Envelope | QuietEnvelope)[] = [];
   private draining = false;
   private lastWrite: Promise<unknown> = Promise.resolve();
   /** Set when a command failed with an unexpected error, possibly half-way through changing memory. */
@@ -92,6 +99,15 @@ export class RealmActor implements RealmHandle {
   ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
     return new Promise<OutputOf<N>>((resolve, reject) => {
       this.mailbox.push({ name, userId, input, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  /** Runs `fn` once every earlier write is durable (and, in a cluster, in the log), before any later
+   * command starts. */
+  atQuietPoint<T>(fn: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.mailbox.push({ quiet: fn, resolve: resolve as (value: unknown) => void, reject });
       if (!this.draining) void this.drain();
     });
   }
@@ -151,6 +167,15 @@ export class RealmActor implements RealmHandle {
     this.draining = true;
     try {
       for (let envelope = this.mailbox.shift(); envelope; envelope = this.mailbox.shift()) {
+        if ('quiet' in envelope) {
+          await this.settled(this.lastWrite);
+          try {
+            envelope.resolve(envelope.quiet());
+          } catch (error) {
+            envelope.reject(error);
+          }
+          continue;
+        }
         const def = commands[envelope.name] as CommandDef<unknown, unknown>;
         if (this.fenced) {
           envelope.reject(errors.realmMoved());

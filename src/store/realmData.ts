@@ -1,8 +1,9 @@
 // A realm's rows across the store: the tables keyed by realm, and the rows of its users, channels
 // and messages in the server-wide tables. What a snapshot holds, what a digest covers, and what a
-// node drops before it rebuilds a realm.
+// node drops before it rebuilds a realm. Read in one read transaction when given one, so the rows
+// are those of one moment even while writes go on.
 import { createHash } from 'node:crypto';
-import type { Key } from 'lmdb';
+import type { Key, Transaction } from 'lmdb';
 import { changeCodec, type Change } from './changes.js';
 import type { Store } from './store.js';
 
@@ -16,23 +17,28 @@ const userKeyed = ['userMessageRows', 'senderMessages'];
 const channelKeyed = ['channelMessages', 'topicMessages'];
 const messageKeyed = ['messages', 'headers'];
 
+export type Row = Change & { 2: Uint8Array };
+
 /** Every row of the realm, table by table in key order, each value in the change encoding. */
-export function* realmRows(store: Store, realmId: number): Generator<Change & { 2: Uint8Array }> {
+export function* realmRows(store: Store, realmId: number, transaction?: Transaction): Generator<Row> {
   const table = (name: string) => store.tables.get(name)!;
-  function* range(name: string, start: Key, end: Key): Generator<Change & { 2: Uint8Array }> {
-    for (const { key, value } of table(name).getRange({ start, end })) yield [name, key, changeCodec.pack(value)];
+  const within = transaction ? { transaction } : {};
+  const entries = (name: string, start: Key, end: Key) => table(name).getRange({ start, end, ...within });
+  function* range(name: string, start: Key, end: Key): Generator<Row> {
+    for (const { key, value } of entries(name, start, end)) yield [name, key, changeCodec.pack(value)];
   }
-  const realm = table('realms').get(realmId);
+  const realm = table('realms').get(realmId, within);
   if (realm !== undefined) yield ['realms', realmId, changeCodec.pack(realm)];
   for (const name of realmKeyed) yield* range(name, [realmId], [realmId + 1]);
-  const userIds = [...store.users.ofRealm(realmId)].map((user) => user.id);
-  const channelIds = [...store.channels.ofRealm(realmId)].map((channel) => channel.id);
+  const idsOf = (name: string) => [...entries(name, [realmId], [realmId + 1])].map(({ value }) => (value as { id: number }).id);
+  const userIds = idsOf('users');
+  const channelIds = idsOf('channels');
   for (const name of userKeyed) for (const id of userIds) yield* range(name, [id], [id + 1]);
   for (const name of channelKeyed) for (const id of channelIds) yield* range(name, [id], [id + 1]);
-  const messageIds = userIds.flatMap((id) => [...store.sentBy(id)]).sort((a, b) => a - b);
+  const messageIds = userIds.flatMap((id) => [...entries('senderMessages', [id], [id + 1])].map(({ key }) => (key as [number, number])[1])).sort((a, b) => a - b);
   for (const name of messageKeyed) {
     for (const id of messageIds) {
-      const value = table(name).get(id);
+      const value = table(name).get(id, within);
       if (value !== undefined) yield [name, id, changeCodec.pack(value)];
     }
   }

@@ -1,15 +1,16 @@
 // Handing realms over: SIGTERM drains a node (its commands finish and reach the log, its copy is
 // marked clean, its leases are given up) and another node takes the realm without an error visible
-// to clients beyond a retry; a node that never held the realm rebuilds it from the log alone with
-// the same rows, digest for digest.
+// to clients beyond a retry; a node that never held the realm rebuilds it from the newest snapshot
+// and the log after it (snapshots every 20 log messages here, the log trimmed behind them) with the
+// same rows, digest for digest.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { stop, type ParleyNode } from '../../src/cli/processes.js';
-import { digestOf, eventually, startCluster } from '../helpers/cluster.js';
+import { digestOf, eventually, logMessages, startCluster } from '../helpers/cluster.js';
 import { report } from '../helpers/operator.js';
 
 test('SIGTERM drains the owner under load; a fresh node rebuilds the realm from the log, row for row', async () => {
-  const cluster = await startCluster({ nodes: 2 });
+  const cluster = await startCluster({ nodes: 2, env: { PARLEY_SNAPSHOT_EVERY: '20' } });
   try {
     const [owner, other] = cluster.nodes as [ParleyNode, ParleyNode];
     const writer = await cluster.client(other, 'iago@zulip.com');
@@ -33,10 +34,14 @@ test('SIGTERM drains the owner under load; a fresh node rebuilds the realm from 
     const stored = ((await writer.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 5000, narrow: [{ operator: 'topic', operand: 'handover' }] })).body.messages as { id: number }[]).map((message) => message.id);
     assert.equal(stored, acknowledged, 'every acknowledged message, once, in order');
     report('drain', { 'acknowledged writes': acknowledged.length, 'errors seen by clients': failed.length, 'drain ms': Math.round(drainMs) });
+    assert.ok(acknowledged.length > 40, 'enough writes for snapshots');
     assert.equal(failed, [], 'no client saw an error');
 
     // The other node owns the realm now; drained in turn, its copy is the realm's last state.
     await stop(other);
+    const kept = await logMessages(cluster);
+    assert.ok(kept < acknowledged.length, `the log was trimmed behind its snapshots (${kept} messages kept)`);
+    report('snapshots', { 'log messages kept': kept, 'writes made': acknowledged.length });
     const fresh = await cluster.addNode();
     const reader = await cluster.client(fresh, 'iago@zulip.com');
     await eventually(async () => ((await reader.get('/users/me')).status === 200 ? true : undefined), 20_000, 'the fresh node serving the realm');

@@ -27,7 +27,9 @@ test('kill -9 of one of three nats-servers under load: writes go on, none acknow
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const beforeKill = acknowledged.length;
     cluster.nats[1]!.child.kill('SIGKILL');
-    await eventually(async () => (acknowledged.length > beforeKill + 50 ? true : undefined), 20_000, 'writes going on after the kill');
+    await eventually(async () => (acknowledged.length > beforeKill + 50 ? true : undefined), 20_000, 'writes going on after the kill').catch((error: unknown) => {
+      throw new Error(`${String(error)}\n${cluster.nodes.map((node) => `--- ${node.nodeId}\n${node.tail()}`).join('\n')}`);
+    });
     running = false;
     await Promise.all(load);
     const stored = ((await clients[1]!.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 5000, narrow: [{ operator: 'topic', operand: 'nats' }] })).body.messages as { id: number }[]).map((message) => message.id);

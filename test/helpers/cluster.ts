@@ -3,6 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { LOG_STREAM } from '../../src/cluster/connection.js';
 import { startNats, startNode, stop, type NatsServer, type ParleyNode } from '../../src/cli/processes.js';
 import type { ApiClient } from './client.js';
 import { devClient } from './operator.js';
@@ -21,11 +24,11 @@ export interface TestCluster {
 /** Short leases, so that takeovers happen within a test's patience. */
 export const TEST_LEASE_MS = 1500;
 
-export async function startCluster(options: { nodes: number; nats?: 1 | 3 }): Promise<TestCluster> {
+export async function startCluster(options: { nodes: number; nats?: 1 | 3; env?: Record<string, string> }): Promise<TestCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-cluster-test-'));
   const natsCount = options.nats ?? 1;
   const nats = await startNats(natsCount, dir);
-  const env = { PARLEY_NATS_REPLICAS: String(natsCount), PARLEY_LEASE_MS: String(TEST_LEASE_MS), PARLEY_RATE_LIMITS: 'false' };
+  const env = { PARLEY_NATS_REPLICAS: String(natsCount), PARLEY_LEASE_MS: String(TEST_LEASE_MS), PARLEY_RATE_LIMITS: 'false', ...options.env };
   const nodes: ParleyNode[] = [];
   const addNode = async () => {
     const id = `node-${nodes.length + 1}`;
@@ -48,9 +51,9 @@ export async function startCluster(options: { nodes: number; nats?: 1 | 3 }): Pr
   };
 }
 
-/** The digest of a stopped node's copy of the default realm (the management CLI's `digest`). */
+/** The digest of a stopped node's copy of the demo realm (the management CLI's `digest`). */
 export function digestOf(node: ParleyNode): string {
-  const result = runManage(['digest'], { PARLEY_DATA_DIR: node.dataDir });
+  const result = runManage(['digest', '--realm', ''], { PARLEY_DATA_DIR: node.dataDir });
   if (result.status !== 0) throw new Error(`digest failed: ${result.stderr}`);
   return result.stdout.trim();
 }
@@ -63,5 +66,16 @@ export async function eventually<T>(attempt: () => Promise<T | undefined>, ms: n
     if (value !== undefined) return value;
     if (performance.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** How many messages the realms' logs hold now (all subjects of the log stream). */
+export async function logMessages(cluster: TestCluster): Promise<number> {
+  const nc = await connect({ servers: cluster.nats.map((server) => server.url) });
+  try {
+    const info = await (await jetstreamManager(nc)).streams.info(LOG_STREAM, { subjects_filter: 'parley.log.>' });
+    return Object.values(info.state.subjects ?? {}).reduce((sum, count) => sum + count, 0);
+  } finally {
+    await nc.close();
   }
 }
