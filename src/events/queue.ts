@@ -60,6 +60,22 @@ export interface QueueSnapshot {
  * that gets it: its frame is built once for all of them. */
 export type EventIds = () => number;
 
+/** Queues with new events whose consumers are to hear of it. Consumers are told on the next turn of
+ * the event loop, all at once: a write's answer goes out first, and the fan-out to every socket and
+ * parked long-poll follows instead of holding the answer back. */
+const waking = new Set<EventQueue>();
+
+function wake(queue: EventQueue): void {
+  if (waking.size === 0) {
+    setImmediate(() => {
+      const queues = [...waking];
+      waking.clear();
+      for (const woken of queues) woken.consumer?.notify(woken);
+    });
+  }
+  waking.add(queue);
+}
+
 export class EventQueue {
   private events: QueuedEvent[];
   private newestId: number;
@@ -107,11 +123,12 @@ export class EventQueue {
     this.deliver({ id: this.nextId(), event });
   }
 
-  /** Adds an event that other queues may share (same ID, same object). */
+  /** Adds an event that other queues may share (same ID, same object). Its consumer hears of it
+   * on the next turn of the event loop (see wake). */
   deliver(queued: QueuedEvent): void {
     this.events.push(queued);
     this.newestId = queued.id;
-    this.consumer?.notify(this);
+    if (this.consumer) wake(this);
   }
 
   /** Drops every event up to and including `lastEventId`: the client has them. */
