@@ -84,6 +84,9 @@ reactions("name, code and type together; Zulip's extra emoji; a vote for an exis
     { emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji', user_id: othelloId },
     { emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji', user_id: cordeliaId },
   ]);
+  // Zulip's clients (zulip-terminal's `+`) name emoji from Zulip's own table: thumbs_up for 👍.
+  await react(hamlet, id, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' });
+  assert.is((await hamlet.delete(`/messages/${id}/reactions`, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' })).status, 200);
   // Removal by code and type, whatever the name.
   assert.is((await othello.delete(`/messages/${id}/reactions`, { emoji_code: '1f44d' })).status, 200);
   assert.is((await hamlet.delete(`/messages/${id}/reactions`, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' })).status, 200);
@@ -100,6 +103,7 @@ reactions('every error of the reference, and nothing changes', async ({ server }
   await refused(add({ emoji_name: 'party_popper', emoji_code: '1f389', reaction_type: 'unicode_emoji' }), 'REACTION_ALREADY_EXISTS', 'Reaction already exists.');
   await refused(add({ emoji_name: 'no_such_emoji_anywhere' }), 'BAD_REQUEST', "Emoji 'no_such_emoji_anywhere' does not exist");
   await refused(add({ emoji_name: 'car', emoji_code: '1f600', reaction_type: 'unicode_emoji' }), 'BAD_REQUEST', 'Invalid emoji name.');
+  await refused(add({ emoji_name: 'Not A Name', emoji_code: '1f600', reaction_type: 'unicode_emoji' }), 'BAD_REQUEST', 'Invalid emoji name.');
   await refused(add({ emoji_name: 'car', emoji_code: 'zzzz', reaction_type: 'unicode_emoji' }), 'BAD_REQUEST', 'Invalid emoji code.');
   await refused(add({ emoji_name: 'car', emoji_code: '1f697', reaction_type: 'sticker' }), 'BAD_REQUEST', 'Invalid emoji type.');
   await refused(add({ emoji_name: 'zulip', emoji_code: 'parley', reaction_type: 'zulip_extra_emoji' }), 'BAD_REQUEST', 'Invalid emoji code.');

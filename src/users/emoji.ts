@@ -50,13 +50,21 @@ export function emojiNamed(custom: CustomEmojiTable, name: string): Emoji | 'unk
   return 'unknown name';
 }
 
+/** The form of Zulip's emoji names. */
+const ZULIP_EMOJI_NAME = /^[a-z0-9_]{1,60}$/;
+
 /** Zulip's check_emoji_request: whether a name, a code and a type name one usable emoji. */
 export function checkEmojiRequest(custom: CustomEmojiTable, name: string, code: string, type: string): Emoji | EmojiProblem {
   switch (type) {
     case 'unicode_emoji': {
       const coded = emojiByCode(code);
       if (!coded) return 'invalid code';
-      return emojiByName(name) === coded ? { emojiName: name, emojiCode: code, reactionType: 'unicode_emoji' } : 'invalid name';
+      const named = emojiByName(name);
+      // Zulip's clients name emoji from Zulip's curated table (thumbs_up, big_smile…), which no
+      // package carries: a name of Zulip's form that the catalogue does not know is taken as the
+      // client gives it, for a valid code; a name of another emoji is refused.
+      const curatedName = named === undefined && ZULIP_EMOJI_NAME.test(name);
+      return named === coded || curatedName ? { emojiName: name, emojiCode: code, reactionType: 'unicode_emoji' } : 'invalid name';
     }
     case 'zulip_extra_emoji':
       if (!extraEmoji.has(code)) return 'invalid code';
