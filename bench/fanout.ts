@@ -23,7 +23,7 @@ export interface FanoutOptions {
   timeoutMs: number;
 }
 
-interface Member {
+export interface Member {
   email: string;
   apiKey: string;
 }
@@ -54,7 +54,7 @@ async function buildDataset(dataDir: string, count: number): Promise<{ owner: Me
 }
 
 /** A client that only watches for one marker per round, without parsing frames. */
-class Watcher {
+export class Watcher {
   received = new Map<string, number>();
 
   constructor(readonly socket: WebSocket) {}
@@ -72,7 +72,7 @@ class Watcher {
   }
 }
 
-async function connect(baseUrl: string, member: Member): Promise<Watcher> {
+export async function connect(baseUrl: string, member: Member): Promise<Watcher> {
   const client = new ApiClient(baseUrl, member);
   const registered = await client.post('/register', { event_types: ['message'], client_gravatar: true, apply_markdown: true });
   if (registered.status !== 200) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);

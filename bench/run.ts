@@ -1,6 +1,7 @@
-// Benchmark runner: `npm run bench -- <fanout|flags|render|send|all> [--quick] [--clients N] [--repeats R]`.
+// Benchmark runner: `npm run bench -- <fanout|flags|render|send|cluster|all> [--quick] [--clients N] [--repeats R]`.
 // Every benchmark targets loopback only and is bounded in count and time.
 import { parseArgs } from 'node:util';
+import { runCluster } from './cluster.js';
 import { runFanout } from './fanout.js';
 import { runFlags } from './flags.js';
 import { runRender } from './render.js';
@@ -29,6 +30,15 @@ const benchmarks: Record<string, () => Promise<void>> = {
     }),
   render: async () => runRender({ iterations: values.quick ? 2_000 : 20_000, quick: values.quick }),
   send: () => runSend({ sends: values.quick ? 200 : 2_000, quick: values.quick }),
+  cluster: () =>
+    runCluster({
+      sendSeconds: values.quick ? 2 : 10,
+      senders: 16,
+      fanoutClients: Number(values.clients ?? (values.quick ? 200 : 4_000)),
+      fanoutRepeats: Number(values.repeats ?? (values.quick ? 3 : 10)),
+      failoverRounds: values.quick ? 2 : 10,
+      quick: values.quick,
+    }),
 };
 
 const name = positionals[0] ?? 'all';

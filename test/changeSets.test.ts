@@ -22,6 +22,10 @@ class MemoryLog implements RealmLog {
     if (this.refusing) throw new Error('the log refused');
     this.entries.push({ realmId, changes });
   }
+
+  abandon(): void {
+    this.refusing = true;
+  }
 }
 
 test('the logged change sets of a day of chat rebuild the realm byte for byte', async () => {

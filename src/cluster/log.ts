@@ -154,6 +154,10 @@ export class ClusterLog implements RealmLog {
     return writer?.lastSeq;
   }
 
+  abandon(realmId: number): void {
+    this.onRefused(realmId);
+  }
+
   append(realmId: number, changes: readonly Change[]): Promise<void> {
     const writer = this.writers.get(realmId);
     if (!writer) return Promise.reject(new LogRefusal(`this node does not own realm ${realmId}`));

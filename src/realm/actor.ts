@@ -69,8 +69,8 @@ export class RealmActor implements RealmHandle {
   private readonly sink: EventSink;
   /** Where IDs come from in a cluster (else the store's counters). */
   private readonly ids: IdSupply | undefined;
-  /** The previous write's place in the log: each write is appended after it. */
-  private lastLogged: Promise<unknown> = Promise.resolve();
+  /** The previous write's append: each write is appended after it. */
+  private lastAppend: Promise<unknown> = Promise.resolve();
   /** Set once the log refused a write: the local copy has a change the log does not, and the realm
    * is no longer this node's; every later command is refused. */
   private fenced = false;
@@ -227,24 +227,39 @@ export class RealmActor implements RealmHandle {
     );
   }
 
-  /** Runs a write in LMDB's next batch and, with a log, appends its changes after the previous
-   * write's: resolves once both hold it. */
+  /** Runs a write in LMDB's next batch and, with a log, appends its changes (after the previous
+   * write's) while the batch is made durable: resolves once both hold it. */
   private commit(run: () => unknown): Promise<unknown> {
     const log = this.log;
     if (!log) return this.store.write(run);
-    const committed = this.store.recordedWrite(run, this.ids?.sourceFor(this.state.realm.id));
-    const logged = this.lastLogged.then(() => committed).then(async ({ result, changes }) => {
-      if (this.fenced) throw new LogRefusal('an earlier write was refused');
-      try {
-        if (changes.length > 0) await log.append(this.state.realm.id, changes);
-      } catch (error) {
-        this.fenced = true;
-        throw error instanceof LogRefusal ? error : new LogRefusal(String(error), { cause: error });
-      }
-      return result;
+    const realmId = this.state.realm.id;
+    let appended: Promise<void> = Promise.resolve();
+    const committed = this.store.recordedWrite(run, this.ids?.sourceFor(realmId), (changes) => {
+      appended = this.lastAppend.then(async () => {
+        if (this.fenced) throw new LogRefusal('an earlier write was refused');
+        try {
+          if (changes.length > 0) await log.append(realmId, changes);
+        } catch (error) {
+          this.fenced = true;
+          throw error instanceof LogRefusal ? error : new LogRefusal(String(error), { cause: error });
+        }
+      });
+      this.lastAppend = appended.catch(() => undefined);
     });
-    this.lastLogged = logged.catch(() => undefined);
-    return logged;
+    return committed.then(
+      async ({ result }) => {
+        await appended;
+        return result;
+      },
+      async (error: unknown) => {
+        // In the log but not in this copy: the copy can serve the realm no more.
+        if (await appended.then(() => true, () => false)) {
+          this.fenced = true;
+          log.abandon(realmId);
+        }
+        throw error;
+      },
+    );
   }
 
   private context(envelope: Envelope): CommandContext {

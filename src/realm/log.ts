@@ -11,6 +11,9 @@ export interface RealmLog {
   /** Appends one committed write's changes; resolves once the log holds them durably. Rejects when
    * the log refuses (another node took the realm over): the write must not be answered as done. */
   append(realmId: number, changes: readonly Change[]): Promise<void>;
+  /** The local copy missed a write the log took (its batch failed to commit after the append): the
+   * realm can no longer be served from it. */
+  abandon(realmId: number): void;
 }
 
 /** A command wanted more IDs of a kind than were at hand; asked again, it finds more. */

@@ -353,13 +353,16 @@ export class Store {
     return this.commit(fn, false).then(({ result }) => result);
   }
 
-  /** As `write`, and hands back every put and remove the write made (its change set); IDs come
-   * from `ids` when given. */
-  recordedWrite<T>(fn: () => T, ids?: IdSource): Promise<{ result: T; changes: Change[] }> {
+  /** As `write`, and hands back every put and remove the write made (its change set), also to
+   * `recorded` as soon as the write has run (before its batch is durable); IDs come from `ids`
+   * when given. */
+  recordedWrite<T>(fn: () => T, ids?: IdSource, recorded?: (changes: readonly Change[]) => void): Promise<{ result: T; changes: Change[] }> {
     return this.commit(() => {
       this.ids = ids;
       try {
-        return fn();
+        const result = fn();
+        recorded?.(this.tap.current ?? []);
+        return result;
       } finally {
         this.ids = undefined;
       }
