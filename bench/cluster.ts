@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startNats, startNode, stop, type NatsServer, type ParleyNode } from '../src/cli/processes.js';
+import { startLocalCluster, type LocalCluster } from '../src/cli/localCluster.js';
 import { ApiClient } from '../test/helpers/client.js';
 import { devClient } from '../test/helpers/operator.js';
 import { spawnServer } from '../test/helpers/process.js';
@@ -28,36 +28,8 @@ export interface ClusterBenchOptions {
 
 const LEASE_MS = 2000;
 
-interface Cluster {
-  dir: string;
-  nats: NatsServer[];
-  nodes: ParleyNode[];
-  add(): Promise<ParleyNode>;
-  stop(): Promise<void>;
-}
-
-async function cluster(nodes: number): Promise<Cluster> {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-bench-cluster-'));
-  const nats = await startNats(1, dir);
-  const started: ParleyNode[] = [];
-  const add = async () => {
-    const id = `node-${started.length + 1}`;
-    const node = await startNode([nats[0]!.url], id, join(dir, id), { PARLEY_LEASE_MS: String(LEASE_MS), PARLEY_RATE_LIMITS: 'false' });
-    started.push(node);
-    return node;
-  };
-  for (let index = 0; index < nodes; index++) await add();
-  return {
-    dir,
-    nats,
-    nodes: started,
-    add,
-    async stop() {
-      await Promise.all(started.map((node) => stop(node)));
-      await Promise.all(nats.map((server) => stop(server)));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+function cluster(nodes: number): Promise<LocalCluster> {
+  return startLocalCluster({ nodes, env: { PARLEY_LEASE_MS: String(LEASE_MS), PARLEY_RATE_LIMITS: 'false' } });
 }
 
 /** Senders spread over the base URLs, each sending one message after another for `seconds`. */
@@ -175,7 +147,7 @@ async function benchFailover(options: ClusterBenchOptions): Promise<Row[]> {
       }
       times.push(performance.now() - killedAt);
       owner = other;
-      other = await running.add();
+      other = await running.addNode();
     }
   } finally {
     await running.stop();

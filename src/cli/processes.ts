@@ -30,7 +30,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Resolves with the first match of `pattern` in what the process writes, within `timeoutMs`. */
-export function waitForOutput(proc: Proc, pattern: RegExp, timeoutMs = 15_000): Promise<RegExpExecArray> {
+function waitForOutput(proc: Proc, pattern: RegExp, timeoutMs = 15_000): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`no ${pattern} in ${timeoutMs} ms: ${output.slice(-2000)}`)), timeoutMs);
@@ -50,6 +50,17 @@ export function waitForOutput(proc: Proc, pattern: RegExp, timeoutMs = 15_000): 
       reject(new Error(`exited with ${code}: ${output.slice(-2000)}`));
     });
   });
+}
+
+/** Waits for the line that says a process is ready; a process that does not say it in time is
+ * killed, so that no failed start leaves a process behind. */
+async function readyOrKilled(proc: Proc, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+  try {
+    return await waitForOutput(proc, pattern, timeoutMs);
+  } catch (error) {
+    await stop(proc, 0);
+    throw error;
+  }
 }
 
 /** Starts a process; with `echo`, its output is also written here, each line behind the name. */
@@ -83,7 +94,7 @@ export async function startNats(count: 1 | 3, dir: string): Promise<NatsServer[]
   if (!natsServerInstalled()) throw new Error(NATS_INSTALL_HINT);
   const clientPorts = await Promise.all(Array.from({ length: count }, freePort));
   const routePorts = await Promise.all(Array.from({ length: count }, freePort));
-  return Promise.all(
+  const servers = await Promise.all(
     clientPorts.map(async (port, index) => {
       const name = `nats-${index + 1}`;
       mkdirSync(join(dir, name), { recursive: true });
@@ -92,11 +103,14 @@ export async function startNats(count: 1 | 3, dir: string): Promise<NatsServer[]
       if (count > 1) lines.push(`cluster { name: parley, listen: 127.0.0.1:${routePorts[index]}, routes: [${routes.join(', ')}] }`);
       const configFile = join(dir, `${name}.conf`);
       writeFileSync(configFile, `${lines.join('\n')}\n`);
-      const proc = start('nats-server', ['-c', configFile]);
-      await waitForOutput(proc, /Server is ready/);
-      return { ...proc, url: `nats://127.0.0.1:${port}`, name };
+      return { ...start('nats-server', ['-c', configFile]), url: `nats://127.0.0.1:${port}`, name };
     }),
   );
+  await Promise.all(servers.map((server) => readyOrKilled(server, /Server is ready/, 15_000))).catch(async (error: unknown) => {
+    await Promise.all(servers.map((server) => stop(server, 0)));
+    throw error;
+  });
+  return servers;
 }
 
 export interface ParleyNode extends Proc {
@@ -124,7 +138,7 @@ export async function startNode(natsUrls: string[], nodeId: string, dataDir: str
     },
     echo ? nodeId : undefined,
   );
-  const [, baseUrl] = await waitForOutput(proc, /listening on (http:\/\/[\d.]+:\d+)/, 60_000);
+  const [, baseUrl] = await readyOrKilled(proc, /listening on (http:\/\/[\d.]+:\d+)/, 120_000);
   return { ...proc, baseUrl: baseUrl!, nodeId, dataDir };
 }
 

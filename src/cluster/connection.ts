@@ -41,8 +41,21 @@ export interface Cluster {
   snapshots: ObjectStore;
 }
 
+/** How long a starting node waits for JetStream to answer: servers started together need a few
+ * seconds to elect their JetStream leader, and until then every request times out. */
+const JETSTREAM_STARTUP_MS = 90_000;
+
 export async function openCluster(settings: ClusterSettings): Promise<Cluster> {
   const nc = await connect({ servers: settings.servers, name: `parley ${settings.nodeId}`, maxReconnectAttempts: -1 });
+  try {
+    return await untilJetStreamAnswers(() => openShared(nc, settings));
+  } catch (error) {
+    await nc.close();
+    throw error;
+  }
+}
+
+async function openShared(nc: NatsConnection, settings: ClusterSettings): Promise<Cluster> {
   const jsm = await jetstreamManager(nc);
   const js = jetstream(nc);
   const streamConfig = { name: LOG_STREAM, subjects: ['parley.log.>'], num_replicas: settings.replicas, allow_direct: true, max_msg_size: MAX_LOG_MESSAGE_BYTES + 64 * 1024 };
@@ -52,4 +65,25 @@ export async function openCluster(settings: ClusterSettings): Promise<Cluster> {
   const [leases, realms, nodes, ids] = await Promise.all([bucket('parley_leases'), bucket('parley_realms'), bucket('parley_nodes'), bucket('parley_ids')]);
   const snapshots = await new Objm(js).create('parley_snapshots', { replicas: settings.replicas });
   return { nc, js, jsm, leases, realms, nodes, ids, snapshots };
+}
+
+/** Runs `attempt` again (creating the shared pieces is idempotent) while JetStream does not answer
+ * yet, up to JETSTREAM_STARTUP_MS; any other error ends the start at once. */
+async function untilJetStreamAnswers<T>(attempt: () => Promise<T>): Promise<T> {
+  const deadline = performance.now() + JETSTREAM_STARTUP_MS;
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!notAnsweringYet(error) || performance.now() > deadline) throw error;
+      console.warn(`JetStream not answering yet (try ${tries}: ${error.message}); trying again`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+/** A request that timed out, found no responder, or was refused as "JetStream not ready / no leader". */
+function notAnsweringYet(error: unknown): error is Error {
+  if (!(error instanceof Error)) return false;
+  return /timeout|no responders|503|not (?:yet )?(?:ready|available)|no suitable peers|leader/i.test(`${error.name} ${error.message}`);
 }

@@ -1,54 +1,25 @@
 // A cluster on loopback for tests: nats-server (one, or three), Parley nodes as child processes,
 // clients of demo users on any node, and digests of a node's copy of a realm once it stopped.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { LOG_STREAM } from '../../src/cluster/connection.js';
-import { startNats, startNode, stop, type NatsServer, type ParleyNode } from '../../src/cli/processes.js';
+import { startLocalCluster, type LocalCluster } from '../../src/cli/localCluster.js';
+import type { ParleyNode } from '../../src/cli/processes.js';
 import type { ApiClient } from './client.js';
 import { devClient } from './operator.js';
 import { runManage } from './process.js';
 
-export interface TestCluster {
-  dir: string;
-  nats: NatsServer[];
-  nodes: ParleyNode[];
-  /** Starts one more node (named node-<n>). */
-  addNode(): Promise<ParleyNode>;
+export interface TestCluster extends LocalCluster {
   client(node: ParleyNode, email: string): Promise<ApiClient>;
-  stop(): Promise<void>;
 }
 
 /** Short leases, so that takeovers happen within a test's patience. */
 export const TEST_LEASE_MS = 1500;
 
 export async function startCluster(options: { nodes: number; nats?: 1 | 3; env?: Record<string, string> }): Promise<TestCluster> {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-cluster-test-'));
-  const natsCount = options.nats ?? 1;
-  const nats = await startNats(natsCount, dir);
-  const env = { PARLEY_NATS_REPLICAS: String(natsCount), PARLEY_LEASE_MS: String(TEST_LEASE_MS), PARLEY_RATE_LIMITS: 'false', ...options.env };
-  const nodes: ParleyNode[] = [];
-  const addNode = async () => {
-    const id = `node-${nodes.length + 1}`;
-    const node = await startNode(nats.map((server) => server.url), id, join(dir, id), env);
-    nodes.push(node);
-    return node;
-  };
-  for (let index = 0; index < options.nodes; index++) await addNode();
-  return {
-    dir,
-    nats,
-    nodes,
-    addNode,
-    client: (node, email) => devClient(node.baseUrl, email),
-    async stop() {
-      await Promise.all(nodes.map((node) => stop(node)));
-      await Promise.all(nats.map((server) => stop(server)));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const env = { PARLEY_LEASE_MS: String(TEST_LEASE_MS), PARLEY_RATE_LIMITS: 'false', ...options.env };
+  const cluster = await startLocalCluster({ ...options, env });
+  return Object.assign(cluster, { client: (node: ParleyNode, email: string) => devClient(node.baseUrl, email) });
 }
 
 /** The digest of a stopped node's copy of the demo realm (the management CLI's `digest`). */
