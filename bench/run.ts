@@ -1,9 +1,10 @@
-// Benchmark runner: `npm run bench -- <fanout|flags|render|send|cluster|all> [--quick] [--clients N] [--repeats R]`.
+// Benchmark runner: `npm run bench -- <fanout|flags|render|send|http|cluster|all> [--quick] [--clients N] [--repeats R]`.
 // Every benchmark targets loopback only and is bounded in count and time.
 import { parseArgs } from 'node:util';
 import { runCluster } from './cluster.js';
 import { runFanout } from './fanout.js';
 import { runFlags } from './flags.js';
+import { runHttp } from './http.js';
 import { runRender } from './render.js';
 import { runSend } from './send.js';
 
@@ -30,6 +31,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
     }),
   render: async () => runRender({ iterations: values.quick ? 2_000 : 20_000, quick: values.quick }),
   send: () => runSend({ sends: values.quick ? 200 : 2_000, quick: values.quick }),
+  http: () => runHttp({ seconds: values.quick ? 2 : 5, connections: 64, quick: values.quick }),
   cluster: () =>
     runCluster({
       sendSeconds: values.quick ? 2 : 10,

@@ -7,7 +7,9 @@ import { Grants } from './auth/grants.js';
 import { LoginLimiter } from './auth/loginLimiter.js';
 import { every } from './clock.js';
 import type { Config } from './config.js';
+import type { Logger } from './ops/log.js';
 import { RateLimiter } from './http/rateLimit.js';
+import { serveMetrics } from './http/metrics.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { EventQueues, QUEUE_GC_INTERVAL_MS } from './events/queues.js';
 import type { RealmLog } from './realm/log.js';
@@ -22,6 +24,8 @@ export interface Parley {
   readonly realms: Realms;
   readonly queues: EventQueues;
   readonly http: HttpServer;
+  /** The port GET /metrics is served on, when it is. */
+  readonly metricsPort: number | null;
   /** Stops accepting requests, answers those in flight, makes every write durable, closes LMDB. */
   close(): Promise<void>;
 }
@@ -44,7 +48,8 @@ const CALL_AUTHORIZATION_TTL_SECONDS = 600;
 export const unhandled = { rejections: 0 };
 let guarded = false;
 
-function guardRejections(): void {
+/** Counts and logs (with the first server's log) the promise rejections nobody handled. */
+function guardRejections(log: Logger): void {
   if (guarded) return;
   guarded = true;
   process.on('unhandledRejection', (reason) => {
@@ -52,7 +57,7 @@ function guardRejections(): void {
     // lmdb-js also rejects a promise of its own for a batch whose commit failed; the write itself
     // was already answered with STORAGE_UNAVAILABLE and logged.
     if ((reason as { commitError?: unknown } | null)?.commitError !== undefined) return;
-    console.error('unhandled promise rejection (the server goes on):', reason);
+    log.error({ err: reason }, 'unhandled promise rejection (the server goes on)');
   });
 }
 
@@ -63,9 +68,9 @@ export interface ParleyParts {
 }
 
 export async function startParley(config: Config, parts: ParleyParts = {}): Promise<Parley> {
-  guardRejections();
+  guardRejections(config.log);
   const store = openStore(config);
-  const queues = new EventQueues(store, config.clock);
+  const queues = new EventQueues(store, config.clock, config.metrics);
   await queues.restore();
   queues.announceRestart();
   const realms = new Realms(store, config, queues, parts.realmLog, config.cluster === null);
@@ -78,6 +83,15 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
     realms.activateScheduled();
   }
   const http = await startHttpServer({ config, realms: node ?? realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock), files: new LocalFileStorage(config.dataDir) }, routes);
+  config.metrics.watch({
+    openSockets: () => http.openSockets,
+    eventQueues: () => queues.size,
+    mailboxDepth: () => realms.load().waiting,
+    realmsLoaded: () => realms.load().realms,
+    storeBytes: () => store.fileBytes(),
+    unhandledRejections: () => unhandled.rejections,
+  });
+  const metricsServer = config.metricsListen && (await serveMetrics(config.metricsListen, config.metrics));
   const stopCollecting = every(config.clock, QUEUE_GC_INTERVAL_MS, () => queues.collectGarbage());
   writeFileSync(pidFile(config.dataDir), String(process.pid));
   return {
@@ -85,8 +99,10 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
     realms,
     queues,
     http,
+    metricsPort: metricsServer ? metricsServer.port : null,
     async close() {
       stopCollecting();
+      metricsServer?.close();
       await http.close(() => queues.releaseConsumers());
       await node?.drain();
       await realms.stop();

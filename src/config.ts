@@ -1,6 +1,8 @@
 // Server settings, read once from environment variables; every setting has a documented default
 // (README.md, "Configuration").
 import { systemClock, type Clock } from './clock.js';
+import { createLogger, LOG_LEVELS, type LogFormat, type Logger } from './ops/log.js';
+import { Metrics } from './ops/metrics.js';
 
 export type Mode = 'development' | 'production';
 
@@ -90,6 +92,12 @@ export interface Config {
   uploadQuotaMib: number | null;
   /** Null: a standalone server (one process, no NATS). */
   cluster: ClusterSettings | null;
+  /** The server's log (PARLEY_LOG_LEVEL, PARLEY_LOG_FORMAT). */
+  log: Logger;
+  /** The server's measurements (tests read them; `metricsListen` serves them). */
+  metrics: Metrics;
+  /** Where Prometheus scrapes GET /metrics: an address of its own, never the API's port; null: not served. */
+  metricsListen: { host: string; port: number } | null;
 }
 
 function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -164,6 +172,14 @@ function videoProviderSetting(raw: string | undefined): VideoProvider | null {
   throw new Error('PARLEY_VIDEO_PROVIDER must be {"kind": "jitsi", "serverUrl": …} or {"kind": "oauth", "authorizeUrl", "tokenUrl", "createMeetingUrl", "clientId", "clientSecret"}');
 }
 
+function logSettings(env: NodeJS.ProcessEnv): { level: string; format: LogFormat } {
+  const level = env.PARLEY_LOG_LEVEL || 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`PARLEY_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${level}'`);
+  const format = env.PARLEY_LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json');
+  if (format !== 'json' && format !== 'pretty') throw new Error(`PARLEY_LOG_FORMAT must be json or pretty, got '${format}'`);
+  return { level, format };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mode = env.PARLEY_MODE ?? 'development';
   if (mode !== 'development' && mode !== 'production') {
@@ -193,5 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxFileUploadSizeMib: intSetting(env, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB', 25),
     uploadQuotaMib: env.PARLEY_UPLOAD_QUOTA_MIB ? intSetting(env, 'PARLEY_UPLOAD_QUOTA_MIB', 0) : null,
     cluster: clusterSetting(env, env.PARLEY_HOST || '127.0.0.1', port),
+    log: createLogger(logSettings(env)),
+    metrics: new Metrics(),
+    metricsListen: env.PARLEY_METRICS_PORT ? { host: env.PARLEY_METRICS_HOST || '127.0.0.1', port: intSetting(env, 'PARLEY_METRICS_PORT', 0) } : null,
   };
 }

@@ -3,18 +3,22 @@ import { startParley } from './app.js';
 import { loadConfig } from './config.js';
 
 const config = loadConfig();
+// Start-up and shutdown are logged whatever the level (short of silent): operators and scripts
+// wait for the line that says where the server listens.
+const lifecycle = config.log.child({}, { level: config.log.level === 'silent' ? 'silent' : 'info' });
 const parley = await startParley(config).catch((error: unknown) => {
-  console.error(`Parley could not start: ${error instanceof Error ? error.message : String(error)}`);
+  config.log.fatal({ err: error }, `Parley could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
-console.log(`Parley (${config.mode}) listening on http://${config.host}:${parley.http.port}, data in ${config.dataDir}`);
+lifecycle.info({ port: parley.http.port }, `Parley (${config.mode}) listening on http://${config.host}:${parley.http.port}, data in ${config.dataDir}`);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  console.log(`${signal}: finishing in-flight requests and closing the store`);
+  lifecycle.info({ signal }, 'finishing in-flight requests and closing the store');
   await parley.close();
+  lifecycle.info('stopped');
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));

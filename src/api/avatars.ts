@@ -9,7 +9,7 @@ import { MAX_AVATAR_FILE_SIZE_MIB, newAvatarKey } from '../users/avatars.js';
 /** Removes the picture an avatar change replaced (best effort: the change itself is durable). */
 async function forget(request: UserRequest, replaced: string | undefined): Promise<void> {
   if (replaced === undefined) return;
-  await request.files.delete(replaced).catch((error: unknown) => console.error(`removing the replaced avatar ${replaced} failed`, error));
+  await request.files.delete(replaced).catch((error: unknown) => request.config.log.error({ err: error, key: replaced }, 'removing the replaced avatar failed'));
 }
 
 export async function uploadAvatar(request: UploadRequest) {

@@ -6,6 +6,7 @@ import { Kvm, type KV } from '@nats-io/kv';
 import { Objm, type ObjectStore } from '@nats-io/obj';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { ClusterSettings } from '../config.js';
+import type { Logger } from '../ops/log.js';
 
 export const LOG_STREAM = 'PARLEY_LOG';
 export const subjects = {
@@ -45,10 +46,10 @@ export interface Cluster {
  * seconds to elect their JetStream leader, and until then every request times out. */
 const JETSTREAM_STARTUP_MS = 90_000;
 
-export async function openCluster(settings: ClusterSettings): Promise<Cluster> {
+export async function openCluster(settings: ClusterSettings, log: Logger): Promise<Cluster> {
   const nc = await connect({ servers: settings.servers, name: `parley ${settings.nodeId}`, maxReconnectAttempts: -1 });
   try {
-    return await untilJetStreamAnswers(() => openShared(nc, settings));
+    return await untilJetStreamAnswers(() => openShared(nc, settings), log);
   } catch (error) {
     await nc.close();
     throw error;
@@ -69,14 +70,14 @@ async function openShared(nc: NatsConnection, settings: ClusterSettings): Promis
 
 /** Runs `attempt` again (creating the shared pieces is idempotent) while JetStream does not answer
  * yet, up to JETSTREAM_STARTUP_MS; any other error ends the start at once. */
-async function untilJetStreamAnswers<T>(attempt: () => Promise<T>): Promise<T> {
+async function untilJetStreamAnswers<T>(attempt: () => Promise<T>, log: Logger): Promise<T> {
   const deadline = performance.now() + JETSTREAM_STARTUP_MS;
   for (let tries = 1; ; tries++) {
     try {
       return await attempt();
     } catch (error) {
       if (!notAnsweringYet(error) || performance.now() > deadline) throw error;
-      console.warn(`JetStream not answering yet (try ${tries}: ${error.message}); trying again`);
+      log.warn({ try: tries, reason: error.message }, 'JetStream not answering yet; trying again');
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Subscription } from '@nats-io/transport-node';
 import type { ClusterSettings, Config } from '../config.js';
+import type { Logger } from '../ops/log.js';
 import type { EventQueues } from '../events/queues.js';
 import type { RealmDirectory, RealmHandle } from '../realm/handle.js';
 import { hostname, subdomainOf, type NewRealm, type RealmCreator, type Realms } from '../realm/registry.js';
@@ -53,6 +54,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   private beat = 0;
   private timer: NodeJS.Timeout | undefined;
   private draining = false;
+  /** The server's log (`log` is the realms' log on JetStream). */
+  private readonly logger: Logger;
 
   private constructor(
     private readonly cluster: Cluster,
@@ -63,6 +66,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     private readonly realms: Realms,
   ) {
     this.externalHostname = hostname(config.externalHost);
+    this.logger = config.log;
     this.directory = new Watched(cluster.realms, () => this.place());
     this.nodes = new Watched(cluster.nodes);
     this.leases = new Leases(cluster, settings.nodeId, settings.leaseMs, (realmId) => this.lose(realmId), () => this.place());
@@ -79,7 +83,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   }
 
   static async start(settings: ClusterSettings, config: Config, store: Store, queues: EventQueues, realms: Realms): Promise<ClusterNode> {
-    const node = new ClusterNode(await openCluster(settings), settings, config, store, queues, realms);
+    const node = new ClusterNode(await openCluster(settings, config.log), settings, config, store, queues, realms);
     await Promise.all([node.directory.start(), node.nodes.start(), node.leases.start()]);
     node.bus.start();
     await node.heartbeat();
@@ -129,7 +133,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   }
 
   private async tick(): Promise<void> {
-    await Promise.all([this.leases.renew(), this.heartbeat()]).catch((error: unknown) => console.error('cluster: renewing leases failed', error));
+    await Promise.all([this.leases.renew(), this.heartbeat()]).catch((error: unknown) => this.logger.error({ err: error }, 'cluster: renewing leases failed'));
     this.place();
   }
 
@@ -178,7 +182,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       const actor = this.realms.activate(record, { log: this.log, sink: this.bus.sinkFor(epoch), ids: this.ids });
       this.owned.set(realmId, { commands: serveCommands(this.cluster, realmId, actor) });
     } catch (error) {
-      console.error(`cluster: taking realm ${realmId} failed`, error);
+      this.logger.error({ err: error, realm: realmId }, 'cluster: taking the realm failed');
       await this.leases.release(realmId);
     } finally {
       this.busy.delete(realmId);
@@ -198,7 +202,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
         point.transaction.done();
       }
     } catch (error) {
-      console.error(`cluster: snapshot of realm ${realmId} failed`, error);
+      this.logger.error({ err: error, realm: realmId }, 'cluster: snapshot failed');
     } finally {
       this.snapshotting.delete(realmId);
     }
@@ -216,7 +220,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     void this.log.release(realmId);
     // Given up too when the log failed for another reason: another node may serve it at once.
     void this.leases.release(realmId);
-    console.error(`cluster: node ${this.settings.nodeId} lost realm ${realmId}`);
+    this.logger.warn({ node: this.settings.nodeId, realm: realmId }, 'cluster: this node lost the realm');
   }
 
   /** Hands every realm this node owns over: no new command is taken, those under way finish and

@@ -3,6 +3,7 @@
 // across a graceful restart (as Zulip does; after a crash clients get BAD_EVENT_QUEUE_ID and
 // register again).
 import { randomBytes } from 'node:crypto';
+import type { Metrics } from '../ops/metrics.js';
 import { nowSeconds, systemClock, type Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
@@ -69,6 +70,8 @@ export class EventQueues implements EventSink {
   constructor(
     private readonly shelf: QueueShelf,
     private readonly clock: Clock = systemClock,
+    /** Where fan-outs are measured, if anywhere. */
+    private readonly metrics?: Metrics,
   ) {
     this.serverGeneration = nowSeconds(clock);
   }
@@ -146,24 +149,28 @@ export class EventQueues implements EventSink {
   /** Delivers a realm's emissions, each to the queues of the users it names, and keeps them for
    * those users' registrations under way; each emission moves the realm's position on by one. */
   publish(realmId: number, emitted: readonly Emitted[], from = this.position(realmId) + 1): void {
+    const started = performance.now();
     const users = this.byUser.get(realmId);
     const registering = this.registering.get(realmId);
     let position = from - 1;
+    let deliveries = 0;
     for (const emission of emitted) {
       position++;
       const userIds = [...emission.userIds];
       if (registering) for (const kept of registering) if (userIds.includes(kept.userId)) kept.emissions.push({ position, emitted: emission });
-      if (users) this.deliver(emission, userIds.flatMap((userId) => [...(users.get(userId) ?? [])]), position);
+      if (users) deliveries += this.deliver(emission, userIds.flatMap((userId) => [...(users.get(userId) ?? [])]), position);
       for (const userId of emission.closesQueuesOf ?? []) this.deleteUserQueues(realmId, userId);
     }
     this.positions.set(realmId, position);
+    if (emitted.length > 0) this.metrics?.fanout(deliveries, (performance.now() - started) / 1000);
   }
 
   /** Delivers one emission (at a realm position) to the queues that want it and opened before it:
-   * one shared QueuedEvent per variant. */
-  private deliver({ event, message, forQueue, allPublicStreamsOnly }: Emitted, queues: Iterable<EventQueue>, position: number): void {
+   * one shared QueuedEvent per variant. Returns how many queues it reached. */
+  private deliver({ event, message, forQueue, allPublicStreamsOnly }: Emitted, queues: Iterable<EventQueue>, position: number): number {
     const id = this.nextId();
     const variants = new Map<ZulipEvent, QueuedEvent>();
+    let reached = 0;
     for (const queue of queues) {
       if ((this.openedAt.get(queue) ?? -1) >= position) continue;
       if ((allPublicStreamsOnly && !queue.settings.allPublicStreams) || !queue.wants(event, message)) continue;
@@ -171,7 +178,9 @@ export class EventQueues implements EventSink {
       let queued = variants.get(variant);
       if (!queued) variants.set(variant, (queued = { id, event: variant }));
       queue.deliver(queued);
+      reached++;
     }
+    return reached;
   }
 
   /** The users of a realm holding a queue registered with all_public_streams. */

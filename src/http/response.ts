@@ -2,6 +2,7 @@
 import type { Readable } from 'node:stream';
 import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError, errors } from '../errors.js';
+import type { Logger } from '../ops/log.js';
 
 const statusText: Record<number, string> = {
   200: '200 OK',
@@ -30,11 +31,19 @@ export interface Exchange {
   closeConnection: boolean;
   /** Headers every response of the exchange carries (rate-limit state). */
   headers: Record<string, string>;
+  /** When the request arrived (performance.now()). */
+  started: number;
+  /** Whose request it is, once known (logs and metrics). */
+  realmId?: number;
+  userId?: number;
+  /** The answer's status and body size, once answered. */
+  status: number;
+  bytes: number;
 }
 
 /** Starts an exchange; must be called before the uWS handler returns. */
 export function openExchange(res: HttpResponse): Exchange {
-  const exchange: Exchange = { res, aborted: false, done: false, abort: new AbortController(), closeConnection: false, headers: {} };
+  const exchange: Exchange = { res, aborted: false, done: false, abort: new AbortController(), closeConnection: false, headers: {}, started: performance.now(), status: 0, bytes: 0 };
   res.onAborted(() => {
     exchange.aborted = true;
     exchange.abort.abort();
@@ -46,6 +55,8 @@ export function openExchange(res: HttpResponse): Exchange {
 function finish(exchange: Exchange, status: number, headers: Record<string, string>, body?: string | Buffer): void {
   if (exchange.aborted || exchange.done) return;
   exchange.done = true;
+  exchange.status = status;
+  exchange.bytes = typeof body === 'string' ? Buffer.byteLength(body) : (body?.length ?? 0);
   exchange.res.cork(() => {
     exchange.res.writeStatus(statusText[status] ?? String(status));
     for (const [name, value] of Object.entries({ ...exchange.headers, ...headers })) exchange.res.writeHeader(name, value);
@@ -73,6 +84,8 @@ export function sendFile(exchange: Exchange, contentType: string, body: Buffer, 
 export function sendStream(exchange: Exchange, stream: Readable, size: number, headers: Record<string, string>): void {
   if (exchange.aborted || exchange.done) return void stream.destroy();
   exchange.done = true;
+  exchange.status = 200;
+  exchange.bytes = size;
   const { res } = exchange;
   exchange.abort.signal.addEventListener('abort', () => stream.destroy());
   res.cork(() => {
@@ -110,9 +123,11 @@ export function sendSuccess(exchange: Exchange, body: object, ignored: readonly 
   sendJson(exchange, 200, payload);
 }
 
-export function sendError(exchange: Exchange, error: unknown): void {
+/** Answers with an error in Zulip's shape; anything but an ApiError is a bug: logged, answered 500. */
+export function sendError(exchange: Exchange, error: unknown, log: Logger): void {
+  // A client that went away is answered nothing, and what ended its request is no bug.
   if (exchange.aborted) return;
   const apiError = error instanceof ApiError ? error : errors.internal();
-  if (!(error instanceof ApiError)) console.error('request failed', error);
+  if (!(error instanceof ApiError)) log.error({ err: error }, 'request failed');
   sendJson(exchange, apiError.status, apiError.body(), apiError.headers);
 }

@@ -31,13 +31,20 @@ interface RequestHead {
   address: string;
 }
 
+/** The route pattern of a request that matched none. */
+const UNROUTED = '(unrouted)';
+
 interface CompiledRoute {
   route: Route;
+  /** The path pattern it was added under (what logs and metrics name requests by). */
+  pattern: string;
   run: ReturnType<Route['compile']>['run'];
 }
 
 export interface HttpServer {
   readonly port: number;
+  /** Event WebSockets open now. */
+  readonly openSockets: number;
   /** Stops accepting connections, runs `release` (which lets parked long-polls and sockets go),
    * and resolves when every in-flight request has been answered. */
   close(release: () => void): Promise<void>;
@@ -47,7 +54,8 @@ export function buildRouter(routes: readonly Route[]): Router<CompiledRoute> {
   const router = new Router<CompiledRoute>();
   for (const route of routes) {
     try {
-      router.add(route.method, route.atRoot ? route.path : `${API_PREFIX}${route.path}`, { route, run: route.compile().run });
+      const pattern = route.atRoot ? route.path : `${API_PREFIX}${route.path}`;
+      router.add(route.method, pattern, { route, pattern, run: route.compile().run });
     } catch (cause) {
       throw new Error(`route ${route.method} ${route.path}`, { cause });
     }
@@ -83,16 +91,19 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       // Shutting down: nothing new is routed, so every acknowledged write precedes the queues'
       // last save; the client retries on a new connection, which reaches the next server.
       exchange.closeConnection = true;
-      sendError(exchange, errors.shuttingDown());
+      sendError(exchange, errors.shuttingDown(), config.log);
+      observe(exchange, head, UNROUTED);
       return;
     }
     inFlight.add(exchange);
     const match = router.match(head.method, head.path);
+    const pattern = match.kind === 'found' ? match.value.pattern : UNROUTED;
     // An upload's body is streamed by its handler; every other body is read before routing on.
     const handled = match.kind === 'found' && match.value.route.upload ? handleUpload(exchange, head, match, new HeldBody(exchange)) : bodies.read(exchange, head).then((body) => handle(exchange, head, match, body));
     handled
-      .catch((error: unknown) => sendError(exchange, error))
+      .catch((error: unknown) => sendError(exchange, error, config.log))
       .finally(() => {
+        observe(exchange, head, pattern);
         bodies.release(exchange);
         inFlight.delete(exchange);
         if (inFlight.size === 0) drained?.();
@@ -120,8 +131,10 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     const { route, run } = match.value;
     const realm = realms.forHost(head.host);
     if (!realm) throw errors.notFound();
+    exchange.realmId = realm.realm.id;
     const request: PublicRequest = { realm, config, queues, socketTokens, callAuthorizations, loginLimiter, files, signal: exchange.abort.signal, client: clientName(head.userAgent) };
     const principal = route.auth === 'none' ? undefined : await authenticateLimited(realm, head);
+    exchange.userId = principal?.userId;
     if (!route.unlimited) {
       exchange.headers = principal
         ? rateLimiter.spend(`user:${realm.realm.id}:${principal.userId}`, rateLimiter.userRule(realm.realm.subdomain))
@@ -147,7 +160,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       if (!principal) throw errors.unauthorized();
       const receiveFile = async <T>(limits: UploadLimits, record: (file: ReceivedFile) => Promise<T>) => {
         receiving = true;
-        const file = await receiveUpload(exchange, body, head, files, limits);
+        const file = await receiveUpload(exchange, body, head, files, limits, config.log);
         try {
           return { file, recorded: await record(file) };
         } catch (error) {
@@ -161,6 +174,14 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     } finally {
       if (!receiving) exchange.closeConnection = true;
     }
+  }
+
+  /** One log line and one measurement per request: by route pattern, never the query string or
+   * credentials. An exchange whose client left before the answer counts as status 0. */
+  function observe(exchange: Exchange, head: RequestHead, route: string): void {
+    const seconds = (performance.now() - exchange.started) / 1000;
+    config.metrics.request(head.method, route, exchange.status, seconds);
+    config.log.info({ realm: exchange.realmId, user: exchange.userId, method: head.method, route, status: exchange.status, ms: Math.round(seconds * 1e4) / 10, bytes: exchange.bytes }, 'request');
   }
 
   function respond(exchange: Exchange, ignored: string[], result: Body): void {
@@ -181,6 +202,9 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
 
   return {
     port: uWS.us_socket_local_port(listenSocket),
+    get openSockets() {
+      return sockets.size;
+    },
     async close(release) {
       closing = true;
       uWS.us_listen_socket_close(listenSocket);

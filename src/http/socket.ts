@@ -142,8 +142,15 @@ function onMessage(server: ServerContext, socket: Socket, message: ArrayBuffer, 
   }
 }
 
-export function addEventSocket(app: uWS.TemplatedApp, server: ServerContext, tokens: Grants): { closeAll(): void } {
+export interface EventSockets {
+  /** How many are open now. */
+  readonly size: number;
+  closeAll(): void;
+}
+
+export function addEventSocket(app: uWS.TemplatedApp, server: ServerContext, tokens: Grants): EventSockets {
   const open = new Set<Socket>();
+  const { log, metrics } = server.config;
   app.ws<SocketData>(SOCKET_PATH, {
     maxPayloadLength: MAX_FRAME_BYTES,
     // Past our own limit the socket is closed (tooSlow); uWS's, higher, only guards against bursts.
@@ -170,18 +177,26 @@ export function addEventSocket(app: uWS.TemplatedApp, server: ServerContext, tok
         const format: FrameFormat = head.query.format === 'msgpack' ? 'msgpack' : 'json';
         if (exchange.aborted) return;
         res.cork(() => res.upgrade<SocketData>({ realm, userId, format, attached: null }, head.key, head.protocol, head.extensions, context));
-      })().catch((error: unknown) => sendError(exchange, error));
+      })().catch((error: unknown) => sendError(exchange, error, server.config.log));
     },
     open: (socket) => {
       open.add(socket);
+      const { realm, userId, format } = socket.getUserData();
+      log.info({ realm: realm.realm.id, user: userId, format }, 'socket open');
     },
     message: (socket, message, isBinary) => onMessage(server, socket, message, isBinary),
-    close: (socket) => {
+    close: (socket, code) => {
       open.delete(socket);
-      socket.getUserData().attached?.release();
+      const { realm, userId, attached } = socket.getUserData();
+      attached?.release();
+      metrics.socketClosed(code);
+      log.info({ realm: realm.realm.id, user: userId, code }, 'socket closed');
     },
   });
   return {
+    get size() {
+      return open.size;
+    },
     closeAll() {
       for (const socket of open) socket.end(CloseCode.goingAway, 'server shutting down');
     },

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { errors } from '../errors.js';
 import type { FileStorage } from '../files/storage.js';
+import type { Logger } from '../ops/log.js';
 import type { Exchange } from './response.js';
 
 export interface ReceivedFile {
@@ -77,7 +78,7 @@ const MIB = 1024 * 1024;
  * be one byte under it): one file, and a few small fields and part headers. */
 const PART_LIMITS = { files: 1, fields: 16, fieldSize: 64 * 1024, headerPairs: 16 };
 
-export function receiveUpload(exchange: Exchange, body: HeldBody, head: { contentType: string; contentLength: string }, storage: FileStorage, limits: UploadLimits): Promise<ReceivedFile> {
+export function receiveUpload(exchange: Exchange, body: HeldBody, head: { contentType: string; contentLength: string }, storage: FileStorage, limits: UploadLimits, log: Logger): Promise<ReceivedFile> {
   const maxBytes = limits.maxMib * MIB;
   const refuse = (error: Error) => {
     // The body is not read: close the connection rather than wait for it.
@@ -115,7 +116,7 @@ export function receiveUpload(exchange: Exchange, body: HeldBody, head: { conten
           const { key, stream, stored } = file;
           stream.destroy();
           // A file stored in full before the failure goes too.
-          stored.then(() => storage.delete(key), () => undefined).catch((cause: unknown) => console.error('removing a refused upload failed', cause));
+          stored.then(() => storage.delete(key), () => undefined).catch((cause: unknown) => log.error({ err: cause, key }, 'removing a refused upload failed'));
         });
       }
       if (now) exchange.closeConnection = true;

@@ -97,8 +97,18 @@ export class RealmActor implements RealmHandle {
   }
 
   ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
+    const started = performance.now();
+    const measure = (outcome: 'ok' | 'error') => this.config.metrics.command(name, outcome, (performance.now() - started) / 1000);
     return new Promise<OutputOf<N>>((resolve, reject) => {
-      this.mailbox.push({ name, userId, input, resolve: resolve as (value: unknown) => void, reject });
+      const answer = (value: unknown) => {
+        measure('ok');
+        resolve(value as OutputOf<N>);
+      };
+      const refuse = (error: unknown) => {
+        measure('error');
+        reject(error);
+      };
+      this.mailbox.push({ name, userId, input, resolve: answer, reject: refuse });
       if (!this.draining) void this.drain();
     });
   }
@@ -110,6 +120,11 @@ export class RealmActor implements RealmHandle {
       this.mailbox.push({ quiet: fn, resolve: resolve as (value: unknown) => void, reject });
       if (!this.draining) void this.drain();
     });
+  }
+
+  /** Commands waiting to run. */
+  get waiting(): number {
+    return this.mailbox.length;
   }
 
   /** Resolves once every write accepted so far is durable. */
@@ -145,7 +160,7 @@ export class RealmActor implements RealmHandle {
   async savePresence(): Promise<void> {
     const snapshot = this.presence.takeSnapshot();
     if (!snapshot) return;
-    await this.store.savePresence(this.state.realm.id, snapshot).catch((error: unknown) => console.error(`realm ${this.state.realm.id}: presence not saved`, error));
+    await this.store.savePresence(this.state.realm.id, snapshot).catch((error: unknown) => this.config.log.error({ err: error, realm: this.state.realm.id }, 'presence not saved'));
   }
 
   /** Sends every scheduled message whose time has come, one command each, so that one failing
@@ -183,7 +198,7 @@ export class RealmActor implements RealmHandle {
         }
         if (this.stale) await this.reload();
         if (def.mode === 'write') {
-          if (this.ids && !this.ids.ready(this.state.realm.id)) await this.ids.topUp(this.state.realm.id).catch((error: unknown) => console.error(`realm ${this.state.realm.id}: no IDs`, error));
+          if (this.ids && !this.ids.ready(this.state.realm.id)) await this.ids.topUp(this.state.realm.id).catch((error: unknown) => this.config.log.error({ err: error, realm: this.state.realm.id }, 'no IDs'));
           this.lastWrite = this.write(def, envelope);
         } else {
           await this.settled(this.lastWrite);
@@ -212,8 +227,10 @@ export class RealmActor implements RealmHandle {
    * it has the answer finds the events of its own change there. */
   private write(def: CommandDef<unknown, unknown>, envelope: Envelope): Promise<unknown> {
     const ctx = this.context(envelope);
+    const started = performance.now();
     return this.commit(() => def.run(ctx, envelope.input)).then(
       (output) => {
+        this.config.metrics.commit((performance.now() - started) / 1000);
         this.sink.publish(this.state.realm.id, ctx.emitted);
         if (ctx.scheduleChanged) this.deliveries.arm(this.state.nextDelivery());
         this.armPresenceSave();
@@ -272,7 +289,7 @@ export class RealmActor implements RealmHandle {
   private failure(error: unknown, envelope: Envelope): unknown {
     if (error instanceof ApiError) return error;
     if (error instanceof LogRefusal) {
-      console.error(`realm ${this.state.realm.id}: command ${envelope.name} not logged: ${error.message}`);
+      this.config.log.warn({ realm: this.state.realm.id, command: envelope.name, reason: error.message }, 'command not logged: the realm moved');
       return errors.realmMoved();
     }
     this.stale = true;
@@ -280,10 +297,10 @@ export class RealmActor implements RealmHandle {
     if (error instanceof IdsExhausted) return errors.serverBusy();
     if (error instanceof StorageError) {
       // Not a bug: the disk refused the write. The caller learns nothing was saved; reads go on.
-      console.error(`realm ${this.state.realm.id}: command ${envelope.name} not saved: ${error.reason}`);
+      this.config.log.error({ realm: this.state.realm.id, command: envelope.name, reason: error.reason }, 'command not saved: the store refused the write');
       return errors.storageUnavailable(error.reason);
     }
-    console.error(`realm ${this.state.realm.id}: command ${envelope.name} failed`, error);
+    this.config.log.error({ err: error, realm: this.state.realm.id, command: envelope.name }, 'command failed');
     return errors.internal();
   }
 

@@ -126,6 +126,13 @@ export class Realms implements RealmDirectory, RealmCreator {
     return actor;
   }
 
+  /** How many realms have an actor here, and the commands waiting in their mailboxes. */
+  load(): { realms: number; waiting: number } {
+    let waiting = 0;
+    for (const actor of this.actors.values()) waiting += actor.waiting;
+    return { realms: this.actors.size, waiting };
+  }
+
   /** Resolves once every realm's accepted writes are durable. */
   async idle(): Promise<void> {
     await Promise.all([...this.actors.values()].map((actor) => actor.idle()));

@@ -45,6 +45,7 @@
 //   queues   queueId                      → persisted event queue (written at graceful shutdown)
 //   presence realmId                      → PresenceSnapshot, the realm's presence table (kept in
 //                                          memory, saved every few minutes and at shutdown)
+import { statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channels/records.js';
@@ -192,6 +193,11 @@ export class Store {
   readonly tables = new Map<string, Database<unknown, Key>>();
   /** Where the changes of the write under way are recorded, while a recorder listens. */
   private readonly tap: ChangeTap = { current: undefined };
+
+  /** The bytes the data file takes on disk. */
+  fileBytes(): number {
+    return statSync(this.path).size;
+  }
 
   constructor(readonly path: string) {
     // overlappingSync flushes outside the write lock; without separateFlushed a write's promise

@@ -22,18 +22,31 @@ export function spawnServer(env: Record<string, string>, limits: { fileSizeLimit
     limits.fileSizeLimitBlocks === undefined
       ? spawn(process.execPath, [mainScript], { env: fullEnv, stdio: ['ignore', 'pipe', 'inherit'] })
       : spawn('bash', ['-c', `trap '' XFSZ; ulimit -f ${limits.fileSizeLimitBlocks}; exec "$0" "$1"`, process.execPath, mainScript], { env: fullEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+  return listening(child);
+}
+
+/** Runs a Node script that prints "listening on <url>" (a benchmark's bare server, say). */
+export function spawnScript(script: string): Promise<ServerProcess> {
+  return listening(spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] }));
+}
+
+/** Resolves once the process says where it listens; what it writes after that (its log) is read
+ * and dropped, so that a full pipe never stalls it. */
+function listening(child: ChildProcess): Promise<ServerProcess> {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 15_000);
-    child.stdout!.on('data', (data: Buffer) => {
+    const look = (data: Buffer) => {
       output += data.toString();
-      const listening = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
-      if (listening) {
-        clearTimeout(timer);
-        resolve({ child, baseUrl: listening[1]!, exited });
-      }
-    });
+      const address = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
+      if (!address) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', look);
+      child.stdout!.resume();
+      resolve({ child, baseUrl: address[1]!, exited });
+    };
+    child.stdout!.on('data', look);
     child.on('exit', (code) => reject(new Error(`server exited with ${code} before listening: ${output}`)));
   });
 }

@@ -21,7 +21,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   // A fresh data directory unless the test brings one (a restart on the same data, say).
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'parley-test-'));
   // Tests send far more than a person would; rate limits are on only where a test asks for them.
-  const config = loadConfig({});
+  // Their logs show warnings and errors only (PARLEY_LOG_LEVEL=info shows every request).
+  const config = loadConfig({ PARLEY_LOG_LEVEL: process.env.PARLEY_LOG_LEVEL || 'warn' });
   return { ...config, host: '127.0.0.1', port: 0, rateLimits: { ...config.rateLimits, enabled: false }, ...overrides, dataDir };
 }
 

@@ -1,0 +1,135 @@
+// What an operator sees: one JSON log line per request (by route pattern, without credentials or
+// the query string), per event socket opened and closed; Prometheus metrics on a port of their own
+// that count what clients did.
+import { Writable } from 'node:stream';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/ops/log.js';
+import { rawRequest } from './helpers/client.js';
+import { register, StreamClient } from './helpers/events.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+interface LogLine {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+const ops = suite<{ server: TestServer; lines: LogLine[] }>('logs and metrics');
+
+ops.before(async (context) => {
+  context.lines = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter((text) => text !== '')) context.lines.push(JSON.parse(line) as LogLine);
+      done();
+    },
+  });
+  context.server = await startTestServer({ log: createLogger({ level: 'info', format: 'json' }, sink), metricsListen: { host: '127.0.0.1', port: 0 } });
+});
+ops.after(async ({ server }) => server.stop());
+
+/** The log lines a condition picks, once there are some (the logger writes asynchronously). */
+async function logged(lines: LogLine[], pick: (line: LogLine) => boolean): Promise<LogLine[]> {
+  for (let tries = 0; tries < 100; tries++) {
+    const picked = lines.filter(pick);
+    if (picked.length > 0) return picked;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return [];
+}
+
+async function scrape(server: TestServer): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${server.parley.metricsPort}/metrics`);
+  assert.is(response.status, 200);
+  assert.match(response.headers.get('content-type') ?? '', /^text\/plain/);
+  return response.text();
+}
+
+/** A sample's value in Prometheus's text format (0 when absent). */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (match?.[1] !== name) continue;
+    const have = (match[2] ?? '').split(',');
+    if (wanted.every((label) => have.includes(label))) return Number(match[3]);
+  }
+  return 0;
+}
+
+ops('a request is logged once, by route pattern, with realm, user, status, time and size, and no secret', async ({ server, lines }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const response = await rawRequest(server.baseUrl, { method: 'GET', path: '/api/v1/users/4?include_custom_profile_fields=true&secret=do-not-log', headers: hamlet.identity() });
+  assert.is(response.status, 200);
+  const [line, ...more] = await logged(lines, (entry) => entry.msg === 'request' && entry.route === '/api/v1/users/{user_id:int}');
+  assert.ok(line, 'the request is logged');
+  assert.is(more.length, 0, 'once');
+  assert.equal({ method: line.method, status: line.status, realm: line.realm, user: line.user }, { method: 'GET', status: 200, realm: server.parley.realms.forHost('')!.realm.id, user: (await hamlet.get('/users/me')).body.user_id });
+  assert.ok(typeof line.ms === 'number' && line.ms >= 0);
+  assert.ok(typeof line.bytes === 'number' && line.bytes > 100);
+  assert.ok(typeof line.time === 'number');
+  const everything = JSON.stringify(lines);
+  assert.not.match(everything, 'do-not-log', 'never the query string');
+  assert.not.match(everything, hamlet.credentials!.apiKey, 'never the API key');
+  assert.not.match(everything, /Basic /, 'never the credentials');
+});
+
+ops('requests that match no route, or fail authentication, are logged with their status', async ({ server, lines }) => {
+  assert.is((await rawRequest(server.baseUrl, { method: 'GET', path: '/no/such/path' })).status, 404);
+  assert.is((await rawRequest(server.baseUrl, { method: 'GET', path: '/api/v1/users/me', headers: { Authorization: `Basic ${Buffer.from('hamlet@zulip.com:wrong').toString('base64')}` } })).status, 401);
+  assert.ok((await logged(lines, (entry) => entry.msg === 'request' && entry.route === '(unrouted)' && entry.status === 404)).length > 0);
+  const [refused] = await logged(lines, (entry) => entry.msg === 'request' && entry.route === '/api/v1/users/me' && entry.status === 401);
+  assert.ok(refused, 'the refused request is logged');
+  assert.is(refused.user, undefined, 'without a user');
+});
+
+ops('an event socket is logged when it opens and when it closes, with the close code', async ({ server, lines }) => {
+  const othello = await server.as('othello@zulip.com');
+  const userId = (await othello.get('/users/me')).body.user_id;
+  const socket = await StreamClient.open(`${server.baseUrl.replace('http', 'ws')}/api/v1/events/socket`, othello.authHeader());
+  assert.ok((await logged(lines, (entry) => entry.msg === 'socket open' && entry.user === userId)).length > 0);
+  socket.socket.close(4000, 'bye');
+  const [closed] = await logged(lines, (entry) => entry.msg === 'socket closed' && entry.user === userId);
+  assert.ok(closed, 'the close is logged');
+  assert.is(closed.code, 4000);
+});
+
+ops('GET /metrics counts requests by route and status, commands, commits, deliveries, queues and sockets', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const before = await scrape(server);
+  const queue = await register(iago, { event_types: ['message'] });
+  const socket = await StreamClient.open(`${server.baseUrl.replace('http', 'ws')}/api/v1/events/socket`, iago.authHeader());
+  for (let index = 0; index < 3; index++) assert.is((await iago.post('/messages', { type: 'stream', to: 'Verona', topic: 'metrics', content: `m${index}` })).status, 200);
+  assert.is((await iago.post('/messages', { type: 'stream', to: 'No such channel', topic: 'metrics', content: 'x' })).status, 400);
+  const after = await scrape(server);
+  socket.close();
+
+  const sends = { method: 'POST', route: '/api/v1/messages' };
+  const delta = (name: string, labels: Record<string, string> = {}) => sample(after, name, labels) - sample(before, name, labels);
+  assert.is(delta('parley_http_request_duration_seconds_count', { ...sends, status: '200' }), 3);
+  assert.is(delta('parley_http_request_duration_seconds_count', { ...sends, status: '400' }), 1);
+  assert.is(delta('parley_command_duration_seconds_count', { command: 'messages.send', outcome: 'ok' }), 3);
+  assert.is(delta('parley_command_duration_seconds_count', { command: 'messages.send', outcome: 'error' }), 1);
+  assert.ok(delta('parley_write_commit_seconds_count') >= 3, 'the sends were committed');
+  assert.ok(delta('parley_events_delivered_total') >= 3, `each message reached the queue (${delta('parley_events_delivered_total')})`);
+  assert.ok(sample(after, 'parley_event_queues') >= 1, 'the queue is counted');
+  assert.is(sample(after, 'parley_websockets_open'), 1);
+  assert.is(sample(after, 'parley_realms_loaded'), 1);
+  assert.ok(sample(after, 'parley_store_bytes') > 0);
+  assert.ok(sample(after, 'parley_process_resident_memory_bytes') > 0, "the process's own metrics");
+  assert.ok(queue.queueId);
+});
+
+ops('the API port does not serve the metrics', async ({ server }) => {
+  assert.is((await rawRequest(server.baseUrl, { method: 'GET', path: '/metrics' })).status, 404);
+});
+
+ops('a log level or format the server does not know stops the start with a clear message', () => {
+  assert.throws(() => loadConfig({ PARLEY_LOG_LEVEL: 'verbose' }), /PARLEY_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'verbose'/);
+  assert.throws(() => loadConfig({ PARLEY_LOG_FORMAT: 'xml' }), /PARLEY_LOG_FORMAT must be json or pretty, got 'xml'/);
+  assert.throws(() => loadConfig({ PARLEY_METRICS_PORT: 'nine' }), /PARLEY_METRICS_PORT must be a non-negative integer/);
+});
+
+ops.run();
