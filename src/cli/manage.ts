@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openStore, pidFile } from '../app.js';
+import { backup, BackupError, restore, verify, type Manifest } from './backup.js';
 import { loadConfig } from '../config.js';
 import { EventQueues } from '../events/queues.js';
 import { ApiError } from '../errors.js';
@@ -20,6 +21,10 @@ const usage = `usage: npm run manage -- <command> [options]
   list-realms
   digest [--realm S]                       print a digest of the realm's rows (two data directories
                                            with the realm in the same state print the same)
+  backup --to DIR                          copy the data directory into the empty DIR, with a
+                                           manifest (works while the server runs)
+  verify --from DIR                        check a backup against its manifest
+  restore --from DIR                       restore a backup into the (empty) data directory
 --realm names a realm by subdomain; without it, the default realm. The data directory is
 PARLEY_DATA_DIR (default ./data).`;
 
@@ -32,6 +37,8 @@ const options = {
   password: { type: 'string' },
   'owner-email': { type: 'string' },
   'owner-name': { type: 'string' },
+  to: { type: 'string' },
+  from: { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
@@ -58,6 +65,11 @@ async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({ args: argv, options, allowPositionals: true });
   const command = positionals[0];
   const config = loadConfig();
+  // A backup reads what a running server writes; verify and restore need no server at all.
+  const summary = (manifest: Manifest) => console.log(JSON.stringify({ format: manifest.format, realms: manifest.realms.length, bytes: manifest.store.bytes, sha256: manifest.store.sha256 }));
+  if (command === 'backup') return summary(await backup(config.dataDir, required(values.to, 'to')));
+  if (command === 'verify') return summary(await verify(required(values.from, 'from')));
+  if (command === 'restore') return summary(await restore(required(values.from, 'from'), config.dataDir));
   if (serverRunning(config.dataDir)) throw new UsageError(`a server is running on ${config.dataDir}; stop it first`);
   const store = openStore(config);
   // The queues a stopped server saved get the events of what the CLI changes, as they would live.
@@ -125,7 +137,7 @@ try {
   await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof UsageError) console.error(`${error.message}\n\n${usage}`);
-  else if (error instanceof ApiError || error instanceof InvalidRealmError) console.error(`error: ${error.message}`);
+  else if (error instanceof ApiError || error instanceof InvalidRealmError || error instanceof BackupError) console.error(`error: ${error.message}`);
   else throw error;
   process.exitCode = 2;
 }
