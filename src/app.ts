@@ -16,7 +16,7 @@ import type { RealmLog } from './realm/log.js';
 import { Realms } from './realm/registry.js';
 import { ClusterNode } from './cluster/node.js';
 import { seedDemoRealm } from './seed/demo.js';
-import { Store } from './store/store.js';
+import { Store, STORE_FORMAT } from './store/store.js';
 import { LocalFileStorage } from './files/local.js';
 
 export interface Parley {
@@ -70,6 +70,7 @@ export interface ParleyParts {
 export async function startParley(config: Config, parts: ParleyParts = {}): Promise<Parley> {
   guardRejections(config.log);
   const store = openStore(config);
+  if (store.migratedFrom !== null) config.log.info({ from: store.migratedFrom, to: STORE_FORMAT }, 'data directory migrated to the current format');
   const queues = new EventQueues(store, config.clock, config.metrics);
   await queues.restore();
   queues.announceRestart();

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { open } from 'lmdb';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Store } from '../src/store/store.js';
+import { Store, STORE_FORMAT, StoreFormatError } from '../src/store/store.js';
 import { MAX_ENTRIES } from '../src/store/userMessages.js';
 
 function tempStorePath(): string {
@@ -203,6 +203,34 @@ test('a data directory without the topic index gets it built from the channel in
   assert.not.ok(store.topicHasMessages(3, 'none'));
   await store.close();
   rmSync(dirname(path), { recursive: true, force: true });
+});
+
+test('the data format: recorded in a new directory, brought up from format 1, and a newer one refused untouched', async () => {
+  const fresh = tempStorePath();
+  const store = new Store(fresh);
+  assert.is(store.migratedFrom, null);
+  assert.is(store.format, STORE_FORMAT);
+  await store.close();
+
+  // Written before the format was recorded: a realm, no format.
+  const old = tempStorePath();
+  let env = open({ path: old, maxDbs: 64 });
+  await env.openDB({ name: 'realms' }).put(1, { id: 1, subdomain: '', name: 'Old' });
+  await env.close();
+  const migrated = new Store(old);
+  assert.is(migrated.migratedFrom, 1);
+  assert.is(migrated.format, STORE_FORMAT);
+  await migrated.close();
+
+  // Written by a newer version.
+  env = open({ path: fresh, maxDbs: 64 });
+  await env.openDB({ name: 'meta' }).put('storeFormat', STORE_FORMAT + 1);
+  await env.close();
+  assert.throws(() => new Store(fresh), (error: unknown) => error instanceof StoreFormatError && /data format 3, written by a newer Parley; this version reads formats up to 2/.test(error.message));
+  env = open({ path: fresh, maxDbs: 64 });
+  assert.is(env.openDB({ name: 'meta' }).get('storeFormat'), STORE_FORMAT + 1, 'left as it was');
+  await env.close();
+  for (const path of [fresh, old]) rmSync(dirname(path), { recursive: true, force: true });
 });
 
 test.run();

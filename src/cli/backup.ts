@@ -17,7 +17,8 @@ const MANIFEST = 'manifest.json';
 export interface Manifest {
   format: number;
   createdAt: string;
-  store: { file: string; bytes: number; sha256: string };
+  /** The store's data format (see STORE_FORMAT). */
+  store: { file: string; format: number; bytes: number; sha256: string };
   realms: { id: number; subdomain: string; digest: string }[];
 }
 
@@ -33,11 +34,11 @@ async function sha256(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Each realm of a store file and its digest. */
-async function realmsOf(file: string): Promise<Manifest['realms']> {
+/** A store file's data format, and each realm in it with its digest. */
+async function contentsOf(file: string): Promise<{ format: number; realms: Manifest['realms'] }> {
   const store = new Store(file);
   try {
-    return [...store.realms.getRange()].map(({ value }) => ({ id: value.id, subdomain: value.subdomain, digest: realmDigest(store, value.id) }));
+    return { format: store.format, realms: [...store.realms.getRange()].map(({ value }) => ({ id: value.id, subdomain: value.subdomain, digest: realmDigest(store, value.id) })) };
   } finally {
     await store.close();
   }
@@ -57,8 +58,8 @@ export async function backup(dataDir: string, to: string): Promise<Manifest> {
   }
   if (existsSync(join(dataDir, UPLOADS))) cpSync(join(dataDir, UPLOADS), join(to, UPLOADS), { recursive: true });
   const copy = join(to, STORE_FILE);
-  const realms = await realmsOf(copy);
-  const manifest: Manifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), store: { file: STORE_FILE, bytes: statSync(copy).size, sha256: await sha256(copy) }, realms };
+  const { format, realms } = await contentsOf(copy);
+  const manifest: Manifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), store: { file: STORE_FILE, format, bytes: statSync(copy).size, sha256: await sha256(copy) }, realms };
   writeFileSync(join(to, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }
@@ -72,7 +73,7 @@ export async function verify(from: string): Promise<Manifest> {
   const file = join(from, manifest.store.file);
   if (!existsSync(file)) throw new BackupError(`${manifest.store.file} is missing`);
   if (statSync(file).size !== manifest.store.bytes || (await sha256(file)) !== manifest.store.sha256) throw new BackupError(`${manifest.store.file} does not match its checksum: the backup is damaged`);
-  const realms = await realmsOf(file);
+  const { realms } = await contentsOf(file);
   if (JSON.stringify(realms) !== JSON.stringify(manifest.realms)) throw new BackupError('the realms in the store differ from the manifest');
   return manifest;
 }

@@ -153,6 +153,14 @@ function span(prefix: (number | string)[], from: number, reverse: boolean) {
   return reverse ? { start: [...prefix, from], end: [...prefix, -1], reverse: true } : { start: [...prefix, from], end: [...prefix, Number.MAX_SAFE_INTEGER] };
 }
 
+/** The data layout this version writes. Format 1 is every layout from before the format was
+ * recorded (brought up to date by the migrations below); a data directory records its format. */
+export const STORE_FORMAT = 2;
+const FORMAT_KEY = 'storeFormat';
+
+/** A data directory written by a newer Parley: this version does not open it. */
+export class StoreFormatError extends Error {}
+
 export class Store {
   readonly env: RootDatabase;
   readonly meta: Database<number, string>;
@@ -194,6 +202,9 @@ export class Store {
   /** Where the changes of the write under way are recorded, while a recorder listens. */
   private readonly tap: ChangeTap = { current: undefined };
 
+  /** The format the data directory was migrated from at open (null: it was current, or new). */
+  readonly migratedFrom: number | null = null;
+
   /** The bytes the data file takes on disk. */
   fileBytes(): number {
     return statSync(this.path).size;
@@ -205,6 +216,11 @@ export class Store {
     // maxDbs: one named database per kind of row (the key layout above), with room to grow.
     this.env = open({ path, overlappingSync: true, separateFlushed: false, noSync: false, maxDbs: 64 });
     this.meta = this.open('meta');
+    const recorded = this.meta.get(FORMAT_KEY);
+    if (recorded !== undefined && recorded > STORE_FORMAT) {
+      void this.env.close();
+      throw new StoreFormatError(`${path} is in data format ${recorded}, written by a newer Parley; this version reads formats up to ${STORE_FORMAT}: run the newer version, or restore a backup made by this one`);
+    }
     this.realms = this.open('realms');
     this.users = new RealmTable(this.open('users'), (user) => [user.id]);
     this.groups = new RealmTable(this.open('groups'), (group) => [group.id]);
@@ -239,6 +255,16 @@ export class Store {
     this.queues = this.env.openDB({ name: 'queues' });
     this.presence = this.env.openDB({ name: 'presence' });
     this.logPositions = this.env.openDB({ name: 'logPositions' });
+    if (recorded !== STORE_FORMAT) {
+      // A new data directory has no realm yet; one without a recorded format was migrated above.
+      if (recorded !== undefined || this.realms.getKeysCount({ limit: 1 }) > 0) this.migratedFrom = recorded ?? 1;
+      this.meta.putSync(FORMAT_KEY, STORE_FORMAT);
+    }
+  }
+
+  /** The data format recorded in the data directory. */
+  get format(): number {
+    return this.meta.get(FORMAT_KEY) ?? 1;
   }
 
   /** Opens a sub-database of realm data, recorded while a write is (see `write`). */
