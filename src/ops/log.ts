@@ -16,11 +16,27 @@ export interface LogSettings {
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** A logger writing to `destination`, by default stdout: asynchronously (lines logged while a write
- * is under way go out together in the next), and what is left is written out when the process exits. */
+/** Lines are written in blocks of this many bytes, or after FLUSH_MS, whichever comes first. */
+const BLOCK_BYTES = 8 * 1024;
+const FLUSH_MS = 200;
+
+/** A logger writing to `destination`, by default stdout: asynchronously and in blocks (a busy server
+ * makes one write per block of lines, not one per line; a quiet one's lines wait at most FLUSH_MS),
+ * and what is left is written out when the process exits. */
 export function createLogger(settings: LogSettings, destination?: DestinationStream): Logger {
   const options = { level: settings.level, base: { pid: process.pid } };
   if (destination) return pino(options, destination);
   if (settings.format === 'pretty') return pino(options, pretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid' }));
-  return pino(options, pino.destination({ dest: 1, sync: false }));
+  return pino(options, stdout());
+}
+
+let shared: ReturnType<typeof pino.destination> | undefined;
+
+/** The process's one writer to stdout, shared by every logger (tests start many servers). */
+function stdout(): ReturnType<typeof pino.destination> {
+  if (shared) return shared;
+  const destination = pino.destination({ dest: 1, sync: false, minLength: BLOCK_BYTES });
+  const timer = setInterval(() => destination.flush(), FLUSH_MS).unref();
+  destination.on('close', () => clearInterval(timer));
+  return (shared = destination);
 }
