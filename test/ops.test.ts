@@ -1,6 +1,7 @@
 // What an operator sees: one JSON log line per request (by route pattern, without credentials or
 // the query string), per event socket opened and closed; Prometheus metrics on a port of their own
 // that count what clients did.
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -51,7 +52,7 @@ async function scrape(server: TestServer): Promise<string> {
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
   const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
   for (const line of text.split('\n')) {
-    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    const match = /^([a-z0-9_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (match?.[1] !== name) continue;
     const have = (match[2] ?? '').split(',');
     if (wanted.every((label) => have.includes(label))) return Number(match[3]);
@@ -124,6 +125,14 @@ ops('GET /metrics counts requests by route and status, commands, commits, delive
 
 ops('the API port does not serve the metrics', async ({ server }) => {
   assert.is((await rawRequest(server.baseUrl, { method: 'GET', path: '/metrics' })).status, 404);
+});
+
+ops('the Grafana dashboard (src/ops/dashboard.json) reads only metrics the server serves', async ({ server }) => {
+  const dashboard = JSON.parse(readFileSync(new URL('../../src/ops/dashboard.json', import.meta.url), 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
+  const served = new Set((await scrape(server)).split('\n').map((line) => /^([a-z0-9_]+)/.exec(line)?.[1]).filter((name) => name !== undefined));
+  const read = dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => target.expr.match(/parley_[a-z0-9_]+/g) ?? []));
+  assert.ok(read.length >= 10);
+  assert.equal([...new Set(read)].filter((name) => !served.has(name)), [], 'metrics the dashboard reads that the server does not serve');
 });
 
 ops('a log level or format the server does not know stops the start with a clear message', () => {
