@@ -26,7 +26,7 @@ const FLUSH_MS = 200;
 export function createLogger(settings: LogSettings, destination?: DestinationStream): Logger {
   const options = { level: settings.level, base: { pid: process.pid } };
   if (destination) return pino(options, destination);
-  if (settings.format === 'pretty') return pino(options, pretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid' }));
+  if (settings.format === 'pretty') return pino(options, pretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid', singleLine: true }));
   return pino(options, stdout());
 }
 
