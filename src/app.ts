@@ -87,8 +87,8 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
   config.metrics.watch({
     openSockets: () => http.openSockets,
     eventQueues: () => queues.size,
-    mailboxDepth: () => realms.load().waiting,
-    realmsLoaded: () => realms.load().realms,
+    mailboxDepth: () => realms.waiting(),
+    realmsLoaded: () => realms.loaded,
     storeBytes: () => store.fileBytes(),
     unhandledRejections: () => unhandled.rejections,
   });

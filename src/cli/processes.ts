@@ -94,24 +94,25 @@ export async function startNats(count: 1 | 3, dir: string): Promise<NatsServer[]
   if (!natsServerInstalled()) throw new Error(NATS_INSTALL_HINT);
   const clientPorts = await Promise.all(Array.from({ length: count }, freePort));
   const routePorts = await Promise.all(Array.from({ length: count }, freePort));
-  const servers = await Promise.all(
-    clientPorts.map(async (port, index) => {
-      const name = `nats-${index + 1}`;
-      mkdirSync(join(dir, name), { recursive: true });
-      const routes = routePorts.filter((_, other) => other !== index).map((route) => `nats-route://127.0.0.1:${route}`);
-      const lines = [`server_name: ${name}`, `listen: 127.0.0.1:${port}`, `jetstream { store_dir: "${join(dir, name)}" }`];
-      if (count > 1) lines.push(`cluster { name: parley, listen: 127.0.0.1:${routePorts[index]}, routes: [${routes.join(', ')}] }`);
-      const configFile = join(dir, `${name}.conf`);
-      writeFileSync(configFile, `${lines.join('\n')}\n`);
-      return { ...start('nats-server', ['-c', configFile]), url: `nats://127.0.0.1:${port}`, name };
-    }),
-  );
+  const servers = clientPorts.map((port, index) => {
+    const name = `nats-${index + 1}`;
+    mkdirSync(join(dir, name), { recursive: true });
+    const routes = routePorts.filter((_, other) => other !== index).map((route) => `nats-route://127.0.0.1:${route}`);
+    const lines = [`server_name: ${name}`, `listen: 127.0.0.1:${port}`, `jetstream { store_dir: "${join(dir, name)}" }`];
+    if (count > 1) lines.push(`cluster { name: parley, listen: 127.0.0.1:${routePorts[index]}, routes: [${routes.join(', ')}] }`);
+    const configFile = join(dir, `${name}.conf`);
+    writeFileSync(configFile, `${lines.join('\n')}\n`);
+    return { ...start('nats-server', ['-c', configFile]), url: `nats://127.0.0.1:${port}`, name };
+  });
   await Promise.all(servers.map((server) => readyOrKilled(server, /Server is ready/, 15_000))).catch(async (error: unknown) => {
     await Promise.all(servers.map((server) => stop(server, 0)));
     throw error;
   });
   return servers;
 }
+
+/** The line a Parley server writes once it listens, with its base URL. */
+export const LISTENING_LINE = /listening on (http:\/\/[\d.]+:\d+)/;
 
 export interface ParleyNode extends Proc {
   baseUrl: string;
@@ -138,7 +139,7 @@ export async function startNode(natsUrls: string[], nodeId: string, dataDir: str
     },
     echo ? nodeId : undefined,
   );
-  const [, baseUrl] = await readyOrKilled(proc, /listening on (http:\/\/[\d.]+:\d+)/, 120_000);
+  const [, baseUrl] = await readyOrKilled(proc, LISTENING_LINE, 120_000);
   return { ...proc, baseUrl: baseUrl!, nodeId, dataDir };
 }
 

@@ -14,7 +14,7 @@ import { compileValidator, type ParamSchema, type Params } from './validation.js
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-/** Who may call a route: anyone, any user, users but not bots (Zulip's human_users_only), administrators. */
+/** Who may call a route: anyone, every user, users but not bots (Zulip's human_users_only), administrators. */
 export type AuthKind = 'none' | 'user' | 'human' | 'admin';
 
 /** What every handler can reach. */

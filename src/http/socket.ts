@@ -177,7 +177,7 @@ export function addEventSocket(app: uWS.TemplatedApp, server: ServerContext, tok
         const format: FrameFormat = head.query.format === 'msgpack' ? 'msgpack' : 'json';
         if (exchange.aborted) return;
         res.cork(() => res.upgrade<SocketData>({ realm, userId, format, attached: null }, head.key, head.protocol, head.extensions, context));
-      })().catch((error: unknown) => sendError(exchange, error, server.config.log));
+      })().catch((error: unknown) => sendError(exchange, error, log));
     },
     open: (socket) => {
       open.add(socket);

@@ -17,8 +17,9 @@ export interface ReceivedFile {
   size: number;
 }
 
-/** The largest file accepted (MiB), and where it is stored: any file by its name, or only an image
- * (custom emoji, avatars: another type is refused before it is stored) by its type's extension. */
+/** The largest file accepted (MiB), and where it is stored: a file of whatever type by its name,
+ * or only an image (custom emoji, avatars: another type is refused before it is stored) by its
+ * type's extension. */
 export type UploadLimits = { maxMib: number } & ({ keyFor(name: string): string } | { imageKeyFor(extension: string): string });
 
 /** The image types Zulip accepts for custom emoji and avatars, with their file extensions. */

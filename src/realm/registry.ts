@@ -126,11 +126,16 @@ export class Realms implements RealmDirectory, RealmCreator {
     return actor;
   }
 
-  /** How many realms have an actor here, and the commands waiting in their mailboxes. */
-  load(): { realms: number; waiting: number } {
+  /** How many realms have an actor here. */
+  get loaded(): number {
+    return this.actors.size;
+  }
+
+  /** The commands waiting in the mailboxes of the realms here. */
+  waiting(): number {
     let waiting = 0;
     for (const actor of this.actors.values()) waiting += actor.waiting;
-    return { realms: this.actors.size, waiting };
+    return waiting;
   }
 
   /** Resolves once every realm's accepted writes are durable. */

@@ -2,22 +2,12 @@
 // senders keep writing; the backup verifies, restores into an empty directory, and a server started
 // on the restore holds every message acknowledged before the backup began, with the realm in the
 // state the manifest records. A damaged backup fails verification; restore never overwrites data.
-import { execFile } from 'node:child_process';
 import { writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { devClient, report, tempDataDir } from '../helpers/operator.js';
-import { runManage, spawnServer } from '../helpers/process.js';
-
-const manageScript = new URL('../../src/cli/manage.js', import.meta.url).pathname;
-
-/** The management CLI without blocking this process (the senders go on meanwhile). */
-async function manageAsync(args: string[], env: Record<string, string>): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [manageScript, ...args], { env: { ...process.env, ...env } });
-  return stdout;
-}
+import { runManage, runManageAsync, spawnServer } from '../helpers/process.js';
 
 test('a backup taken under write load restores to a server with every write acknowledged before it', async () => {
   const dataDir = tempDataDir();
@@ -37,7 +27,7 @@ test('a backup taken under write load restores to a server with every write ackn
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
     const beforeBackup = [...acknowledged];
-    const summary = JSON.parse(await manageAsync(['backup', '--to', backupDir], { PARLEY_DATA_DIR: dataDir })) as { realms: number; bytes: number };
+    const summary = JSON.parse(await runManageAsync(['backup', '--to', backupDir], { PARLEY_DATA_DIR: dataDir })) as { realms: number; bytes: number };
     const duringBackup = acknowledged.length - beforeBackup.length;
     await new Promise((resolve) => setTimeout(resolve, 200));
     running = false;
@@ -74,7 +64,7 @@ test('a damaged backup fails verification, and restore never writes over a data 
   const backupDir = join(tempDataDir(), 'backup');
   const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'development' });
   try {
-    await manageAsync(['backup', '--to', backupDir], { PARLEY_DATA_DIR: dataDir });
+    await runManageAsync(['backup', '--to', backupDir], { PARLEY_DATA_DIR: dataDir });
   } finally {
     server.child.kill('SIGTERM');
     await server.exited;

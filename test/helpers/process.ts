@@ -1,5 +1,7 @@
 // Runs Parley as a child process (the way `npm start` does), for restart and crash tests.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
+import { LISTENING_LINE } from '../../src/cli/processes.js';
 
 const root = new URL('../../../', import.meta.url);
 const mainScript = new URL('build/src/main.js', root).pathname;
@@ -39,7 +41,7 @@ function listening(child: ChildProcess): Promise<ServerProcess> {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 15_000);
     const look = (data: Buffer) => {
       output += data.toString();
-      const address = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
+      const address = LISTENING_LINE.exec(output);
       if (!address) return;
       clearTimeout(timer);
       child.stdout!.off('data', look);
@@ -55,6 +57,12 @@ export interface CliResult {
   status: number | null;
   stdout: string;
   stderr: string;
+}
+
+/** The management CLI without blocking this process (load a test runs meanwhile goes on); its output. */
+export async function runManageAsync(args: string[], env: Record<string, string>): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [manageScript, ...args], { env: { ...process.env, ...env } });
+  return stdout;
 }
 
 export function runManage(args: string[], env: Record<string, string>): CliResult {

@@ -5,7 +5,7 @@ import { hasMuted, type MutedUser, type UserRecord } from '../../users/records.j
 import { writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { markSenderRead } from './flags.js';
 
-/** The user Zulip's access_user_by_id finds for muting: any of the realm, bots and deactivated
+/** The user Zulip's access_user_by_id finds for muting: every user of the realm, bots and deactivated
  * users included. */
 function mutable(ctx: CommandContext, userId: number): UserRecord {
   const target = ctx.state.users.get(userId);
