@@ -92,6 +92,12 @@ http('GET /users/me returns the requester as the spec\'s User object', async ({ 
   assert.not.ok('bot_type' in response.body || 'bot_owner_id' in response.body);
   const sent = Number((await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'me', content: 'newest' })).body.id);
   assert.is((await hamlet.get('/users/me')).body.max_message_id, sent);
+  // The newest message gone, the one before it is the newest again.
+  const before = Number((await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'me', content: 'older' })).body.id);
+  const newest = Number((await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'me', content: 'newer' })).body.id);
+  assert.is((await hamlet.get('/users/me')).body.max_message_id, newest);
+  assert.is((await (await server.as('desdemona@zulip.com')).delete(`/messages/${newest}`)).status, 200);
+  assert.is((await hamlet.get('/users/me')).body.max_message_id, before);
 });
 
 http('unsupported parameters are listed in ignored_parameters_unsupported', async ({ server }) => {

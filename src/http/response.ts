@@ -20,12 +20,13 @@ const statusText: Record<number, string> = {
   507: '507 Insufficient Storage',
 };
 
-/** One in-flight exchange; uWS's onAborted sets `aborted` and fires `abort`. */
+/** One in-flight exchange; uWS's onAborted sets `aborted` and fires the abort signal, if anyone
+ * asked for it (`abortSignal`: most requests never do, and an AbortController costs). */
 export interface Exchange {
   res: HttpResponse;
   aborted: boolean;
   done: boolean;
-  abort: AbortController;
+  abort?: AbortController;
   /** Close the connection after the response (the server is shutting down, or the client is
    * sending a body it will not be read). */
   closeConnection: boolean;
@@ -43,12 +44,19 @@ export interface Exchange {
 
 /** Starts an exchange; must be called before the uWS handler returns. */
 export function openExchange(res: HttpResponse): Exchange {
-  const exchange: Exchange = { res, aborted: false, done: false, abort: new AbortController(), closeConnection: false, headers: {}, started: performance.now(), status: 0, bytes: 0 };
+  const exchange: Exchange = { res, aborted: false, done: false, closeConnection: false, headers: {}, started: performance.now(), status: 0, bytes: 0 };
   res.onAborted(() => {
     exchange.aborted = true;
-    exchange.abort.abort();
+    exchange.abort?.abort();
   });
   return exchange;
+}
+
+/** Fires when the client goes away before the exchange is answered (at once if it already has). */
+export function abortSignal(exchange: Exchange): AbortSignal {
+  exchange.abort ??= new AbortController();
+  if (exchange.aborted) exchange.abort.abort();
+  return exchange.abort.signal;
 }
 
 /** Writes the one response of an exchange, unless the client is gone or it was answered. */
@@ -87,7 +95,7 @@ export function sendStream(exchange: Exchange, stream: Readable, size: number, h
   exchange.status = 200;
   exchange.bytes = size;
   const { res } = exchange;
-  exchange.abort.signal.addEventListener('abort', () => stream.destroy());
+  abortSignal(exchange).addEventListener('abort', () => stream.destroy());
   res.cork(() => {
     res.writeStatus(statusText[200]!);
     for (const [name, value] of Object.entries({ ...exchange.headers, ...headers })) res.writeHeader(name, value);

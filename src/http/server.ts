@@ -7,8 +7,8 @@ import type { RealmHandle } from '../realm/handle.js';
 import { authenticate } from './auth.js';
 import { BodyReader } from './body.js';
 import { readParams } from './params.js';
-import { openExchange, sendError, sendFile, sendPage, sendRedirect, sendStream, sendSuccess, type Exchange } from './response.js';
-import { FileBody, FileStream, Page, Redirect, type Body, type PublicRequest, type Route, type ServerContext, type UploadRequest } from './route.js';
+import { abortSignal, openExchange, sendError, sendFile, sendPage, sendRedirect, sendStream, sendSuccess, type Exchange } from './response.js';
+import { FileBody, FileStream, Page, Redirect, type Body, type PublicRequest, type Route, type ServerContext, type UploadRequest, type UserRequest } from './route.js';
 import { Router, type Match } from './router.js';
 import { HeldBody, receiveUpload, type ReceivedFile, type UploadLimits } from './upload.js';
 import { addEventSocket } from './socket.js';
@@ -132,7 +132,6 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     const realm = realms.forHost(head.host);
     if (!realm) throw errors.notFound();
     exchange.realmId = realm.realm.id;
-    const request: PublicRequest = { realm, config, queues, socketTokens, callAuthorizations, loginLimiter, files, signal: exchange.abort.signal, client: clientName(head.userAgent) };
     const principal = route.auth === 'none' ? undefined : await authenticateLimited(realm, head);
     exchange.userId = principal?.userId;
     if (!route.unlimited) {
@@ -142,12 +141,26 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     }
     if (route.auth === 'admin' && principal && principal.role > Role.administrator) throw errors.adminRequired();
     if (route.auth === 'human' && principal?.isBot) throw errors.humanOnly();
+    const request: PublicRequest | UserRequest = {
+      realm,
+      config,
+      queues,
+      socketTokens,
+      callAuthorizations,
+      loginLimiter,
+      files,
+      get signal() {
+        return abortSignal(exchange);
+      },
+      client: clientName(head.userAgent),
+      ...(principal && { user: principal }),
+    };
     return { run, request, principal, params: match.params };
   }
 
   async function handle(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute>, body: Buffer): Promise<void> {
-    const { run, request, principal, params } = await admit(exchange, head, match);
-    const handled = run(principal ? { ...request, user: principal } : request, Object.assign(await readParams(head.query, body, head.contentType), params));
+    const { run, request, params } = await admit(exchange, head, match);
+    const handled = run(request, Object.assign(await readParams(head.query, body, head.contentType), params));
     respond(exchange, handled.ignored, await handled.result);
   }
 
@@ -168,7 +181,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
           throw error;
         }
       };
-      const upload: UploadRequest = { ...request, user: principal, receiveFile };
+      const upload: UploadRequest = Object.assign(request, { user: principal, receiveFile });
       const handled = run(upload, Object.assign(await readParams(head.query, Buffer.alloc(0), ''), params));
       respond(exchange, handled.ignored, await handled.result);
     } finally {

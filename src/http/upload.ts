@@ -6,7 +6,7 @@ import busboy from 'busboy';
 import { errors } from '../errors.js';
 import type { FileStorage } from '../files/storage.js';
 import type { Logger } from '../ops/log.js';
-import type { Exchange } from './response.js';
+import { abortSignal, type Exchange } from './response.js';
 
 export interface ReceivedFile {
   /** The name the client gave the file. */
@@ -160,7 +160,7 @@ export function receiveUpload(exchange: Exchange, body: HeldBody, head: { conten
     });
     parser.on('drain', () => body.resume());
 
-    exchange.abort.signal.addEventListener('abort', () => fail(new Error('client went away during the upload'), true));
+    abortSignal(exchange).addEventListener('abort', () => fail(new Error('client went away during the upload'), true));
     body.consume((chunk, isLast) => {
       total += chunk.length;
       ended = isLast;

@@ -99,6 +99,17 @@ export class RealmActor implements RealmHandle {
   ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
     const started = performance.now();
     const measure = (outcome: 'ok' | 'error') => this.config.metrics.command(name, outcome, (performance.now() - started) / 1000);
+    const def = commands[name] as CommandDef<unknown, unknown>;
+    if (def.mode === 'instant' && !this.stale && !this.fenced) {
+      try {
+        const output = def.run(this.context(userId), input) as OutputOf<N>;
+        measure('ok');
+        return Promise.resolve(output);
+      } catch (error) {
+        measure('error');
+        return Promise.reject(this.failure(error, name));
+      }
+    }
     return new Promise<OutputOf<N>>((resolve, reject) => {
       const answer = (value: unknown) => {
         measure('ok');
@@ -213,20 +224,20 @@ export class RealmActor implements RealmHandle {
   /** A read, or a live command whose events (nothing for reads) go out at once. */
   private inMemory(def: CommandDef<unknown, unknown>, envelope: Envelope): void {
     try {
-      const ctx = this.context(envelope);
+      const ctx = this.context(envelope.userId);
       const output = def.run(ctx, envelope.input);
       this.sink.publish(this.state.realm.id, ctx.emitted);
       this.armPresenceSave();
       envelope.resolve(output);
     } catch (error) {
-      envelope.reject(this.failure(error, envelope));
+      envelope.reject(this.failure(error, envelope.name));
     }
   }
 
   /** Events go out after the commit and before the answer, so a client that reads its queue once
    * it has the answer finds the events of its own change there. */
   private write(def: CommandDef<unknown, unknown>, envelope: Envelope): Promise<unknown> {
-    const ctx = this.context(envelope);
+    const ctx = this.context(envelope.userId);
     const started = performance.now();
     return this.commit(() => def.run(ctx, envelope.input)).then(
       (output) => {
@@ -239,7 +250,7 @@ export class RealmActor implements RealmHandle {
       (error: unknown) => {
         // A refusal after the command changed memory: LMDB dropped its writes, memory follows.
         if (ctx.changedMemory) this.stale = true;
-        envelope.reject(this.failure(error, envelope));
+        envelope.reject(this.failure(error, envelope.name));
       },
     );
   }
@@ -279,17 +290,17 @@ export class RealmActor implements RealmHandle {
     );
   }
 
-  private context(envelope: Envelope): CommandContext {
-    return new CommandContext(this.state, this.store, this.config, this.queues, this.presence, envelope.userId);
+  private context(userId: number | null): CommandContext {
+    return new CommandContext(this.state, this.store, this.config, this.queues, this.presence, userId);
   }
 
   /** Expected errors go back to the caller as they are. Anything else is a bug: it is logged, the
    * caller gets a 500, and the realm's memory is reloaded from LMDB, where the command's writes were
    * rolled back. */
-  private failure(error: unknown, envelope: Envelope): unknown {
+  private failure(error: unknown, command: CommandName): unknown {
     if (error instanceof ApiError) return error;
     if (error instanceof LogRefusal) {
-      this.config.log.warn({ realm: this.state.realm.id, command: envelope.name, reason: error.message }, 'command not logged: the realm moved');
+      this.config.log.warn({ realm: this.state.realm.id, command, reason: error.message }, 'command not logged: the realm moved');
       return errors.realmMoved();
     }
     this.stale = true;
@@ -297,10 +308,10 @@ export class RealmActor implements RealmHandle {
     if (error instanceof IdsExhausted) return errors.serverBusy();
     if (error instanceof StorageError) {
       // Not a bug: the disk refused the write. The caller learns nothing was saved; reads go on.
-      this.config.log.error({ realm: this.state.realm.id, command: envelope.name, reason: error.reason }, 'command not saved: the store refused the write');
+      this.config.log.error({ realm: this.state.realm.id, command, reason: error.reason }, 'command not saved: the store refused the write');
       return errors.storageUnavailable(error.reason);
     }
-    this.config.log.error({ err: error, realm: this.state.realm.id, command: envelope.name }, 'command failed');
+    this.config.log.error({ err: error, realm: this.state.realm.id, command }, 'command failed');
     return errors.internal();
   }
 

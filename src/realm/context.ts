@@ -196,11 +196,14 @@ export class CommandContext {
 
 export interface CommandDef<I, O> {
   /** Reads and live commands run after every earlier write of the realm is durable, live ones
-   * announcing at once what they changed in memory; writes run inside one transaction. */
-  readonly mode: 'read' | 'live' | 'write';
+   * announcing at once what they changed in memory; writes run inside one transaction; instant
+   * reads run at once, outside the mailbox, against memory as the writes that ran so far left it
+   * (credentials: a regenerated key or a deactivation is refused from the moment its write ran). */
+  readonly mode: 'instant' | 'read' | 'live' | 'write';
   run(ctx: CommandContext, input: I): O;
 }
 
 export const readCommand = <I, O>(run: (ctx: ReadContext, input: I) => O): CommandDef<I, O> => ({ mode: 'read', run });
+export const instantCommand = <I, O>(run: (ctx: ReadContext, input: I) => O): CommandDef<I, O> => ({ mode: 'instant', run });
 export const liveCommand = <I, O>(run: (ctx: LiveContext, input: I) => O): CommandDef<I, O> => ({ mode: 'live', run });
 export const writeCommand = <I, O>(run: (ctx: CommandContext, input: I) => O): CommandDef<I, O> => ({ mode: 'write', run });

@@ -325,10 +325,16 @@ export class UserMessageIndex {
     }
   }
 
-  /** The newest message the user has a row for, or -1. */
+  /** The newest message the user has a row for, or -1: the last row of each conversation's last
+   * chunk, one point read a conversation (chunks are never left empty). */
   newest(userId: number): number {
-    for (const [messageId] of this.range(userId, Number.MAX_SAFE_INTEGER, true)) return messageId;
-    return -1;
+    let newest = -1;
+    for (const recipientId of this.conversations(userId)) {
+      const lastStart = this.starts(userId, recipientId).at(-1);
+      const last = lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart, false);
+      if (last && count(last) > 0) newest = Math.max(newest, idAt(last, count(last) - 1));
+    }
+    return newest;
   }
 
   /** Looks up one user's flags on a conversation's messages asked for in increasing or

@@ -14,8 +14,23 @@ export const MAX_AVATAR_FILE_SIZE_MIB = 5;
 /** The storage key of a user's newly uploaded avatar: `<realm>/avatars/<user>-<random>.<ext>`. */
 export const newAvatarKey = (realmId: number, userId: number, extension: string): string => `${realmId}/avatars/${userId}-${randomBytes(12).toString('hex')}.${extension}`;
 
+/** Gravatar's hashes of addresses, remembered (every register computes every user's avatar);
+ * forgotten all at once past a bound. */
+const gravatarHashes = new Map<string, string>();
+const GRAVATAR_HASHES_KEPT = 100_000;
+
+function gravatarHash(email: string): string {
+  let hash = gravatarHashes.get(email);
+  if (hash === undefined) {
+    if (gravatarHashes.size >= GRAVATAR_HASHES_KEPT) gravatarHashes.clear();
+    hash = createHash('md5').update(email.toLowerCase()).digest('hex');
+    gravatarHashes.set(email, hash);
+  }
+  return hash;
+}
+
 function gravatarUrl(email: string, version: number, size?: number): string {
-  const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
+  const hash = gravatarHash(email);
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}${size === undefined ? '' : `&s=${size}`}`;
 }
 
