@@ -18,6 +18,7 @@ import { ClusterNode } from './cluster/node.js';
 import { seedDemoRealm } from './seed/demo.js';
 import { Store, STORE_FORMAT } from './store/store.js';
 import { LocalFileStorage } from './files/local.js';
+import { S3FileStorage } from './files/s3.js';
 
 export interface Parley {
   readonly config: Config;
@@ -69,6 +70,7 @@ export interface ParleyParts {
 
 export async function startParley(config: Config, parts: ParleyParts = {}): Promise<Parley> {
   guardRejections(config.log);
+  const files = config.s3 ? await S3FileStorage.connect(config.s3) : new LocalFileStorage(config.dataDir);
   const store = openStore(config);
   if (store.migratedFrom !== null) config.log.info({ from: store.migratedFrom, to: STORE_FORMAT }, 'data directory migrated to the current format');
   const queues = new EventQueues(store, config.clock, config.metrics);
@@ -83,7 +85,7 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
     if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
     realms.activateScheduled();
   }
-  const http = await startHttpServer({ config, realms: node ?? realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock), files: new LocalFileStorage(config.dataDir) }, routes);
+  const http = await startHttpServer({ config, realms: node ?? realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock), files }, routes);
   config.metrics.watch({
     openSockets: () => http.openSockets,
     eventQueues: () => queues.size,

@@ -58,6 +58,17 @@ export interface ClusterSettings {
   snapshotEvery: number;
 }
 
+/** Uploads in an S3-compatible bucket (PARLEY_S3_BUCKET set) instead of the data directory: what a
+ * cluster needs, so every node serves every file. */
+export interface S3Settings {
+  /** The service's URL, e.g. https://s3.eu-west-1.amazonaws.com or http://10.0.0.5:9000. */
+  endpoint: string;
+  region: string;
+  bucket: string;
+  accessKey: string;
+  secretKey: string;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -90,6 +101,8 @@ export interface Config {
   maxFileUploadSizeMib: number;
   /** The most bytes of uploads each organization may hold, in MiB; null: no quota. */
   uploadQuotaMib: number | null;
+  /** Null: uploads live in the data directory. */
+  s3: S3Settings | null;
   /** Null: a standalone server (one process, no NATS). */
   cluster: ClusterSettings | null;
   /** The server's log (PARLEY_LOG_LEVEL, PARLEY_LOG_FORMAT). */
@@ -172,6 +185,14 @@ function videoProviderSetting(raw: string | undefined): VideoProvider | null {
   throw new Error('PARLEY_VIDEO_PROVIDER must be {"kind": "jitsi", "serverUrl": …} or {"kind": "oauth", "authorizeUrl", "tokenUrl", "createMeetingUrl", "clientId", "clientSecret"}');
 }
 
+function s3Setting(env: NodeJS.ProcessEnv): S3Settings | null {
+  const bucket = env.PARLEY_S3_BUCKET ?? '';
+  if (bucket === '') return null;
+  const endpoint = env.PARLEY_S3_ENDPOINT || 'https://s3.amazonaws.com';
+  if (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)) throw new Error(`PARLEY_S3_ENDPOINT must be an http(s) URL, got '${endpoint}'`);
+  return { endpoint, region: env.PARLEY_S3_REGION || 'us-east-1', bucket, accessKey: env.PARLEY_S3_ACCESS_KEY ?? '', secretKey: env.PARLEY_S3_SECRET_KEY ?? '' };
+}
+
 function logSettings(env: NodeJS.ProcessEnv): { level: string; format: LogFormat } {
   const level = env.PARLEY_LOG_LEVEL || 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`PARLEY_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${level}'`);
@@ -208,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: rateLimitSettings(env),
     maxFileUploadSizeMib: intSetting(env, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB', 25),
     uploadQuotaMib: env.PARLEY_UPLOAD_QUOTA_MIB ? intSetting(env, 'PARLEY_UPLOAD_QUOTA_MIB', 0) : null,
+    s3: s3Setting(env),
     cluster: clusterSetting(env, env.PARLEY_HOST || '127.0.0.1', port),
     log: createLogger(logSettings(env)),
     metrics: new Metrics(),

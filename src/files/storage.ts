@@ -1,6 +1,6 @@
-// Where uploaded files live: one interface with Zulip's two kinds of backend in mind, the data
-// directory (local.ts, the default) and an S3-compatible bucket (not written yet; README,
-// "Uploads"). Keys are path IDs (`<realm>/<bucket>/<random>/<name>`); a backend stores bytes and a
+// Where uploaded files live: one interface for Zulip's two kinds of backend, the data directory
+// (local.ts, the default) and an S3-compatible bucket (s3.ts, PARLEY_S3_BUCKET: what a cluster
+// needs). Keys are path IDs (`<realm>/<bucket>/<random>/<name>`); a backend stores bytes and a
 // content type under a key and gives them back, nothing else.
 import type { Readable } from 'node:stream';
 
