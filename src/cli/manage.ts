@@ -1,14 +1,16 @@
 // Management CLI: `npm run manage -- <command> [options]`. Works on the data directory directly,
-// so it refuses to run while a server has that directory open (the server keeps realms in memory).
+// so it refuses to run while a server has that directory open (the server keeps realms in memory);
+// with PARLEY_NATS_URL set, its realm and user commands go to the running cluster instead.
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openStore, pidFile } from '../app.js';
 import { backup, BackupError, restore, verify, type Manifest } from './backup.js';
-import { loadConfig } from '../config.js';
+import { ClusterAdmin } from '../cluster/admin.js';
+import { loadConfig, type ClusterSettings, type Config } from '../config.js';
 import { EventQueues } from '../events/queues.js';
 import { ApiError } from '../errors.js';
-import type { RealmActor } from '../realm/actor.js';
-import { InvalidRealmError, Realms } from '../realm/registry.js';
+import type { RealmHandle } from '../realm/handle.js';
+import { InvalidRealmError, Realms, type RealmCreator } from '../realm/registry.js';
 import { realmDigest } from '../store/realmData.js';
 import { hashNewPassword } from '../users/password.js';
 import { Role } from '../users/records.js';
@@ -26,7 +28,9 @@ const usage = `usage: npm run manage -- <command> [options]
   verify --from DIR                        check a backup against its manifest
   restore --from DIR                       restore a backup into the (empty) data directory
 --realm names a realm by subdomain; without it, the default realm. The data directory is
-PARLEY_DATA_DIR (default ./data).`;
+PARLEY_DATA_DIR (default ./data). With PARLEY_NATS_URL set, the realm and user commands go to the
+running cluster (a node makes the realm; each realm is asked through its owner); digest, backup,
+verify and restore always work on this machine's data directory.`;
 
 const options = {
   subdomain: { type: 'string' },
@@ -61,6 +65,53 @@ function serverRunning(dataDir: string): boolean {
   }
 }
 
+/** The organizations realm and user commands reach: the data directory's, or (PARLEY_NATS_URL set)
+ * a running cluster's, each realm asked through its owner. */
+interface Organizations extends RealmCreator {
+  /** By subdomain; without one, the default realm. */
+  realm(subdomain: string | undefined): Promise<RealmHandle | undefined>;
+  list(): Promise<{ id: number; subdomain: string; name: string }[]>;
+  /** Only on a data directory: a digest of the realm's rows. */
+  digest?(realm: RealmHandle): string;
+  close(): Promise<void>;
+}
+
+async function onDataDirectory(config: Config): Promise<Organizations> {
+  if (serverRunning(config.dataDir)) throw new UsageError(`a server is running on ${config.dataDir}; stop it first`);
+  const store = openStore(config);
+  // The queues a stopped server saved get the events of what the CLI changes, as they would live.
+  const queues = new EventQueues(store);
+  await queues.restore();
+  const realms = new Realms(store, config, queues);
+  return {
+    realm: async (subdomain) => (subdomain === undefined ? realms.forHost('') : realms.bySubdomainName(subdomain)),
+    create: (input) => realms.create(input),
+    list: async () => [...store.realms.getRange()].map(({ value: { id, subdomain, name } }) => ({ id, subdomain, name })),
+    digest: (realm) => realmDigest(store, realm.realm.id),
+    async close() {
+      await realms.idle();
+      await queues.persist();
+      await store.close();
+    },
+  };
+}
+
+async function onCluster(settings: ClusterSettings, config: Config): Promise<Organizations> {
+  const admin = await ClusterAdmin.connect(settings, config.log);
+  return {
+    realm: (subdomain) => admin.realm(subdomain),
+    create: (input) => admin.create(input),
+    list: async () =>
+      Promise.all(
+        (await admin.list()).map(async (realm) => {
+          const { id, subdomain, name } = await realm.ask('realm.summary', null, {});
+          return { id, subdomain, name };
+        }),
+      ),
+    close: () => admin.close(),
+  };
+}
+
 async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({ args: argv, options, allowPositionals: true });
   const command = positionals[0];
@@ -70,14 +121,9 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'backup') return summary(await backup(config.dataDir, required(values.to, 'to')));
   if (command === 'verify') return summary(await verify(required(values.from, 'from')));
   if (command === 'restore') return summary(await restore(required(values.from, 'from'), config.dataDir));
-  if (serverRunning(config.dataDir)) throw new UsageError(`a server is running on ${config.dataDir}; stop it first`);
-  const store = openStore(config);
-  // The queues a stopped server saved get the events of what the CLI changes, as they would live.
-  const queues = new EventQueues(store);
-  await queues.restore();
-  const realms = new Realms(store, config, queues);
-  const realmOf = (): RealmActor => {
-    const realm = values.realm === undefined ? realms.forHost('') : realms.bySubdomainName(values.realm);
+  const organizations = config.cluster ? await onCluster(config.cluster, config) : await onDataDirectory(config);
+  const realmOf = async (): Promise<RealmHandle> => {
+    const realm = await organizations.realm(values.realm);
     if (!realm) throw new UsageError(`no realm '${values.realm ?? '(default)'}'`);
     return realm;
   };
@@ -89,7 +135,7 @@ async function main(argv: string[]): Promise<void> {
         const fullName = required(values['owner-name'], 'owner-name');
         // An empty subdomain is the organization at the root domain.
         if (values.subdomain === undefined) throw new UsageError('--subdomain is required');
-        const realm = await realms.create({ subdomain: values.subdomain, name: required(values.name, 'name') });
+        const realm = await organizations.create({ subdomain: values.subdomain, name: required(values.name, 'name') });
         const owner = await realm.ask('users.create', null, { email, fullName, role: Role.owner, passwordHash });
         console.log(JSON.stringify({ realm_id: realm.realm.id, owner_id: owner.userId, api_key: owner.apiKey }));
         break;
@@ -97,7 +143,7 @@ async function main(argv: string[]): Promise<void> {
       case 'create-user': {
         const role = roleByName.get(values.role);
         if (role === undefined) throw new UsageError(`unknown role '${values.role}'`);
-        const user = await realmOf().ask('users.create', null, {
+        const user = await (await realmOf()).ask('users.create', null, {
           email: required(values.email, 'email'),
           fullName: required(values.name, 'name'),
           role,
@@ -107,29 +153,29 @@ async function main(argv: string[]): Promise<void> {
         break;
       }
       case 'api-key': {
-        const { apiKey } = await realmOf().ask('users.apiKey', null, { email: required(values.email, 'email') });
+        const { apiKey } = await (await realmOf()).ask('users.apiKey', null, { email: required(values.email, 'email') });
         console.log(apiKey);
         break;
       }
       case 'regenerate-api-key': {
-        const realm = realmOf();
+        const realm = await realmOf();
         const { userId } = await realm.ask('users.apiKey', null, { email: required(values.email, 'email') });
         console.log((await realm.ask('users.regenerateApiKey', null, { userId })).apiKey);
         break;
       }
-      case 'digest':
-        console.log(realmDigest(store, realmOf().realm.id));
+      case 'digest': {
+        if (!organizations.digest) throw new UsageError('digest reads a data directory: run it without PARLEY_NATS_URL, on a stopped node\'s directory');
+        console.log(organizations.digest(await realmOf()));
         break;
+      }
       case 'list-realms':
-        for (const { value } of store.realms.getRange()) console.log(`${value.id}\t${value.subdomain || '(root)'}\t${value.name}`);
+        for (const { id, subdomain, name } of await organizations.list()) console.log(`${id}\t${subdomain || '(root)'}\t${name}`);
         break;
       default:
         throw new UsageError(command === undefined ? 'no command given' : `unknown command '${command}'`);
     }
   } finally {
-    await realms.idle();
-    await queues.persist();
-    await store.close();
+    await organizations.close();
   }
 }
 

@@ -17,6 +17,8 @@ export const subjects = {
   allEvents: 'parley.events.*',
   /** Commands for a realm, answered by its owner. */
   commands: (realmId: number) => `parley.realm.${realmId}.cmd`,
+  /** Requests to make a realm, answered by one node (the management CLI's create-realm). */
+  createRealm: 'parley.admin.create-realm',
 };
 
 /** JetStream's error for an expected last sequence that is not the subject's: a fence (a log

@@ -9,9 +9,10 @@ import type { ClusterSettings, Config } from '../config.js';
 import type { Logger } from '../ops/log.js';
 import type { EventQueues } from '../events/queues.js';
 import type { RealmDirectory, RealmHandle } from '../realm/handle.js';
-import { hostname, subdomainOf, type NewRealm, type RealmCreator, type Realms } from '../realm/registry.js';
+import { hostname, InvalidRealmError, subdomainOf, type NewRealm, type RealmCreator, type Realms } from '../realm/registry.js';
 import { realmRows } from '../store/realmData.js';
 import type { Store } from '../store/store.js';
+import { serveAdmin } from './admin.js';
 import { openCluster, type Cluster } from './connection.js';
 import { EventBus } from './events.js';
 import { IdBlocks } from './ids.js';
@@ -53,6 +54,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   private readonly externalHostname: string;
   private beat = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Requests to make a realm (the management CLI), answered by one node of the cluster. */
+  private admin: Subscription | undefined;
   private draining = false;
   /** The server's log (`log` is the realms' log on JetStream). */
   private readonly logger: Logger;
@@ -86,6 +89,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     const node = new ClusterNode(await openCluster(settings, config.log), settings, config, store, queues, realms);
     await Promise.all([node.directory.start(), node.nodes.start(), node.leases.start()]);
     node.bus.start();
+    node.admin = serveAdmin(node.cluster, node, config.log);
     await node.heartbeat();
     node.timer = setInterval(() => void node.tick(), Math.max(50, Math.floor(settings.leaseMs / 4)));
     return node;
@@ -107,7 +111,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
 
   /** Creates a realm owned by this node and adds it to the directory. */
   async create(input: NewRealm): Promise<RealmHandle> {
-    if ([...this.realmIds()].some(([, entry]) => entry.subdomain === input.subdomain)) throw new Error(`a realm with subdomain '${input.subdomain}' exists`);
+    if ([...this.realmIds()].some(([, entry]) => entry.subdomain === input.subdomain)) throw new InvalidRealmError(`a realm with subdomain '${input.subdomain}' exists`);
     await this.ids.topUp(SERVER_SCOPE);
     const id = this.ids.sourceFor(SERVER_SCOPE).next('realm');
     const epoch = await this.leases.take(id);
@@ -227,6 +231,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
    * reach the log, the copy is marked clean and the lease given up, for another node to take. */
   async drain(): Promise<void> {
     this.draining = true;
+    await this.admin?.drain();
     await Promise.all(
       [...this.owned].map(async ([realmId, { commands }]) => {
         await commands.drain();
