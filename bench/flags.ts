@@ -1,7 +1,8 @@
 // Narrow-flag benchmark (issue: messages and flags): a realm of 100 users and 50 channels with
 // 200,000 messages (each user in 25 channels, the bench user in all, half of its messages unread);
 // marks 5,000-message windows read and unread by narrow, at the realm actor and through HTTP, and
-// updates flags on 1,000 message IDs. The dataset is built straight into a data directory.
+// updates flags on 1,000 message IDs. The dataset is built straight into a data directory
+// (lib/dataset.ts: each user in half of the channels, the bench user in all).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,11 +11,10 @@ import { openStore } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { EventQueues } from '../src/events/queues.js';
 import type { RawTerm } from '../src/messages/narrow.js';
-import type { RealmActor } from '../src/realm/actor.js';
 import { Realms } from '../src/realm/registry.js';
-import { Role } from '../src/users/records.js';
 import { ApiClient } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
+import { buildDataset, type Dataset } from './lib/dataset.js';
 import { percentile, printTable, writeResult, type Row } from './lib/stats.js';
 
 export interface FlagsOptions {
@@ -27,60 +27,10 @@ export interface FlagsOptions {
 
 const WINDOW = 5000;
 
-interface Dataset {
-  benchUserId: number;
-  benchEmail: string;
-  apiKey: string;
-  messageIds: number[];
-  channelName: string;
-}
-
-async function buildDataset(realms: Realms, options: FlagsOptions): Promise<{ realm: RealmActor; dataset: Dataset }> {
-  const realm = await realms.create({ subdomain: '', name: 'Flags' });
-  const create = (email: string, role: Role) => realm.ask('users.create', null, { email, fullName: email.split('@')[0]!, role, passwordHash: null });
-  const bench = await create('bench@flags.test', Role.owner);
-  const others = await Promise.all(Array.from({ length: options.users - 1 }, (_, i) => create(`user${i}@flags.test`, Role.member)));
-  const channelNames = Array.from({ length: options.channels }, (_, i) => `channel ${i}`);
-  const per = Math.max(1, Math.floor(options.channels / 2));
-  for (const [c, name] of channelNames.entries()) {
-    // Each other user is in `per` consecutive channels; the bench user is in all.
-    const members = others.filter((_, u) => (c - u + options.channels * 2) % options.channels < per).map((user) => user.userId);
-    await realm.ask('subscriptions.add', bench.userId, {
-      subscriptions: [{ name }],
-      principals: [bench.userId, ...members],
-      authorizationErrorsFatal: true,
-      isDefaultStream: false,
-      announce: false,
-      newChannel: { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: null, messageRetentionDays: null, topicsPolicy: 'inherit', permissions: {} },
-    });
-  }
-  const messageIds: number[] = [];
-  const BATCH = 2000;
-  for (let start = 0; start < options.messages; start += BATCH) {
-    const sent = await Promise.all(
-      Array.from({ length: Math.min(BATCH, options.messages - start) }, (_, k) => {
-        const i = start + k;
-        const channel = i % options.channels;
-        return realm.ask('messages.send', bench.userId, {
-          type: 'stream',
-          to: [channelNames[channel]!],
-          topic: `topic ${i % 10}`,
-          content: `message ${i}`,
-          // Half of the bench user's messages start unread.
-          readBySender: i % 2 === 0,
-          client: 'bench',
-        });
-      }),
-    );
-    messageIds.push(...sent.map((message) => message.id));
-  }
-  return { realm, dataset: { benchUserId: bench.userId, benchEmail: 'bench@flags.test', apiKey: bench.apiKey, messageIds, channelName: channelNames[0]! } };
-}
-
 type Case = { name: string; narrow: RawTerm[] };
 
 function cases(dataset: Dataset): Case[] {
-  const channel: RawTerm = ['channel', dataset.channelName];
+  const channel: RawTerm = ['channel', dataset.channelNames[0]!];
   return [
     { name: 'narrow []', narrow: [] },
     { name: 'narrow [] + is:unread', narrow: [['is', 'unread']] },
@@ -130,12 +80,13 @@ export async function runFlags(options: FlagsOptions): Promise<void> {
     const store = openStore(config);
     const realms = new Realms(store, config, new EventQueues(store));
     const setupStart = performance.now();
-    const { realm, dataset } = await buildDataset(realms, options);
+    const dataset = await buildDataset(realms, { ...options, perUser: Math.max(1, Math.floor(options.channels / 2)) }, 'Flags');
+    const { realm } = dataset;
     const setupSeconds = (performance.now() - setupStart) / 1000;
     const rows: Row[] = [];
     for (const { name, narrow } of cases(dataset)) {
       const result = await measure(options.repeats, async (round) => {
-        const answer = await realm.ask('flags.updateNarrow', dataset.benchUserId, narrowRequest(dataset, narrow, round));
+        const answer = await realm.ask('flags.updateNarrow', dataset.ownerId, narrowRequest(dataset, narrow, round));
         return answer.updated_count;
       });
       rows.push(row('actor', name, result));
@@ -143,7 +94,7 @@ export async function runFlags(options: FlagsOptions): Promise<void> {
     const ids = (round: number) => dataset.messageIds.slice((round * 1000) % Math.max(1, dataset.messageIds.length - 1000)).slice(0, 1000);
     rows.push(
       row('actor', 'POST /messages/flags, 1,000 IDs', await measure(options.repeats, async (round) => {
-        const answer = await realm.ask('flags.update', dataset.benchUserId, { messages: ids(Math.floor(round / 2)), op: round % 2 === 0 ? 'add' : 'remove', flag: 'starred' });
+        const answer = await realm.ask('flags.update', dataset.ownerId, { messages: ids(Math.floor(round / 2)), op: round % 2 === 0 ? 'add' : 'remove', flag: 'starred' });
         return answer.messages.length;
       })),
     );
@@ -152,7 +103,7 @@ export async function runFlags(options: FlagsOptions): Promise<void> {
 
     const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'production' });
     try {
-      const client = new ApiClient(server.baseUrl, { email: dataset.benchEmail, apiKey: dataset.apiKey });
+      const client = new ApiClient(server.baseUrl, { email: dataset.ownerEmail, apiKey: dataset.apiKey });
       for (const { name, narrow } of cases(dataset)) {
         const result = await measure(options.repeats, async (round) => {
           const request = narrowRequest(dataset, narrow, round);

@@ -1,4 +1,4 @@
-// Benchmark runner: `npm run bench -- <fanout|flags|render|send|http|cluster|all> [--quick] [--clients N] [--repeats R]`.
+// Benchmark runner: `npm run bench -- <fanout|flags|render|send|startup|http|cluster|all> [--quick] [--clients N] [--repeats R]`.
 // Every benchmark targets loopback only and is bounded in count and time.
 import { parseArgs } from 'node:util';
 import { runCluster } from './cluster.js';
@@ -7,6 +7,8 @@ import { runFlags } from './flags.js';
 import { runHttp } from './http.js';
 import { runRender } from './render.js';
 import { runSend } from './send.js';
+import { runStartup } from './startup.js';
+import { measuredOn } from './lib/stats.js';
 
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2),
@@ -31,6 +33,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
     }),
   render: async () => runRender({ iterations: values.quick ? 2_000 : 20_000, quick: values.quick }),
   send: () => runSend({ sends: values.quick ? 200 : 2_000, quick: values.quick }),
+  startup: () => runStartup({ users: values.quick ? 50 : 1_000, messages: values.quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000], quick: values.quick }),
   http: () => runHttp({ seconds: values.quick ? 2 : 5, connections: 64, quick: values.quick }),
   cluster: () =>
     runCluster({
@@ -44,6 +47,8 @@ const benchmarks: Record<string, () => Promise<void>> = {
 };
 
 const name = positionals[0] ?? 'all';
+const machine = measuredOn();
+console.log(`measured on: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}, commit ${machine.commit}`);
 const selected = name === 'all' ? Object.keys(benchmarks) : [name];
 for (const benchmark of selected) {
   const run = benchmarks[benchmark];

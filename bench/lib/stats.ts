@@ -1,5 +1,8 @@
-// Percentiles, a printed table, and the JSON result file every benchmark writes.
+// Percentiles, a printed table, and the JSON result file every benchmark writes, with what it was
+// measured on.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;
@@ -22,10 +25,22 @@ export function printTable(title: string, rows: readonly Row[]): void {
 
 const resultsDir = new URL('../../../bench/results/', import.meta.url);
 
+/** The machine and code a figure comes from. */
+export function measuredOn(): { cpus: number; cpu: string; memoryGiB: number; node: string; commit: string } {
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: resultsDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    // Not a git checkout: the figures name no commit.
+  }
+  const processors = cpus();
+  return { cpus: processors.length, cpu: processors[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, commit };
+}
+
 export function writeResult(name: string, result: unknown): string {
   mkdirSync(resultsDir, { recursive: true });
   const file = new URL(`${name}.json`, resultsDir);
-  writeFileSync(file, `${JSON.stringify({ benchmark: name, date: new Date().toISOString(), ...(result as object) }, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ benchmark: name, date: new Date().toISOString(), measuredOn: measuredOn(), ...(result as object) }, null, 2)}\n`);
   return file.pathname;
 }
 

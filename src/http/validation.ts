@@ -24,7 +24,10 @@ export type Params<S extends ParamSchema> = [S] extends [JSONSchema] ? FromSchem
  * the parameters the operation does not support, which are removed. */
 export type Validator = (params: RawParams) => string[];
 
-const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: true, allowUnionTypes: true });
+// ajv's optimizing pass over the generated code took three quarters of compiling the 142 routes'
+// validators (1.1-1.6 s of every start on this machine, 0.32 s without it); the unoptimized
+// validators measured as fast (0.4-0.8 µs for a message send's parameters).
+const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: true, allowUnionTypes: true, code: { optimize: false } });
 
 function typesOf(schema: JSONSchema): string[] {
   if (typeof schema === 'boolean') return [];

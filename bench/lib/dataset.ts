@@ -1,0 +1,71 @@
+// A realm built straight into a data directory, through its actor, for benchmarks that need a
+// history: users, channels (each user in `perUser` consecutive channels, the first user, the
+// owner, in all), and messages sent by the owner round-robin over the channels and ten topics,
+// half of them unread by the owner. Long builds report their progress.
+import type { RealmActor } from '../../src/realm/actor.js';
+import type { Realms } from '../../src/realm/registry.js';
+import { Role } from '../../src/users/records.js';
+
+export interface DatasetShape {
+  users: number;
+  channels: number;
+  /** How many channels each user other than the owner is in. */
+  perUser: number;
+  messages: number;
+}
+
+export interface Dataset {
+  realm: RealmActor;
+  ownerId: number;
+  ownerEmail: string;
+  apiKey: string;
+  messageIds: number[];
+  channelNames: string[];
+}
+
+const BATCH = 2000;
+/** How often (in messages) a long build says how far it is. */
+const PROGRESS_EVERY = 50_000;
+
+export async function buildDataset(realms: Realms, shape: DatasetShape, name: string): Promise<Dataset> {
+  const realm = await realms.create({ subdomain: '', name });
+  const create = (email: string, role: Role) => realm.ask('users.create', null, { email, fullName: email.split('@')[0]!, role, passwordHash: null });
+  const ownerEmail = 'bench@bench.test';
+  const owner = await create(ownerEmail, Role.owner);
+  const others = await Promise.all(Array.from({ length: shape.users - 1 }, (_, i) => create(`user${i}@bench.test`, Role.member)));
+  const channelNames = Array.from({ length: shape.channels }, (_, i) => `channel ${i}`);
+  for (const [c, channel] of channelNames.entries()) {
+    const members = others.filter((_, u) => (c - u + shape.channels * 2) % shape.channels < shape.perUser).map((user) => user.userId);
+    await realm.ask('subscriptions.add', owner.userId, {
+      subscriptions: [{ name: channel }],
+      principals: [owner.userId, ...members],
+      authorizationErrorsFatal: true,
+      isDefaultStream: false,
+      announce: false,
+      newChannel: { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: null, messageRetentionDays: null, topicsPolicy: 'inherit', permissions: {} },
+    });
+  }
+  const messageIds: number[] = [];
+  const started = performance.now();
+  for (let start = 0; start < shape.messages; start += BATCH) {
+    const sent = await Promise.all(
+      Array.from({ length: Math.min(BATCH, shape.messages - start) }, (_, k) => {
+        const i = start + k;
+        return realm.ask('messages.send', owner.userId, {
+          type: 'stream',
+          to: [channelNames[i % shape.channels]!],
+          topic: `topic ${i % 10}`,
+          content: `message ${i}`,
+          readBySender: i % 2 === 0,
+          client: 'bench',
+        });
+      }),
+    );
+    messageIds.push(...sent.map((message) => message.id));
+    if (messageIds.length % PROGRESS_EVERY < BATCH && shape.messages >= PROGRESS_EVERY) {
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`  built ${messageIds.length.toLocaleString('en')} of ${shape.messages.toLocaleString('en')} messages (${seconds.toFixed(0)} s)`);
+    }
+  }
+  return { realm, ownerId: owner.userId, ownerEmail, apiKey: owner.apiKey, messageIds, channelNames };
+}
