@@ -30,7 +30,7 @@ async function build(dataDir: string, users: number, messages: number): Promise<
   const store = openStore(config);
   const realms = new Realms(store, config, new EventQueues(store));
   const started = performance.now();
-  const dataset = await buildDataset(realms, { users, channels: 20, perUser: 2, messages }, 'Startup');
+  const dataset = await buildDataset(realms, { users, channels: 50, perUser: 1, messages }, 'Startup');
   await realms.idle();
   await store.close();
   return { email: dataset.ownerEmail, apiKey: dataset.apiKey, seconds: (performance.now() - started) / 1000 };
@@ -68,6 +68,6 @@ export async function runStartup(options: StartupOptions): Promise<void> {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
-  printTable('startup: a new server process on a data directory (20 channels, each user in 2)', rows);
+  printTable('startup: a new server process on a data directory (50 channels, each user in 1)', rows);
   console.log(`results: ${writeResult(options.quick ? 'startup-quick' : 'startup', { options, rows })}`);
 }

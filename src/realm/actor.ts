@@ -53,6 +53,9 @@ export class RealmActor implements RealmHandle {
   private readonly mailbox: (Envelope | QuietEnvelope)[] = [];
   private draining = false;
   private lastWrite: Promise<unknown> = Promise.resolve();
+  /** Writes whose answer is not out yet: while there are none, a read runs at once, without
+   * waiting on a promise (most requests are reads). */
+  private writesUnsettled = 0;
   /** Set when a command failed with an unexpected error, possibly half-way through changing memory. */
   private stale = false;
   /** Delivers the realm's scheduled messages at their time. */
@@ -194,7 +197,7 @@ export class RealmActor implements RealmHandle {
     try {
       for (let envelope = this.mailbox.shift(); envelope; envelope = this.mailbox.shift()) {
         if ('quiet' in envelope) {
-          await this.settled(this.lastWrite);
+          if (this.writesUnsettled > 0) await this.settled(this.lastWrite);
           try {
             envelope.resolve(envelope.quiet());
           } catch (error) {
@@ -210,9 +213,12 @@ export class RealmActor implements RealmHandle {
         if (this.stale) await this.reload();
         if (def.mode === 'write') {
           if (this.ids && !this.ids.ready(this.state.realm.id)) await this.ids.topUp(this.state.realm.id).catch((error: unknown) => this.config.log.error({ err: error, realm: this.state.realm.id }, 'no IDs'));
-          this.lastWrite = this.write(def, envelope);
+          this.writesUnsettled++;
+          // write() settles its envelope itself and never rejects.
+          this.lastWrite = this.write(def, envelope).finally(() => this.writesUnsettled--);
         } else {
-          await this.settled(this.lastWrite);
+          // (Awaiting even a settled promise would yield: a read with no write under way runs now.)
+          if (this.writesUnsettled > 0) await this.settled(this.lastWrite);
           this.inMemory(def, envelope);
         }
       }
