@@ -25,6 +25,7 @@ const usage = `usage: npm run manage -- <command> [options]
                                            manifest (works while the server runs)
   verify --from DIR                        check a backup against its manifest
   restore --from DIR                       restore a backup into the (empty) data directory
+  rebuild-search-index                     build the full-text search index anew from every message
 --realm names a realm by subdomain; without it, the default realm. The data directory is
 PARLEY_DATA_DIR (default ./data).`;
 
@@ -120,6 +121,11 @@ async function main(argv: string[]): Promise<void> {
       case 'digest':
         console.log(realmDigest(store, realmOf().realm.id));
         break;
+      case 'rebuild-search-index': {
+        const indexed = store.rebuildSearchIndex((done, total) => console.error(`indexed ${done} of ${total} messages`));
+        console.log(JSON.stringify({ indexed }));
+        break;
+      }
       case 'list-realms':
         for (const { value } of store.realms.getRange()) console.log(`${value.id}\t${value.subdomain || '(root)'}\t${value.name}`);
         break;

@@ -1,14 +1,16 @@
 // A window of messages around an anchor in a narrow, as GET /messages (and the flag updates by
 // narrow) define it: up to numBefore matching messages before the anchor and numAfter after it.
-// Messages are read from an index — the narrowed channel's, or the user's own messages — in key
-// order, never by scanning messages outside the index.
+// Messages are read from an index — the full-text index for a search, else the narrowed channel's,
+// or the user's own messages — in key order, never by scanning messages outside the index.
 import type { Store } from './store.js';
-import { matchesNarrow, type ResolvedTerm } from '../messages/narrow.js';
+import { matchesNarrow, narrowSearch, type ResolvedTerm } from '../messages/narrow.js';
 import { Flag, headerOf, type MessageHeader, type MessageRecord } from '../messages/records.js';
+import { phrasesHold, wordsOf, type SearchQuery } from '../messages/search.js';
 
 export type Anchor = number | 'newest' | 'oldest' | 'first_unread';
 
 export interface WindowRequest {
+  realmId: number;
   userId: number;
   terms: readonly ResolvedTerm[];
   anchor: Anchor;
@@ -79,10 +81,41 @@ const AFTER_NEWEST = Number.MAX_SAFE_INTEGER;
  * the newest message (zulip-terminal compares with this exact value). */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 
+/** The messages of a search, one direction from `from` (inclusive): those the full-text index finds
+ * that the user may read — holds a row for, or reads through the narrowed channel's history —
+ * and that match the narrow's other terms and the query's phrases. */
+function* searchCandidates(store: Store, request: WindowRequest, query: SearchQuery, from: number, reverse: boolean): Generator<WindowEntry> {
+  const channel = request.historyChannel;
+  const searchTerm = request.terms.find((term) => term.op === 'search' && term.query === query);
+  const others = request.terms.filter((term) => term !== searchTerm);
+  const readers = new Map<number, (messageId: number) => number | undefined>();
+  const flagsOf = (recipientId: number, id: number): number | undefined => {
+    let reader = readers.get(recipientId);
+    if (!reader) readers.set(recipientId, (reader = store.userMessages.reader(request.userId, recipientId)));
+    return reader(id);
+  };
+  for (const id of store.search.matches(request.realmId, query, from, reverse)) {
+    const header = store.messageHeader(id);
+    if (!header) continue;
+    const stored = flagsOf(header.recipientId, id);
+    if (stored === undefined && (channel === undefined || header.channelId !== channel.id)) continue;
+    const flags = stored ?? Flag.read | Flag.historical;
+    const record = store.messages.get(id);
+    if (!record || !matchesNarrow(others, record, flags)) continue;
+    if (query.phrases.length > 0 && !phrasesHold(query, wordsOf(record))) continue;
+    yield new LazyEntry(store, id, flags, stored !== undefined, header.recipientId, record, header);
+  }
+}
+
 /** The messages of the narrow's index, one direction from `from` (inclusive): the channel's
  * index (rows hold the topic) when the narrow is one channel whose history the user may read, else
  * the user's own rows (which hold the flags). */
 function* candidates(store: Store, request: WindowRequest, from: number, reverse: boolean): Generator<WindowEntry> {
+  const query = narrowSearch(request.terms);
+  if (query) {
+    yield* searchCandidates(store, request, query, from, reverse);
+    return;
+  }
   const channel = request.historyChannel;
   const decidable = decidableFromIndex(request.terms, channel !== undefined);
   const entry = (id: number, stored: number | undefined, topic: string, recipientId: number): WindowEntry | undefined => {
