@@ -17,7 +17,19 @@ export const TERM_LENGTH_LIMIT = 60;
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
-const termOf = (word: string): string => stemmer(word).slice(0, TERM_LENGTH_LIMIT);
+/** Stems of the words seen lately: chat repeats its words, and stemming is most of indexing's cost. */
+const stems = new Map<string, string>();
+const STEMS_KEPT = 100_000;
+
+function termOf(word: string): string {
+  let term = stems.get(word);
+  if (term === undefined) {
+    if (stems.size >= STEMS_KEPT) stems.clear();
+    term = stemmer(word).slice(0, TERM_LENGTH_LIMIT);
+    stems.set(word, term);
+  }
+  return term;
+}
 
 /** A word of a text: where it starts and ends, and its stem. */
 interface Token {

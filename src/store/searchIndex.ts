@@ -6,11 +6,12 @@
 //                                                       here); a term no message holds any more
 //                                                       stays, and finds nothing
 //
-// A query's messages are read newest first (or oldest first) from the postings of its rarest term;
-// each is kept when it is in every other term's postings too (one key lookup per term). The last
-// word's prefix stands for every term starting with it (at most PREFIX_TERMS of them), merged.
+// A query's messages are the intersection of its terms' postings, read newest first (or oldest
+// first) side by side, skipping ahead where one list is far sparser (idCursors.ts). The last word's
+// prefix stands for every term starting with it (at most PREFIX_TERMS of them), merged.
 import type { Database } from 'lmdb';
 import { indexTerms, searchable, type SearchQuery } from '../messages/search.js';
+import { intersection, RangeCursor, UnionCursor, type IdCursor } from './idCursors.js';
 
 type Posting = [realmId: number, term: string, messageId: number];
 type Word = [realmId: number, term: string];
@@ -25,8 +26,6 @@ export interface Indexed {
 
 /** The most terms a prefix stands for: the first ones in alphabetical order. */
 export const PREFIX_TERMS = 200;
-/** Postings counted to find the rarest term; beyond this a term counts as this common. */
-const COUNT_LIMIT = 5_000;
 const NEWEST = Number.MAX_SAFE_INTEGER;
 
 /** The key range of one term's postings from `from` (inclusive) on, or back when reverse. */
@@ -81,40 +80,19 @@ export class SearchIndex {
     return [...terms];
   }
 
-  private count(realmId: number, terms: readonly string[]): number {
-    return terms.reduce((sum, term) => sum + this.postings.getKeysCount({ ...span(realmId, term, 0, false), limit: COUNT_LIMIT }), 0);
-  }
-
-  /** The IDs of the messages holding any of `terms`, from `from` (inclusive) on, or back. */
-  private *anyOf(realmId: number, terms: readonly string[], from: number, reverse: boolean): Generator<number> {
-    if (terms.length === 1) {
-      for (const key of this.postings.getKeys(span(realmId, terms[0]!, from, reverse))) yield key[2];
-      return;
-    }
-    const cursors = terms.map((term) => this.postings.getKeys(span(realmId, term, from, reverse))[Symbol.iterator]());
-    const heads = cursors.map((cursor) => cursor.next().value?.[2]);
-    const better = reverse ? (a: number, b: number) => a > b : (a: number, b: number) => a < b;
-    for (;;) {
-      let best: number | undefined;
-      for (const head of heads) if (head !== undefined && (best === undefined || better(head, best))) best = head;
-      if (best === undefined) return;
-      yield best;
-      heads.forEach((head, index) => {
-        if (head === best) heads[index] = cursors[index]!.next().value?.[2];
-      });
-    }
+  /** The IDs of the messages holding a term, from `from` (inclusive) on, or back when reverse. */
+  private *holding(realmId: number, term: string, from: number, reverse: boolean): Generator<number> {
+    for (const key of this.postings.getKeys(span(realmId, term, from, reverse))) yield key[2];
   }
 
   /** The messages of the realm holding every term of the query and its prefix (phrases are the
-   * caller's to check), from `from` (inclusive) on, or back when reverse. */
-  *matches(realmId: number, query: SearchQuery, from: number, reverse: boolean): Generator<number> {
-    if (!searchable(query)) return;
-    const groups = query.terms.map((term) => [term]);
-    if (query.prefix) groups.push(this.expand(realmId, query.prefix));
-    const [rarest, ...others] = groups.map((terms) => ({ terms, count: this.count(realmId, terms) })).sort((a, b) => a.count - b.count);
-    if (rarest!.count === 0) return;
-    for (const id of this.anyOf(realmId, rarest!.terms, from, reverse)) {
-      if (others.every((group) => group.terms.some((term) => this.postings.doesExist([realmId, term, id])))) yield id;
-    }
+   * caller's to check), and in every one of `within` (other indexes' cursors: a channel's, say),
+   * from `from` (inclusive) on, or back when reverse. */
+  matches(realmId: number, query: SearchQuery, from: number, reverse: boolean, within: readonly IdCursor[] = []): Generator<number> {
+    if (!searchable(query)) return intersection([]);
+    const cursor = (term: string) => new RangeCursor((start) => this.holding(realmId, term, start, reverse), from, reverse);
+    const cursors: IdCursor[] = query.terms.map(cursor);
+    if (query.prefix) cursors.push(new UnionCursor(this.expand(realmId, query.prefix).map(cursor), reverse));
+    return intersection([...cursors, ...within]);
   }
 }

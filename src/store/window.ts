@@ -3,9 +3,10 @@
 // Messages are read from an index — the full-text index for a search, else the narrowed channel's,
 // or the user's own messages — in key order, never by scanning messages outside the index.
 import type { Store } from './store.js';
-import { matchesNarrow, narrowSearch, type ResolvedTerm } from '../messages/narrow.js';
+import { matchesNarrow, narrowChannel, narrowSearch, type ResolvedTerm } from '../messages/narrow.js';
 import { Flag, headerOf, type MessageHeader, type MessageRecord } from '../messages/records.js';
 import { phrasesHold, wordsOf, type SearchQuery } from '../messages/search.js';
+import { RangeCursor } from './idCursors.js';
 
 export type Anchor = number | 'newest' | 'oldest' | 'first_unread';
 
@@ -81,6 +82,17 @@ const AFTER_NEWEST = Number.MAX_SAFE_INTEGER;
  * the newest message (zulip-terminal compares with this exact value). */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 
+/** A channel's index rows from `from` on (or back): its topic's index when the narrow names one,
+ * so other topics' messages are never read. */
+function channelRows(store: Store, channelId: number, terms: readonly ResolvedTerm[], from: number, reverse: boolean): Iterable<[messageId: number, topic: string]> {
+  const topicTerm = terms.find((term) => term.op === 'topic' && !term.negated);
+  return topicTerm?.op === 'topic' ? store.topicRange(channelId, topicTerm.topic, from, reverse) : store.channelRange(channelId, from, reverse);
+}
+
+function* messageIds(rows: Iterable<[messageId: number, topic: string]>): Generator<number> {
+  for (const [id] of rows) yield id;
+}
+
 /** The messages of a search, one direction from `from` (inclusive): those the full-text index finds
  * that the user may read — holds a row for, or reads through the narrowed channel's history —
  * and that match the narrow's other terms and the query's phrases. */
@@ -94,15 +106,20 @@ function* searchCandidates(store: Store, request: WindowRequest, query: SearchQu
     if (!reader) readers.set(recipientId, (reader = store.userMessages.reader(request.userId, recipientId)));
     return reader(id);
   };
-  for (const id of store.search.matches(request.realmId, query, from, reverse)) {
+  // A channel (and a topic of it) is one more index the messages must be in.
+  const channelId = narrowChannel(others);
+  const within = channelId === undefined ? [] : [new RangeCursor((start) => messageIds(channelRows(store, channelId, others, start, reverse)), from, reverse)];
+  const checkRecord = others.length > 0 || query.phrases.length > 0;
+  for (const id of store.search.matches(request.realmId, query, from, reverse, within)) {
     const header = store.messageHeader(id);
     if (!header) continue;
     const stored = flagsOf(header.recipientId, id);
     if (stored === undefined && (channel === undefined || header.channelId !== channel.id)) continue;
     const flags = stored ?? Flag.read | Flag.historical;
-    const record = store.messages.get(id);
-    if (!record || !matchesNarrow(others, record, flags)) continue;
-    if (query.phrases.length > 0 && !phrasesHold(query, wordsOf(record))) continue;
+    // The message itself is read here only when the rest of the narrow or a phrase needs it.
+    const record = checkRecord ? store.messages.get(id) : undefined;
+    if (checkRecord && (!record || !matchesNarrow(others, record, flags))) continue;
+    if (record && query.phrases.length > 0 && !phrasesHold(query, wordsOf(record))) continue;
     yield new LazyEntry(store, id, flags, stored !== undefined, header.recipientId, record, header);
   }
 }
@@ -127,12 +144,9 @@ function* candidates(store: Store, request: WindowRequest, from: number, reverse
     const header = channel && { type: 'stream' as const, channelId: channel.id, recipientId: channel.recipientId, topic, participants: [] };
     return new LazyEntry(store, id, flags, stored !== undefined, recipientId, record, header);
   };
-  const topicTerm = request.terms.find((term) => term.op === 'topic' && !term.negated);
   if (channel) {
     const flagsOf = store.userMessages.reader(request.userId, channel.recipientId);
-    // A topic of the channel has its own index, so other topics' messages are never read.
-    const rows = topicTerm?.op === 'topic' ? store.topicRange(channel.id, topicTerm.topic, from, reverse) : store.channelRange(channel.id, from, reverse);
-    for (const [id, topic] of rows) {
+    for (const [id, topic] of channelRows(store, channel.id, request.terms, from, reverse)) {
       const found = entry(id, flagsOf(id), topic, channel.recipientId);
       if (found) yield found;
     }
