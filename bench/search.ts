@@ -142,6 +142,7 @@ async function buildParley(realms: Realms, total: number): Promise<Built> {
   const start = performance.now();
   let batch: Promise<{ id: number }>[] = [];
   const flush = async () => {
+    if (batch.length === 0) return;
     messageIds.push(...(await Promise.all(batch)).map((sent) => sent.id));
     batch = [];
     if (messageIds.length % 100_000 === 0) console.error(`parley: ${messageIds.length} messages sent`);

@@ -87,6 +87,8 @@ search('combined with channel, topic, sender and negation; newest first with anc
   assert.equal(await words(hamlet, 'kiwifruit'), [first, second, third, fourth]);
   assert.equal(await words(hamlet, 'kiwifruit', [['channel', 'Verona']]), [first, second, fourth]);
   assert.equal(await words(hamlet, 'kiwifruit', [['channel', 'Verona'], ['topic', 'kiwi one']]), [first, fourth]);
+  assert.equal(await words(hamlet, 'kiwifruit', [['channel', 'Verona'], ['channel', 'Denmark']]), []);
+  assert.equal(await words(hamlet, 'kiwifruit', [['channel', 'Verona'], { operator: 'topic', operand: 'kiwi one', negated: true }]), [second]);
   assert.equal(await words(hamlet, 'kiwifruit', [['sender', 'cordelia@zulip.com']]), [second]);
   assert.equal(await words(hamlet, 'harvest', [{ operator: 'search', operand: 'bonus', negated: true }]), [first, second, third]);
   assert.equal(ids(await find(hamlet, [['channel', 'Verona'], { operator: 'search', operand: 'kiwifruit', negated: true }, ['topic', 'kiwi one']])), []);

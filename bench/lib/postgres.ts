@@ -44,6 +44,17 @@ export async function startPostgres(settings: Record<string, string>): Promise<P
     rmSync(dir, { recursive: true, force: true });
     return `PostgreSQL could not be started: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
   }
+  const halt = () => {
+    run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  // An interrupted benchmark leaves no cluster running behind it.
+  const interrupted = (signal: NodeJS.Signals) => {
+    halt();
+    process.kill(process.pid, signal);
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
   await client.connect();
   const version = String((await client.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version);
@@ -51,9 +62,10 @@ export async function startPostgres(settings: Record<string, string>): Promise<P
     client,
     version,
     async stop() {
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
       await client.end();
-      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
-      rmSync(dir, { recursive: true, force: true });
+      halt();
     },
   };
 }

@@ -82,10 +82,12 @@ const AFTER_NEWEST = Number.MAX_SAFE_INTEGER;
  * the newest message (zulip-terminal compares with this exact value). */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 
+const topicOf = (terms: readonly ResolvedTerm[]) => terms.find((term) => term.op === 'topic' && !term.negated);
+
 /** A channel's index rows from `from` on (or back): its topic's index when the narrow names one,
  * so other topics' messages are never read. */
 function channelRows(store: Store, channelId: number, terms: readonly ResolvedTerm[], from: number, reverse: boolean): Iterable<[messageId: number, topic: string]> {
-  const topicTerm = terms.find((term) => term.op === 'topic' && !term.negated);
+  const topicTerm = topicOf(terms);
   return topicTerm?.op === 'topic' ? store.topicRange(channelId, topicTerm.topic, from, reverse) : store.channelRange(channelId, from, reverse);
 }
 
@@ -109,7 +111,10 @@ function* searchCandidates(store: Store, request: WindowRequest, query: SearchQu
   // A channel (and a topic of it) is one more index the messages must be in.
   const channelId = narrowChannel(others);
   const within = channelId === undefined ? [] : [new RangeCursor((start) => messageIds(channelRows(store, channelId, others, start, reverse)), from, reverse)];
-  const checkRecord = others.length > 0 || query.phrases.length > 0;
+  // What the channel's cursor decided needs no other check.
+  const decided = channelId === undefined ? [] : [others.find((term) => term.op === 'channel' && !term.negated), topicOf(others)];
+  const rest = others.filter((term) => !decided.includes(term));
+  const checkRecord = rest.length > 0 || query.phrases.length > 0;
   for (const id of store.search.matches(request.realmId, query, from, reverse, within)) {
     const header = store.messageHeader(id);
     if (!header) continue;
@@ -118,7 +123,7 @@ function* searchCandidates(store: Store, request: WindowRequest, query: SearchQu
     const flags = stored ?? Flag.read | Flag.historical;
     // The message itself is read here only when the rest of the narrow or a phrase needs it.
     const record = checkRecord ? store.messages.get(id) : undefined;
-    if (checkRecord && (!record || !matchesNarrow(others, record, flags))) continue;
+    if (checkRecord && (!record || !matchesNarrow(rest, record, flags))) continue;
     if (record && query.phrases.length > 0 && !phrasesHold(query, wordsOf(record))) continue;
     yield new LazyEntry(store, id, flags, stored !== undefined, header.recipientId, record, header);
   }
