@@ -1,4 +1,4 @@
-// Benchmark runner: `npm run bench -- <fanout|flags|render|send|startup|http|cluster|all> [--quick] [--clients N] [--repeats R]`.
+// Benchmark runner: `npm run bench -- <fanout|flags|render|send|startup|http|cluster|search|all> [--quick] [--clients N] [--repeats R] [--messages N]`.
 // Every benchmark targets loopback only and is bounded in count and time.
 import { parseArgs } from 'node:util';
 import { runCluster } from './cluster.js';
@@ -6,6 +6,7 @@ import { runFanout } from './fanout.js';
 import { runFlags } from './flags.js';
 import { runHttp } from './http.js';
 import { runRender } from './render.js';
+import { runSearch } from './search.js';
 import { runSend } from './send.js';
 import { runStartup } from './startup.js';
 import { measuredOn } from './lib/stats.js';
@@ -13,7 +14,7 @@ import { measuredOn } from './lib/stats.js';
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
-  options: { quick: { type: 'boolean', default: false }, clients: { type: 'string' }, repeats: { type: 'string' } },
+  options: { quick: { type: 'boolean', default: false }, clients: { type: 'string' }, repeats: { type: 'string' }, messages: { type: 'string' } },
 });
 
 const benchmarks: Record<string, () => Promise<void>> = {
@@ -35,6 +36,12 @@ const benchmarks: Record<string, () => Promise<void>> = {
   send: () => runSend({ sends: values.quick ? 200 : 2_000, quick: values.quick }),
   startup: () => runStartup({ users: values.quick ? 50 : 1_000, messages: values.quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000], quick: values.quick }),
   http: () => runHttp({ seconds: values.quick ? 2 : 5, connections: 64, quick: values.quick }),
+  search: () =>
+    runSearch({
+      messages: Number(values.messages ?? (values.quick ? 20_000 : 1_000_000)),
+      repeats: Number(values.repeats ?? (values.quick ? 20 : 50)),
+      quick: values.quick,
+    }),
   cluster: () =>
     runCluster({
       sendSeconds: values.quick ? 2 : 10,

@@ -36,7 +36,8 @@ export const pidFile = (dataDir: string): string => join(dataDir, 'parley.pid');
 
 export function openStore(config: Config): Store {
   mkdirSync(config.dataDir, { recursive: true });
-  return new Store(join(config.dataDir, 'parley.mdb'));
+  // Building the search index of an older data directory takes a while on a large one: told as it goes.
+  return new Store(join(config.dataDir, 'parley.mdb'), (indexed, total) => config.log.info({ indexed, total }, 'indexing messages for search'));
 }
 
 /** How long a WebSocket token may wait to be used. */

@@ -27,6 +27,7 @@ const usage = `usage: npm run manage -- <command> [options]
                                            manifest (works while the server runs)
   verify --from DIR                        check a backup against its manifest
   restore --from DIR                       restore a backup into the (empty) data directory
+  rebuild-search-index                     build the full-text search index anew from every message
 --realm names a realm by subdomain; without it, the default realm. The data directory is
 PARLEY_DATA_DIR (default ./data). With PARLEY_NATS_URL set, the realm and user commands go to the
 running cluster (a node makes the realm; each realm is asked through its owner); digest, backup,
@@ -73,6 +74,8 @@ interface Organizations extends RealmCreator {
   list(): Promise<{ id: number; subdomain: string; name: string }[]>;
   /** Only on a data directory: a digest of the realm's rows. */
   digest?(realm: RealmHandle): string;
+  /** Only on a data directory: the full-text index built anew; answers how many messages it holds. */
+  rebuildSearchIndex?(progress: (done: number, total: number) => void): number;
   close(): Promise<void>;
 }
 
@@ -88,6 +91,7 @@ async function onDataDirectory(config: Config): Promise<Organizations> {
     create: (input) => realms.create(input),
     list: async () => [...store.realms.getRange()].map(({ value: { id, subdomain, name } }) => ({ id, subdomain, name })),
     digest: (realm) => realmDigest(store, realm.realm.id),
+    rebuildSearchIndex: (progress) => store.rebuildSearchIndex(progress),
     async close() {
       await realms.idle();
       await queues.persist();
@@ -166,6 +170,12 @@ async function main(argv: string[]): Promise<void> {
       case 'digest': {
         if (!organizations.digest) throw new UsageError('digest reads a data directory: run it without PARLEY_NATS_URL, on a stopped node\'s directory');
         console.log(organizations.digest(await realmOf()));
+        break;
+      }
+      case 'rebuild-search-index': {
+        if (!organizations.rebuildSearchIndex) throw new UsageError('rebuild-search-index writes a data directory: run it without PARLEY_NATS_URL, on a stopped node\'s directory');
+        const indexed = organizations.rebuildSearchIndex((done, total) => console.error(`indexed ${done} of ${total} messages`));
+        console.log(JSON.stringify({ indexed }));
         break;
       }
       case 'list-realms':

@@ -5,6 +5,7 @@ import { errors } from '../errors.js';
 import type { RealmView } from '../organization/state.js';
 import type { UserRecord } from '../users/records.js';
 import { Flag, type MessageRecord } from './records.js';
+import { parseSearch, searchMatches, type SearchQuery } from './search.js';
 
 export type ResolvedTerm = { negated: boolean } & (
   | { op: 'channel'; channelId: number }
@@ -15,7 +16,7 @@ export type ResolvedTerm = { negated: boolean } & (
   | { op: 'dm-including'; userId: number }
   | { op: 'is'; what: 'dm' | 'unread' | 'starred' | 'mentioned' | 'alerted' }
   | { op: 'id'; messageId: number }
-  | { op: 'search'; words: string[] }
+  | { op: 'search'; query: SearchQuery }
 );
 
 /** A narrow term as clients send it: [operator, operand] or {operator, operand, negated}. */
@@ -90,7 +91,7 @@ export function resolveNarrow(state: RealmView, viewer: UserRecord, raw: readonl
         if (!Number.isInteger(Number(operand))) throw errors.badRequest('Invalid message ID');
         return { op: 'id', messageId: Number(operand), negated };
       case 'search':
-        return { op: 'search', words: String(operand).toLowerCase().split(/\s+/).filter(Boolean), negated };
+        return { op: 'search', query: parseSearch(String(operand)), negated };
       default:
         throw unknown('operator');
     }
@@ -129,15 +130,20 @@ function termHolds(term: ResolvedTerm, message: MessageRecord, flags: number): b
       return false;
     case 'id':
       return message.id === term.messageId;
-    case 'search': {
-      const text = `${message.topic} ${message.content}`.toLowerCase();
-      return term.words.every((word) => text.includes(word));
-    }
+    case 'search':
+      return searchMatches(term.query, message);
   }
 }
 
 export function matchesNarrow(terms: readonly ResolvedTerm[], message: MessageRecord, flags: number): boolean {
   return terms.every((term) => termHolds(term, message, flags) !== term.negated);
+}
+
+/** The query of the narrow's first search term that is not negated, if any: the index finds its
+ * messages, and the narrow's messages carry highlights. */
+export function narrowSearch(terms: readonly ResolvedTerm[]): SearchQuery | undefined {
+  const term = terms.find((candidate) => candidate.op === 'search' && !candidate.negated);
+  return term?.op === 'search' ? term.query : undefined;
 }
 
 /** The one channel a narrow is limited to, if any: its messages can be read from that channel's index. */

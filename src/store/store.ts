@@ -23,6 +23,9 @@
 //                                          chunks (userMessages.ts)
 //   channelMessages [channelId, messageId] → topic; a channel's messages in order
 //   topicMessages [channelId, topic lowercased, messageId] → topic; a topic's messages in order
+//   searchPostings [realmId, term, messageId] → true; searchWords [realmId, term] → true: the
+//                                          full-text index (searchIndex.ts); terms are at most 60
+//                                          characters
 //
 // LMDB refuses keys over 1,978 bytes. Text from users reaches keys only bounded: topics are at most
 // 60 characters when stored, and a lookup with longer text than any stored key finds nothing.
@@ -64,6 +67,7 @@ import type { FieldRecord } from '../users/profileFields.js';
 import type { NavigationViewRecord } from '../users/navigationViews.js';
 import type { UserRecord } from '../users/records.js';
 import { changeCodec, tapWrites, type Change, type ChangeTap } from './changes.js';
+import { SearchIndex } from './searchIndex.js';
 import { OwnedTable, RealmTable } from './tables.js';
 import { UserMessageIndex } from './userMessages.js';
 
@@ -155,7 +159,14 @@ function span(prefix: (number | string)[], from: number, reverse: boolean) {
 
 /** The data layout this version writes. Format 1 is every layout from before the format was
  * recorded (brought up to date by the migrations below); a data directory records its format. */
-export const STORE_FORMAT = 2;
+export const STORE_FORMAT = 3;
+/** The first format with the full-text index: older directories are indexed at open. */
+const SEARCH_INDEX_FORMAT = 3;
+/** Messages indexed per transaction when the search index is built. */
+const INDEX_BATCH = 10_000;
+
+/** Told how far building the search index has come. */
+export type IndexProgress = (indexed: number, total: number) => void;
 const FORMAT_KEY = 'storeFormat';
 
 /** A data directory written by a newer Parley: this version does not open it. */
@@ -175,6 +186,7 @@ export class Store {
   readonly userMessages: UserMessageIndex;
   readonly channelMessages: Database<string, [number, number]>;
   readonly topicMessages: Database<string, [number, string, number]>;
+  readonly search: SearchIndex;
   readonly folders: RealmTable<FolderRecord>;
   readonly profileFields: RealmTable<FieldRecord>;
   readonly linkifiers: RealmTable<LinkifierRecord>;
@@ -210,7 +222,10 @@ export class Store {
     return statSync(this.path).size;
   }
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    progress?: IndexProgress,
+  ) {
     // overlappingSync flushes outside the write lock; without separateFlushed a write's promise
     // resolves only once its commit is flushed to disk, which is when a reply may be sent.
     // maxDbs: one named database per kind of row (the key layout above), with room to grow.
@@ -239,6 +254,7 @@ export class Store {
     this.backfill(this.topicMessages, this.channelMessages, () => {
       for (const { key, value } of this.channelMessages.getRange()) this.topicMessages.put([key[0], value.toLowerCase(), key[1]], value);
     });
+    this.search = new SearchIndex(this.open('searchPostings'), this.open('searchWords'));
     this.folders = new RealmTable(this.open('folders'), (folder) => [folder.id]);
     this.profileFields = new RealmTable(this.open('profileFields'), (field) => [field.id]);
     this.linkifiers = new RealmTable(this.open('linkifiers'), (linkifier) => [linkifier.id]);
@@ -258,8 +274,29 @@ export class Store {
     if (recorded !== STORE_FORMAT) {
       // A new data directory has no realm yet; one without a recorded format was migrated above.
       if (recorded !== undefined || this.realms.getKeysCount({ limit: 1 }) > 0) this.migratedFrom = recorded ?? 1;
+      if (this.migratedFrom !== null && this.migratedFrom < SEARCH_INDEX_FORMAT) this.rebuildSearchIndex(progress);
       this.meta.putSync(FORMAT_KEY, STORE_FORMAT);
     }
+  }
+
+  /** Builds the full-text index anew from every message, a batch per transaction, telling
+   * `progress` after each; returns how many messages it indexed. Not for a running server: the
+   * index is empty until it is done. */
+  rebuildSearchIndex(progress?: IndexProgress): number {
+    this.search.clear();
+    const total = this.messages.getKeysCount();
+    let indexed = 0;
+    for (let after = 0; ; ) {
+      const batch = [...this.messages.getRange({ start: after + 1, limit: INDEX_BATCH })].map(({ value }) => value);
+      if (batch.length === 0) break;
+      this.env.transactionSync(() => {
+        for (const message of batch) this.search.add(message);
+      });
+      indexed += batch.length;
+      after = batch.at(-1)!.id;
+      progress?.(indexed, total);
+    }
+    return indexed;
   }
 
   /** The data format recorded in the data directory. */
@@ -347,17 +384,22 @@ export class Store {
     this.env.transactionSync(fill);
   }
 
-  /** Stores a message with its header; call inside a write. */
+  /** Stores a message with its header and its words in the search index; call inside a write. */
   saveMessage(message: MessageRecord): void {
     const header = headerOf(message);
+    const before = this.messages.get(message.id);
+    if (before) this.search.update(before, message);
+    else this.search.add(message);
     this.messages.put(message.id, message);
     this.messageHeaders.put(message.id, header);
     this.senderMessages.put([message.senderId, message.id], true);
     this.headerCache.set(message.id, header);
   }
 
-  /** Removes a message, its header and its place in the sender index; call inside a write. */
+  /** Removes a message, its header and its places in the sender and search indexes; call inside a
+   * write. */
   removeMessage(message: MessageRecord): void {
+    this.search.remove(message);
     this.senderMessages.remove([message.senderId, message.id]);
     this.messages.remove(message.id);
     this.messageHeaders.remove(message.id);

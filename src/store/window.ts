@@ -1,14 +1,17 @@
 // A window of messages around an anchor in a narrow, as GET /messages (and the flag updates by
 // narrow) define it: up to numBefore matching messages before the anchor and numAfter after it.
-// Messages are read from an index — the narrowed channel's, or the user's own messages — in key
-// order, never by scanning messages outside the index.
+// Messages are read from an index — the full-text index for a search, else the narrowed channel's,
+// or the user's own messages — in key order, never by scanning messages outside the index.
 import type { Store } from './store.js';
-import { matchesNarrow, type ResolvedTerm } from '../messages/narrow.js';
+import { matchesNarrow, narrowChannel, narrowSearch, type ResolvedTerm } from '../messages/narrow.js';
 import { Flag, headerOf, type MessageHeader, type MessageRecord } from '../messages/records.js';
+import { phrasesHold, wordsOf, type SearchQuery } from '../messages/search.js';
+import { RangeCursor } from './idCursors.js';
 
 export type Anchor = number | 'newest' | 'oldest' | 'first_unread';
 
 export interface WindowRequest {
+  realmId: number;
   userId: number;
   terms: readonly ResolvedTerm[];
   anchor: Anchor;
@@ -79,10 +82,62 @@ const AFTER_NEWEST = Number.MAX_SAFE_INTEGER;
  * the newest message (zulip-terminal compares with this exact value). */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 
+const topicOf = (terms: readonly ResolvedTerm[]) => terms.find((term) => term.op === 'topic' && !term.negated);
+
+/** A channel's index rows from `from` on (or back): its topic's index when the narrow names one,
+ * so other topics' messages are never read. */
+function channelRows(store: Store, channelId: number, terms: readonly ResolvedTerm[], from: number, reverse: boolean): Iterable<[messageId: number, topic: string]> {
+  const topicTerm = topicOf(terms);
+  return topicTerm?.op === 'topic' ? store.topicRange(channelId, topicTerm.topic, from, reverse) : store.channelRange(channelId, from, reverse);
+}
+
+function* messageIds(rows: Iterable<[messageId: number, topic: string]>): Generator<number> {
+  for (const [id] of rows) yield id;
+}
+
+/** The messages of a search, one direction from `from` (inclusive): those the full-text index finds
+ * that the user may read — holds a row for, or reads through the narrowed channel's history —
+ * and that match the narrow's other terms and the query's phrases. */
+function* searchCandidates(store: Store, request: WindowRequest, query: SearchQuery, from: number, reverse: boolean): Generator<WindowEntry> {
+  const channel = request.historyChannel;
+  const searchTerm = request.terms.find((term) => term.op === 'search' && term.query === query);
+  const others = request.terms.filter((term) => term !== searchTerm);
+  const readers = new Map<number, (messageId: number) => number | undefined>();
+  const flagsOf = (recipientId: number, id: number): number | undefined => {
+    let reader = readers.get(recipientId);
+    if (!reader) readers.set(recipientId, (reader = store.userMessages.reader(request.userId, recipientId)));
+    return reader(id);
+  };
+  // A channel (and a topic of it) is one more index the messages must be in.
+  const channelId = narrowChannel(others);
+  const within = channelId === undefined ? [] : [new RangeCursor((start) => messageIds(channelRows(store, channelId, others, start, reverse)), from, reverse)];
+  // What the channel's cursor decided needs no other check.
+  const decided = channelId === undefined ? [] : [others.find((term) => term.op === 'channel' && !term.negated), topicOf(others)];
+  const rest = others.filter((term) => !decided.includes(term));
+  const checkRecord = rest.length > 0 || query.phrases.length > 0;
+  for (const id of store.search.matches(request.realmId, query, from, reverse, within)) {
+    const header = store.messageHeader(id);
+    if (!header) continue;
+    const stored = flagsOf(header.recipientId, id);
+    if (stored === undefined && (channel === undefined || header.channelId !== channel.id)) continue;
+    const flags = stored ?? Flag.read | Flag.historical;
+    // The message itself is read here only when the rest of the narrow or a phrase needs it.
+    const record = checkRecord ? store.messages.get(id) : undefined;
+    if (checkRecord && (!record || !matchesNarrow(rest, record, flags))) continue;
+    if (record && query.phrases.length > 0 && !phrasesHold(query, wordsOf(record))) continue;
+    yield new LazyEntry(store, id, flags, stored !== undefined, header.recipientId, record, header);
+  }
+}
+
 /** The messages of the narrow's index, one direction from `from` (inclusive): the channel's
  * index (rows hold the topic) when the narrow is one channel whose history the user may read, else
  * the user's own rows (which hold the flags). */
 function* candidates(store: Store, request: WindowRequest, from: number, reverse: boolean): Generator<WindowEntry> {
+  const query = narrowSearch(request.terms);
+  if (query) {
+    yield* searchCandidates(store, request, query, from, reverse);
+    return;
+  }
   const channel = request.historyChannel;
   const decidable = decidableFromIndex(request.terms, channel !== undefined);
   const entry = (id: number, stored: number | undefined, topic: string, recipientId: number): WindowEntry | undefined => {
@@ -94,12 +149,9 @@ function* candidates(store: Store, request: WindowRequest, from: number, reverse
     const header = channel && { type: 'stream' as const, channelId: channel.id, recipientId: channel.recipientId, topic, participants: [] };
     return new LazyEntry(store, id, flags, stored !== undefined, recipientId, record, header);
   };
-  const topicTerm = request.terms.find((term) => term.op === 'topic' && !term.negated);
   if (channel) {
     const flagsOf = store.userMessages.reader(request.userId, channel.recipientId);
-    // A topic of the channel has its own index, so other topics' messages are never read.
-    const rows = topicTerm?.op === 'topic' ? store.topicRange(channel.id, topicTerm.topic, from, reverse) : store.channelRange(channel.id, from, reverse);
-    for (const [id, topic] of rows) {
+    for (const [id, topic] of channelRows(store, channel.id, request.terms, from, reverse)) {
       const found = entry(id, flagsOf(id), topic, channel.recipientId);
       if (found) yield found;
     }

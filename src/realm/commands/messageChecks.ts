@@ -1,9 +1,9 @@
 // Questions a client asks about messages it already has: who has read one (read receipts), and
 // which of them belong in a narrow it shows (GET /messages/matches_narrow).
 import { errors } from '../../errors.js';
-import { escapeText } from '../../markdown/html.js';
-import { matchesNarrow, resolveNarrow, type RawTerm } from '../../messages/narrow.js';
+import { matchesNarrow, narrowSearch, resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { Flag } from '../../messages/records.js';
+import { searchHighlights } from '../../messages/search.js';
 import { realmProperty } from '../../organization/settings.js';
 import { hasMuted } from '../../users/records.js';
 import { userSetting } from '../../users/settings.js';
@@ -29,7 +29,7 @@ export const messageCheckCommands = {
   }),
 
   /** The user's messages among these that match the narrow, with what GET /messages would show
-   * for them (no search highlighting: the content and the escaped topic). */
+   * for them (the content and the escaped topic, highlighted for a search). */
   'messages.matchNarrow': readCommand((ctx, input: { messageIds: number[]; narrow: RawTerm[] }) => {
     const viewer = ctx.user;
     const terms = resolveNarrow(ctx.state, viewer, input.narrow, ctx.fakeEmailDomain);
@@ -38,7 +38,7 @@ export const messageCheckCommands = {
       const message = ctx.store.messages.get(id);
       if (message?.realmId !== ctx.state.realm.id) continue;
       const flags = ctx.store.userMessages.get(viewer.id, message.recipientId, id);
-      if (flags !== undefined && matchesNarrow(terms, message, flags)) matches[id] = { match_content: message.renderedContent, match_subject: escapeText(message.topic) };
+      if (flags !== undefined && matchesNarrow(terms, message, flags)) matches[id] = searchHighlights(narrowSearch(terms), message);
     }
     return matches;
   }),

@@ -5,7 +5,8 @@ import { ApiError, errors } from '../../errors.js';
 import type { ZulipEvent } from '../../events/types.js';
 import { withAlertWordFlag } from '../../messages/alertWords.js';
 import { withMentionFlags } from '../../messages/mentions.js';
-import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
+import { narrowSearch, resolveNarrow, type RawTerm } from '../../messages/narrow.js';
+import { searchHighlights } from '../../messages/search.js';
 import { Flag, flagNames, type MessageRecord } from '../../messages/records.js';
 import { renderAs, type RenderedMessage } from '../../messages/render.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
@@ -140,7 +141,8 @@ export function narrowWindow(ctx: ReadContext, viewer: UserRecord, input: Window
   const terms = resolveNarrow(ctx.state, viewer, input.narrow, ctx.fakeEmailDomain);
   const channelTerm = terms.find((term) => term.op === 'channel' && !term.negated);
   const channel = channelTerm?.op === 'channel' ? ctx.state.channels.get(channelTerm.channelId) : undefined;
-  return messageWindow(ctx.store, {
+  const window = messageWindow(ctx.store, {
+    realmId: ctx.state.realm.id,
     userId: viewer.id,
     terms,
     anchor: input.anchor,
@@ -149,6 +151,7 @@ export function narrowWindow(ctx: ReadContext, viewer: UserRecord, input: Window
     includeAnchor: input.includeAnchor,
     historyChannel: channel !== undefined && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, viewer) ? channel : undefined,
   });
+  return { ...window, search: narrowSearch(terms) };
 }
 
 /** A message that passed every check of sending, not yet stored: what scheduling keeps and
@@ -248,7 +251,11 @@ export const messageCommands = {
       found_oldest: window.foundOldest,
       found_newest: window.foundNewest,
       history_limited: false,
-      messages: window.entries.map(({ message, flags }) => ({ ...messageView(ctx.state, message, ctx.fakeEmailDomain, options), flags: flagNames(flags) })),
+      messages: window.entries.map(({ message, flags }) => ({
+        ...messageView(ctx.state, message, ctx.fakeEmailDomain, options),
+        flags: flagNames(flags),
+        ...(window.search && searchHighlights(window.search, message)),
+      })),
     };
   }),
 

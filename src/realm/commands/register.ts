@@ -3,6 +3,7 @@
 // delivered — so the initial state plus the queue's events always equals a fresh register.
 import type { ClientCapabilities } from '../../events/queue.js';
 import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
+import { STOP_WORDS } from '../../messages/search.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../version.js';
 import { realmEmojiInitialState } from './realmEmoji.js';
 import { readCommand, type ReadContext } from '../context.js';
@@ -87,7 +88,7 @@ const fetchers = new Map<string, Fetcher>([
   ['channel_folders', foldersInitialState],
   ['default_streams', (ctx) => ({ realm_default_streams: ctx.state.realm.defaultChannelIds })],
   ['default_stream_groups', empty('realm_default_stream_groups', () => [])],
-  ['stop_words', empty('stop_words', () => [])],
+  ['stop_words', () => ({ stop_words: [...STOP_WORDS] })],
   ['giphy', empty('giphy_api_key', () => '')],
   ['realm_billing', empty('realm_billing', () => ({ has_pending_sponsorship_request: false }))],
   ['realm_domains', empty('realm_domains', () => [])],

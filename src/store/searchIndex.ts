@@ -1,0 +1,98 @@
+// The full-text index: each realm's words and the messages holding them, kept in the same write as
+// the messages themselves (send, edit, move, delete), so a search never disagrees with the data.
+//
+//   searchPostings [realmId, term, messageId] → true   the messages holding a term, in ID order
+//   searchWords    [realmId, term]            → true   the realm's terms (prefixes are looked up
+//                                                       here); a term no message holds any more
+//                                                       stays, and finds nothing
+//
+// A query's messages are the intersection of its terms' postings, read newest first (or oldest
+// first) side by side, skipping ahead where one list is far sparser (idCursors.ts). The last word's
+// prefix stands for every term starting with it (at most PREFIX_TERMS of them), merged.
+import type { Database } from 'lmdb';
+import { indexTerms, searchable, type SearchQuery } from '../messages/search.js';
+import { intersection, RangeCursor, UnionCursor, type IdCursor } from './idCursors.js';
+
+type Posting = [realmId: number, term: string, messageId: number];
+type Word = [realmId: number, term: string];
+
+/** What the index reads of a message. */
+export interface Indexed {
+  id: number;
+  realmId: number;
+  topic: string;
+  renderedContent: string;
+}
+
+/** The most terms a prefix stands for: the first ones in alphabetical order. */
+export const PREFIX_TERMS = 200;
+const NEWEST = Number.MAX_SAFE_INTEGER;
+
+/** The key range of one term's postings from `from` (inclusive) on, or back when reverse. */
+function span(realmId: number, term: string, from: number, reverse: boolean) {
+  return reverse ? { start: [realmId, term, from], end: [realmId, term, -1], reverse: true } : { start: [realmId, term, from], end: [realmId, term, NEWEST] };
+}
+
+export class SearchIndex {
+  constructor(
+    private readonly postings: Database<true, Posting>,
+    private readonly words: Database<true, Word>,
+  ) {}
+
+  /** Indexes a new message; call inside a write. */
+  add(message: Indexed): void {
+    for (const term of indexTerms(message)) this.post(message.realmId, term, message.id);
+  }
+
+  /** Takes a message out of the index; call inside a write. */
+  remove(message: Indexed): void {
+    for (const term of indexTerms(message)) this.postings.remove([message.realmId, term, message.id]);
+  }
+
+  /** Re-indexes an edited or moved message: only the terms that changed are written. */
+  update(before: Indexed, after: Indexed): void {
+    if (before.topic === after.topic && before.renderedContent === after.renderedContent) return;
+    const old = indexTerms(before);
+    const now = indexTerms(after);
+    for (const term of old) if (!now.has(term)) this.postings.remove([before.realmId, term, before.id]);
+    for (const term of now) if (!old.has(term)) this.post(after.realmId, term, after.id);
+  }
+
+  private post(realmId: number, term: string, messageId: number): void {
+    this.postings.put([realmId, term, messageId], true);
+    if (!this.words.doesExist([realmId, term])) this.words.put([realmId, term], true);
+  }
+
+  /** Empties the index of every realm, before it is rebuilt (outside any write). */
+  clear(): void {
+    this.postings.clearSync();
+    this.words.clearSync();
+  }
+
+  /** The terms the query's prefix stands for: its own stem, and the realm's terms starting with
+   * the word as typed. */
+  private expand(realmId: number, prefix: NonNullable<SearchQuery['prefix']>): string[] {
+    const terms = new Set<string>([prefix.term]);
+    for (const [, term] of this.words.getKeys({ start: [realmId, prefix.word], end: [realmId + 1] })) {
+      if (!term.startsWith(prefix.word) || terms.size >= PREFIX_TERMS) break;
+      terms.add(term);
+    }
+    return [...terms];
+  }
+
+  /** The IDs of the messages holding a term, from `from` (inclusive) on, or back when reverse. */
+  private *holding(realmId: number, term: string, from: number, reverse: boolean): Generator<number> {
+    for (const key of this.postings.getKeys(span(realmId, term, from, reverse))) yield key[2];
+  }
+
+  /** The messages of the realm holding every term of the query and its prefix (phrases are the
+   * caller's to check), and in every one of `within` (other indexes' cursors: a channel's, say),
+   * from `from` (inclusive) on, or back when reverse. */
+  matches(realmId: number, query: SearchQuery, from: number, reverse: boolean, within: readonly IdCursor[] = []): Generator<number> {
+    if (!searchable(query)) return intersection([]);
+    const cursor = (term: string) => new RangeCursor((start) => this.holding(realmId, term, start, reverse), from, reverse);
+    const cursors: IdCursor[] = query.terms.map(cursor);
+    if (query.prefix) cursors.push(new UnionCursor(this.expand(realmId, query.prefix).map(cursor), reverse));
+    return intersection([...cursors, ...within]);
+  }
+}
