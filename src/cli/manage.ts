@@ -11,6 +11,8 @@ import type { RealmActor } from '../realm/actor.js';
 import { InvalidRealmError, Realms } from '../realm/registry.js';
 import { realmDigest } from '../store/realmData.js';
 import { hashNewPassword } from '../users/password.js';
+import { exportRealm, ExportError } from './zulipExport.js';
+import { importRealm, ImportError } from './zulipImport.js';
 import { Role } from '../users/records.js';
 
 const usage = `usage: npm run manage -- <command> [options]
@@ -25,6 +27,10 @@ const usage = `usage: npm run manage -- <command> [options]
                                            manifest (works while the server runs)
   verify --from DIR                        check a backup against its manifest
   restore --from DIR                       restore a backup into the (empty) data directory
+  export --realm S --to DIR                write the realm in Zulip's export format into the empty
+                                           DIR, and DIR.tar.gz (works while the server runs)
+  import --from DIR|FILE.tar.gz --subdomain S
+                                           import a Zulip export as a new realm
 --realm names a realm by subdomain; without it, the default realm. The data directory is
 PARLEY_DATA_DIR (default ./data).`;
 
@@ -70,6 +76,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'backup') return summary(await backup(config.dataDir, required(values.to, 'to')));
   if (command === 'verify') return summary(await verify(required(values.from, 'from')));
   if (command === 'restore') return summary(await restore(required(values.from, 'from'), config.dataDir));
+  if (command === 'export') return console.log(JSON.stringify(await exportRealm(config.dataDir, required(values.realm, 'realm'), required(values.to, 'to'), config.externalHost)));
   if (serverRunning(config.dataDir)) throw new UsageError(`a server is running on ${config.dataDir}; stop it first`);
   const store = openStore(config);
   // The queues a stopped server saved get the events of what the CLI changes, as they would live.
@@ -117,6 +124,9 @@ async function main(argv: string[]): Promise<void> {
         console.log((await realm.ask('users.regenerateApiKey', null, { userId })).apiKey);
         break;
       }
+      case 'import':
+        console.log(JSON.stringify(await importRealm(realms, required(values.from, 'from'), required(values.subdomain, 'subdomain'))));
+        break;
       case 'digest':
         console.log(realmDigest(store, realmOf().realm.id));
         break;
@@ -137,7 +147,7 @@ try {
   await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof UsageError) console.error(`${error.message}\n\n${usage}`);
-  else if (error instanceof ApiError || error instanceof InvalidRealmError || error instanceof BackupError) console.error(`error: ${error.message}`);
+  else if (error instanceof ApiError || error instanceof InvalidRealmError || error instanceof BackupError || error instanceof ExportError || error instanceof ImportError) console.error(`error: ${error.message}`);
   else throw error;
   process.exitCode = 2;
 }
