@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { open } from 'lmdb';
 import { create as createTar } from 'tar';
-import { channelPermissions } from '../channels/records.js';
-import { groupPermissions, systemGroups, type GroupSetting, type SystemGroupName } from '../groups/records.js';
+import { channelPermissions, type ChannelRecord } from '../channels/records.js';
+import { subscriptionSettings } from '../channels/view.js';
+import { groupPermissions, systemGroups, type GroupRecord, type GroupSetting, type SystemGroupName } from '../groups/records.js';
 import type { MessageRecord } from '../messages/records.js';
 import { fakeEmailDomain, type RealmRecord } from '../organization/records.js';
 import { realmGroupSettingNames } from '../organization/settings.js';
@@ -25,7 +26,9 @@ import {
   RecipientType,
   type ZulipMessage,
   type ZulipMessageFile,
+  type ZulipNamedUserGroup,
   type ZulipRealmTables,
+  type ZulipStream,
   type ZulipUserMessage,
   type ZulipUserProfile,
 } from '../realm/zulipFormat.js';
@@ -147,51 +150,82 @@ function editHistory(message: MessageRecord): string | null {
   return JSON.stringify(entries.reverse());
 }
 
-/** Everything of the realm in Zulip's tables, and its messages in files of MESSAGES_PER_FILE. */
-function realmTables(store: Store, realm: RealmRecord, externalHost: string): { tables: ZulipRealmTables; messageFiles: ZulipMessageFile[] } {
-  const tables: ZulipRealmTables = {
-    zerver_realm: [],
-    zerver_userprofile: [],
-    zerver_userprofile_crossrealm: [],
-    zerver_userprofile_mirrordummy: [],
-    zerver_recipient: [],
-    zerver_stream: [],
-    zerver_subscription: [],
-    zerver_huddle: [],
-    zerver_usergroup: [],
-    zerver_namedusergroup: [],
-    zerver_usergroupmembership: [],
-    zerver_groupgroupmembership: [],
-    zerver_customprofilefield: [],
-    zerver_customprofilefieldvalue: [],
-    zerver_defaultstream: [],
-    zerver_reaction: [],
-    zerver_alertword: [],
-    zerver_muteduser: [],
-    zerver_usertopic: [],
-    zerver_client: [],
-  };
-  const users = [...store.users.ofRealm(realm.id)];
-  const channels = [...store.channels.ofRealm(realm.id)];
-  const groups = [...store.groups.ofRealm(realm.id)];
-  const settings = new GroupSettings(tables, realm.id, Math.max(0, ...groups.map((group) => group.id)));
-  tables.zerver_realm.push(realmRow(realm, settings));
-  const domain = fakeEmailDomain(realm, externalHost);
+const emptyTables = (): ZulipRealmTables => ({
+  zerver_realm: [],
+  zerver_userprofile: [],
+  zerver_userprofile_crossrealm: [],
+  zerver_userprofile_mirrordummy: [],
+  zerver_recipient: [],
+  zerver_stream: [],
+  zerver_subscription: [],
+  zerver_huddle: [],
+  zerver_usergroup: [],
+  zerver_namedusergroup: [],
+  zerver_usergroupmembership: [],
+  zerver_groupgroupmembership: [],
+  zerver_customprofilefield: [],
+  zerver_customprofilefieldvalue: [],
+  zerver_defaultstream: [],
+  zerver_reaction: [],
+  zerver_alertword: [],
+  zerver_muteduser: [],
+  zerver_usertopic: [],
+  zerver_userstatus: [],
+  zerver_realmfilter: [],
+  zerver_client: [],
+});
 
-  // Recipients: each channel's and each direct-message group's are Parley's own; a user's personal
-  // recipient (Zulip's, for one-to-one messages) gets an ID after every other.
-  const messageIds = users.flatMap((user) => [...store.sentBy(user.id)]).sort((a, b) => a - b);
-  const messages = messageIds.map((id) => store.messages.get(id)!);
-  const lastRecipientId = Math.max(0, ...channels.map((channel) => channel.recipientId), ...messages.map((message) => message.recipientId));
-  const personalRecipient = new Map(users.map((user, index) => [user.id, lastRecipientId + 1 + index]));
-  let subscriptionId = 1;
-  const subscribe = (userId: number, recipient: number, active = true) =>
-    tables.zerver_subscription.push({
-      id: subscriptionId++,
+/** Appends a row with the next ID of its table (Zulip's row IDs of tables Parley has no IDs for). */
+function append<T extends { id: number }>(table: T[], row: Omit<T, 'id'>): void {
+  table.push({ ...row, id: table.length + 1 } as T);
+}
+
+/** One realm of the store in Zulip's tables, and its messages in files of MESSAGES_PER_FILE. */
+class RealmExport {
+  readonly tables = emptyTables();
+  readonly messageFiles: ZulipMessageFile[] = [];
+  private readonly users: UserRecord[];
+  private readonly userById: Map<number, UserRecord>;
+  private readonly channels: Map<number, ChannelRecord>;
+  private readonly messages: MessageRecord[];
+  private readonly settings: GroupSettings;
+  /** Each user's personal recipient (Zulip's, for one-to-one messages). */
+  private readonly personalRecipient: Map<number, number>;
+  /** Direct-message groups of three or more: Parley's recipient ID → Zulip's huddle ID. */
+  private readonly huddles = new Map<number, number>();
+  private readonly clients = new Map<string, number>();
+  /** When a row Parley keeps no time for happened, as far as the export knows: now. */
+  private readonly exportedAt = Math.floor(Date.now() / 1000);
+
+  constructor(
+    private readonly store: Store,
+    private readonly realm: RealmRecord,
+    private readonly externalHost: string,
+  ) {
+    this.users = [...store.users.ofRealm(realm.id)];
+    this.userById = new Map(this.users.map((user) => [user.id, user]));
+    this.channels = new Map([...store.channels.ofRealm(realm.id)].map((channel) => [channel.id, channel]));
+    this.messages = this.users.flatMap((user) => [...store.sentBy(user.id)]).sort((a, b) => a - b).map((id) => store.messages.get(id)!);
+    const groups = [...store.groups.ofRealm(realm.id)];
+    this.settings = new GroupSettings(this.tables, realm.id, Math.max(0, ...groups.map((group) => group.id)));
+    // Channels' and direct-message groups' recipients are Parley's own; personal ones come after.
+    const lastRecipientId = Math.max(0, ...[...this.channels.values()].map((channel) => channel.recipientId), ...this.messages.map((message) => message.recipientId));
+    this.personalRecipient = new Map(this.users.map((user, index) => [user.id, lastRecipientId + 1 + index]));
+    this.tables.zerver_realm.push(realmRow(realm, this.settings));
+    this.addUsers();
+    this.addChannels();
+    this.addGroups(groups);
+    this.addProfileFields();
+    this.addLinkifiers();
+    this.addMessages();
+  }
+
+  private subscribe(userId: number, recipient: number): void {
+    append(this.tables.zerver_subscription, {
       user_profile: userId,
       recipient,
-      active,
-      is_user_active: true,
+      active: true,
+      is_user_active: this.userById.get(userId)?.isActive ?? false,
       color: '#c2c2c2',
       is_muted: false,
       pin_to_top: false,
@@ -201,156 +235,158 @@ function realmTables(store: Store, realm: RealmRecord, externalHost: string): { 
       email_notifications: null,
       wildcard_mentions_notify: null,
     });
-
-  for (const user of users) {
-    const recipient = personalRecipient.get(user.id)!;
-    tables.zerver_recipient.push({ id: recipient, type: RecipientType.personal, type_id: user.id });
-    if (user.id === realm.notificationBotId) {
-      tables.zerver_userprofile_crossrealm.push({ id: user.id, email: NOTIFICATION_BOT_EMAIL, recipient_id: recipient });
-      continue;
-    }
-    tables.zerver_userprofile.push(userRow(user, realm, domain, recipient));
-    subscribe(user.id, recipient);
-    for (const [index, word] of (user.alertWords ?? []).entries()) tables.zerver_alertword.push({ id: user.id * 10_000 + index, user_profile: user.id, realm: realm.id, word });
-    for (const muted of user.mutedUsers ?? []) tables.zerver_muteduser.push({ id: tables.zerver_muteduser.length + 1, user_profile: user.id, muted_user: muted.id, date_muted: muted.timestamp });
   }
 
-  for (const channel of channels) {
-    const row: ZulipRealmTables['zerver_stream'][number] = {
-      id: channel.id,
-      name: channel.name,
-      realm: realm.id,
-      date_created: channel.dateCreated,
-      deactivated: channel.isArchived,
-      description: channel.description,
-      rendered_description: channel.renderedDescription,
-      invite_only: channel.inviteOnly,
-      history_public_to_subscribers: channel.historyPublicToSubscribers,
-      is_web_public: channel.isWebPublic,
-      message_retention_days: channel.messageRetentionDays,
-      recipient: channel.recipientId,
-      first_message_id: channel.firstMessageId,
-      is_recently_active: channel.isRecentlyActive,
-      creator: channel.creatorId,
-    };
-    for (const permission of channelPermissions) row[permission] = settings.idOf(channel.permissions[permission]);
-    tables.zerver_stream.push(row);
-    tables.zerver_recipient.push({ id: channel.recipientId, type: RecipientType.stream, type_id: channel.id });
-  }
-  for (const subscription of store.subscriptions.ofRealm(realm.id)) {
-    const channel = channels.find((candidate) => candidate.id === subscription.channelId)!;
-    tables.zerver_subscription.push({
-      id: subscriptionId++,
-      user_profile: subscription.userId,
-      recipient: channel.recipientId,
-      active: subscription.active,
-      is_user_active: users.find((user) => user.id === subscription.userId)?.isActive ?? false,
-      color: subscription.color,
-      is_muted: subscription.isMuted,
-      pin_to_top: subscription.pinToTop,
-      desktop_notifications: subscription.desktopNotifications,
-      audible_notifications: subscription.audibleNotifications,
-      push_notifications: subscription.pushNotifications,
-      email_notifications: subscription.emailNotifications,
-      wildcard_mentions_notify: subscription.wildcardMentionsNotify,
-    });
-  }
-  realm.defaultChannelIds.forEach((stream, index) => tables.zerver_defaultstream.push({ id: index + 1, realm: realm.id, stream }));
-
-  for (const group of groups) {
-    tables.zerver_usergroup.push({ id: group.id, realm: realm.id });
-    const row: ZulipRealmTables['zerver_namedusergroup'][number] = {
-      id: group.id,
-      usergroup_ptr: group.id,
-      name: group.name,
-      description: group.description,
-      is_system_group: group.isSystemGroup,
-      deactivated: group.deactivated,
-      realm_for_sharding: realm.id,
-      creator: group.creatorId,
-      date_created: group.dateCreated,
-    };
-    for (const permission of groupPermissions) row[permission] = settings.idOf(group.permissions[permission]);
-    tables.zerver_namedusergroup.push(row);
-    // System groups' members follow roles (Zulip stores them as memberships).
-    const directRoles: readonly number[] = group.isSystemGroup ? (systemGroups[group.name as SystemGroupName]?.directRoles ?? []) : [];
-    const members = group.isSystemGroup ? users.filter((user) => directRoles.includes(user.role)).map((user) => user.id) : group.members;
-    for (const userId of members) settings.member(group.id, userId);
-    for (const subgroupId of group.subgroups) settings.subgroup(group.id, subgroupId);
-  }
-
-  for (const field of store.profileFields.ofRealm(realm.id)) {
-    tables.zerver_customprofilefield.push({
-      id: field.id,
-      realm: realm.id,
-      name: field.name,
-      hint: field.hint,
-      order: field.order,
-      field_type: field.type,
-      field_data: Object.keys(field.fieldData).length === 0 ? '' : JSON.stringify(field.fieldData),
-      display_in_profile_summary: field.displayInProfileSummary,
-      required: field.required,
-      editable_by_user: field.editableByUser,
-    });
-  }
-  for (const user of users) {
-    for (const [fieldId, value] of Object.entries(user.profileData ?? {})) {
-      tables.zerver_customprofilefieldvalue.push({ id: tables.zerver_customprofilefieldvalue.length + 1, user_profile: user.id, field: Number(fieldId), value, rendered_value: null });
+  private addUsers(): void {
+    const { tables, realm } = this;
+    const domain = fakeEmailDomain(realm, this.externalHost);
+    for (const user of this.users) {
+      const recipient = this.personalRecipient.get(user.id)!;
+      tables.zerver_recipient.push({ id: recipient, type: RecipientType.personal, type_id: user.id });
+      if (user.id === realm.notificationBotId) {
+        tables.zerver_userprofile_crossrealm.push({ id: user.id, email: NOTIFICATION_BOT_EMAIL, recipient_id: recipient });
+        continue;
+      }
+      tables.zerver_userprofile.push(userRow(user, realm, domain, recipient));
+      this.subscribe(user.id, recipient);
+      for (const word of user.alertWords ?? []) append(tables.zerver_alertword, { user_profile: user.id, realm: realm.id, word });
+      for (const muted of user.mutedUsers ?? []) append(tables.zerver_muteduser, { user_profile: user.id, muted_user: muted.id, date_muted: muted.timestamp });
+      if (user.status) {
+        const emoji = user.status.emoji;
+        append(tables.zerver_userstatus, { user_profile: user.id, timestamp: this.exportedAt, client: this.clientId('website'), status_text: user.status.text, emoji_name: emoji?.emojiName ?? '', emoji_code: emoji?.emojiCode ?? '', reaction_type: emoji?.reactionType ?? 'unicode_emoji' });
+      }
     }
   }
-  for (const { userId, row } of store.userTopics.ofRealm(realm.id)) {
-    const channel = channels.find((candidate) => candidate.id === row.channelId);
-    if (!channel) continue;
-    tables.zerver_usertopic.push({ id: tables.zerver_usertopic.length + 1, user_profile: userId, stream: channel.id, recipient: channel.recipientId, topic_name: row.topic, last_updated: row.lastUpdated, visibility_policy: row.policy });
+
+  private addChannels(): void {
+    const { tables, realm } = this;
+    for (const channel of this.channels.values()) {
+      const row: ZulipStream = {
+        id: channel.id,
+        name: channel.name,
+        realm: realm.id,
+        date_created: channel.dateCreated,
+        deactivated: channel.isArchived,
+        description: channel.description,
+        rendered_description: channel.renderedDescription,
+        invite_only: channel.inviteOnly,
+        history_public_to_subscribers: channel.historyPublicToSubscribers,
+        is_web_public: channel.isWebPublic,
+        message_retention_days: channel.messageRetentionDays,
+        recipient: channel.recipientId,
+        first_message_id: channel.firstMessageId,
+        is_recently_active: channel.isRecentlyActive,
+        creator: channel.creatorId,
+      };
+      for (const permission of channelPermissions) row[permission] = this.settings.idOf(channel.permissions[permission]);
+      tables.zerver_stream.push(row);
+      tables.zerver_recipient.push({ id: channel.recipientId, type: RecipientType.stream, type_id: channel.id });
+    }
+    for (const subscription of this.store.subscriptions.ofRealm(realm.id)) {
+      append(tables.zerver_subscription, {
+        user_profile: subscription.userId,
+        recipient: this.channels.get(subscription.channelId)!.recipientId,
+        active: subscription.active,
+        is_user_active: this.userById.get(subscription.userId)?.isActive ?? false,
+        ...subscriptionSettings(subscription),
+      });
+    }
+    for (const stream of realm.defaultChannelIds) append(tables.zerver_defaultstream, { realm: realm.id, stream });
+    for (const { userId, row } of this.store.userTopics.ofRealm(realm.id)) {
+      const channel = this.channels.get(row.channelId);
+      if (channel) append(tables.zerver_usertopic, { user_profile: userId, stream: channel.id, recipient: channel.recipientId, topic_name: row.topic, last_updated: row.lastUpdated, visibility_policy: row.policy });
+    }
   }
 
-  // Direct-message groups of three or more (Zulip's huddles): one per recipient, with a
-  // subscription of each participant.
-  const clients = new Map<string, number>();
-  const huddles = new Map<number, number>();
-  const recipientOf = (message: MessageRecord): number => {
-    if (message.channelId !== null) return channels.find((channel) => channel.id === message.channelId)!.recipientId;
-    if (message.participants.length <= 2) {
-      const other = message.participants.find((id) => id !== message.senderId) ?? message.senderId;
-      return personalRecipient.get(other)!;
+  private addGroups(groups: GroupRecord[]): void {
+    const { tables, realm } = this;
+    for (const group of groups) {
+      tables.zerver_usergroup.push({ id: group.id, realm: realm.id });
+      const row: ZulipNamedUserGroup = {
+        id: group.id,
+        usergroup_ptr: group.id,
+        name: group.name,
+        description: group.description,
+        is_system_group: group.isSystemGroup,
+        deactivated: group.deactivated,
+        realm_for_sharding: realm.id,
+        creator: group.creatorId,
+        date_created: group.dateCreated,
+      };
+      for (const permission of groupPermissions) row[permission] = this.settings.idOf(group.permissions[permission]);
+      tables.zerver_namedusergroup.push(row);
+      // System groups' members follow roles (Zulip stores them as memberships).
+      const directRoles: readonly number[] = group.isSystemGroup ? (systemGroups[group.name as SystemGroupName]?.directRoles ?? []) : [];
+      const members = group.isSystemGroup ? this.users.filter((user) => directRoles.includes(user.role)).map((user) => user.id) : group.members;
+      for (const userId of members) this.settings.member(group.id, userId);
+      for (const subgroupId of group.subgroups) this.settings.subgroup(group.id, subgroupId);
     }
-    if (!huddles.has(message.recipientId)) {
-      const id = huddles.size + 1;
-      huddles.set(message.recipientId, id);
-      tables.zerver_huddle.push({ id, huddle_hash: directMessageGroupHash(message.participants), group_size: message.participants.length, recipient: message.recipientId });
-      tables.zerver_recipient.push({ id: message.recipientId, type: RecipientType.directMessageGroup, type_id: id });
-      for (const userId of message.participants) subscribe(userId, message.recipientId);
+  }
+
+  private addProfileFields(): void {
+    const { tables, realm } = this;
+    for (const field of this.store.profileFields.ofRealm(realm.id)) {
+      tables.zerver_customprofilefield.push({
+        id: field.id,
+        realm: realm.id,
+        name: field.name,
+        hint: field.hint,
+        order: field.order,
+        field_type: field.type,
+        field_data: Object.keys(field.fieldData).length === 0 ? '' : JSON.stringify(field.fieldData),
+        display_in_profile_summary: field.displayInProfileSummary,
+        required: field.required,
+        editable_by_user: field.editableByUser,
+      });
+    }
+    for (const user of this.users) {
+      for (const [fieldId, value] of Object.entries(user.profileData ?? {})) append(tables.zerver_customprofilefieldvalue, { user_profile: user.id, field: Number(fieldId), value, rendered_value: null });
+    }
+  }
+
+  private addLinkifiers(): void {
+    for (const linkifier of this.store.linkifiers.ofRealm(this.realm.id)) {
+      this.tables.zerver_realmfilter.push({
+        id: linkifier.id,
+        realm: this.realm.id,
+        pattern: linkifier.pattern,
+        url_template: linkifier.urlTemplate,
+        reverse_template: linkifier.reverseTemplate,
+        alternative_url_templates: linkifier.alternativeUrlTemplates,
+        order: linkifier.order,
+      });
+    }
+  }
+
+  private clientId(name: string): number {
+    if (!this.clients.has(name)) {
+      this.clients.set(name, this.clients.size + 1);
+      this.tables.zerver_client.push({ id: this.clients.size, name });
+    }
+    return this.clients.get(name)!;
+  }
+
+  /** A message's Zulip recipient: its channel's, the other participant's personal one (or the
+   * sender's own, to oneself), or its group's, added with a subscription of each participant. */
+  private recipientOf(message: MessageRecord): number {
+    if (message.channelId !== null) return this.channels.get(message.channelId)!.recipientId;
+    if (message.participants.length <= 2) return this.personalRecipient.get(message.participants.find((id) => id !== message.senderId) ?? message.senderId)!;
+    if (!this.huddles.has(message.recipientId)) {
+      const id = this.huddles.size + 1;
+      this.huddles.set(message.recipientId, id);
+      this.tables.zerver_huddle.push({ id, huddle_hash: directMessageGroupHash(message.participants), group_size: message.participants.length, recipient: message.recipientId });
+      this.tables.zerver_recipient.push({ id: message.recipientId, type: RecipientType.directMessageGroup, type_id: id });
+      for (const userId of message.participants) this.subscribe(userId, message.recipientId);
     }
     return message.recipientId;
-  };
-  const clientOf = (name: string): number => {
-    if (!clients.has(name)) {
-      clients.set(name, clients.size + 1);
-      tables.zerver_client.push({ id: clients.size, name });
-    }
-    return clients.get(name)!;
-  };
-
-  // Every user's message rows, by message.
-  const rowsByMessage = new Map<number, ZulipUserMessage[]>();
-  let userMessageId = 1;
-  for (const user of users) {
-    for (const [messageId, flags] of store.userMessages.range(user.id, 0)) {
-      const message = store.messageHeader(messageId);
-      const rows = rowsByMessage.get(messageId) ?? [];
-      rowsByMessage.set(messageId, rows);
-      rows.push({ id: userMessageId++, user_profile: user.id, message: messageId, flags_mask: message?.type === 'private' ? flags | IS_PRIVATE_FLAG : flags });
-    }
   }
-  const exported = new Set(messageIds);
-  const messageFiles: ZulipMessageFile[] = [];
-  for (let start = 0; start < messages.length; start += MESSAGES_PER_FILE) {
-    const batch = messages.slice(start, start + MESSAGES_PER_FILE);
-    const rows: ZulipMessage[] = batch.map((message) => ({
+
+  private messageRow(message: MessageRecord): ZulipMessage {
+    return {
       id: message.id,
       sender: message.senderId,
-      recipient: recipientOf(message),
-      realm: realm.id,
+      recipient: this.recipientOf(message),
+      realm: this.realm.id,
       subject: message.topic,
       content: message.content,
       rendered_content: message.renderedContent,
@@ -358,22 +394,36 @@ function realmTables(store: Store, realm: RealmRecord, externalHost: string): { 
       date_sent: message.timestamp,
       last_edit_time: message.edits?.at(-1)?.timestamp ?? null,
       edit_history: editHistory(message),
-      sending_client: clientOf(message.client),
+      sending_client: this.clientId(message.client),
       has_attachment: false,
       has_image: message.renderedContent.includes('<img'),
       has_link: message.renderedContent.includes('<a '),
       type: 1,
       is_channel_message: message.channelId !== null,
-    }));
-    messageFiles.push({ zerver_message: rows, zerver_usermessage: batch.flatMap((message) => rowsByMessage.get(message.id) ?? []) });
+    };
   }
-  for (const message of messages) {
-    for (const reaction of message.reactions ?? []) {
-      if (!exported.has(message.id)) continue;
-      tables.zerver_reaction.push({ id: tables.zerver_reaction.length + 1, user_profile: reaction.userId, message: message.id, emoji_name: reaction.emojiName, emoji_code: reaction.emojiCode, reaction_type: reaction.reactionType });
+
+  private addMessages(): void {
+    // Every user's message rows, by message.
+    const rowsByMessage = new Map<number, ZulipUserMessage[]>();
+    let userMessageId = 1;
+    for (const user of this.users) {
+      for (const [messageId, flags] of this.store.userMessages.range(user.id, 0)) {
+        const rows = rowsByMessage.get(messageId) ?? [];
+        rowsByMessage.set(messageId, rows);
+        rows.push({ id: userMessageId++, user_profile: user.id, message: messageId, flags_mask: this.store.messageHeader(messageId)?.type === 'private' ? flags | IS_PRIVATE_FLAG : flags });
+      }
+    }
+    for (let start = 0; start < this.messages.length; start += MESSAGES_PER_FILE) {
+      const batch = this.messages.slice(start, start + MESSAGES_PER_FILE);
+      this.messageFiles.push({ zerver_message: batch.map((message) => this.messageRow(message)), zerver_usermessage: batch.flatMap((message) => rowsByMessage.get(message.id) ?? []) });
+    }
+    for (const message of this.messages) {
+      for (const reaction of message.reactions ?? []) {
+        append(this.tables.zerver_reaction, { user_profile: reaction.userId, message: message.id, emoji_name: reaction.emojiName, emoji_code: reaction.emojiCode, reaction_type: reaction.reactionType });
+      }
     }
   }
-  return { tables, messageFiles };
 }
 
 /** Writes the realm named by `subdomain` of the data directory (a server may be running on it)
@@ -393,7 +443,7 @@ export async function exportRealm(dataDir: string, subdomain: string, to: string
     try {
       const realm = [...store.realms.getRange()].map(({ value }) => value).find((candidate) => candidate.subdomain === subdomain);
       if (!realm) throw new ExportError(`no realm '${subdomain}'`);
-      const { tables, messageFiles } = realmTables(store, realm, externalHost);
+      const { tables, messageFiles } = new RealmExport(store, realm, externalHost);
       mkdirSync(to, { recursive: true });
       writeJson(join(to, 'realm.json'), tables);
       messageFiles.forEach((file, index) => writeJson(join(to, messageFileName(index + 1)), file));

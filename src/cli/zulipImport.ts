@@ -7,6 +7,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extract } from 'tar';
+import { ApiError } from '../errors.js';
+import { checkLinkifier } from '../messages/linkifiers.js';
 import type { RealmActor } from '../realm/actor.js';
 import type { Realms } from '../realm/registry.js';
 import { messageFileName, RecipientType, type ZulipMessageFile, type ZulipRealmTables } from '../realm/zulipFormat.js';
@@ -37,6 +39,8 @@ const realmShapes: Record<keyof ZulipRealmTables, Shape> = {
   zerver_alertword: { user_profile: 'number', word: 'string' },
   zerver_muteduser: { user_profile: 'number', muted_user: 'number', date_muted: 'number' },
   zerver_usertopic: { user_profile: 'number', stream: 'number', topic_name: 'string', last_updated: 'number', visibility_policy: 'number' },
+  zerver_userstatus: { user_profile: 'number', status_text: 'string', emoji_name: 'string', emoji_code: 'string', reaction_type: 'string' },
+  zerver_realmfilter: { pattern: 'string', url_template: 'string', order: 'number' },
   zerver_client: { id: 'number', name: 'string' },
 };
 /** Tables an export must have; the others may be absent (older or other exporters). */
@@ -162,6 +166,25 @@ export interface ImportSummary {
   users: number;
   channels: number;
   messages: number;
+  /** Linkifiers whose pattern or templates Parley's linkifiers do not take (Python regular
+   * expressions beyond RE2, say), left out with the reason. */
+  skipped_linkifiers: string[];
+}
+
+/** Leaves out the linkifiers Parley cannot use; says which and why. */
+function usableLinkifiers(tables: ZulipRealmTables): string[] {
+  const skipped: string[] = [];
+  tables.zerver_realmfilter = tables.zerver_realmfilter.filter((row) => {
+    try {
+      checkLinkifier(row.pattern, row.url_template, row.reverse_template ?? null, row.alternative_url_templates ?? []);
+      return true;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      skipped.push(`${row.pattern}: ${error.message}`);
+      return false;
+    }
+  });
+  return skipped;
 }
 
 /** The export directory: `from` itself, or the one directory a .tar.gz holds (unpacked into
@@ -189,6 +212,7 @@ export async function importRealm(realms: Realms, from: string, subdomain: strin
     const tables = readRealm(dir);
     const files = readMessageFiles(dir);
     checkReferences(tables, files);
+    const skipped = usableLinkifiers(tables);
     const name = tables.zerver_realm[0]!.name as string;
     const realm: RealmActor = await realms.create({ subdomain, name });
     const maps = await realm.ask('realm.import', null, tables);
@@ -199,7 +223,7 @@ export async function importRealm(realms: Realms, from: string, subdomain: strin
       const reactions = tables.zerver_reaction.filter((reaction) => ids.has(reaction.message));
       messages += (await realm.ask('realm.importMessages', null, { maps, file, reactions, clients })).messages;
     }
-    return { realm_id: realm.realm.id, subdomain, users: tables.zerver_userprofile.length, channels: tables.zerver_stream.length, messages };
+    return { realm_id: realm.realm.id, subdomain, users: tables.zerver_userprofile.length, channels: tables.zerver_stream.length, messages, skipped_linkifiers: skipped };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -20,6 +20,17 @@ export const IS_PRIVATE_FLAG = 2048;
 export const directMessageGroupHash = (userIds: readonly number[]): string =>
   createHash('sha1').update([...new Set(userIds)].sort((a, b) => a - b).join(',')).digest('hex');
 
+/** Rows grouped by a reference they hold (a user, a group, a recipient). */
+export function rowsBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
+}
+
 /** The file name of the n-th (from 1) message file. */
 export const messageFileName = (n: number): string => `messages-${String(n).padStart(6, '0')}.json`;
 
@@ -196,6 +207,28 @@ export interface ZulipUserTopic {
   visibility_policy: number;
 }
 
+export interface ZulipUserStatus {
+  id: number;
+  user_profile: number;
+  timestamp: number;
+  client: number;
+  status_text: string;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+
+/** A linkifier. */
+export interface ZulipRealmFilter {
+  id: number;
+  realm: number;
+  pattern: string;
+  url_template: string;
+  reverse_template?: string | null;
+  alternative_url_templates?: string[];
+  order: number;
+}
+
 export interface ZulipClient {
   id: number;
   name: string;
@@ -249,6 +282,8 @@ export interface ZulipRealmTables {
   zerver_alertword: ZulipAlertWord[];
   zerver_muteduser: ZulipMutedUser[];
   zerver_usertopic: ZulipUserTopic[];
+  zerver_userstatus: ZulipUserStatus[];
+  zerver_realmfilter: ZulipRealmFilter[];
   zerver_client: ZulipClient[];
 }
 

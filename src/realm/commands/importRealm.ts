@@ -19,7 +19,7 @@ import { EmailVisibility, roles, type Role, type UserRecord } from '../../users/
 import { settingDefs, userSettingNames } from '../../users/settingDefinitions.js';
 import { withUserSetting } from '../../users/settings.js';
 import { writeCommand, type CommandContext } from '../context.js';
-import { KEPT_FLAGS, RecipientType, type ZulipMessageFile, type ZulipNamedUserGroup, type ZulipReaction, type ZulipRealmTables, type ZulipStream } from '../zulipFormat.js';
+import { KEPT_FLAGS, RecipientType, rowsBy, type ZulipMessageFile, type ZulipNamedUserGroup, type ZulipReaction, type ZulipRealmTables, type ZulipStream } from '../zulipFormat.js';
 import { setFirstMessageId } from './firstMessage.js';
 import { dmRecipientId } from './messages.js';
 
@@ -55,13 +55,25 @@ function lookup<K, V>(map: ReadonlyMap<K, V>, key: K, what: string): V {
 }
 
 /** Group settings: a named group's new ID, or an anonymous group's members and subgroups. */
-function groupSettingReader(tables: ZulipRealmTables, groupIds: ReadonlyMap<number, number>, userIds: ReadonlyMap<number, number>, nobody: number) {
+/** A group's direct members and subgroups, as new IDs. */
+type Memberships = (groupId: number) => { members: number[]; subgroups: number[] };
+
+function membershipReader(tables: ZulipRealmTables, groupIds: ReadonlyMap<number, number>, userIds: ReadonlyMap<number, number>): Memberships {
+  const members = rowsBy(tables.zerver_usergroupmembership, (row) => row.user_group);
+  const subgroups = rowsBy(tables.zerver_groupgroupmembership, (row) => row.supergroup);
+  return (groupId) => ({
+    members: (members.get(groupId) ?? []).flatMap((row) => userIds.get(row.user_profile) ?? []),
+    subgroups: (subgroups.get(groupId) ?? []).flatMap((row) => groupIds.get(row.subgroup) ?? []),
+  });
+}
+
+/** A group setting: a named group's new ID, or an anonymous group's members and subgroups. */
+function groupSettingReader(groupIds: ReadonlyMap<number, number>, memberships: Memberships, nobody: number) {
   return (value: unknown): GroupSetting => {
     if (typeof value !== 'number') return nobody;
     const named = groupIds.get(value);
     if (named !== undefined) return named;
-    const members = tables.zerver_usergroupmembership.filter((row) => row.user_group === value).flatMap((row) => userIds.get(row.user_profile) ?? []);
-    const subgroups = tables.zerver_groupgroupmembership.filter((row) => row.supergroup === value).flatMap((row) => groupIds.get(row.subgroup) ?? []);
+    const { members, subgroups } = memberships(value);
     return { direct_members: members, direct_subgroups: subgroups };
   };
 }
@@ -72,6 +84,9 @@ function importUsers(ctx: CommandContext, tables: ZulipRealmTables): Map<number,
   for (const bot of tables.zerver_userprofile_crossrealm) ids.set(bot.id, botId);
   const profiles = [...tables.zerver_userprofile, ...tables.zerver_userprofile_mirrordummy].sort((a, b) => a.id - b.id);
   for (const profile of profiles) ids.set(profile.id, ctx.store.nextId('user'));
+  const alertWords = rowsBy(tables.zerver_alertword, (row) => row.user_profile);
+  const statuses = rowsBy(tables.zerver_userstatus, (row) => row.user_profile);
+  const mutedUsers = rowsBy(tables.zerver_muteduser, (row) => row.user_profile);
   for (const profile of profiles) {
     let user: UserRecord = {
       id: ids.get(profile.id)!,
@@ -100,10 +115,14 @@ function importUsers(ctx: CommandContext, tables: ZulipRealmTables): Map<number,
       const wanted = settingDefs[name].default;
       if (value !== undefined && (typeof value === typeof wanted || (value === null && wanted === null))) user = withUserSetting(user, name, value as typeof wanted);
     }
-    const alertWords = tables.zerver_alertword.filter((row) => row.user_profile === profile.id).map((row) => row.word);
-    if (alertWords.length > 0) user.alertWords = alertWords;
-    const muted = tables.zerver_muteduser.filter((row) => row.user_profile === profile.id && ids.has(row.muted_user));
+    const words = (alertWords.get(profile.id) ?? []).map((row) => row.word);
+    if (words.length > 0) user.alertWords = words;
+    const muted = (mutedUsers.get(profile.id) ?? []).filter((row) => ids.has(row.muted_user));
     if (muted.length > 0) user.mutedUsers = muted.map((row) => ({ id: ids.get(row.muted_user)!, timestamp: Math.floor(row.date_muted) }));
+    const status = statuses.get(profile.id)?.at(-1);
+    if (status && (status.status_text !== '' || status.emoji_name !== '')) {
+      user.status = { text: status.status_text, emoji: status.emoji_name === '' ? null : { emojiName: status.emoji_name, emojiCode: status.emoji_code, reactionType: status.reaction_type as ReactionType }, away: false };
+    }
     ctx.save('user', user);
   }
   return ids;
@@ -121,18 +140,19 @@ function importGroups(ctx: CommandContext, tables: ZulipRealmTables, userIds: Re
     if (row.date_created !== null) ctx.save('group', { ...system, dateCreated: Math.floor(row.date_created) });
   }
   for (const row of created) ids.set(groupId(row), ctx.store.nextId('group'));
-  const nobody = ctx.state.systemGroup(SystemGroup.nobody);
-  const setting = groupSettingReader(tables, ids, userIds, nobody);
+  const memberships = membershipReader(tables, ids, userIds);
+  const setting = groupSettingReader(ids, memberships, ctx.state.systemGroup(SystemGroup.nobody));
   for (const row of created) {
     const id = groupId(row);
+    const { members, subgroups } = memberships(id);
     const group: GroupRecord = {
       id: ids.get(id)!,
       realmId: ctx.state.realm.id,
       name: row.name,
       description: row.description,
       isSystemGroup: false,
-      members: tables.zerver_usergroupmembership.filter((member) => member.user_group === id).flatMap((member) => userIds.get(member.user_profile) ?? []),
-      subgroups: tables.zerver_groupgroupmembership.filter((member) => member.supergroup === id).flatMap((member) => ids.get(member.subgroup) ?? []),
+      members,
+      subgroups,
       deactivated: row.deactivated,
       creatorId: row.creator === null ? null : (userIds.get(row.creator) ?? null),
       dateCreated: Math.floor(row.date_created ?? ctx.now),
@@ -187,12 +207,13 @@ function importChannels(ctx: CommandContext, tables: ZulipRealmTables, userIds: 
 /** Each exported recipient's target; personal and group recipients resolve to new user IDs. */
 function recipientTargets(tables: ZulipRealmTables, userIds: ReadonlyMap<number, number>, channels: ReadonlyMap<number, ChannelRecord>): Map<number, RecipientTarget> {
   const targets = new Map<number, RecipientTarget>();
+  const subscribers = rowsBy(tables.zerver_subscription, (row) => row.recipient);
   for (const bot of tables.zerver_userprofile_crossrealm) targets.set(bot.recipient_id, { userIds: [lookup(userIds, bot.id, 'user')] });
   for (const recipient of tables.zerver_recipient) {
     if (recipient.type === RecipientType.stream) targets.set(recipient.id, { channelId: lookup(channels, recipient.type_id, 'stream').id });
     else if (recipient.type === RecipientType.personal) targets.set(recipient.id, { userIds: [lookup(userIds, recipient.type_id, 'user')] });
     else {
-      const members = tables.zerver_subscription.filter((row) => row.recipient === recipient.id).map((row) => lookup(userIds, row.user_profile, 'user'));
+      const members = (subscribers.get(recipient.id) ?? []).map((row) => lookup(userIds, row.user_profile, 'user'));
       targets.set(recipient.id, { userIds: [...new Set(members)].sort((a, b) => a - b) });
     }
   }
@@ -291,6 +312,21 @@ function importRealmSettings(ctx: CommandContext, tables: ZulipRealmTables, chan
   ctx.saveRealm(changes);
 }
 
+/** Linkifiers, in their order (the caller left out those Parley cannot compile). */
+function importLinkifiers(ctx: CommandContext, tables: ZulipRealmTables): void {
+  for (const row of [...tables.zerver_realmfilter].sort((a, b) => a.order - b.order || a.id - b.id)) {
+    ctx.save('linkifier', {
+      id: ctx.store.nextId('linkifier'),
+      realmId: ctx.state.realm.id,
+      pattern: row.pattern,
+      urlTemplate: row.url_template,
+      reverseTemplate: row.reverse_template ?? null,
+      alternativeUrlTemplates: row.alternative_url_templates ?? [],
+      order: row.order,
+    });
+  }
+}
+
 function importUserTopics(ctx: CommandContext, tables: ZulipRealmTables, userIds: ReadonlyMap<number, number>, channels: ReadonlyMap<number, ChannelRecord>): void {
   for (const row of tables.zerver_usertopic) {
     const channel = channels.get(row.stream);
@@ -336,18 +372,8 @@ function importMessages(ctx: CommandContext, batch: MessageBatch): number {
   const maps = { users, channels: channelIds, groups: new Map(batch.maps.groups) };
   const targets = new Map(batch.maps.recipients);
   const clients = new Map(batch.clients);
-  const rows = new Map<number, [number, number][]>();
-  for (const row of batch.file.zerver_usermessage) {
-    const userId = users.get(row.user_profile);
-    if (userId === undefined) continue;
-    rows.set(row.message, [...(rows.get(row.message) ?? []), [userId, row.flags_mask & KEPT_FLAGS]]);
-  }
-  const reactions = new Map<number, ReactionRecord[]>();
-  for (const row of batch.reactions) {
-    const userId = users.get(row.user_profile);
-    if (userId === undefined) continue;
-    reactions.set(row.message, [...(reactions.get(row.message) ?? []), { userId, emojiName: row.emoji_name, emojiCode: row.emoji_code, reactionType: row.reaction_type as ReactionType }]);
-  }
+  const rows = rowsBy(batch.file.zerver_usermessage, (row) => row.message);
+  const reactions = rowsBy(batch.reactions, (row) => row.message);
   for (const row of [...batch.file.zerver_message].sort((a, b) => a.id - b.id)) {
     const sender = ctx.state.users.get(lookup(users, row.sender, 'user'))!;
     const target = lookup(targets, row.recipient, 'recipient');
@@ -370,9 +396,15 @@ function importMessages(ctx: CommandContext, batch: MessageBatch): number {
     };
     const edits = editsOf(row.edit_history, users, channelIds);
     if (edits) message.edits = edits;
-    const messageReactions = reactions.get(row.id);
-    if (messageReactions) message.reactions = messageReactions;
-    for (const [userId, flags] of rows.get(row.id) ?? []) ctx.store.userMessages.append(userId, message.recipientId, message.id, flags);
+    const messageReactions: ReactionRecord[] = (reactions.get(row.id) ?? []).map((reaction) => ({
+      userId: lookup(users, reaction.user_profile, 'user'),
+      emojiName: reaction.emoji_name,
+      emojiCode: reaction.emoji_code,
+      reactionType: reaction.reaction_type as ReactionType,
+    }));
+    if (messageReactions.length > 0) message.reactions = messageReactions;
+    // Only the flags Parley has (Zulip's is_private, push-notification and other bits go).
+    for (const userMessage of rows.get(row.id) ?? []) ctx.store.userMessages.append(lookup(users, userMessage.user_profile, 'user'), message.recipientId, message.id, userMessage.flags_mask & KEPT_FLAGS);
     ctx.store.saveMessage(message);
     if (channel) {
       ctx.store.indexInChannel(channel.id, message.id, message.topic);
@@ -394,6 +426,7 @@ export const importCommands = {
     importProfileFields(ctx, tables, users);
     importRealmSettings(ctx, tables, channels, groups.setting);
     importUserTopics(ctx, tables, users, channels);
+    importLinkifiers(ctx, tables);
     return {
       users: [...users],
       channels: [...channels].map(([old, channel]) => [old, channel.id]),
