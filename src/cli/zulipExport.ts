@@ -4,7 +4,7 @@
 // carried yet), and a .tar.gz of the directory beside it, as Zulip's `manage.py export` writes.
 // The realm is read from a compacted copy of the store taken in one LMDB read transaction, so the
 // export is of one moment while a server goes on writing.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { open } from 'lmdb';
@@ -431,6 +431,7 @@ class RealmExport {
 export async function exportRealm(dataDir: string, subdomain: string, to: string, externalHost: string): Promise<ExportSummary> {
   if (!emptyOrAbsent(to)) throw new ExportError(`${to} is not empty`);
   const tarball = `${to.replace(/\/+$/, '')}.tar.gz`;
+  if (existsSync(tarball)) throw new ExportError(`${tarball} exists`);
   const scratch = mkdtempSync(join(tmpdir(), 'parley-export-'));
   try {
     const env = open({ path: join(dataDir, STORE_FILE), readOnly: true });

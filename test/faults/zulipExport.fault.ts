@@ -1,7 +1,7 @@
 // Export under write load: `manage export` reads a running server's realm while senders keep
 // writing; the export holds every message acknowledged before it began, in files of 1,000, and
 // imports whole into a fresh data directory, where each sender's messages read back as sent.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -71,6 +71,35 @@ test('an export taken under write load holds every message acknowledged before i
     server.child.kill('SIGTERM');
     await server.exited;
     for (const dir of [original, moved, exports]) rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('export refuses an unknown realm, a directory that is not empty and a tarball that exists', () => {
+  const dataDir = tempDataDir();
+  const exports = tempDataDir();
+  const env = { PARLEY_DATA_DIR: dataDir };
+  try {
+    assert.is(runManage(['create-realm', '--subdomain', 'acme', '--name', 'Acme', '--owner-email', 'boss@acme.example', '--owner-name', 'Boss'], env).status, 0);
+    const full = join(exports, 'full');
+    mkdirSync(full);
+    writeFileSync(join(full, 'keep.txt'), 'mine');
+    writeFileSync(join(exports, 'taken.tar.gz'), 'mine');
+    const refusals: [string[], RegExp][] = [
+      [['--to', join(exports, 'a')], /--realm is required/],
+      [['--realm', 'acme'], /--to is required/],
+      [['--realm', 'nowhere', '--to', join(exports, 'b')], /no realm 'nowhere'/],
+      [['--realm', 'acme', '--to', full], /is not empty/],
+      [['--realm', 'acme', '--to', join(exports, 'taken')], /taken\.tar\.gz exists/],
+    ];
+    for (const [args, message] of refusals) {
+      const result = runManage(['export', ...args], env);
+      assert.is(result.status, 2, args.join(' '));
+      assert.match(result.stderr, message);
+    }
+    assert.equal(readdirSync(exports).sort(), ['full', 'taken.tar.gz'], 'nothing was written');
+    assert.is(readFileSync(join(exports, 'taken.tar.gz'), 'utf8'), 'mine');
+  } finally {
+    for (const dir of [dataDir, exports]) rmSync(dir, { recursive: true, force: true });
   }
 });
 
