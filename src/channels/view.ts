@@ -39,18 +39,23 @@ export function channelView(channel: ChannelRecord, subscriberCount: number, sys
 
 export type ChannelView = ReturnType<typeof channelView>;
 
+/** A subscription's own settings under Zulip's names (the API's, and Zulip's Subscription table's). */
+export const subscriptionSettings = (subscription: SubscriptionRecord) => ({
+  color: subscription.color,
+  is_muted: subscription.isMuted,
+  pin_to_top: subscription.pinToTop,
+  desktop_notifications: subscription.desktopNotifications,
+  audible_notifications: subscription.audibleNotifications,
+  push_notifications: subscription.pushNotifications,
+  email_notifications: subscription.emailNotifications,
+  wildcard_mentions_notify: subscription.wildcardMentionsNotify,
+});
+
 export function subscriptionView(channel: ChannelView, subscription: SubscriptionRecord, subscribers?: number[]) {
   return {
     ...channel,
-    color: subscription.color,
-    is_muted: subscription.isMuted,
+    ...subscriptionSettings(subscription),
     in_home_view: !subscription.isMuted,
-    pin_to_top: subscription.pinToTop,
-    desktop_notifications: subscription.desktopNotifications,
-    audible_notifications: subscription.audibleNotifications,
-    push_notifications: subscription.pushNotifications,
-    email_notifications: subscription.emailNotifications,
-    wildcard_mentions_notify: subscription.wildcardMentionsNotify,
     ...(subscribers ? { subscribers } : {}),
   };
 }

@@ -10,7 +10,7 @@ import { realmDigest } from '../store/realmData.js';
 import { Store } from '../store/store.js';
 
 export const BACKUP_FORMAT = 1;
-const STORE_FILE = 'parley.mdb';
+export const STORE_FILE = 'parley.mdb';
 const UPLOADS = 'uploads';
 const MANIFEST = 'manifest.json';
 
@@ -24,7 +24,7 @@ export interface Manifest {
 
 export class BackupError extends Error {}
 
-function emptyOrAbsent(dir: string): boolean {
+export function emptyOrAbsent(dir: string): boolean {
   return !existsSync(dir) || readdirSync(dir).length === 0;
 }
 

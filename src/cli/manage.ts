@@ -13,6 +13,8 @@ import type { RealmHandle } from '../realm/handle.js';
 import { InvalidRealmError, Realms, type RealmCreator } from '../realm/registry.js';
 import { realmDigest } from '../store/realmData.js';
 import { hashNewPassword } from '../users/password.js';
+import { exportRealm, ExportError } from './zulipExport.js';
+import { importRealm, ImportError, type ImportSummary } from './zulipImport.js';
 import { Role } from '../users/records.js';
 
 const usage = `usage: npm run manage -- <command> [options]
@@ -28,10 +30,15 @@ const usage = `usage: npm run manage -- <command> [options]
   verify --from DIR                        check a backup against its manifest
   restore --from DIR                       restore a backup into the (empty) data directory
   rebuild-search-index                     build the full-text search index anew from every message
+  export --realm S --to DIR                write the realm in Zulip's export format into the empty
+                                           DIR, and DIR.tar.gz (works while the server runs)
+  import --from DIR|FILE.tar.gz --subdomain S
+                                           import a Zulip export as a new realm
 --realm names a realm by subdomain; without it, the default realm. The data directory is
 PARLEY_DATA_DIR (default ./data). With PARLEY_NATS_URL set, the realm and user commands go to the
 running cluster (a node makes the realm; each realm is asked through its owner); digest, backup,
-verify and restore always work on this machine's data directory.`;
+verify, restore, export, import and rebuild-search-index always work on this machine's data
+directory.`;
 
 const options = {
   subdomain: { type: 'string' },
@@ -74,6 +81,8 @@ interface Organizations extends RealmCreator {
   list(): Promise<{ id: number; subdomain: string; name: string }[]>;
   /** Only on a data directory: a digest of the realm's rows. */
   digest?(realm: RealmHandle): string;
+  /** Only on a data directory (the server stopped): a Zulip export made a new realm. */
+  importRealm?(from: string, subdomain: string): Promise<ImportSummary>;
   /** Only on a data directory: the full-text index built anew; answers how many messages it holds. */
   rebuildSearchIndex?(progress: (done: number, total: number) => void): number;
   close(): Promise<void>;
@@ -92,6 +101,7 @@ async function onDataDirectory(config: Config): Promise<Organizations> {
     list: async () => [...store.realms.getRange()].map(({ value: { id, subdomain, name } }) => ({ id, subdomain, name })),
     digest: (realm) => realmDigest(store, realm.realm.id),
     rebuildSearchIndex: (progress) => store.rebuildSearchIndex(progress),
+    importRealm: (from, subdomain) => importRealm(realms, from, subdomain),
     async close() {
       await realms.idle();
       await queues.persist();
@@ -125,6 +135,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'backup') return summary(await backup(config.dataDir, required(values.to, 'to')));
   if (command === 'verify') return summary(await verify(required(values.from, 'from')));
   if (command === 'restore') return summary(await restore(required(values.from, 'from'), config.dataDir));
+  if (command === 'export') return console.log(JSON.stringify(await exportRealm(config.dataDir, required(values.realm, 'realm'), required(values.to, 'to'), config.externalHost)));
   const organizations = config.cluster ? await onCluster(config.cluster, config) : await onDataDirectory(config);
   const realmOf = async (): Promise<RealmHandle> => {
     const realm = await organizations.realm(values.realm);
@@ -167,6 +178,11 @@ async function main(argv: string[]): Promise<void> {
         console.log((await realm.ask('users.regenerateApiKey', null, { userId })).apiKey);
         break;
       }
+      case 'import': {
+        if (!organizations.importRealm) throw new UsageError('import writes a data directory: run it without PARLEY_NATS_URL, with the server stopped');
+        console.log(JSON.stringify(await organizations.importRealm(required(values.from, 'from'), required(values.subdomain, 'subdomain'))));
+        break;
+      }
       case 'digest': {
         if (!organizations.digest) throw new UsageError('digest reads a data directory: run it without PARLEY_NATS_URL, on a stopped node\'s directory');
         console.log(organizations.digest(await realmOf()));
@@ -193,7 +209,7 @@ try {
   await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof UsageError) console.error(`${error.message}\n\n${usage}`);
-  else if (error instanceof ApiError || error instanceof InvalidRealmError || error instanceof BackupError) console.error(`error: ${error.message}`);
+  else if (error instanceof ApiError || error instanceof InvalidRealmError || error instanceof BackupError || error instanceof ExportError || error instanceof ImportError) console.error(`error: ${error.message}`);
   else throw error;
   process.exitCode = 2;
 }

@@ -77,7 +77,7 @@ function directRecipients(ctx: CommandContext, to: (string | number)[]): UserRec
 }
 
 /** The recipient ID of a direct-message group, allocated on first use. */
-function dmRecipientId(ctx: CommandContext, participants: number[]): number {
+export function dmRecipientId(ctx: CommandContext, participants: number[]): number {
   const key = ctx.store.dmRecipientKey(ctx.state.realm.id, participants);
   const known = ctx.store.meta.get(key);
   if (known !== undefined) return known;
