@@ -3,8 +3,7 @@ import type * as schemas from '../../schemas/index.js';
 import type { Params } from '../http/validation.js';
 import { errors } from '../errors.js';
 import type { UserRequest } from '../http/route.js';
-import { notifyRelay } from '../push/relay.js';
-import { decodePublicKey, seal } from '../push/seal.js';
+import { notifyRelay, sealedDeliveries } from '../push/relay.js';
 import { realmUrl } from '../organization/records.js';
 import { nowSeconds } from '../clock.js';
 
@@ -27,13 +26,7 @@ export async function sendTestPushNotification(request: UserRequest, params: Par
   await notifyRelay(request.config.pushRelay, {
     realm_url: url,
     user_id: request.user.userId,
-    devices: devices.map((device) => ({
-      push_account_id: device.pushAccountId,
-      bouncer_public_key: device.bouncerPublicKey,
-      encrypted_push_registration: device.encryptedPushRegistration,
-      // Registration checked the key; a record that no longer decodes is a broken store.
-      encrypted_data: seal(payload, decodePublicKey(device.pushPublicKey)!),
-    })),
+    devices: sealedDeliveries(devices, payload),
   });
   return {};
 }
