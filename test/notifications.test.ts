@@ -9,6 +9,7 @@ import type { ApiClient } from './helpers/client.js';
 import { TestClock } from './helpers/clock.js';
 import { register } from './helpers/events.js';
 import { open, registerDevice, type Device } from './helpers/pushDevices.js';
+import { assertMatchesReference } from './helpers/reference.js';
 import { FakeRelay } from './helpers/relay.js';
 import { startTestServer, testConfig, waitFor, type TestServer } from './helpers/server.js';
 
@@ -261,6 +262,100 @@ notifications('a restart loses no notification, and one the relay took is not se
     assert.equal(received(relay, device).map((payload) => payload.message_id), [pending]);
   } finally {
     await second.stop();
+  }
+});
+
+const TOKEN_PATH = '/api/v1/remotes/push/notify';
+
+type TokenBody = { user_id: number; android_devices: string[]; apple_devices: string[]; gcm_payload: Record<string, unknown>; apns_payload: { custom: { zulip: Record<string, unknown> } } };
+const tokenRequests = (relay: FakeRelay, userId: number): TokenBody[] =>
+  relay.requests.filter((request) => request.path === TOKEN_PATH && request.body.user_id === userId).map((request) => request.body as unknown as TokenBody);
+
+notifications('the older token endpoints: checked, registered with the relay, and notified through its token API', async ({ server, relay }) => {
+  const cordelia = await server.as('cordelia@zulip.com');
+  const cordeliaId = await idOf(cordelia);
+  const hamlet = await server.as('hamlet@zulip.com');
+  const empty = await cordelia.post('/users/me/android_gcm_reg_id', { token: '' });
+  assert.equal([empty.status, empty.body.msg], [400, 'Empty or invalid length token']);
+  assertMatchesReference('POST /users/me/android_gcm_reg_id', empty.body, {}, 400);
+  const notHex = await cordelia.post('/users/me/apns_device_token', { token: 'not hex!', appid: 'org.zulip.Zulip' });
+  assert.equal([notHex.status, notHex.body.msg], [400, 'Invalid APNS token']);
+  assert.is((await cordelia.post('/users/me/apns_device_token', { token: 'abcdef' })).status, 400, 'appid is required');
+  for (const call of [cordelia.post, cordelia.delete]) assert.equal((await call('/users/me/android_gcm_reg_id', { token: 'x'.repeat(4097) })).body.msg, 'Empty or invalid length token');
+  assert.is(relay.requests.length, 0, 'nothing refused reaches the relay');
+
+  const android = await cordelia.post('/users/me/android_gcm_reg_id', { token: 'fcm-token-cordelia' });
+  assert.is(android.status, 200, JSON.stringify(android.body));
+  assertMatchesReference('POST /users/me/android_gcm_reg_id', android.body);
+  const apple = await cordelia.post('/users/me/apns_device_token', { token: 'c0ffee', appid: 'org.zulip.Zulip' });
+  assert.is(apple.status, 200);
+  assertMatchesReference('POST /users/me/apns_device_token', apple.body);
+  assert.equal(
+    relay.requests.map((request) => [request.path, request.body]),
+    [
+      ['/api/v1/remotes/push/register', { user_id: cordeliaId, token: 'fcm-token-cordelia', token_kind: 2 }],
+      ['/api/v1/remotes/push/register', { user_id: cordeliaId, token: 'c0ffee', token_kind: 1, ios_app_id: 'org.zulip.Zulip' }],
+    ],
+  );
+
+  const id = await send(hamlet, { type: 'direct', to: JSON.stringify([cordeliaId]), content: 'to your phone' });
+  await waitFor(() => tokenRequests(relay, cordeliaId).length === 1);
+  const [notice] = tokenRequests(relay, cordeliaId);
+  assert.equal([notice!.android_devices, notice!.apple_devices], [['fcm-token-cordelia'], ['c0ffee']]);
+  assert.equal(
+    [notice!.gcm_payload.event, notice!.gcm_payload.zulip_message_id, notice!.gcm_payload.content, notice!.gcm_payload.sender_full_name, notice!.gcm_payload.recipient_type, notice!.gcm_payload.user_id],
+    ['message', id, 'to your phone', 'King Hamlet', 'private', cordeliaId],
+  );
+  assert.equal(notice!.apns_payload.custom.zulip.message_ids, [id]);
+  await server.parley.realms.idle();
+  await cordelia.post('/messages/flags', { messages: JSON.stringify([id]), op: 'add', flag: 'read' });
+  await waitFor(() => tokenRequests(relay, cordeliaId).length === 2);
+  const removal = tokenRequests(relay, cordeliaId)[1]!;
+  assert.equal([removal.gcm_payload.event, removal.gcm_payload.zulip_message_ids, removal.apns_payload.custom.zulip.event], ['remove', String(id), 'remove']);
+
+  const unknown = await cordelia.delete('/users/me/android_gcm_reg_id', { token: 'never-registered' });
+  assert.equal([unknown.status, unknown.body.msg], [400, 'Token does not exist']);
+  // (The reference's 400 here is a oneOf of two schemas of one shape, which no body can match.)
+  assert.equal((await cordelia.delete('/users/me/apns_device_token', { token: 'deadbeef' })).body, { result: 'error', msg: 'Token does not exist', code: 'BAD_REQUEST' });
+  const removed = await cordelia.delete('/users/me/android_gcm_reg_id', { token: 'fcm-token-cordelia' });
+  assert.is(removed.status, 200);
+  assertMatchesReference('DELETE /users/me/android_gcm_reg_id', removed.body);
+  assert.is((await cordelia.delete('/users/me/apns_device_token', { token: 'c0ffee' })).status, 200);
+  assert.equal(relay.requests.filter((request) => request.path === '/api/v1/remotes/push/unregister').map((request) => request.body.token), ['fcm-token-cordelia', 'c0ffee']);
+  const after = await send(hamlet, { type: 'direct', to: JSON.stringify([cordeliaId]), content: 'no phone any more' });
+  const phone = await registerDevice(cordelia, 4242);
+  const end = await send(hamlet, { type: 'direct', to: JSON.stringify([cordeliaId]), content: 'to the new phone' });
+  assert.equal(await notifiedUpTo(relay, phone, end), [end]);
+  assert.is(tokenRequests(relay, cordeliaId).length, 2, `no token notification of ${after}`);
+});
+
+notifications('a token that changes hands leaves its former user; a relay refusal registers nothing; no relay, no tokens', async ({ server, relay }) => {
+  const prospero = await server.as('prospero@zulip.com');
+  const iago = await server.as('iago@zulip.com');
+  const [prosperoId, iagoId] = [await idOf(prospero), await idOf(iago)];
+  assert.is((await prospero.post('/users/me/android_gcm_reg_id', { token: 'shared-phone' })).status, 200);
+  assert.is((await iago.post('/users/me/android_gcm_reg_id', { token: 'shared-phone' })).status, 200);
+  const hamlet = await server.as('hamlet@zulip.com');
+  await send(hamlet, { type: 'direct', to: JSON.stringify([prosperoId]), content: 'not to the phone Iago now holds' });
+  const toIago = await send(hamlet, { type: 'direct', to: JSON.stringify([iagoId]), content: 'to Iago' });
+  await waitFor(() => tokenRequests(relay, iagoId).length === 1);
+  await server.parley.realms.idle();
+  assert.is(tokenRequests(relay, prosperoId).length, 0);
+  assert.is(tokenRequests(relay, iagoId)[0]!.gcm_payload.zulip_message_id, toIago);
+
+  relay.behaviour = 'reject';
+  const refused = await prospero.post('/users/me/android_gcm_reg_id', { token: 'refused-token' });
+  assert.equal([refused.status, refused.body.code], [403, 'ADMIN_ACTION_REQUIRED']);
+  const gone = await prospero.delete('/users/me/android_gcm_reg_id', { token: 'refused-token' });
+  assert.equal([gone.status, gone.body.msg], [400, 'Token does not exist']);
+
+  const bare = await startTestServer();
+  try {
+    const hamletThere = await bare.as('hamlet@zulip.com');
+    const response = await hamletThere.post('/users/me/android_gcm_reg_id', { token: 'abc' });
+    assert.equal([response.status, response.body.code], [400, 'PUSH_SERVICE_NOT_CONFIGURED']);
+  } finally {
+    await bare.stop();
   }
 });
 

@@ -33,7 +33,7 @@ import { getAttachments, getFile, removeAttachment, uploadFile } from './uploads
 import { completeCallAuthorization, createCall, startCallAuthorization } from './calls.js';
 import { addNavigationView, editNavigationView, getNavigationViews, removeNavigationView } from './navigationViews.js';
 import { addPlayground, removePlayground } from './playgrounds.js';
-import { registerPushDevice, sendTestPushNotification } from './push.js';
+import { addApnsToken, addFcmToken, registerPushDevice, removeApnsToken, removeFcmToken, sendTestPushNotification } from './push.js';
 import { createSavedSnippet, deleteSavedSnippet, editSavedSnippet, getSavedSnippets } from './savedSnippets.js';
 import { getRealmPresence, getUserPresence, updatePresence } from './presence.js';
 import { setEditTypingStatus, setTypingStatus } from './typing.js';
@@ -182,6 +182,10 @@ export const routes: readonly Route[] = [
 
   humanRoute('POST', '/mobile_push/register', schemas.registerPushDevice, registerPushDevice),
   userRoute('POST', '/mobile_push/e2ee/test_notification', schemas.e2eeTestNotify, sendTestPushNotification),
+  humanRoute('POST', '/users/me/android_gcm_reg_id', schemas.addFcmToken, addFcmToken),
+  humanRoute('DELETE', '/users/me/android_gcm_reg_id', schemas.removeFcmToken, removeFcmToken),
+  humanRoute('POST', '/users/me/apns_device_token', schemas.addApnsToken, addApnsToken),
+  humanRoute('DELETE', '/users/me/apns_device_token', schemas.removeApnsToken, removeApnsToken),
 
   userRoute('POST', '/calls/provider/create', schemas.createVideoCall, createCall),
   userRoute('GET', '/calls/provider/register', schemas.startVideoCallAuthorization, startCallAuthorization),

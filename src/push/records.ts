@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 // A user's registered push device (Zulip's E2EE PushDevice): the key notifications are encrypted
 // with, and the registration the relay decrypts to find the device's FCM/APNs token.
 export interface PushDeviceRecord {
@@ -22,6 +24,9 @@ export interface PushTokenRecord {
   appId: string | null;
   registeredAt: number;
 }
+
+/** A token's place in keys: its SHA-256 (tokens may be longer than LMDB takes in a key). */
+export const tokenKey = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** Which of the relay's APIs a notification goes through: sealed to E2EE devices, or to tokens. */
 export type PushRoute = 'e2ee' | 'token';

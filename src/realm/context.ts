@@ -18,7 +18,7 @@ import type { InviteRecord } from '../users/invites.js';
 import type { ScheduledMessageRecord } from '../messages/records.js';
 import type { SavedSnippetRecord } from '../messages/savedSnippets.js';
 import type { EmailBatchRecord } from '../messages/notifications.js';
-import type { OutboxRecord, PushTokenRecord, ShownRecord } from '../push/records.js';
+import { tokenKey, type OutboxRecord, type PushTokenRecord, type ShownRecord } from '../push/records.js';
 import type { PresenceTable, PresenceView } from '../users/presence.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import { fakeEmailDomain, type RealmRecord } from '../organization/records.js';
@@ -107,7 +107,7 @@ const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
   notification: { put: (store, _realm, row) => store.notificationOutbox.put(row), remove: (store, _realm, row) => store.notificationOutbox.remove(row) },
   pushToken: {
     put: (store, realmId, { userId, ...token }) => store.pushTokens.put({ realmId, userId }, token),
-    remove: (store, realmId, token) => store.pushTokens.remove({ realmId, userId: token.userId }, token.kind, token.token),
+    remove: (store, realmId, token) => store.pushTokens.remove({ realmId, userId: token.userId }, token.kind, tokenKey(token.token)),
   },
   pushShown: {
     put: (store, realmId, { userId, ...shown }) => store.pushShown.put({ realmId, userId }, shown),

@@ -35,7 +35,8 @@
 //                                          which is user text of any length, so never a key)
 //   scheduledMessages [realmId, senderId, scheduledMessageId] → ScheduledMessageRecord (not yet sent)
 //   pushDevices [realmId, userId, pushAccountId] → PushDeviceRecord
-//   pushTokens [realmId, userId, kind, token] → PushTokenRecord (the older token registrations)
+//   pushTokens [realmId, userId, kind, SHA-256 of the token] → PushTokenRecord (the older token
+//                                          registrations)
 //   notificationOutbox [realmId, notificationId] → OutboxRecord (push notifications not yet
 //                                          acknowledged by the relay)
 //   pushShown [realmId, userId, messageId, route] → ShownRecord (notified, not yet read)
@@ -62,7 +63,7 @@ import type { PlaygroundRecord } from '../messages/playgrounds.js';
 import type { InviteRecord } from '../users/invites.js';
 import { headerOf, type DraftRecord, type MessageHeader, type MessageRecord, type ScheduledMessageRecord, type UserTopicRecord } from '../messages/records.js';
 import type { SavedSnippetRecord } from '../messages/savedSnippets.js';
-import type { OutboxRecord, PushDeviceRecord, PushTokenRecord, ShownRecord } from '../push/records.js';
+import { tokenKey, type OutboxRecord, type PushDeviceRecord, type PushTokenRecord, type ShownRecord } from '../push/records.js';
 import type { EmailBatchRecord } from '../messages/notifications.js';
 import type { RealmRecord } from '../organization/records.js';
 import type { PresenceSnapshot } from '../users/presence.js';
@@ -262,7 +263,7 @@ export class Store {
     this.navigationViews = new OwnedTable(this.open('navigationViews'), (view) => [view.id]);
     this.scheduledMessages = new OwnedTable(this.open('scheduledMessages'), (message) => [message.id]);
     this.pushDevices = new OwnedTable(this.open('pushDevices'), (device) => [device.pushAccountId]);
-    this.pushTokens = new OwnedTable(this.open('pushTokens'), (token) => [token.kind, token.token]);
+    this.pushTokens = new OwnedTable(this.open('pushTokens'), (token) => [token.kind, tokenKey(token.token)]);
     this.notificationOutbox = new RealmTable(this.open('notificationOutbox'), (notification) => [notification.id]);
     this.pushShown = new OwnedTable(this.open('pushShown'), (shown) => [shown.messageId, shown.route]);
     this.emailBatches = new RealmTable(this.open('emailBatches'), (batch) => [batch.userId]);
