@@ -152,9 +152,14 @@ export class RealmActor implements RealmHandle {
    * down; `savePresence` saves it a last time); writes still run. */
   stopTimers(): void {
     this.deliveries.stop();
-    this.notifier.stop();
+    void this.notifier.stop();
     this.timersStopped = true;
     this.cancelPresenceSave?.();
+  }
+
+  /** Resolves once the notifications being sent when the timers stopped are recorded. */
+  notificationsSettled(): Promise<void> {
+    return this.notifier.stop();
   }
 
   /** Arms the presence save once presence changed (no timer while nothing changes). */

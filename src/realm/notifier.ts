@@ -23,6 +23,8 @@ export class Notifier {
   private again = false;
   private stopped = false;
   private cancel: (() => void) | undefined;
+  /** The pass under way, if any. */
+  private current: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly config: Pick<Config, 'clock' | 'pushRelay' | 'log'>,
@@ -36,13 +38,16 @@ export class Notifier {
       this.again = true;
       return;
     }
-    void this.run();
+    this.current = this.run();
   }
 
-  stop(): void {
+  /** Stops looking; resolves once the pass under way (bounded by the relay's timeout) has recorded
+   * what the relay took, so a graceful shutdown sends nothing twice. */
+  stop(): Promise<void> {
     this.stopped = true;
     this.cancel?.();
     this.cancel = undefined;
+    return this.current;
   }
 
   private async run(): Promise<void> {

@@ -60,10 +60,11 @@ export class Realms implements RealmDirectory, RealmCreator {
     for (const id of this.store.notificationOutbox.realmIds()) this.actor(id);
   }
 
-  /** Stops every realm's timers (shutdown); resolves once accepted writes and every realm's
-   * presence are durable. */
+  /** Stops every realm's timers (shutdown); resolves once the notifications in flight are
+   * recorded, and accepted writes and every realm's presence are durable. */
   async stop(): Promise<void> {
     for (const actor of this.actors.values()) actor.stopTimers();
+    await Promise.all([...this.actors.values()].map((actor) => actor.notificationsSettled()));
     await this.idle();
     await Promise.all([...this.actors.values()].map((actor) => actor.savePresence()));
   }
