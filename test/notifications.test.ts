@@ -10,6 +10,7 @@ import { TestClock } from './helpers/clock.js';
 import { register } from './helpers/events.js';
 import { open, registerDevice, type Device } from './helpers/pushDevices.js';
 import { assertMatchesReference } from './helpers/reference.js';
+import { settlements, until } from './helpers/notifier.js';
 import { FakeRelay } from './helpers/relay.js';
 import { startTestServer, testConfig, waitFor, type TestServer } from './helpers/server.js';
 
@@ -73,20 +74,6 @@ async function notifiedUpTo(relay: FakeRelay, device: Device, last: number): Pro
  * what the tests before it caused. */
 const sentinel = async (server: TestServer, othelloId: number): Promise<number> =>
   send(await server.as('hamlet@zulip.com'), { type: 'direct', to: JSON.stringify([othelloId]), content: 'sentinel' });
-
-/** How many times the notifier recorded the outcome of a pass (from the command metrics). */
-async function settlements(server: TestServer): Promise<number> {
-  const text = await server.config.metrics.registry.getSingleMetricAsString('parley_command_duration_seconds');
-  const counts = text.matchAll(/^parley_command_duration_seconds_count\{command="notifications\.settle",[^}]*\} (\d+)$/gm);
-  return [...counts].reduce((sum, [, count]) => sum + Number(count), 0);
-}
-
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  for (let tries = 0; !(await condition()); tries++) {
-    if (tries > 500) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 notifications('a direct message to a user with no client connected: the payload sealed to their device, in Zulip\'s shape', async ({ server, relay, phone, othelloId, hamletId }) => {
   const hamlet = await server.as('hamlet@zulip.com');

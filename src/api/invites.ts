@@ -37,7 +37,8 @@ export function emailInvite(): never {
   throw errors.noSuchInvitation();
 }
 
-const page = (title: string, body: string, status: 200 | 400 = 200) =>
+/** A small HTML page for a person following a link (invitations, unsubscribing). */
+export const page = (title: string, body: string, status: 200 | 400 = 200) =>
   new Page(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeText(title)}</title>` +
       `<style>body{font:16px system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}label{display:block;margin:.8rem 0 .2rem}input{width:100%;padding:.4rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem}.error{color:#b00020}</style>` +

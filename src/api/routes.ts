@@ -25,6 +25,7 @@ import { createScheduledMessage, deleteScheduledMessage, getScheduledMessages, u
 import { updateRealm, updateUserSettingsDefaults } from './realm.js';
 import { deactivateCustomEmoji, getRealmEmoji, uploadCustomEmoji } from './realmEmoji.js';
 import { deleteAvatar, publicImage, uploadAvatar } from './avatars.js';
+import { unsubscribeMissedMessages } from './unsubscribe.js';
 import { createInviteLink, emailInvite, getInvites, join, joinPage, revokeInviteLink, sendInvites } from './invites.js';
 import { getServerSettings, health, ready } from './server.js';
 import { getDefaultLogo, getEmojiData } from './static.js';
@@ -85,6 +86,8 @@ export const routes: readonly Route[] = [
   userRoute('POST', '/invites/{invite_id:int}/resend', schemas.resendEmailInvite, emailInvite),
   page(publicRoute('GET', '/join/{key}', schemas.getJoinPage, joinPage)),
   page(publicRoute('POST', '/join/{key}', schemas.joinOrganization, join)),
+  page(publicRoute('GET', '/accounts/unsubscribe/missed_messages/{user_id:int}/{token}', schemas.unsubscribeMissedMessages, unsubscribeMissedMessages)),
+  page(publicRoute('POST', '/accounts/unsubscribe/missed_messages/{user_id:int}/{token}', schemas.unsubscribeMissedMessages, unsubscribeMissedMessages)),
   userRoute('DELETE', '/users/me/avatar', schemas.deleteAvatar, deleteAvatar),
   userRoute('POST', '/users/me/api_key/regenerate', schemas.regenerateApiKey, regenerateOwnApiKey),
   adminRoute('POST', '/users', schemas.createUser, createUser),

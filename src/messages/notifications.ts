@@ -67,4 +67,6 @@ export interface EmailBatchRecord {
   /** UNIX seconds: when the e-mail goes out. */
   dueAt: number;
   messageIds: number[];
+  /** Failed sending attempts so far. */
+  attempts: number;
 }

@@ -4,6 +4,7 @@
 // at a time, so no notification is sent twice by the same server.
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import { sendMail } from '../mail/transport.js';
 import { postToRelay } from '../push/relay.js';
 import type { DueWork, Settlement } from './commands/notifications.js';
 
@@ -27,7 +28,7 @@ export class Notifier {
   private current: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly config: Pick<Config, 'clock' | 'pushRelay' | 'log'>,
+    private readonly config: Pick<Config, 'clock' | 'pushRelay' | 'mail' | 'log'>,
     private readonly realm: NotifierRealm,
   ) {}
 
@@ -78,18 +79,26 @@ export class Notifier {
   /** Sends what is due; returns when the next row falls due. */
   private async pass(): Promise<number | null> {
     const work = await this.realm.due();
-    const outcome: Settlement = { delivered: [], failed: [], dropped: work.dropped };
-    await Promise.all(
-      work.push.map(async ({ id, path, body }) => {
-        try {
-          await postToRelay(this.config.pushRelay, path, body);
-          outcome.delivered.push(id);
-        } catch {
-          outcome.failed.push(id);
-        }
-      }),
-    );
-    if (outcome.delivered.length + outcome.failed.length + outcome.dropped.length > 0) await this.realm.settle(outcome);
+    const outcome: Settlement = { delivered: [], failed: [], dropped: work.dropped, mailed: [...work.droppedEmails], mailFailed: [] };
+    const pushes = work.push.map(async ({ id, path, body }) => {
+      try {
+        await postToRelay(this.config.pushRelay, path, body);
+        outcome.delivered.push(id);
+      } catch {
+        outcome.failed.push(id);
+      }
+    });
+    const mails = work.emails.map(async ({ userId, messageIds, mail }) => {
+      try {
+        await sendMail(this.config.mail!, mail);
+        outcome.mailed.push({ userId, messageIds });
+      } catch (error) {
+        this.config.log.warn({ err: error, user: userId }, 'missed-message e-mail not sent');
+        outcome.mailFailed.push(userId);
+      }
+    });
+    await Promise.all([...pushes, ...mails]);
+    if (Object.values(outcome).some((list) => list.length > 0)) await this.realm.settle(outcome);
     return work.next;
   }
 }

@@ -58,6 +58,7 @@ export class Realms implements RealmDirectory, RealmCreator {
   activateScheduled(): void {
     for (const id of this.store.scheduledMessages.realmIds()) this.actor(id);
     for (const id of this.store.notificationOutbox.realmIds()) this.actor(id);
+    for (const id of this.store.emailBatches.realmIds()) this.actor(id);
   }
 
   /** Stops every realm's timers (shutdown); resolves once the notifications in flight are

@@ -11,6 +11,8 @@ import type { OutboxRecord, PushRoute } from '../../push/records.js';
 import { relayPaths, sealedDeliveries } from '../../push/relay.js';
 import { userAvatarUrl } from '../../users/avatars.js';
 import { apiEmail } from '../../users/view.js';
+import { userSetting } from '../../users/settings.js';
+import { dueEmails, settleEmails, type BatchPart, type DueEmail, type EmailSettlement } from './missedEmails.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 
 /** A notification the relay has not taken for this long is dropped (it would only confuse). */
@@ -48,7 +50,9 @@ function queue(ctx: CommandContext, userId: number, route: PushRoute, kind: Outb
 
 /** Queues the notifications a new message causes, in its commit; call from the send path. */
 export function queueNotifications(ctx: CommandContext, message: MessageRecord, flagsByUser: ReadonlyMap<number, number>): void {
-  if (!ctx.config.pushRelay) return;
+  const push = ctx.config.pushRelay !== null;
+  const mail = ctx.config.mail !== null;
+  if (!push && !mail) return;
   const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
   for (const [userId, flags] of flagsByUser) {
     const user = ctx.state.users.get(userId);
@@ -66,9 +70,18 @@ export function queueNotifications(ctx: CommandContext, message: MessageRecord, 
       },
       connected: ctx.queues.hasQueue(ctx.state.realm.id, userId),
     };
-    if (notificationTrigger('push', candidate) === null) continue;
-    for (const route of routesOf(ctx, userId)) queue(ctx, userId, route, 'message', [message.id]);
+    if (push && notificationTrigger('push', candidate) !== null) for (const route of routesOf(ctx, userId)) queue(ctx, userId, route, 'message', [message.id]);
+    if (mail && notificationTrigger('email', candidate) !== null) batchEmail(ctx, userId, message.id);
   }
+}
+
+/** Adds a missed message to the user's pending e-mail: the first one sets when it goes out (their
+ * email_notifications_batching_period_seconds from now), later ones join it. */
+function batchEmail(ctx: CommandContext, userId: number, messageId: number): void {
+  const realmId = ctx.state.realm.id;
+  const batch = ctx.store.emailBatches.get(realmId, userId);
+  if (batch) ctx.save('emailBatch', { ...batch, messageIds: [...batch.messageIds, messageId] });
+  else ctx.save('emailBatch', { realmId, userId, dueAt: ctx.now + Number(userSetting(ctx.state.users.get(userId)!, 'email_notifications_batching_period_seconds')), messageIds: [messageId], attempts: 0 });
 }
 
 /** Queues the removal of the push notifications of messages a user just read; call from the flag
@@ -155,11 +168,14 @@ export interface DueWork {
   push: PushDelivery[];
   /** Outbox rows to drop unsent. */
   dropped: number[];
+  emails: DueEmail[];
+  /** Batches with nothing left to tell. */
+  droppedEmails: BatchPart[];
   /** When the next row falls due (milliseconds on the server's clock), if any is waiting. */
   next: number | null;
 }
 
-export interface Settlement {
+export interface Settlement extends EmailSettlement {
   /** Taken by the relay: removed from the outbox. */
   delivered: number[];
   /** Refused or unreachable: tried again later. */
@@ -171,7 +187,8 @@ export const notificationCommands = {
   /** The notifications due now, ready for the relay (the notifier's read). */
   'notifications.due': readCommand((ctx, _input: Record<string, never>): DueWork => {
     const nowMs = ctx.config.clock.now();
-    const work: DueWork = { push: [], dropped: [], next: null };
+    const mail = dueEmails(ctx, nowMs);
+    const work: DueWork = { push: [], dropped: [], emails: mail.emails, droppedEmails: mail.dropped, next: mail.next };
     for (const row of ctx.store.notificationOutbox.ofRealm(ctx.state.realm.id)) {
       if (row.dueAt > nowMs || work.push.length >= PASS_SIZE) {
         work.next = Math.min(work.next ?? Infinity, row.dueAt > nowMs ? row.dueAt : nowMs);
@@ -197,6 +214,7 @@ export const notificationCommands = {
       const attempts = row.attempts + 1;
       ctx.save('notification', { ...row, attempts, dueAt: ctx.config.clock.now() + retryDelayMs(attempts) });
     }
+    settleEmails(ctx, input);
     return {};
   }),
 };
