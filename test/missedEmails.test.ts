@@ -2,12 +2,13 @@
 // a mention gets, once their batching period is over, one e-mail for the batch through a real SMTP
 // server (loopback), grouped by conversation, from PARLEY_EMAIL_FROM, with a working one-click
 // unsubscribe link; read messages are left out, the settings and the realm's policy are honoured,
-// and a pending batch survives a restart.
+// and a pending batch survives a restart. Invitations by e-mail go through the same transport.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ApiClient } from './helpers/client.js';
 import { TestClock } from './helpers/clock.js';
 import { register } from './helpers/events.js';
+import { assertMatchesReference } from './helpers/reference.js';
 import { nextSettlement, settlements } from './helpers/notifier.js';
 import { FakeSmtp, type ReceivedMail } from './helpers/smtp.js';
 import { startTestServer, testConfig, waitFor, type TestServer } from './helpers/server.js';
@@ -217,6 +218,62 @@ emails('a pending batch survives a restart', async ({ smtp }) => {
   } finally {
     await second.stop();
   }
+});
+
+emails('e-mail invitations go out through the transport: one link per address, for that address, used once; listed, resent, revoked', async ({ server, smtp }) => {
+  const iago = await server.as('iago@zulip.com');
+  const invite = (params: Record<string, unknown>) => iago.post('/invites', { stream_ids: JSON.stringify([]), ...params });
+  const invalid = await invite({ invitee_emails: 'viola@example.com, not-an-address' });
+  assert.equal([invalid.status, invalid.body.msg], [400, "Some emails did not validate, so we didn't send any invitations."]);
+  const member = await invite({ invitee_emails: 'viola@example.com, hamlet@zulip.com' });
+  assert.equal([member.status, member.body.msg], [400, "hamlet@zulip.com: already in this organization, so we didn't send any invitations."]);
+  assert.is(smtp.mails.length, 0, 'a refused request sends nothing');
+
+  const sent = await invite({ invitee_emails: 'viola@example.com\nsebastian@example.com', invite_as: 400 });
+  assert.is(sent.status, 200, JSON.stringify(sent.body));
+  assertMatchesReference('POST /invites', sent.body);
+  await waitFor(() => smtp.mails.length === 2);
+  const mail = smtp.to('viola@example.com')[0]!;
+  assert.equal(mail.parsed.from?.value.map(({ name, address }) => `${name} <${address}>`), [FROM]);
+  assert.is(mail.parsed.subject, 'Iago invited you to Zulip Dev');
+  const link = /(http\S+\/join\/[0-9a-f]+\/)/.exec(mail.parsed.text ?? '')?.[1];
+  assert.ok(link, mail.parsed.text);
+  assert.ok(String(mail.parsed.html).includes(link!));
+
+  const listed = await iago.get('/invites');
+  assertMatchesReference('GET /invites', listed.body);
+  const entries = listed.body.invites as { id: number; email?: string; is_multiuse: boolean; link_url?: string }[];
+  const viola = entries.find((entry) => entry.email === 'viola@example.com')!;
+  const sebastian = entries.find((entry) => entry.email === 'sebastian@example.com')!;
+  assert.equal([viola.is_multiuse, viola.link_url], [false, undefined]);
+
+  const resent = await iago.post(`/invites/${sebastian.id}/resend`);
+  assert.is(resent.status, 200);
+  await waitFor(() => smtp.to('sebastian@example.com').length === 2);
+  assert.is((await iago.delete(`/invites/${sebastian.id}`)).status, 200);
+  assert.equal((await iago.post(`/invites/${sebastian.id}/resend`)).body.msg, 'No such invitation');
+
+  const page = `${server.baseUrl}${new URL(link!).pathname}`;
+  const join = (email: string) => fetch(page, { method: 'POST', body: new URLSearchParams({ email, full_name: 'Viola', password: 'long enough' }) });
+  const other = await join('orsino@example.com');
+  assert.is(other.status, 400);
+  assert.match(await other.text(), /This invitation is for viola@example\.com/);
+  const joined = await join('viola@example.com');
+  assert.is(joined.status, 200);
+  assert.match(await joined.text(), /viola@example\.com/);
+  assert.is((await join('viola@example.com')).status, 400, 'used once');
+  const users = (await iago.get('/users')).body.members as { email: string; delivery_email?: string | null }[];
+  assert.ok(users.some((user) => user.delivery_email === 'viola@example.com' || user.email === 'viola@example.com'));
+});
+
+emails('an invitation the mail server refuses is not kept, and the answer says so', async ({ server, smtp }) => {
+  const iago = await server.as('iago@zulip.com');
+  smtp.refusing = true;
+  const refused = await iago.post('/invites', { invitee_emails: 'olivia@example.com', stream_ids: JSON.stringify([]) });
+  assert.equal([refused.status, refused.body.code], [502, 'EMAIL_NOT_SENT']);
+  assert.match(String(refused.body.msg), /olivia@example\.com/);
+  const entries = (await iago.get('/invites')).body.invites as { email?: string }[];
+  assert.not.ok(entries.some((entry) => entry.email === 'olivia@example.com'));
 });
 
 emails.run();

@@ -26,7 +26,7 @@ import { updateRealm, updateUserSettingsDefaults } from './realm.js';
 import { deactivateCustomEmoji, getRealmEmoji, uploadCustomEmoji } from './realmEmoji.js';
 import { deleteAvatar, publicImage, uploadAvatar } from './avatars.js';
 import { unsubscribeMissedMessages } from './unsubscribe.js';
-import { createInviteLink, emailInvite, getInvites, join, joinPage, revokeInviteLink, sendInvites } from './invites.js';
+import { createInviteLink, getInvites, join, joinPage, resendEmailInvite, revokeEmailInvite, revokeInviteLink, sendInvites } from './invites.js';
 import { getServerSettings, health, ready } from './server.js';
 import { getDefaultLogo, getEmojiData } from './static.js';
 import { thumbnail } from './thumbnail.js';
@@ -82,8 +82,8 @@ export const routes: readonly Route[] = [
   userRoute('POST', '/invites', schemas.sendInvites, sendInvites),
   userRoute('POST', '/invites/multiuse', schemas.createInviteLink, createInviteLink),
   userRoute('DELETE', '/invites/multiuse/{invite_id:int}', schemas.revokeInviteLink, revokeInviteLink),
-  userRoute('DELETE', '/invites/{invite_id:int}', schemas.revokeEmailInvite, emailInvite),
-  userRoute('POST', '/invites/{invite_id:int}/resend', schemas.resendEmailInvite, emailInvite),
+  userRoute('DELETE', '/invites/{invite_id:int}', schemas.revokeEmailInvite, revokeEmailInvite),
+  userRoute('POST', '/invites/{invite_id:int}/resend', schemas.resendEmailInvite, resendEmailInvite),
   page(publicRoute('GET', '/join/{key}', schemas.getJoinPage, joinPage)),
   page(publicRoute('POST', '/join/{key}', schemas.joinOrganization, join)),
   page(publicRoute('GET', '/accounts/unsubscribe/missed_messages/{user_id:int}/{token}', schemas.unsubscribeMissedMessages, unsubscribeMissedMessages)),
