@@ -7,8 +7,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ApiClient } from './helpers/client.js';
 import { TestClock } from './helpers/clock.js';
-import { register } from './helpers/events.js';
-import { assertMatchesReference } from './helpers/reference.js';
+import { applyEvent, comparable, pollEvents, register } from './helpers/events.js';
+import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
 import { nextSettlement, settlements } from './helpers/notifier.js';
 import { FakeSmtp, type ReceivedMail } from './helpers/smtp.js';
 import { startTestServer, testConfig, waitFor, type TestServer } from './helpers/server.js';
@@ -96,12 +96,26 @@ emails('a direct message and a mention: one e-mail after the batching period, gr
   const forged = await fetch(local.replace(/[0-9a-f]{4}$/, '0000'));
   assert.is(forged.status, 400);
   assert.match(await forged.text(), /Invalid unsubscribe link/);
+  const watching = await register(cordelia, { fetch_event_types: ['user_settings', 'update_global_notifications'], event_types: ['user_settings', 'update_global_notifications'] });
   const page = await fetch(local);
   assert.is(page.status, 200);
   assert.match(await page.text(), /no longer get e-mails/);
-  const state = await register(cordelia, { fetch_event_types: ['user_settings'] });
+  const events = await pollEvents(cordelia, watching.queueId, 2);
+  assert.equal(
+    events.map((event) => [event.type, event.property ?? event.notification_name, event.value ?? event.setting]),
+    [
+      ['user_settings', 'enable_offline_email_notifications', false],
+      ['update_global_notifications', 'enable_offline_email_notifications', false],
+    ],
+  );
+  for (const event of events) {
+    assertEventMatchesReference(event);
+    applyEvent(watching.state, event);
+  }
+  const state = await register(cordelia, { fetch_event_types: ['user_settings', 'update_global_notifications'] });
   assert.is((state.state.user_settings as Record<string, unknown>).enable_offline_email_notifications, false);
-  await cordelia.delete('/events', { queue_id: state.queueId });
+  assert.equal(comparable(watching.state), comparable(state.state), 'register + events == fresh register');
+  for (const queueId of [watching.queueId, state.queueId]) await cordelia.delete('/events', { queue_id: queueId });
   const again = await fetch(local, { method: 'POST', body: 'List-Unsubscribe=One-Click', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
   assert.is(again.status, 200, 'one-click POST (RFC 8058) works as well');
   await dm(hamlet, cordelia, 'after unsubscribing');
