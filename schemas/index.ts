@@ -140,3 +140,6 @@ export { default as updateUser } from './update-user.js';
 export { default as uploadAvatar } from './upload-avatar.js';
 export { default as uploadCustomEmoji } from './upload-custom-emoji.js';
 export { default as uploadFile } from './upload-file.js';
+export { default as addFcmToken, default as removeFcmToken, default as removeApnsToken } from './push-token.js';
+export { default as addApnsToken } from './add-apns-token.js';
+export { default as unsubscribeMissedMessages } from './unsubscribe-missed-messages.js';

@@ -13,6 +13,14 @@ export interface JwtKey {
 }
 
 /** The push relay ("bouncer") that forwards notifications to FCM/APNs (Zulip's PUSH_NOTIFICATION_BOUNCER_URL). */
+/** Where e-mail goes out (missed messages, invitations). */
+export interface MailSettings {
+  /** nodemailer's SMTP URL: smtp://user:pass@host:587 (smtps:// for TLS from the start). */
+  url: string;
+  /** The From address of every e-mail, as given. */
+  from: string;
+}
+
 export interface PushRelay {
   url: string;
   /** `<server uuid>:<api key>`, sent as HTTP Basic credentials. */
@@ -94,6 +102,8 @@ export interface Config {
   clock: Clock;
   /** Unset: the server offers no mobile push. */
   pushRelay: PushRelay | null;
+  /** Unset: the server sends no e-mail (missed-message e-mails, invitations). */
+  mail: MailSettings | null;
   /** Unset: the server offers no video calls. */
   videoProvider: VideoProvider | null;
   rateLimits: RateLimitSettings;
@@ -111,6 +121,15 @@ export interface Config {
   metrics: Metrics;
   /** Where Prometheus scrapes GET /metrics: an address of its own, never the API's port; null: not served. */
   metricsListen: { host: string; port: number } | null;
+}
+
+function mailSetting(env: NodeJS.ProcessEnv): MailSettings | null {
+  const url = env.PARLEY_SMTP_URL;
+  if (!url) return null;
+  if (!/^smtps?:\/\//.test(url)) throw new Error(`PARLEY_SMTP_URL must be an smtp:// or smtps:// URL, got '${url.replace(/\/\/[^@/]*@/, '//…@')}'`);
+  const from = env.PARLEY_EMAIL_FROM;
+  if (!from) throw new Error('PARLEY_EMAIL_FROM is required with PARLEY_SMTP_URL');
+  return { url, from };
 }
 
 function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -225,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushRelay: env.PARLEY_PUSH_RELAY_URL
       ? { url: env.PARLEY_PUSH_RELAY_URL.replace(/\/+$/, ''), credentials: env.PARLEY_PUSH_RELAY_CREDENTIALS ?? '', timeoutMs: intSetting(env, 'PARLEY_PUSH_RELAY_TIMEOUT_MS', 10_000) }
       : null,
+    mail: mailSetting(env),
     videoProvider: videoProviderSetting(env.PARLEY_VIDEO_PROVIDER),
     rateLimits: rateLimitSettings(env),
     maxFileUploadSizeMib: intSetting(env, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB', 25),

@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'NO_ACTIVE_PUSH_DEVICE'
   | 'ADMIN_ACTION_REQUIRED'
   | 'FAILED_TO_CONNECT_BOUNCER'
+  | 'EMAIL_NOT_SENT'
   | 'INTERNAL_SERVER_ERROR_ON_BOUNCER'
   | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
   | 'STORAGE_UNAVAILABLE'
@@ -114,6 +115,7 @@ export const errors = {
   noEmailAddresses: () => new ApiError(400, 'BAD_REQUEST', 'You must specify at least one email address.'),
   emailInvitesUnavailable: () =>
     new ApiError(400, 'BAD_REQUEST', 'This server cannot send e-mail: no mail transport is configured. Create a reusable invitation link instead (POST /invites/multiuse).'),
+  emailNotSent: (addresses: readonly string[]) => new ApiError(502, 'EMAIL_NOT_SENT', `The mail server did not take the invitation to ${addresses.join(', ')}; it was not kept. Try again later.`),
   cannotSubscribeOthers: () => new ApiError(400, 'BAD_REQUEST', 'You do not have permission to subscribe other users to channels.'),
   avatarChangesDisabled: () => new ApiError(400, 'BAD_REQUEST', 'Avatar changes are disabled in this organization.'),
   fileTooLarge: (maxMib: number) => new ApiError(400, 'BAD_REQUEST', `File is larger than this server's configured maximum upload size (${maxMib} MiB).`),

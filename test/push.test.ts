@@ -1,17 +1,14 @@
 // Mobile push (spec endpoint 21): devices registered with their NaCl key, the E2EE test
 // notification sealed to each device's key and posted to the push relay, and each of the four
 // push errors produced by the relay behaviour (or server state) that causes it.
-import sodium from 'libsodium-wrappers';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertRequiresCredentials } from './helpers/assert.js';
-import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, register } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesComponent, assertMatchesReference } from './helpers/reference.js';
+import { base64, open, registerDevice } from './helpers/pushDevices.js';
 import { FakeRelay, refusingUrl } from './helpers/relay.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-
-await sodium.ready;
 
 const push = suite<{ server: TestServer; relay: FakeRelay }>('mobile push');
 
@@ -25,32 +22,6 @@ push.after(async ({ server, relay }) => {
   await server.stop();
   await relay.close();
 });
-
-const base64 = (bytes: Uint8Array): string => sodium.to_base64(bytes, sodium.base64_variants.ORIGINAL);
-
-interface Device {
-  pushAccountId: number;
-  keys: { publicKey: Uint8Array; privateKey: Uint8Array };
-}
-
-async function registerDevice(client: ApiClient, pushAccountId: number): Promise<Device> {
-  const keys = sodium.crypto_box_keypair();
-  const response = await client.post('/mobile_push/register', {
-    token_kind: 'fcm',
-    push_account_id: pushAccountId,
-    push_public_key: base64(keys.publicKey),
-    bouncer_public_key: 'bouncer-key-1',
-    encrypted_push_registration: base64(sodium.randombytes_buf(64)),
-  });
-  assert.is(response.status, 200, JSON.stringify(response.body));
-  assertMatchesReference('POST /mobile_push/register', response.body);
-  return { pushAccountId, keys };
-}
-
-function open(device: Device, sealed: string): Record<string, unknown> {
-  const bytes = sodium.crypto_box_seal_open(sodium.from_base64(sealed, sodium.base64_variants.ORIGINAL), device.keys.publicKey, device.keys.privateKey);
-  return JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
-}
 
 push('registering a device: checked, announced to the user\'s clients, in register\'s push_devices', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');

@@ -7,6 +7,9 @@ import type { Params } from '../http/validation.js';
 import { escapeAttr, escapeText } from '../markdown/html.js';
 import { hashNewPassword } from '../users/password.js';
 import type { Role } from '../users/records.js';
+import { invitationMail } from '../users/invites.js';
+import { sendMail } from '../mail/transport.js';
+import type { SentInvite } from '../realm/commands/invites.js';
 
 type InviteParams = Params<typeof schemas.createInviteLink>;
 
@@ -25,19 +28,41 @@ export async function getInvites(request: UserRequest) {
 }
 
 export const revokeInviteLink = (request: UserRequest, params: Params<typeof schemas.revokeInviteLink>) =>
-  request.realm.ask('invites.revokeLink', request.user.userId, { id: params.invite_id });
+  request.realm.ask('invites.revoke', request.user.userId, { id: params.invite_id, email: false });
+
+export const revokeEmailInvite = (request: UserRequest, params: Params<typeof schemas.revokeEmailInvite>) =>
+  request.realm.ask('invites.revoke', request.user.userId, { id: params.invite_id, email: true });
+
+/** Sends stored e-mail invitations; one the mail server would not take is revoked, and the answer
+ * names it (the others went out). */
+async function mailInvites(request: UserRequest, invites: readonly SentInvite[]): Promise<Record<string, never>> {
+  const failed: string[] = [];
+  await Promise.all(
+    invites.map(async (invite) => {
+      try {
+        await sendMail(request.config.mail!, invitationMail({ to: invite.email, inviterName: invite.inviterName, realmName: invite.realmName, link: invite.link }));
+      } catch (error) {
+        request.config.log.warn({ err: error, invite: invite.id }, 'invitation e-mail not sent');
+        failed.push(invite.email);
+        await request.realm.ask('invites.revoke', request.user.userId, { id: invite.id, email: true }).catch(() => undefined);
+      }
+    }),
+  );
+  if (failed.length > 0) throw errors.emailNotSent(failed);
+  return {};
+}
 
 export async function sendInvites(request: UserRequest, params: Params<typeof schemas.sendInvites>) {
   const emails = params.invitee_emails.split(/[,\n]/).map((email) => email.trim()).filter((email) => email !== '');
-  return request.realm.ask('invites.send', request.user.userId, { ...inviteOptions(params), emails });
+  return mailInvites(request, await request.realm.ask('invites.send', request.user.userId, { ...inviteOptions(params), emails }));
 }
 
-/** Revoking or resending an e-mail invitation: there are none (the server sends no e-mail). */
-export function emailInvite(): never {
-  throw errors.noSuchInvitation();
+export async function resendEmailInvite(request: UserRequest, params: Params<typeof schemas.resendEmailInvite>) {
+  return mailInvites(request, [await request.realm.ask('invites.resend', request.user.userId, { id: params.invite_id })]);
 }
 
-const page = (title: string, body: string, status: 200 | 400 = 200) =>
+/** A small HTML page for a person following a link (invitations, unsubscribing). */
+export const page = (title: string, body: string, status: 200 | 400 = 200) =>
   new Page(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeText(title)}</title>` +
       `<style>body{font:16px system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}label{display:block;margin:.8rem 0 .2rem}input{width:100%;padding:.4rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem}.error{color:#b00020}</style>` +

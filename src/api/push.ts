@@ -3,8 +3,8 @@ import type * as schemas from '../../schemas/index.js';
 import type { Params } from '../http/validation.js';
 import { errors } from '../errors.js';
 import type { UserRequest } from '../http/route.js';
-import { notifyRelay } from '../push/relay.js';
-import { decodePublicKey, seal } from '../push/seal.js';
+import { notifyRelay, postToRelay, relayPaths, sealedDeliveries } from '../push/relay.js';
+import type { PushTokenRecord } from '../push/records.js';
 import { realmUrl } from '../organization/records.js';
 import { nowSeconds } from '../clock.js';
 
@@ -27,13 +27,30 @@ export async function sendTestPushNotification(request: UserRequest, params: Par
   await notifyRelay(request.config.pushRelay, {
     realm_url: url,
     user_id: request.user.userId,
-    devices: devices.map((device) => ({
-      push_account_id: device.pushAccountId,
-      bouncer_public_key: device.bouncerPublicKey,
-      encrypted_push_registration: device.encryptedPushRegistration,
-      // Registration checked the key; a record that no longer decodes is a broken store.
-      encrypted_data: seal(payload, decodePublicKey(device.pushPublicKey)!),
-    })),
+    devices: sealedDeliveries(devices, payload),
   });
   return {};
 }
+
+/** Zulip's token kinds on the relay's token API. */
+const relayTokenKind = { apns: 1, fcm: 2 } as const;
+
+/** The older registration (Zulip's mobile app before E2EE): the relay learns the token first, so a
+ * refusal there registers nothing. */
+async function addToken(request: UserRequest, kind: PushTokenRecord['kind'], token: string, appId: string | null) {
+  const input = { kind, token, appId };
+  await request.realm.ask('push.checkToken', request.user.userId, input);
+  await postToRelay(request.config.pushRelay, relayPaths.tokenRegister, { user_id: request.user.userId, token, token_kind: relayTokenKind[kind], ...(appId === null ? {} : { ios_app_id: appId }) });
+  return request.realm.ask('push.addToken', request.user.userId, input);
+}
+
+async function removeToken(request: UserRequest, kind: PushTokenRecord['kind'], token: string) {
+  await request.realm.ask('push.removeToken', request.user.userId, { kind, token });
+  await postToRelay(request.config.pushRelay, relayPaths.tokenUnregister, { user_id: request.user.userId, token, token_kind: relayTokenKind[kind] });
+  return {};
+}
+
+export const addFcmToken = (request: UserRequest, params: Params<typeof schemas.addFcmToken>) => addToken(request, 'fcm', params.token, null);
+export const addApnsToken = (request: UserRequest, params: Params<typeof schemas.addApnsToken>) => addToken(request, 'apns', params.token, params.appid);
+export const removeFcmToken = (request: UserRequest, params: Params<typeof schemas.removeFcmToken>) => removeToken(request, 'fcm', params.token);
+export const removeApnsToken = (request: UserRequest, params: Params<typeof schemas.removeApnsToken>) => removeToken(request, 'apns', params.token);

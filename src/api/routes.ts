@@ -25,7 +25,8 @@ import { createScheduledMessage, deleteScheduledMessage, getScheduledMessages, u
 import { updateRealm, updateUserSettingsDefaults } from './realm.js';
 import { deactivateCustomEmoji, getRealmEmoji, uploadCustomEmoji } from './realmEmoji.js';
 import { deleteAvatar, publicImage, uploadAvatar } from './avatars.js';
-import { createInviteLink, emailInvite, getInvites, join, joinPage, revokeInviteLink, sendInvites } from './invites.js';
+import { unsubscribeMissedMessages } from './unsubscribe.js';
+import { createInviteLink, getInvites, join, joinPage, resendEmailInvite, revokeEmailInvite, revokeInviteLink, sendInvites } from './invites.js';
 import { getServerSettings, health, ready } from './server.js';
 import { getDefaultLogo, getEmojiData } from './static.js';
 import { thumbnail } from './thumbnail.js';
@@ -33,7 +34,7 @@ import { getAttachments, getFile, removeAttachment, uploadFile } from './uploads
 import { completeCallAuthorization, createCall, startCallAuthorization } from './calls.js';
 import { addNavigationView, editNavigationView, getNavigationViews, removeNavigationView } from './navigationViews.js';
 import { addPlayground, removePlayground } from './playgrounds.js';
-import { registerPushDevice, sendTestPushNotification } from './push.js';
+import { addApnsToken, addFcmToken, registerPushDevice, removeApnsToken, removeFcmToken, sendTestPushNotification } from './push.js';
 import { createSavedSnippet, deleteSavedSnippet, editSavedSnippet, getSavedSnippets } from './savedSnippets.js';
 import { getRealmPresence, getUserPresence, updatePresence } from './presence.js';
 import { setEditTypingStatus, setTypingStatus } from './typing.js';
@@ -81,10 +82,12 @@ export const routes: readonly Route[] = [
   userRoute('POST', '/invites', schemas.sendInvites, sendInvites),
   userRoute('POST', '/invites/multiuse', schemas.createInviteLink, createInviteLink),
   userRoute('DELETE', '/invites/multiuse/{invite_id:int}', schemas.revokeInviteLink, revokeInviteLink),
-  userRoute('DELETE', '/invites/{invite_id:int}', schemas.revokeEmailInvite, emailInvite),
-  userRoute('POST', '/invites/{invite_id:int}/resend', schemas.resendEmailInvite, emailInvite),
+  userRoute('DELETE', '/invites/{invite_id:int}', schemas.revokeEmailInvite, revokeEmailInvite),
+  userRoute('POST', '/invites/{invite_id:int}/resend', schemas.resendEmailInvite, resendEmailInvite),
   page(publicRoute('GET', '/join/{key}', schemas.getJoinPage, joinPage)),
   page(publicRoute('POST', '/join/{key}', schemas.joinOrganization, join)),
+  page(publicRoute('GET', '/accounts/unsubscribe/missed_messages/{user_id:int}/{token}', schemas.unsubscribeMissedMessages, unsubscribeMissedMessages)),
+  page(publicRoute('POST', '/accounts/unsubscribe/missed_messages/{user_id:int}/{token}', schemas.unsubscribeMissedMessages, unsubscribeMissedMessages)),
   userRoute('DELETE', '/users/me/avatar', schemas.deleteAvatar, deleteAvatar),
   userRoute('POST', '/users/me/api_key/regenerate', schemas.regenerateApiKey, regenerateOwnApiKey),
   adminRoute('POST', '/users', schemas.createUser, createUser),
@@ -182,6 +185,10 @@ export const routes: readonly Route[] = [
 
   humanRoute('POST', '/mobile_push/register', schemas.registerPushDevice, registerPushDevice),
   userRoute('POST', '/mobile_push/e2ee/test_notification', schemas.e2eeTestNotify, sendTestPushNotification),
+  humanRoute('POST', '/users/me/android_gcm_reg_id', schemas.addFcmToken, addFcmToken),
+  humanRoute('DELETE', '/users/me/android_gcm_reg_id', schemas.removeFcmToken, removeFcmToken),
+  humanRoute('POST', '/users/me/apns_device_token', schemas.addApnsToken, addApnsToken),
+  humanRoute('DELETE', '/users/me/apns_device_token', schemas.removeApnsToken, removeApnsToken),
 
   userRoute('POST', '/calls/provider/create', schemas.createVideoCall, createCall),
   userRoute('GET', '/calls/provider/register', schemas.startVideoCallAuthorization, startCallAuthorization),

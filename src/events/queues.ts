@@ -183,6 +183,11 @@ export class EventQueues implements EventSink {
     return reached;
   }
 
+  /** Whether a user holds an event queue on this server (a client is connected, for notifications). */
+  hasQueue(realmId: number, userId: number): boolean {
+    return (this.byUser.get(realmId)?.get(userId)?.size ?? 0) > 0;
+  }
+
   /** The users of a realm holding a queue registered with all_public_streams. */
   allPublicStreamsUsers(realmId: number): number[] {
     const users: number[] = [];

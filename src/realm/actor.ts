@@ -11,6 +11,7 @@ import { StorageError, type Store } from '../store/store.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
 import { CommandContext, type CommandDef } from './context.js';
 import { DeliveryTimer } from './deliveryTimer.js';
+import { Notifier } from './notifier.js';
 import type { RealmRecord } from '../organization/records.js';
 import type { RealmState } from '../organization/state.js';
 import { PresenceTable } from '../users/presence.js';
@@ -60,6 +61,8 @@ export class RealmActor implements RealmHandle {
   private stale = false;
   /** Delivers the realm's scheduled messages at their time. */
   private readonly deliveries: DeliveryTimer;
+  /** Sends the realm's notifications after commit, outside the mailbox. */
+  private readonly notifier: Notifier;
   /** Who was last seen when (memory only; saved PRESENCE_SAVE_INTERVAL_MS after a change and at stop). */
   private readonly presence: PresenceTable;
   /** Cancels the pending presence save, if one is armed. */
@@ -92,6 +95,12 @@ export class RealmActor implements RealmHandle {
     this.deliveries = new DeliveryTimer(config.clock, () => void this.deliverDue());
     this.deliveries.arm(this.state.nextDelivery());
     this.presence = new PresenceTable(store.savedPresence(realm.id));
+    this.notifier = new Notifier(config, {
+      due: () => this.ask('notifications.due', null, {}),
+      settle: (outcome) => this.ask('notifications.settle', null, outcome),
+    });
+    // What a previous run left in the outbox goes out now.
+    if (!store.notificationOutbox.ofRealm(realm.id).next().done || !store.emailBatches.ofRealm(realm.id).next().done) this.notifier.kick();
   }
 
   /** The realm's record, for the HTTP layer (its ID and subdomain); read-only outside commands. */
@@ -157,8 +166,14 @@ export class RealmActor implements RealmHandle {
    * down; `savePresence` saves it a last time); writes still run. */
   stopTimers(): void {
     this.deliveries.stop();
+    void this.notifier.stop();
     this.timersStopped = true;
     this.cancelPresenceSave?.();
+  }
+
+  /** Resolves once the notifications being sent when the timers stopped are recorded. */
+  notificationsSettled(): Promise<void> {
+    return this.notifier.stop();
   }
 
   /** Arms the presence save once presence changed (no timer while nothing changes). */
@@ -250,6 +265,7 @@ export class RealmActor implements RealmHandle {
         this.config.metrics.commit((performance.now() - started) / 1000);
         this.sink.publish(this.state.realm.id, ctx.emitted);
         if (ctx.scheduleChanged) this.deliveries.arm(this.state.nextDelivery());
+        if (ctx.notificationsQueued) this.notifier.kick();
         this.armPresenceSave();
         envelope.resolve(output);
       },

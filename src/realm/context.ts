@@ -17,6 +17,8 @@ import type { PlaygroundRecord } from '../messages/playgrounds.js';
 import type { InviteRecord } from '../users/invites.js';
 import type { ScheduledMessageRecord } from '../messages/records.js';
 import type { SavedSnippetRecord } from '../messages/savedSnippets.js';
+import type { EmailBatchRecord } from '../messages/notifications.js';
+import { tokenKey, type OutboxRecord, type PushTokenRecord, type ShownRecord } from '../push/records.js';
 import type { PresenceTable, PresenceView } from '../users/presence.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import { fakeEmailDomain, type RealmRecord } from '../organization/records.js';
@@ -40,9 +42,17 @@ interface Rows {
   savedSnippet: SavedSnippetRecord & { userId: number };
   /** A user's navigation view, stored under its owner. */
   navigationView: NavigationViewRecord & { userId: number };
+  /** A push notification waiting to be sent. */
+  notification: OutboxRecord;
+  /** A phone's token of the older push registration, stored under its owner. */
+  pushToken: PushTokenRecord & { userId: number };
+  /** A message whose notification is shown on a user's phones. */
+  pushShown: ShownRecord & { userId: number };
+  /** A user's missed messages waiting to be e-mailed. */
+  emailBatch: EmailBatchRecord;
 }
 export type RowKind = keyof Rows;
-type RemovableKind = 'linkifier' | 'scheduledMessage' | 'attachment' | 'savedSnippet' | 'playground' | 'navigationView';
+type RemovableKind = 'linkifier' | 'scheduledMessage' | 'attachment' | 'savedSnippet' | 'playground' | 'navigationView' | 'notification' | 'pushToken' | 'pushShown' | 'emailBatch';
 
 /** How a kind of row is stored, and how the realm's memory follows it (nothing for rows only LMDB
  * holds). */
@@ -94,6 +104,16 @@ const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
   invite: { put: (store, _realm, invite) => store.invites.put(invite) },
   savedSnippet: ownedById((store) => store.savedSnippets),
   navigationView: ownedById((store) => store.navigationViews),
+  notification: { put: (store, _realm, row) => store.notificationOutbox.put(row), remove: (store, _realm, row) => store.notificationOutbox.remove(row) },
+  pushToken: {
+    put: (store, realmId, { userId, ...token }) => store.pushTokens.put({ realmId, userId }, token),
+    remove: (store, realmId, token) => store.pushTokens.remove({ realmId, userId: token.userId }, token.kind, tokenKey(token.token)),
+  },
+  pushShown: {
+    put: (store, realmId, { userId, ...shown }) => store.pushShown.put({ realmId, userId }, shown),
+    remove: (store, realmId, shown) => store.pushShown.remove({ realmId, userId: shown.userId }, shown.messageId, shown.route),
+  },
+  emailBatch: { put: (store, _realm, row) => store.emailBatches.put(row), remove: (store, _realm, row) => store.emailBatches.remove(row) },
 };
 
 /** What a read command may use: the realm's state and the store, and nothing that writes or
@@ -114,6 +134,8 @@ export class CommandContext {
   readonly emitted: Emitted[] = [];
   /** Set when a scheduled message was added, moved or removed: the delivery timer is re-armed. */
   scheduleChanged = false;
+  /** Set when a notification or an e-mail batch was queued: the realm's notifier looks again. */
+  notificationsQueued = false;
   /** Set once the command has changed the realm's memory: if it then fails, even with an expected
    * refusal, LMDB rolls its writes back and the memory must be reloaded to match. */
   changedMemory = false;
@@ -158,6 +180,7 @@ export class CommandContext {
     this.changedMemory ||= mirror.keep !== undefined;
     mirror.keep?.(this.state, row);
     if (kind === 'scheduledMessage') this.scheduleChanged = true;
+    if (kind === 'notification' || kind === 'emailBatch') this.notificationsQueued = true;
   }
 
   /** Removes a row saved with `save`, from LMDB and from memory. */

@@ -53,15 +53,19 @@ export class Realms implements RealmDirectory, RealmCreator {
   }
 
   /** Activates every realm with scheduled messages, so each delivers them at their time (or, when
-   * the server was down then, now: late ones fail, as Zulip does). */
+   * the server was down then, now: late ones fail, as Zulip does), and every realm with
+   * notifications waiting to be sent. */
   activateScheduled(): void {
     for (const id of this.store.scheduledMessages.realmIds()) this.actor(id);
+    for (const id of this.store.notificationOutbox.realmIds()) this.actor(id);
+    for (const id of this.store.emailBatches.realmIds()) this.actor(id);
   }
 
-  /** Stops every realm's timers (shutdown); resolves once accepted writes and every realm's
-   * presence are durable. */
+  /** Stops every realm's timers (shutdown); resolves once the notifications in flight are
+   * recorded, and accepted writes and every realm's presence are durable. */
   async stop(): Promise<void> {
     for (const actor of this.actors.values()) actor.stopTimers();
+    await Promise.all([...this.actors.values()].map((actor) => actor.notificationsSettled()));
     await this.idle();
     await Promise.all([...this.actors.values()].map((actor) => actor.savePresence()));
   }

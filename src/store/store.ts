@@ -38,6 +38,12 @@
 //                                          which is user text of any length, so never a key)
 //   scheduledMessages [realmId, senderId, scheduledMessageId] → ScheduledMessageRecord (not yet sent)
 //   pushDevices [realmId, userId, pushAccountId] → PushDeviceRecord
+//   pushTokens [realmId, userId, kind, SHA-256 of the token] → PushTokenRecord (the older token
+//                                          registrations)
+//   notificationOutbox [realmId, notificationId] → OutboxRecord (push notifications not yet
+//                                          acknowledged by the relay)
+//   pushShown [realmId, userId, messageId, route] → ShownRecord (notified, not yet read)
+//   emailBatches [realmId, userId]       → EmailBatchRecord (missed messages to e-mail at dueAt)
 //   linkifiers [realmId, linkifierId]     → LinkifierRecord
 //   attachments [realmId, attachmentId]   → AttachmentRecord (uploaded files; the bytes are in the
 //                                          file storage, src/files/, under the path ID)
@@ -60,7 +66,8 @@ import type { PlaygroundRecord } from '../messages/playgrounds.js';
 import type { InviteRecord } from '../users/invites.js';
 import { headerOf, type DraftRecord, type MessageHeader, type MessageRecord, type ScheduledMessageRecord, type UserTopicRecord } from '../messages/records.js';
 import type { SavedSnippetRecord } from '../messages/savedSnippets.js';
-import type { PushDeviceRecord } from '../push/records.js';
+import { tokenKey, type OutboxRecord, type PushDeviceRecord, type PushTokenRecord, type ShownRecord } from '../push/records.js';
+import type { EmailBatchRecord } from '../messages/notifications.js';
 import type { RealmRecord } from '../organization/records.js';
 import type { PresenceSnapshot } from '../users/presence.js';
 import type { FieldRecord } from '../users/profileFields.js';
@@ -71,7 +78,7 @@ import { SearchIndex } from './searchIndex.js';
 import { OwnedTable, RealmTable } from './tables.js';
 import { UserMessageIndex } from './userMessages.js';
 
-export const idKinds = ['realm', 'user', 'channel', 'group', 'message', 'recipient', 'field', 'draft', 'scheduled', 'folder', 'linkifier', 'attachment', 'realmEmoji', 'savedSnippet', 'playground', 'navigationView', 'invite'] as const;
+export const idKinds = ['realm', 'user', 'channel', 'group', 'message', 'recipient', 'field', 'draft', 'scheduled', 'folder', 'linkifier', 'attachment', 'realmEmoji', 'savedSnippet', 'playground', 'navigationView', 'invite', 'notification'] as const;
 export type IdKind = (typeof idKinds)[number];
 
 /** Where IDs come from instead of the store's own counters (a cluster's blocks of IDs). */
@@ -200,6 +207,10 @@ export class Store {
   readonly navigationViews: OwnedTable<NavigationViewRecord>;
   readonly scheduledMessages: OwnedTable<ScheduledMessageRecord>;
   readonly pushDevices: OwnedTable<PushDeviceRecord>;
+  readonly pushTokens: OwnedTable<PushTokenRecord>;
+  readonly notificationOutbox: RealmTable<OutboxRecord>;
+  readonly pushShown: OwnedTable<ShownRecord>;
+  readonly emailBatches: RealmTable<EmailBatchRecord>;
   private readonly queues: Database<Shelved, string>;
   private readonly presence: Database<PresenceSnapshot, number>;
   private readonly logPositions: Database<LogPosition, number>;
@@ -268,6 +279,10 @@ export class Store {
     this.navigationViews = new OwnedTable(this.open('navigationViews'), (view) => [view.id]);
     this.scheduledMessages = new OwnedTable(this.open('scheduledMessages'), (message) => [message.id]);
     this.pushDevices = new OwnedTable(this.open('pushDevices'), (device) => [device.pushAccountId]);
+    this.pushTokens = new OwnedTable(this.open('pushTokens'), (token) => [token.kind, tokenKey(token.token)]);
+    this.notificationOutbox = new RealmTable(this.open('notificationOutbox'), (notification) => [notification.id]);
+    this.pushShown = new OwnedTable(this.open('pushShown'), (shown) => [shown.messageId, shown.route]);
+    this.emailBatches = new RealmTable(this.open('emailBatches'), (batch) => [batch.userId]);
     this.queues = this.env.openDB({ name: 'queues' });
     this.presence = this.env.openDB({ name: 'presence' });
     this.logPositions = this.env.openDB({ name: 'logPositions' });

@@ -27,6 +27,17 @@ export class RealmTable<T extends { realmId: number }> {
   *ofRealm(realmId: number): Generator<T> {
     for (const { value } of this.db.getRange({ start: [realmId], end: [realmId + 1] })) yield value;
   }
+
+  /** The realms that have rows. */
+  realmIds(): Set<number> {
+    return realmIdsOf(this.db);
+  }
+}
+
+function realmIdsOf(db: Database<unknown, KeyPart[]>): Set<number> {
+  const ids = new Set<number>();
+  for (const key of db.getKeys()) ids.add(key[0] as number);
+  return ids;
 }
 
 /** Whose rows an owned table holds. */
@@ -66,8 +77,6 @@ export class OwnedTable<T> {
 
   /** The realms that have rows. */
   realmIds(): Set<number> {
-    const ids = new Set<number>();
-    for (const key of this.db.getKeys()) ids.add(key[0] as number);
-    return ids;
+    return realmIdsOf(this.db);
   }
 }

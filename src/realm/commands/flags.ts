@@ -8,6 +8,7 @@ import type { UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { MAX_MESSAGES_PER_FETCH, narrowWindow, normalizeTopic, type WindowInput } from './messages.js';
 import type { MessageDetails, UpdateMessageFlagsEvent } from '../../events/catalogue.js';
+import { retractNotifications } from './notifications.js';
 
 /** The flags a user may set directly (spec: Message flags). */
 const settable = new Set(['read', 'starred', 'collapsed']);
@@ -53,6 +54,7 @@ function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly Wind
   }
   for (const [recipientId, rows] of byConversation) ctx.store.userMessages.apply(user.id, recipientId, rows);
   if (updated.length > 0) ctx.emit(flagEvent(user, updated, change), [user.id]);
+  if (change.op === 'add' && bit === Flag.read && updated.length > 0) retractNotifications(ctx, user.id, updated.map(({ entry }) => entry.id));
   return { updated, ignoredChannels: [...ignoredChannels].sort((a, b) => a - b) };
 }
 

@@ -33,13 +33,14 @@ import { realmEmojiCommands } from './realmEmoji.js';
 import { messageCheckCommands } from './messageChecks.js';
 import { presenceCommands } from './presence.js';
 import { pushCommands } from './push.js';
+import { notificationCommands } from './notifications.js';
 import { typingCommands } from './typing.js';
 import { registerCommands } from './register.js';
 import { scheduledCommands } from './scheduled.js';
 import { userCommands } from './users.js';
 import { importCommands } from './importRealm.js';
 
-export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...realmUpdateCommands, ...messageCheckCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...savedSnippetCommands, ...navigationViewCommands, ...linkifierCommands, ...playgroundCommands, ...scheduledCommands, ...pushCommands, ...callCommands, ...reactionCommands, ...mutedUserCommands, ...attachmentCommands, ...realmEmojiCommands, ...avatarCommands, ...inviteCommands, ...presenceCommands, ...typingCommands, ...importCommands };
+export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...realmUpdateCommands, ...messageCheckCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...savedSnippetCommands, ...navigationViewCommands, ...linkifierCommands, ...playgroundCommands, ...scheduledCommands, ...pushCommands, ...notificationCommands, ...callCommands, ...reactionCommands, ...mutedUserCommands, ...attachmentCommands, ...realmEmojiCommands, ...avatarCommands, ...inviteCommands, ...presenceCommands, ...typingCommands, ...importCommands };
 
 export type CommandName = keyof typeof commands;
 export type InputOf<N extends CommandName> = Parameters<(typeof commands)[N]['run']>[1];

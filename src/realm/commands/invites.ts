@@ -1,6 +1,7 @@
-// Invitations: reusable links (create, list, revoke, and joining through one) and e-mail invitations,
-// which are checked as Zulip checks them and then refused: the server has no mail transport. Changes
-// are announced as `invites_changed` to administrators and the invitation's creator.
+// Invitations: reusable links (create, list, revoke, and joining through one) and e-mail invitations
+// (a link for one address, used once; sent by the handler through the mail transport, refused
+// without one). Changes are announced as `invites_changed` to administrators and the invitation's
+// creator.
 import { canAddSubscribers } from '../../channels/access.js';
 import { errors } from '../../errors.js';
 import { satisfies } from '../../groups/membership.js';
@@ -20,6 +21,50 @@ export interface InviteOptions {
   groupIds: number[];
   includeRealmDefaultSubscriptions: boolean;
 }
+
+/** Stores a new invitation (for one address when `email` is given) and announces it. */
+function saveInvite(ctx: CommandContext, inviter: UserRecord, input: InviteOptions, email?: string): InviteRecord {
+  const minutes = input.expiresInMinutes === undefined ? INVITATION_LINK_VALIDITY_MINUTES : input.expiresInMinutes;
+  const invite: InviteRecord = {
+    id: ctx.store.nextId('invite'),
+    realmId: ctx.state.realm.id,
+    key: newInviteKey(),
+    invitedBy: inviter.id,
+    invited: ctx.now,
+    expires: minutes === null ? null : ctx.now + minutes * 60,
+    invitedAs: input.invitedAs,
+    channelIds: input.channelIds,
+    groupIds: input.groupIds,
+    includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions,
+    revoked: false,
+    ...(email === undefined ? {} : { email }),
+  };
+  ctx.save('invite', invite);
+  announce(ctx, invite);
+  return invite;
+}
+
+/** What an e-mail invitation's handler needs to send it. */
+export interface SentInvite {
+  id: number;
+  email: string;
+  link: string;
+  inviterName: string;
+  realmName: string;
+}
+
+function sentInvite(ctx: ReadContext, invite: InviteRecord): SentInvite {
+  return {
+    id: invite.id,
+    email: invite.email!,
+    link: `${realmUrl(ctx.state.realm, ctx.config)}${joinPath(invite.key)}`,
+    inviterName: ctx.state.users.get(invite.invitedBy)?.fullName ?? ctx.state.realm.name,
+    realmName: ctx.state.realm.name,
+  };
+}
+
+/** Zulip's e-mail check, loosely: something@something.tld without spaces. */
+const isEmailAddress = (text: string): boolean => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text) && text.length <= 254;
 
 const invitesOf = (ctx: ReadContext): InviteRecord[] => [...ctx.store.invites.ofRealm(ctx.state.realm.id)];
 
@@ -49,23 +94,7 @@ function announce(ctx: CommandContext, invite: InviteRecord): void {
 
 export const inviteCommands = {
   'invites.createLink': writeCommand((ctx, input: InviteOptions) => {
-    const inviter = checkInvite(ctx, 'create_multiuse_invite_group', input);
-    const minutes = input.expiresInMinutes === undefined ? INVITATION_LINK_VALIDITY_MINUTES : input.expiresInMinutes;
-    const invite: InviteRecord = {
-      id: ctx.store.nextId('invite'),
-      realmId: ctx.state.realm.id,
-      key: newInviteKey(),
-      invitedBy: inviter.id,
-      invited: ctx.now,
-      expires: minutes === null ? null : ctx.now + minutes * 60,
-      invitedAs: input.invitedAs,
-      channelIds: input.channelIds,
-      groupIds: input.groupIds,
-      includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions,
-      revoked: false,
-    };
-    ctx.save('invite', invite);
-    announce(ctx, invite);
+    const invite = saveInvite(ctx, checkInvite(ctx, 'create_multiuse_invite_group', input), input);
     return { invite_link: `${realmUrl(ctx.state.realm, ctx.config)}${joinPath(invite.key)}` };
   }),
 
@@ -76,8 +105,10 @@ export const inviteCommands = {
       .map((invite) => inviteView(invite, url));
   }),
 
-  'invites.revokeLink': writeCommand((ctx, input: { id: number }) => {
-    const invite = invitesOf(ctx).find((candidate) => candidate.id === input.id);
+  /** Revokes a reusable link (DELETE /invites/multiuse/{id}) or an e-mail invitation (DELETE
+   * /invites/{id}): each route only its own kind. */
+  'invites.revoke': writeCommand((ctx, input: { id: number; email: boolean }) => {
+    const invite = invitesOf(ctx).find((candidate) => candidate.id === input.id && (candidate.email !== undefined) === input.email);
     if (!invite || (!invite.revoked && !inviteUsable(invite, ctx.now))) throw errors.noSuchInvitation();
     if (!mayManage(ctx.user, invite)) throw errors.insufficientRights();
     if (invite.revoked) throw errors.invitationRevoked();
@@ -86,11 +117,26 @@ export const inviteCommands = {
     return {};
   }),
 
-  /** E-mail invitations are checked in full, then refused: there is no mail transport. */
-  'invites.send': readCommand((ctx, input: InviteOptions & { emails: string[] }) => {
+  /** E-mail invitations: checked in full (refused without a mail transport), one invitation per
+   * address; the handler sends them once they are stored. */
+  'invites.send': writeCommand((ctx, input: InviteOptions & { emails: string[] }) => {
     if (input.emails.length === 0) throw errors.noEmailAddresses();
-    checkInvite(ctx, 'can_invite_users_group', input);
-    throw errors.emailInvitesUnavailable();
+    const inviter = checkInvite(ctx, 'can_invite_users_group', input);
+    if (!ctx.config.mail) throw errors.emailInvitesUnavailable();
+    const emails = [...new Set(input.emails)];
+    if (!emails.every(isEmailAddress)) throw errors.badRequest("Some emails did not validate, so we didn't send any invitations.");
+    const taken = emails.filter((email) => ctx.state.userByEmail(email) !== undefined);
+    if (taken.length > 0) throw errors.badRequest(`${taken.join(', ')}: already in this organization, so we didn't send any invitations.`);
+    return emails.map((email) => sentInvite(ctx, saveInvite(ctx, inviter, input, email)));
+  }),
+
+  /** An e-mail invitation to send again (POST /invites/{id}/resend). */
+  'invites.resend': readCommand((ctx, input: { id: number }) => {
+    const invite = invitesOf(ctx).find((candidate) => candidate.id === input.id && candidate.email !== undefined);
+    if (!invite || !inviteUsable(invite, ctx.now)) throw errors.noSuchInvitation();
+    if (!mayManage(ctx.user, invite)) throw errors.insufficientRights();
+    if (!ctx.config.mail) throw errors.emailInvitesUnavailable();
+    return sentInvite(ctx, invite);
   }),
 
   /** What the join page shows of a link, or why it cannot be used. */
@@ -105,7 +151,10 @@ export const inviteCommands = {
     const invite = invitesOf(ctx).find((candidate) => candidate.key === input.key);
     if (!invite || !inviteUsable(invite, ctx.now)) throw errors.invitationNotUsable();
     const newUser: NewUser = { ...input.user, role: invite.invitedAs };
+    if (invite.email !== undefined && newUser.email.toLowerCase() !== invite.email.toLowerCase()) throw errors.badRequest(`This invitation is for ${invite.email}.`);
     checkNewUser(ctx, newUser);
+    // An e-mail invitation is used once.
+    if (invite.email !== undefined) ctx.save('invite', { ...invite, revoked: true });
     const channels = [...invite.channelIds, ...(invite.includeRealmDefaultSubscriptions ? ctx.state.realm.defaultChannelIds : [])];
     const user = addUser(ctx, newUser, channels);
     for (const id of invite.groupIds) {

@@ -17,6 +17,7 @@ import { accessibleMessage } from './messageAccess.js';
 import { setFirstMessageId } from './firstMessage.js';
 import { limits } from './limits.js';
 import { claimAttachments } from './attachments.js';
+import { queueNotifications } from './notifications.js';
 
 /** Zulip's cap on messages per fetch. */
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -231,6 +232,7 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
     if (channel.firstMessageId === null) setFirstMessageId(ctx, channel, message.id);
   }
   emitMessage(ctx, message, flagsByUser);
+  queueNotifications(ctx, message, flagsByUser);
   return message;
 }
 

@@ -1,7 +1,7 @@
 // Push devices (Zulip's E2EE mobile push): registered per user, listed in register's
 // `push_devices`, announced by `push_device` events to the user's clients.
 import { errors } from '../../errors.js';
-import type { PushDeviceRecord } from '../../push/records.js';
+import { tokenKey, type PushDeviceRecord, type PushTokenRecord } from '../../push/records.js';
 import { decodePublicKey, isBase64 } from '../../push/seal.js';
 import { readCommand, writeCommand, type ReadContext } from '../context.js';
 
@@ -12,7 +12,42 @@ const userDevices = (ctx: ReadContext, userId: number): PushDeviceRecord[] => ct
 const sameDevice = (a: DeviceInput, b: DeviceInput): boolean =>
   a.tokenKind === b.tokenKind && a.pushPublicKey === b.pushPublicKey && a.bouncerPublicKey === b.bouncerPublicKey && a.encryptedPushRegistration === b.encryptedPushRegistration;
 
+export type TokenInput = Pick<PushTokenRecord, 'kind' | 'token' | 'appId'>;
+
+/** Zulip's validate_token: not empty, at most 4,096 characters, and hexadecimal for APNs. */
+function checkToken(kind: PushTokenRecord['kind'], token: string): void {
+  if (token === '' || token.length > 4096) throw errors.badRequest('Empty or invalid length token');
+  if (kind === 'apns' && !/^[0-9a-fA-F]+$/.test(token)) throw errors.badRequest('Invalid APNS token');
+}
+
 export const pushCommands = {
+  /** Checks a token of the older registration before the relay is told of it. */
+  'push.checkToken': readCommand((ctx, input: TokenInput) => {
+    if (!ctx.config.pushRelay) throw errors.pushNotConfigured();
+    checkToken(input.kind, input.token);
+    return {};
+  }),
+
+  /** Registers a phone's token; another user of the realm who had it (a phone that changed hands
+   * without logging out) loses it, so their notifications stop reaching that phone. */
+  'push.addToken': writeCommand((ctx, input: TokenInput) => {
+    const user = ctx.user;
+    checkToken(input.kind, input.token);
+    for (const { userId, row } of ctx.store.pushTokens.ofRealm(ctx.state.realm.id)) {
+      if (userId !== user.id && row.kind === input.kind && row.token === input.token) ctx.remove('pushToken', { ...row, userId });
+    }
+    ctx.save('pushToken', { ...input, userId: user.id, registeredAt: ctx.now });
+    return {};
+  }),
+
+  'push.removeToken': writeCommand((ctx, input: Omit<TokenInput, 'appId'>) => {
+    checkToken(input.kind, input.token);
+    const known = ctx.store.pushTokens.get(ctx.ownerOf(ctx.user.id), input.kind, tokenKey(input.token));
+    if (!known) throw errors.badRequest('Token does not exist');
+    ctx.remove('pushToken', { ...known, userId: ctx.user.id });
+    return {};
+  }),
+
   'push.register': writeCommand((ctx, input: DeviceInput) => {
     const user = ctx.user;
     if (!ctx.config.pushRelay) throw errors.pushNotConfigured();

@@ -22,6 +22,7 @@ import {
   type UserSettingName,
 } from '../../users/settings.js';
 import { apiEmail, canSeeDeliveryEmail } from '../../users/view.js';
+import { isUnsubscribeToken } from '../../users/unsubscribe.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { requireAdmin } from './admin.js';
 
@@ -98,6 +99,19 @@ export const settingsCommands = {
       ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, full_name: after.fullName } }, ctx.activeUserIds());
     }
     return {};
+  }),
+
+  /** The one-click unsubscribe link of missed-message e-mails: no credentials, the link's token. */
+  'settings.unsubscribe': writeCommand((ctx, input: { userId: number; token: string }) => {
+    const before = ctx.state.users.get(input.userId);
+    if (!before?.isActive || !isUnsubscribeToken(before, input.token)) throw errors.badRequest('Invalid unsubscribe link');
+    const name = 'enable_offline_email_notifications';
+    if (userSetting(before, name) !== false) {
+      const after = withUserSetting(before, name, false);
+      ctx.save('user', after);
+      announceSetting(ctx, before, after, name);
+    }
+    return { realmName: ctx.state.realm.name };
   }),
 
   /** The organization's defaults for new users' settings (PATCH /realm/user_settings_defaults):

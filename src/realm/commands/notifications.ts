@@ -1,0 +1,220 @@
+// Notifications of messages: queued in the commit of the message (or of the read that retracts
+// them) as outbox rows, then sent after commit by the realm's notifier, which reads what is due
+// (`notifications.due`) and records what became of it (`notifications.settle`).
+import { notificationTrigger, type NotificationCandidate } from '../../messages/notifications.js';
+import type { MessageRecord } from '../../messages/records.js';
+import { Flag } from '../../messages/records.js';
+import { TopicPolicy } from '../../messages/notifications.js';
+import { realmUrl } from '../../organization/records.js';
+import { e2eeMessagePayload, e2eeRemovePayload, plainText, tokenMessageBody, tokenRemoveBody, type MessageSummary, type PayloadBase } from '../../push/payloads.js';
+import type { OutboxRecord, PushRoute } from '../../push/records.js';
+import { relayPaths, sealedDeliveries } from '../../push/relay.js';
+import { userAvatarUrl } from '../../users/avatars.js';
+import { apiEmail } from '../../users/view.js';
+import { userSetting } from '../../users/settings.js';
+import { dueEmails, settleEmails, type BatchPart, type DueEmail, type EmailSettlement } from './missedEmails.js';
+import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
+
+/** A notification the relay has not taken for this long is dropped (it would only confuse). */
+const GIVE_UP_SECONDS = 24 * 3600;
+/** Retries wait 10 s, 20 s, 40 s, … up to 30 minutes. */
+const BACKOFF_FIRST_MS = 10_000;
+const BACKOFF_MAX_MS = 30 * 60_000;
+/** The most notifications one pass of the notifier sends. */
+const PASS_SIZE = 100;
+
+export const retryDelayMs = (attempts: number): number => Math.min(BACKOFF_FIRST_MS * 2 ** Math.max(attempts - 1, 0), BACKOFF_MAX_MS);
+
+/** The push routes that reach a user's phones now: their E2EE devices, their older tokens. */
+function routesOf(ctx: ReadContext, userId: number): PushRoute[] {
+  const owner = ctx.ownerOf(userId);
+  const routes: PushRoute[] = [];
+  if (ctx.store.pushDevices.ofOwner(owner).length > 0) routes.push('e2ee');
+  if (ctx.store.pushTokens.ofOwner(owner).length > 0) routes.push('token');
+  return routes;
+}
+
+function queue(ctx: CommandContext, userId: number, route: PushRoute, kind: OutboxRecord['kind'], messageIds: number[]): void {
+  ctx.save('notification', {
+    realmId: ctx.state.realm.id,
+    id: ctx.store.nextId('notification'),
+    userId,
+    route,
+    kind,
+    messageIds,
+    queuedAt: ctx.now,
+    attempts: 0,
+    dueAt: ctx.config.clock.now(),
+  });
+}
+
+/** Queues the notifications a new message causes, in its commit; call from the send path. */
+export function queueNotifications(ctx: CommandContext, message: MessageRecord, flagsByUser: ReadonlyMap<number, number>): void {
+  const push = ctx.config.pushRelay !== null;
+  const mail = ctx.config.mail !== null;
+  if (!push && !mail) return;
+  const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
+  for (const [userId, flags] of flagsByUser) {
+    const user = ctx.state.users.get(userId);
+    if (!user || userId === message.senderId) continue;
+    const subscription = channel ? ctx.state.subscription(channel.id, userId) : undefined;
+    if (channel && !subscription) continue;
+    const candidate: NotificationCandidate = {
+      user,
+      senderId: message.senderId,
+      flags,
+      subscription: subscription ?? null,
+      // Read only when a rule needs it (an LMDB read per recipient).
+      get topicPolicy() {
+        return channel ? (ctx.store.userTopics.get(ctx.ownerOf(userId), channel.id, message.topic.toLowerCase())?.policy ?? TopicPolicy.inherit) : TopicPolicy.inherit;
+      },
+      connected: ctx.queues.hasQueue(ctx.state.realm.id, userId),
+    };
+    if (push && notificationTrigger('push', candidate) !== null) for (const route of routesOf(ctx, userId)) queue(ctx, userId, route, 'message', [message.id]);
+    if (mail && notificationTrigger('email', candidate) !== null) batchEmail(ctx, userId, message.id);
+  }
+}
+
+/** Adds a missed message to the user's pending e-mail: the first one sets when it goes out (their
+ * email_notifications_batching_period_seconds from now), later ones join it. */
+function batchEmail(ctx: CommandContext, userId: number, messageId: number): void {
+  const realmId = ctx.state.realm.id;
+  const batch = ctx.store.emailBatches.get(realmId, userId);
+  if (batch) ctx.save('emailBatch', { ...batch, messageIds: [...batch.messageIds, messageId] });
+  else ctx.save('emailBatch', { realmId, userId, dueAt: ctx.now + Number(userSetting(ctx.state.users.get(userId)!, 'email_notifications_batching_period_seconds')), messageIds: [messageId], attempts: 0 });
+}
+
+/** Queues the removal of the push notifications of messages a user just read; call from the flag
+ * update that marks them read. */
+export function retractNotifications(ctx: CommandContext, userId: number, readIds: readonly number[]): void {
+  const shown = ctx.store.pushShown.ofOwner(ctx.ownerOf(userId));
+  if (shown.length === 0) return;
+  const read = new Set(readIds);
+  const byRoute = new Map<PushRoute, number[]>();
+  for (const row of shown) {
+    if (!read.has(row.messageId)) continue;
+    ctx.remove('pushShown', { ...row, userId });
+    const ids = byRoute.get(row.route) ?? [];
+    byRoute.set(row.route, ids);
+    ids.push(row.messageId);
+  }
+  for (const [route, ids] of byRoute) queue(ctx, userId, route, 'remove', ids);
+}
+
+/** Records that a message's notification is on the user's phones; read meanwhile (while the relay
+ * had it), its removal is queued at once. */
+function showOrRetract(ctx: CommandContext, row: OutboxRecord): void {
+  const [messageId] = row.messageIds as [number];
+  const message = ctx.store.messages.get(messageId);
+  const flags = message && ctx.store.userMessages.get(row.userId, message.recipientId, messageId);
+  if (flags !== undefined && flags & Flag.read) queue(ctx, row.userId, row.route, 'remove', [messageId]);
+  else ctx.save('pushShown', { userId: row.userId, messageId, route: row.route });
+}
+
+/** A notification ready for the relay: where it goes and what it says. */
+export interface PushDelivery {
+  id: number;
+  path: string;
+  body: object;
+}
+
+function payloadBase(ctx: ReadContext, userId: number): PayloadBase {
+  const realm = ctx.state.realm;
+  return { realmUrl: realmUrl(realm, ctx.config), realmName: realm.name, realmId: realm.id, userId };
+}
+
+/** The message as a notification tells it, or undefined when the user may no longer be notified of
+ * it (deleted, read, no longer theirs). */
+function summary(ctx: ReadContext, userId: number, messageId: number): MessageSummary | undefined {
+  const message = ctx.store.messages.get(messageId);
+  if (!message || message.realmId !== ctx.state.realm.id) return undefined;
+  const flags = ctx.store.userMessages.get(userId, message.recipientId, message.id);
+  const sender = ctx.state.users.get(message.senderId);
+  if (flags === undefined || flags & Flag.read || !sender) return undefined;
+  const base = payloadBase(ctx, userId);
+  const avatar = userAvatarUrl(sender);
+  return {
+    message,
+    senderName: sender.fullName,
+    senderEmail: apiEmail(sender, ctx.fakeEmailDomain),
+    senderAvatarUrl: avatar.startsWith('/') ? `${base.realmUrl}${avatar}` : avatar,
+    channelName: message.channelId === null ? null : (ctx.state.channels.get(message.channelId)?.name ?? null),
+    text: plainText(message.renderedContent),
+  };
+}
+
+/** The relay request of an outbox row, or undefined when it is to be dropped unsent. */
+function delivery(ctx: ReadContext, row: OutboxRecord): PushDelivery | undefined {
+  const user = ctx.state.users.get(row.userId);
+  if (!user?.isActive || row.queuedAt < ctx.now - GIVE_UP_SECONDS) return undefined;
+  const base = payloadBase(ctx, row.userId);
+  const owner = ctx.ownerOf(row.userId);
+  const message = row.kind === 'message' ? summary(ctx, row.userId, row.messageIds[0]!) : undefined;
+  if (row.kind === 'message' && !message) return undefined;
+  if (row.route === 'e2ee') {
+    const devices = ctx.store.pushDevices.ofOwner(owner);
+    if (devices.length === 0) return undefined;
+    const payload = message ? e2eeMessagePayload(base, message) : e2eeRemovePayload(base, row.messageIds);
+    return { id: row.id, path: relayPaths.e2eeNotify, body: { realm_url: base.realmUrl, user_id: row.userId, devices: sealedDeliveries(devices, payload) } };
+  }
+  const tokens = ctx.store.pushTokens.ofOwner(owner);
+  if (tokens.length === 0) return undefined;
+  const byKind = { android: tokens.filter((token) => token.kind === 'fcm').map((token) => token.token), apple: tokens.filter((token) => token.kind === 'apns').map((token) => token.token) };
+  return { id: row.id, path: relayPaths.tokenNotify, body: message ? tokenMessageBody(base, message, byKind) : tokenRemoveBody(base, row.messageIds, byKind) };
+}
+
+/** What one pass of the notifier is to do. */
+export interface DueWork {
+  push: PushDelivery[];
+  /** Outbox rows to drop unsent. */
+  dropped: number[];
+  emails: DueEmail[];
+  /** Batches with nothing left to tell. */
+  droppedEmails: BatchPart[];
+  /** When the next row falls due (milliseconds on the server's clock), if any is waiting. */
+  next: number | null;
+}
+
+export interface Settlement extends EmailSettlement {
+  /** Taken by the relay: removed from the outbox. */
+  delivered: number[];
+  /** Refused or unreachable: tried again later. */
+  failed: number[];
+  dropped: number[];
+}
+
+export const notificationCommands = {
+  /** The notifications due now, ready for the relay (the notifier's read). */
+  'notifications.due': readCommand((ctx, _input: Record<string, never>): DueWork => {
+    const nowMs = ctx.config.clock.now();
+    const mail = dueEmails(ctx, nowMs);
+    const work: DueWork = { push: [], dropped: [], emails: mail.emails, droppedEmails: mail.dropped, next: mail.next };
+    for (const row of ctx.store.notificationOutbox.ofRealm(ctx.state.realm.id)) {
+      if (row.dueAt > nowMs || work.push.length >= PASS_SIZE) {
+        work.next = Math.min(work.next ?? Infinity, row.dueAt > nowMs ? row.dueAt : nowMs);
+        continue;
+      }
+      const ready = delivery(ctx, row);
+      if (ready) work.push.push(ready);
+      else work.dropped.push(row.id);
+    }
+    return work;
+  }),
+
+  /** Records what became of the notifications of a pass. */
+  'notifications.settle': writeCommand((ctx, input: Settlement) => {
+    const realmId = ctx.state.realm.id;
+    const rows = (ids: number[]) => ids.flatMap((id) => ctx.store.notificationOutbox.get(realmId, id) ?? []);
+    for (const row of rows(input.delivered)) {
+      ctx.remove('notification', row);
+      if (row.kind === 'message') showOrRetract(ctx, row);
+    }
+    for (const row of rows(input.dropped)) ctx.remove('notification', row);
+    for (const row of rows(input.failed)) {
+      const attempts = row.attempts + 1;
+      ctx.save('notification', { ...row, attempts, dueAt: ctx.config.clock.now() + retryDelayMs(attempts) });
+    }
+    settleEmails(ctx, input);
+    return {};
+  }),
+};

@@ -1,0 +1,104 @@
+// One notifier per realm: sends what the outbox holds, outside the actor's mailbox. A pass reads
+// what is due (a read command), talks to the relay, and records the outcome (a write command);
+// the next pass runs when a write queues more, or when the earliest retry falls due. One pass runs
+// at a time, so no notification is sent twice by the same server.
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { sendMail } from '../mail/transport.js';
+import { postToRelay } from '../push/relay.js';
+import type { DueWork, Settlement } from './commands/notifications.js';
+
+/** How long a pass that could not even read or record waits before the next. */
+const RETRY_AFTER_BREAKAGE_MS = 60_000;
+/** Far times are reached in steps (setTimeout's limit is ~24.8 days). */
+const MAX_DELAY_MS = 24 * 3600 * 1000;
+
+/** The realm commands a pass uses. */
+export interface NotifierRealm {
+  due(): Promise<DueWork>;
+  settle(outcome: Settlement): Promise<unknown>;
+}
+
+export class Notifier {
+  private running = false;
+  private again = false;
+  private stopped = false;
+  private cancel: (() => void) | undefined;
+  /** The pass under way, if any. */
+  private current: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly config: Pick<Config, 'clock' | 'pushRelay' | 'mail' | 'log'>,
+    private readonly realm: NotifierRealm,
+  ) {}
+
+  /** Looks at the outbox now (once the pass under way, if any, is over). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.current = this.run();
+  }
+
+  /** Stops looking; resolves once the pass under way (bounded by the relay's timeout) has recorded
+   * what the relay took, so a graceful shutdown sends nothing twice. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    this.cancel?.();
+    this.cancel = undefined;
+    return this.current;
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    this.cancel?.();
+    this.cancel = undefined;
+    let next: number | null = null;
+    try {
+      do {
+        this.again = false;
+        next = await this.pass();
+      } while (this.again && !this.stopped);
+    } catch (error) {
+      this.config.log.error({ err: error }, 'notifications not sent');
+      next = this.config.clock.now() + RETRY_AFTER_BREAKAGE_MS;
+    } finally {
+      this.running = false;
+    }
+    this.arm(next);
+  }
+
+  private arm(at: number | null): void {
+    if (at === null || this.stopped) return;
+    const clock: Clock = this.config.clock;
+    this.cancel = clock.after(Math.min(Math.max(at - clock.now(), 0), MAX_DELAY_MS), () => this.kick());
+  }
+
+  /** Sends what is due; returns when the next row falls due. */
+  private async pass(): Promise<number | null> {
+    const work = await this.realm.due();
+    const outcome: Settlement = { delivered: [], failed: [], dropped: work.dropped, mailed: [...work.droppedEmails], mailFailed: [] };
+    const pushes = work.push.map(async ({ id, path, body }) => {
+      try {
+        await postToRelay(this.config.pushRelay, path, body);
+        outcome.delivered.push(id);
+      } catch {
+        outcome.failed.push(id);
+      }
+    });
+    const mails = work.emails.map(async ({ userId, messageIds, mail }) => {
+      try {
+        await sendMail(this.config.mail!, mail);
+        outcome.mailed.push({ userId, messageIds });
+      } catch (error) {
+        this.config.log.warn({ err: error, user: userId }, 'missed-message e-mail not sent');
+        outcome.mailFailed.push(userId);
+      }
+    });
+    await Promise.all([...pushes, ...mails]);
+    if (Object.values(outcome).some((list) => list.length > 0)) await this.realm.settle(outcome);
+    return work.next;
+  }
+}
