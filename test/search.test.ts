@@ -98,6 +98,11 @@ search('combined with channel, topic, sender and negation; newest first with anc
   assert.equal([ids(around.body.messages as Found[]), around.body.found_anchor], [[first, second, third], true]);
   const oldest = await hamlet.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 2, narrow: [['search', 'kiwifruit']] });
   assert.equal([ids(oldest.body.messages as Found[]), oldest.body.found_oldest, oldest.body.found_newest], [[first, second], true, false]);
+  // Several words, a prefix and a channel read side by side, in both directions.
+  const forward = await find(hamlet, [['channel', 'Verona'], ['search', 'harvest kiwifr']], { anchor: first, num_before: 0, num_after: 5, include_anchor: false });
+  assert.equal(ids(forward), [second, fourth]);
+  const backward = await find(hamlet, [['channel', 'Verona'], ['search', 'harvest kiwifr']], { anchor: fourth, num_before: 5, num_after: 0, include_anchor: false });
+  assert.equal(ids(backward), [first, second]);
 });
 
 search('a search never shows a message its reader may not read', async ({ server }) => {
