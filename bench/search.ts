@@ -326,6 +326,7 @@ export async function runSearch(options: SearchOptions): Promise<void> {
       await server.exited;
     }
 
+    const plans: Record<string, string[]> = {};
     let postgresLoad: number | null = null;
     let postgresIndex: { gin_bytes: number; tsvector_bytes: number; table_bytes: number } | null = null;
     if (typeof postgres === 'string') console.log(`PostgreSQL: ${postgres}; Parley's numbers only`);
@@ -339,6 +340,9 @@ export async function runSearch(options: SearchOptions): Promise<void> {
       for (const query of classes) {
         const { text, values } = zulipQuery(query);
         results[query.name]!.postgres = await time(options.repeats, async () => (await postgres.client.query({ text, values })).rows.length);
+        // The plan PostgreSQL chose, for the JSON: it explains the times.
+        const plan = await postgres.client.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${text}`, values });
+        plans[query.name] = plan.rows.map((row) => row['QUERY PLAN']);
       }
     }
 
@@ -368,7 +372,7 @@ export async function runSearch(options: SearchOptions): Promise<void> {
     ];
     for (const note of notes) console.log(note);
     const name = options.quick ? 'search-quick' : 'search';
-    console.log(`results: ${writeResult(name, { options, postgres: typeof postgres === 'string' ? { skipped: postgres } : { version: postgres.version, load_seconds: postgresLoad, index: postgresIndex }, parley_index: { postings, words, store_bytes: storeBytes, index_microseconds_per_message: cost.microseconds, postings_per_message: cost.postings, send_seconds: built.sendSeconds }, rows, results })}`);
+    console.log(`results: ${writeResult(name, { options, postgres: typeof postgres === 'string' ? { skipped: postgres } : { version: postgres.version, load_seconds: postgresLoad, index: postgresIndex }, parley_index: { postings, words, store_bytes: storeBytes, index_microseconds_per_message: cost.microseconds, postings_per_message: cost.postings, send_seconds: built.sendSeconds }, rows, results, postgres_plans: plans })}`);
     const series = ['Parley index (in process)', 'Parley GET /messages (HTTP)', 'PostgreSQL (Zulip query)'];
     const groups = classes.map((query) => {
       const { index, http, postgres: pgTiming } = results[query.name]!;

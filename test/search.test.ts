@@ -46,12 +46,12 @@ const words = async (client: ApiClient, text: string, narrow: Narrow = []): Prom
 search('a word finds its other forms; stop words are left out and reported by register; highlights as Zulip shows them', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const othello = await server.as('othello@zulip.com');
-  const id = await send(hamlet, 'Verona', 'release deploy', 'We deployed the **new** server & it is deploying well.');
+  const id = await send(hamlet, 'Verona', 'release deploy', 'We deployed the **new** server & it is deploying well, this was planned.');
   for (const query of ['deploy', 'deploying', 'Deployed', 'the deployed', 'SERVER']) assert.equal(await words(othello, query), [id], query);
-  assert.equal(await words(othello, 'the'), [], 'stop words alone find nothing');
+  for (const stop of ['the', 'was this', 'has']) assert.equal(await words(othello, stop), [], `stop words alone find nothing: ${stop}`);
   assert.equal(await words(othello, 'undeployable'), []);
   const [found] = await find(othello, [['search', 'deploy server']]);
-  assert.is(found!.match_content, '<p>We <span class="highlight">deployed</span> the <strong>new</strong> <span class="highlight">server</span> &amp; it is <span class="highlight">deploying</span> well.</p>');
+  assert.is(found!.match_content, '<p>We <span class="highlight">deployed</span> the <strong>new</strong> <span class="highlight">server</span> &amp; it is <span class="highlight">deploying</span> well, this was planned.</p>');
   assert.is(found!.match_subject, 'release <span class="highlight">deploy</span>');
   const [plain] = await find(othello, [['topic', 'release deploy']]);
   assert.is(plain!.match_content, undefined, 'only a search carries highlights');
@@ -98,6 +98,11 @@ search('combined with channel, topic, sender and negation; newest first with anc
   assert.equal([ids(around.body.messages as Found[]), around.body.found_anchor], [[first, second, third], true]);
   const oldest = await hamlet.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 2, narrow: [['search', 'kiwifruit']] });
   assert.equal([ids(oldest.body.messages as Found[]), oldest.body.found_oldest, oldest.body.found_newest], [[first, second], true, false]);
+  // Several words, a prefix and a channel read side by side, in both directions.
+  const forward = await find(hamlet, [['channel', 'Verona'], ['search', 'harvest kiwifr']], { anchor: first, num_before: 0, num_after: 5, include_anchor: false });
+  assert.equal(ids(forward), [second, fourth]);
+  const backward = await find(hamlet, [['channel', 'Verona'], ['search', 'harvest kiwifr']], { anchor: fourth, num_before: 5, num_after: 0, include_anchor: false });
+  assert.equal(ids(backward), [first, second]);
 });
 
 search('a search never shows a message its reader may not read', async ({ server }) => {

@@ -13,7 +13,7 @@ export const STOP_WORDS: readonly string[] = [...new Set([...stopwords.filter((w
 const stopWords = new Set(STOP_WORDS);
 
 /** The most characters of a word the index keys hold: longer words are known by their start. */
-export const TERM_LENGTH_LIMIT = 60;
+const TERM_LENGTH_LIMIT = 60;
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -31,16 +31,19 @@ function termOf(word: string): string {
   return term;
 }
 
-/** A word of a text: where it starts and ends, and its stem. */
+/** A word of a text: where it starts and ends, its stem, and whether it is a stop word (as
+ * written: stems of stop words are not all stop words). */
 interface Token {
   start: number;
   end: number;
   term: string;
+  stop: boolean;
 }
 
 function* tokens(text: string): Generator<Token> {
   for (const match of text.matchAll(WORD)) {
-    yield { start: match.index, end: match.index + match[0].length, term: termOf(match[0].toLowerCase()) };
+    const word = match[0].toLowerCase();
+    yield { start: match.index, end: match.index + match[0].length, term: termOf(word), stop: stopWords.has(word) };
   }
 }
 
@@ -57,18 +60,17 @@ function* htmlText(html: string): Generator<{ text: string; offset: number }> {
 }
 
 /** Every word of a message (topic, then content) in order, stop words included. */
-function messageTerms(topic: string, html: string): string[] {
-  const terms = [...tokens(topic)].map((token) => token.term);
-  for (const piece of htmlText(html)) for (const token of tokens(piece.text)) terms.push(token.term);
-  return terms;
+function messageTokens(message: { topic: string; renderedContent: string }): Token[] {
+  const found = [...tokens(message.topic)];
+  for (const piece of htmlText(message.renderedContent)) found.push(...tokens(piece.text));
+  return found;
 }
 
-const indexable = (term: string): boolean => !stopWords.has(term);
+/** The distinct terms of a message's words that are not stop words. */
+const termSet = (found: readonly Token[]): Set<string> => new Set(found.filter((token) => !token.stop).map((token) => token.term));
 
 /** The distinct terms the index holds for a message. */
-export function indexTerms(message: { topic: string; renderedContent: string }): Set<string> {
-  return new Set(messageTerms(message.topic, message.renderedContent).filter(indexable));
-}
+export const indexTerms = (message: { topic: string; renderedContent: string }): Set<string> => termSet(messageTokens(message));
 
 /** A `search:` operand: the terms every match holds, the last word typed as a prefix, and quoted
  * phrases whose words must stand together. Plain data (event queues keep their narrows). */
@@ -95,8 +97,8 @@ export function parseSearch(operand: string): SearchQuery {
   // The last word typed, unless quoted or a stop word, may be unfinished: it matches as a prefix.
   const lastPart = parts.at(-1);
   const last = lastPart && !lastPart.quoted ? words.at(-1) : undefined;
-  const prefixed = last && indexable(last.term) ? last : undefined;
-  const terms = new Set(words.filter((word) => word !== prefixed && indexable(word.term)).map((word) => word.term));
+  const prefixed = last && !last.stop ? last : undefined;
+  const terms = termSet(words.filter((word) => word !== prefixed));
   // A word that also stands elsewhere is required as written: its prefix adds nothing.
   const prefix = prefixed && !terms.has(prefixed.term) ? { word: lastPart!.text.slice(prefixed.start, prefixed.end).slice(0, TERM_LENGTH_LIMIT), term: prefixed.term } : null;
   return { terms: [...terms], prefix, phrases };
@@ -118,11 +120,11 @@ function holdsPhrase(terms: readonly string[], phrase: readonly string[]): boole
 /** Whether a message matches the query: every term, the prefix and every phrase. */
 export function searchMatches(query: SearchQuery, message: { topic: string; renderedContent: string }): boolean {
   if (!searchable(query)) return false;
-  const terms = messageTerms(message.topic, message.renderedContent);
-  const present = new Set(terms);
+  const found = messageTokens(message);
+  const present = termSet(found);
   if (!query.terms.every((term) => present.has(term))) return false;
-  if (query.prefix && !terms.some((term) => prefixHolds(query.prefix!, term))) return false;
-  return phrasesHold(query, terms);
+  if (query.prefix && ![...present].some((term) => prefixHolds(query.prefix!, term))) return false;
+  return phrasesHold(query, found.map((token) => token.term));
 }
 
 /** Whether a message's words (in order) hold every phrase of the query. */
@@ -131,17 +133,17 @@ export function phrasesHold(query: SearchQuery, terms: readonly string[]): boole
 }
 
 /** A message's words in order, for checking phrases on a message the index found. */
-export const wordsOf = (message: { topic: string; renderedContent: string }): string[] => messageTerms(message.topic, message.renderedContent);
+export const wordsOf = (message: { topic: string; renderedContent: string }): string[] => messageTokens(message).map((token) => token.term);
 
-const highlighted = (query: SearchQuery, term: string): boolean =>
-  indexable(term) && (query.terms.includes(term) || (query.prefix !== null && prefixHolds(query.prefix, term)));
+const highlighted = (query: SearchQuery, token: Token): boolean =>
+  !token.stop && (query.terms.includes(token.term) || (query.prefix !== null && prefixHolds(query.prefix, token.term)));
 
 /** Wraps each word of `text` that the query matched in Zulip's highlight span. */
 function highlightText(query: SearchQuery, text: string): string {
   let out = '';
   let offset = 0;
   for (const token of tokens(text)) {
-    if (!highlighted(query, token.term)) continue;
+    if (!highlighted(query, token)) continue;
     out += `${text.slice(offset, token.start)}<span class="highlight">${text.slice(token.start, token.end)}</span>`;
     offset = token.end;
   }

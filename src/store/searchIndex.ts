@@ -25,7 +25,7 @@ export interface Indexed {
 }
 
 /** The most terms a prefix stands for: the first ones in alphabetical order. */
-export const PREFIX_TERMS = 200;
+const PREFIX_TERMS = 200;
 const NEWEST = Number.MAX_SAFE_INTEGER;
 
 /** The key range of one term's postings from `from` (inclusive) on, or back when reverse. */
