@@ -75,6 +75,9 @@ async function populate(baseUrl: string): Promise<void> {
   await ok(owner!.post('/realm/filters', { pattern: 'T(?P<id>[0-9]+)', url_template: 'https://tickets.example/{id}' }));
   await ok(mod!.post('/users/me/status', { status_text: 'Reviewing', emoji_name: 'eyes' }));
   await ok(owner!.patch('/realm', { description: 'Where **Acme** talks', digest_emails_enabled: true, waiting_period_threshold: 3, default_language: 'de' }));
+  await ok(ann!.post('/user_topics', { stream_id: general, topic: 'beta', visibility_policy: 1 }));
+  await ok(ann!.post('/users/me/alert_words', { alert_words: ['deploy', 'outage'] }));
+  await ok(admin!.post(`/users/me/muted_users/${id('gus@acme.example')}`));
   await ok(owner!.delete(`/users/${id('bob@acme.example')}`));
 }
 
@@ -84,8 +87,9 @@ async function view(client: ApiClient, names: Names, admin: boolean): Promise<Re
   const byKey = (key: string) => (a: Record<string, unknown>, b: Record<string, unknown>) => String(a[key]).localeCompare(String(b[key]));
   const messages = async (narrow: unknown[]) =>
     named((await client.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 1000, narrow, client_gravatar: true })).body.messages, 'messages');
-  const register = (await client.post('/register', { fetch_event_types: ['realm', 'realm_user_groups', 'custom_profile_fields', 'realm_linkifiers', 'user_status'], client_gravatar: true })).body;
-  const realmSettings = Object.fromEntries(Object.entries(register).filter(([key]) => (key.startsWith('realm_') && key !== 'realm_user_groups') || key === 'user_status'));
+  const register = (await client.post('/register', { fetch_event_types: ['realm', 'realm_user_groups', 'custom_profile_fields', 'realm_linkifiers', 'user_status', 'user_topic', 'alert_words', 'muted_users'], client_gravatar: true })).body;
+  const personal = new Set(['user_status', 'user_topics', 'alert_words', 'muted_users']);
+  const realmSettings = Object.fromEntries(Object.entries(register).filter(([key]) => (key.startsWith('realm_') && key !== 'realm_user_groups') || personal.has(key)));
   return {
     users: ((named((await client.get('/users', { client_gravatar: true, include_custom_profile_fields: true })).body.members) as Record<string, unknown>[]).sort(byKey('user_id'))),
     streams: (named((await client.get('/streams', admin ? { include_all: true } : {})).body.streams) as Record<string, unknown>[]).sort(byKey('name')),
@@ -117,6 +121,8 @@ function seenByAnn(view: Record<string, unknown>): void {
   assert.equal(ann.profile_data, { Team: { value: 'Platform', rendered_value: '<p>Platform</p>' }, Shirt: { value: 'l' } });
   assert.equal(list('users').find((user) => user.user_id === 'bob@acme.example')!.is_active, false);
   const realm = view.realm as Seen;
+  assert.equal(realm.alert_words, ['deploy', 'outage']);
+  assert.equal((realm.user_topics as Seen[]).map((topic) => [topic.stream_id, topic.topic_name, topic.visibility_policy]), [['general', 'beta', 1]]);
   assert.equal((realm.realm_linkifiers as Seen[]).map((linkifier) => linkifier.pattern), ['T(?P<id>[0-9]+)']);
   assert.equal(realm.user_status, { 'mod@acme.example': { status_text: 'Reviewing', emoji_name: 'eyes', emoji_code: '1f440', reaction_type: 'unicode_emoji' } });
   assert.equal([realm.realm_description, realm.realm_digest_emails_enabled, realm.realm_waiting_period_threshold, realm.realm_default_language], ['Where **Acme** talks', true, 3, 'de']);

@@ -22,6 +22,7 @@ import {
   directMessageGroupHash,
   IS_PRIVATE_FLAG,
   messageFileName,
+  NOTIFICATION_BOT_EMAIL,
   MESSAGES_PER_FILE,
   RecipientType,
   type ZulipMessage,
@@ -35,9 +36,6 @@ import {
 import { emptyOrAbsent, STORE_FILE } from './backup.js';
 
 export class ExportError extends Error {}
-
-/** The name of Parley's notification bot in the export: Zulip's system bot of that name. */
-const NOTIFICATION_BOT_EMAIL = 'notification-bot@zulip.com';
 
 export interface ExportSummary {
   realm: string;
@@ -244,7 +242,7 @@ class RealmExport {
       const recipient = this.personalRecipient.get(user.id)!;
       tables.zerver_recipient.push({ id: recipient, type: RecipientType.personal, type_id: user.id });
       if (user.id === realm.notificationBotId) {
-        tables.zerver_userprofile_crossrealm.push({ id: user.id, email: NOTIFICATION_BOT_EMAIL, recipient_id: recipient });
+        tables.zerver_userprofile_crossrealm.push({ id: user.id, email: NOTIFICATION_BOT_EMAIL, recipient_id: recipient, date_joined: user.dateCreated });
         continue;
       }
       tables.zerver_userprofile.push(userRow(user, realm, domain, recipient));

@@ -110,6 +110,9 @@ function checkReferences(tables: ZulipRealmTables, files: ZulipMessageFile[]): v
   const streams = new Set(tables.zerver_stream.map((stream) => stream.id));
   const recipients = new Map(tables.zerver_recipient.map((recipient) => [recipient.id, recipient]));
   for (const bot of tables.zerver_userprofile_crossrealm) if (!recipients.has(bot.recipient_id)) recipients.set(bot.recipient_id, { id: bot.recipient_id, type: RecipientType.personal, type_id: bot.id });
+  for (const [index, group] of tables.zerver_namedusergroup.entries()) {
+    if (typeof (group.usergroup_ptr ?? group.id) !== 'number') fail(`realm.json: zerver_namedusergroup[${index}] has neither usergroup_ptr nor id`);
+  }
   const emails = new Set<string>();
   for (const user of tables.zerver_userprofile) {
     const email = (user.delivery_email || user.email).toLowerCase();

@@ -31,6 +31,9 @@ export function rowsBy<T>(rows: readonly T[], key: (row: T) => number): Map<numb
   return groups;
 }
 
+/** Zulip's notification bot in zerver_userprofile_crossrealm: Parley's realm notification bot. */
+export const NOTIFICATION_BOT_EMAIL = 'notification-bot@zulip.com';
+
 /** The file name of the n-th (from 1) message file. */
 export const messageFileName = (n: number): string => `messages-${String(n).padStart(6, '0')}.json`;
 
@@ -68,6 +71,8 @@ export interface ZulipCrossRealmBot {
   id: number;
   email: string;
   recipient_id: number;
+  /** Parley's addition: when the realm's notification bot was made (Zulip's importer ignores it). */
+  date_joined?: number;
 }
 
 export interface ZulipStream {
@@ -121,8 +126,9 @@ export interface ZulipUserGroup {
 }
 
 export interface ZulipNamedUserGroup {
+  /** The group's ID is its zerver_usergroup row's: `usergroup_ptr`, and `id` in most exports. */
   id: number;
-  usergroup_ptr: number;
+  usergroup_ptr?: number;
   name: string;
   description: string;
   is_system_group: boolean;

@@ -50,6 +50,7 @@ test('every kind of bad export is refused with a clear message and changes nothi
       [['--from', damaged('realm.json', (data) => ((data.zerver_reaction![0] as Row).message = 999)), '--subdomain', 'other'], /a reaction is to message 999/],
       [['--from', damaged('realm.json', (data) => ((data.zerver_userprofile![1] as Row).delivery_email = 'IRIS@zephyr.example')), '--subdomain', 'other'], /two users have the e-mail address iris@zephyr\.example/],
       [['--from', damaged('realm.json', (data) => ((data.zerver_customprofilefield![0] as Row).field_data = '{oops')), '--subdomain', 'other'], /custom profile field 70 has field_data that is not JSON/],
+      [['--from', damaged('realm.json', (data) => (data.zerver_namedusergroup![8] = { ...(data.zerver_namedusergroup![8] as Row), id: undefined, usergroup_ptr: undefined })), '--subdomain', 'other'], /zerver_namedusergroup\[8\] has neither usergroup_ptr nor id/],
       [['--from', damaged('messages-000001.json', (data) => ((data.zerver_message![1] as Row).recipient = 77)), '--subdomain', 'other'], /message 101 is to recipient 77/],
       [['--from', damaged('messages-000001.json', (data) => ((data.zerver_message![0] as Row).edit_history = '{}')), '--subdomain', 'other'], /message 100 has an edit_history that is not a JSON list/],
       [['--from', damaged('messages-000001.json', (data) => data.zerver_message!.push(data.zerver_message![0])), '--subdomain', 'other'], /message 100 appears twice/],

@@ -42,6 +42,7 @@ export function rename(value: Json, names: Names, idKind?: keyof Names): Json {
     else if (groupListKeys.has(key) && Array.isArray(item)) out[key] = (item as number[]).map((id) => named(names.groups, id)).sort();
     else if (key === 'profile_data' && typeof item === 'object' && item !== null) out[key] = Object.fromEntries(Object.entries(item).map(([field, data]) => [named(names.fields, Number(field)), data]));
     else if (key === 'user_status' && typeof item === 'object' && item !== null) out[key] = Object.fromEntries(Object.entries(item).map(([user, status]) => [named(names.users, Number(user)), status]));
+    else if (key === 'muted_users' && Array.isArray(item)) out[key] = rename(item, names, 'users');
     else if (key === 'display_recipient' && Array.isArray(item)) out[key] = rename(item, names, 'users');
     else if (key === 'reactions' && Array.isArray(item)) out[key] = (item as Record<string, Json>[]).map(({ user, ...reaction }) => rename(reaction, names));
     else out[key] = rename(item, names);

@@ -14,12 +14,12 @@ import type { RealmRecord } from '../../organization/records.js';
 import { realmGroupSettingNames, realmPropertyDefaults, type RealmPropertyName } from '../../organization/settings.js';
 import { newApiKey } from '../../users/apiKey.js';
 import type { ReactionType } from '../../users/emoji.js';
-import { isFieldType, type FieldRecord } from '../../users/profileFields.js';
-import { EmailVisibility, roles, type Role, type UserRecord } from '../../users/records.js';
+import { FieldType, isFieldType, type FieldRecord } from '../../users/profileFields.js';
+import { EmailVisibility, Role, roles, type UserRecord } from '../../users/records.js';
 import { settingDefs, userSettingNames } from '../../users/settingDefinitions.js';
 import { withUserSetting } from '../../users/settings.js';
 import { writeCommand, type CommandContext } from '../context.js';
-import { KEPT_FLAGS, RecipientType, rowsBy, type ZulipMessageFile, type ZulipNamedUserGroup, type ZulipReaction, type ZulipRealmTables, type ZulipStream } from '../zulipFormat.js';
+import { KEPT_FLAGS, NOTIFICATION_BOT_EMAIL, RecipientType, rowsBy, type ZulipMessageFile, type ZulipNamedUserGroup, type ZulipReaction, type ZulipRealmTables, type ZulipStream } from '../zulipFormat.js';
 import { setFirstMessageId } from './firstMessage.js';
 import { dmRecipientId } from './messages.js';
 
@@ -92,7 +92,7 @@ function importUsers(ctx: CommandContext, tables: ZulipRealmTables): Map<number,
       realmId: ctx.state.realm.id,
       email: profile.delivery_email || profile.email,
       fullName: profile.full_name,
-      role: isRole(profile.role) ? profile.role : 400,
+      role: isRole(profile.role) ? profile.role : Role.member,
       isActive: profile.is_active && !profile.is_mirror_dummy,
       isBot: profile.is_bot,
       botType: profile.is_bot ? (profile.bot_type ?? 1) : null,
@@ -266,7 +266,7 @@ function importProfileFields(ctx: CommandContext, tables: ZulipRealmTables, user
     const userId = userIds.get(row.user_profile);
     if (!field || userId === undefined) continue;
     // A person-picker value lists user IDs, re-mapped as Zulip's importer does.
-    const value = field.type === 6 ? JSON.stringify((JSON.parse(row.value) as number[]).flatMap((id) => userIds.get(id) ?? [])) : row.value;
+    const value = field.type === FieldType.users ? JSON.stringify((JSON.parse(row.value) as number[]).flatMap((id) => userIds.get(id) ?? [])) : row.value;
     byUser.set(userId, { ...byUser.get(userId), [String(field.id)]: value });
   }
   for (const [userId, profileData] of byUser) ctx.save('user', { ...ctx.state.users.get(userId)!, profileData });
@@ -287,10 +287,12 @@ function importRealmSettings(ctx: CommandContext, tables: ZulipRealmTables, chan
   const seconds = (name: string, fallback: number | null) => (typeof row[name] === 'number' || row[name] === null ? (row[name] as number | null) : fallback);
   const editing = ctx.state.realm.messageEditing!;
   const announcements = typeof row.new_stream_announcements_stream === 'number' ? (channels.get(row.new_stream_announcements_stream)?.id ?? null) : null;
-  // The realm keeps its creation time, and so does the notification bot made with it.
+  // The realm keeps its creation time, and so does the notification bot made with it (Parley's
+  // exports say when; Zulip's system bots are older than the realm).
   const dateCreated = typeof row.date_created === 'number' ? Math.floor(row.date_created) : ctx.state.realm.dateCreated;
   const bot = ctx.state.users.get(ctx.state.realm.notificationBotId!)!;
-  ctx.save('user', { ...bot, dateCreated });
+  const botJoined = tables.zerver_userprofile_crossrealm.find((crossRealm) => crossRealm.email === NOTIFICATION_BOT_EMAIL)?.date_joined;
+  ctx.save('user', { ...bot, dateCreated: typeof botJoined === 'number' ? Math.floor(botJoined) : dateCreated });
   const changes: Partial<RealmRecord> = {
     dateCreated,
     name: typeof row.name === 'string' ? row.name : ctx.state.realm.name,
