@@ -74,7 +74,7 @@ async function populate(baseUrl: string): Promise<void> {
 
   await ok(owner!.post('/realm/filters', { pattern: 'T(?P<id>[0-9]+)', url_template: 'https://tickets.example/{id}' }));
   await ok(mod!.post('/users/me/status', { status_text: 'Reviewing', emoji_name: 'eyes' }));
-  await ok(owner!.patch('/realm', { description: 'Where **Acme** talks', digest_emails_enabled: true, waiting_period_threshold: 3, default_language: 'de' }));
+  await ok(owner!.patch('/realm', { description: 'Where **Acme** talks', digest_emails_enabled: true, waiting_period_threshold: 3, default_language: 'de', signup_announcements_stream_id: general, new_stream_announcements_stream_id: general }));
   await ok(ann!.post('/user_topics', { stream_id: general, topic: 'beta', visibility_policy: 1 }));
   await ok(ann!.post('/users/me/alert_words', { alert_words: ['deploy', 'outage'] }));
   await ok(admin!.post(`/users/me/muted_users/${id('gus@acme.example')}`));
@@ -126,6 +126,7 @@ function seenByAnn(view: Record<string, unknown>): void {
   assert.equal((realm.realm_linkifiers as Seen[]).map((linkifier) => linkifier.pattern), ['T(?P<id>[0-9]+)']);
   assert.equal(realm.user_status, { 'mod@acme.example': { status_text: 'Reviewing', emoji_name: 'eyes', emoji_code: '1f440', reaction_type: 'unicode_emoji' } });
   assert.equal([realm.realm_description, realm.realm_digest_emails_enabled, realm.realm_waiting_period_threshold, realm.realm_default_language], ['Where **Acme** talks', true, 3, 'de']);
+  assert.equal([realm.realm_signup_announcements_stream_id, realm.realm_new_stream_announcements_stream_id], ['general', 'general']);
 }
 
 async function stop(server: ServerProcess): Promise<void> {

@@ -118,6 +118,7 @@ test('an export written by Zulip imports and is served like any realm', async ()
       { name: 'Zephyr Co', description: 'Where the **wind** blows', language: 'de', digest: true, weekday: 4, waiting: 5, editLimit: 3600, codeLanguage: 'python' },
     );
     assert.equal(register.realm_default_streams, [engineering!.stream_id]);
+    assert.equal([register.realm_new_stream_announcements_stream_id, register.realm_signup_announcements_stream_id, register.realm_message_retention_days], [engineering!.stream_id, -1, -1]);
     assert.equal((await jon.get('/users/me/alert_words')).body.alert_words, ['outage']);
   } finally {
     server.child.kill('SIGTERM');

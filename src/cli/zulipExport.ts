@@ -19,6 +19,7 @@ import { realmPropertyDefaults } from '../organization/settingDefaults.js';
 import { Store } from '../store/store.js';
 import { EmailVisibility, type UserRecord } from '../users/records.js';
 import {
+  channelSettings,
   directMessageGroupHash,
   IS_PRIVATE_FLAG,
   messageFileName,
@@ -97,6 +98,11 @@ function realmRow(realm: RealmRecord, settings: GroupSettings): Record<string, u
     ...realmPropertyDefaults,
     ...realm.properties,
   };
+  for (const [property, column] of channelSettings) {
+    const channelId = row[property];
+    delete row[property];
+    row[column] = channelId === -1 ? null : channelId;
+  }
   if (editing) {
     row.allow_message_editing = editing.allowMessageEditing;
     row.message_content_edit_limit_seconds = editing.contentEditLimitSeconds;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { extract } from 'tar';
 import { ApiError } from '../errors.js';
 import { checkLinkifier } from '../messages/linkifiers.js';
+import { FieldType } from '../users/profileFields.js';
 import type { RealmActor } from '../realm/actor.js';
 import type { Realms } from '../realm/registry.js';
 import { messageFileName, RecipientType, type ZulipMessageFile, type ZulipRealmTables } from '../realm/zulipFormat.js';
@@ -153,13 +154,19 @@ function checkReferences(tables: ZulipRealmTables, files: ZulipMessageFile[]): v
     if (!messageIds.has(reaction.message)) fail(`realm.json: a reaction is to message ${reaction.message}, which is not in the export`);
     if (!users.has(reaction.user_profile)) fail(`realm.json: a reaction is by user ${reaction.user_profile}, who is not in the export`);
   }
-  for (const field of tables.zerver_customprofilefield) {
-    if (field.field_data === '') continue;
+  const parses = (text: string, fits: (value: unknown) => boolean): boolean => {
     try {
-      JSON.parse(field.field_data);
+      return fits(JSON.parse(text));
     } catch {
-      fail(`realm.json: custom profile field ${field.id} has field_data that is not JSON`);
+      return false;
     }
+  };
+  for (const field of tables.zerver_customprofilefield) {
+    if (field.field_data !== '' && !parses(field.field_data, (data) => typeof data === 'object' && data !== null)) fail(`realm.json: custom profile field ${field.id} has field_data that is not a JSON object`);
+  }
+  const personPickers = new Set(tables.zerver_customprofilefield.filter((field) => field.field_type === FieldType.users).map((field) => field.id));
+  for (const value of tables.zerver_customprofilefieldvalue) {
+    if (personPickers.has(value.field) && !parses(value.value, (ids) => Array.isArray(ids) && ids.every((id) => typeof id === 'number'))) fail(`realm.json: the value of person-picker field ${value.field} for user ${value.user_profile} is not a JSON list of user IDs`);
   }
 }
 

@@ -31,6 +31,14 @@ export function rowsBy<T>(rows: readonly T[], key: (row: T) => number): Map<numb
   return groups;
 }
 
+/** Organization settings that name a channel: Parley's property (-1: none) and Zulip's realm
+ * column (a stream ID or null). */
+export const channelSettings = [
+  ['signup_announcements_stream_id', 'signup_announcements_stream'],
+  ['zulip_update_announcements_stream_id', 'zulip_update_announcements_stream'],
+  ['moderation_request_channel_id', 'moderation_request_channel'],
+] as const;
+
 /** Zulip's notification bot in zerver_userprofile_crossrealm: Parley's realm notification bot. */
 export const NOTIFICATION_BOT_EMAIL = 'notification-bot@zulip.com';
 

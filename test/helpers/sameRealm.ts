@@ -34,7 +34,7 @@ export function rename(value: Json, names: Names, idKind?: keyof Names): Json {
   for (const [key, item] of Object.entries(value)) {
     if (dropped.has(key)) continue;
     if (key === 'id' && idKind && typeof item === 'number') out[key] = named(names[idKind], item);
-    else if (key === 'stream_id' && typeof item === 'number') out[key] = named(names.channels, item);
+    else if (/(^|_)(stream|channel)_id$/.test(key) && typeof item === 'number' && item !== -1) out[key] = named(names.channels, item);
     else if (userKeys.has(key) && typeof item === 'number') out[key] = named(names.users, item);
     else if (messageKeys.has(key) && typeof item === 'number') out[key] = names.messages.get(item) ?? item;
     else if (/_group$/.test(key) && typeof item === 'number') out[key] = named(names.groups, item);

@@ -19,7 +19,7 @@ import { EmailVisibility, Role, roles, type UserRecord } from '../../users/recor
 import { settingDefs, userSettingNames } from '../../users/settingDefinitions.js';
 import { withUserSetting } from '../../users/settings.js';
 import { writeCommand, type CommandContext } from '../context.js';
-import { KEPT_FLAGS, NOTIFICATION_BOT_EMAIL, RecipientType, rowsBy, type ZulipMessageFile, type ZulipNamedUserGroup, type ZulipReaction, type ZulipRealmTables, type ZulipStream } from '../zulipFormat.js';
+import { channelSettings, KEPT_FLAGS, NOTIFICATION_BOT_EMAIL, RecipientType, rowsBy, type ZulipMessageFile, type ZulipNamedUserGroup, type ZulipReaction, type ZulipRealmTables, type ZulipStream } from '../zulipFormat.js';
 import { setFirstMessageId } from './firstMessage.js';
 import { dmRecipientId } from './messages.js';
 
@@ -276,10 +276,17 @@ function importProfileFields(ctx: CommandContext, tables: ZulipRealmTables, user
 function importRealmSettings(ctx: CommandContext, tables: ZulipRealmTables, channels: ReadonlyMap<number, ChannelRecord>, setting: (value: unknown) => GroupSetting): void {
   const row = tables.zerver_realm[0]!;
   const properties: Partial<Record<RealmPropertyName, unknown>> = {};
+  const channelValued = new Set<string>(channelSettings.map(([property]) => property));
   for (const name of Object.keys(realmPropertyDefaults) as RealmPropertyName[]) {
     const value = row[name];
     const wanted = realmPropertyDefaults[name];
-    if (value !== undefined && value !== wanted && (typeof value === typeof wanted || value === null)) properties[name] = value;
+    // A setting whose default is null (no value) takes a string; others only their own type.
+    const fits = wanted === null ? value === null || typeof value === 'string' : typeof value === typeof wanted;
+    if (!channelValued.has(name) && value !== undefined && value !== wanted && fits) properties[name] = value;
+  }
+  for (const [property, column] of channelSettings) {
+    const channel = typeof row[column] === 'number' ? channels.get(row[column]) : undefined;
+    if (channel) properties[property] = channel.id;
   }
   const permissions = { ...ctx.state.realm.permissions };
   for (const name of realmGroupSettingNames) if (typeof row[name] === 'number') permissions[name] = setting(row[name]);
