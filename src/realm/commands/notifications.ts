@@ -75,11 +75,15 @@ export function queueNotifications(ctx: CommandContext, message: MessageRecord, 
   }
 }
 
+/** The most messages one e-mail tells of; later ones in the same period are left out. */
+const MAX_BATCH_MESSAGES = 500;
+
 /** Adds a missed message to the user's pending e-mail: the first one sets when it goes out (their
  * email_notifications_batching_period_seconds from now), later ones join it. */
 function batchEmail(ctx: CommandContext, userId: number, messageId: number): void {
   const realmId = ctx.state.realm.id;
   const batch = ctx.store.emailBatches.get(realmId, userId);
+  if (batch && batch.messageIds.length >= MAX_BATCH_MESSAGES) return;
   if (batch) ctx.save('emailBatch', { ...batch, messageIds: [...batch.messageIds, messageId] });
   else ctx.save('emailBatch', { realmId, userId, dueAt: ctx.now + Number(userSetting(ctx.state.users.get(userId)!, 'email_notifications_batching_period_seconds')), messageIds: [messageId], attempts: 0 });
 }
