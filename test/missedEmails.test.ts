@@ -200,6 +200,18 @@ emails('the batching period is the user\'s setting, which register reports', asy
   await othello.patch('/settings', { email_notifications_batching_period_seconds: 120 });
 });
 
+emails('one e-mail tells of at most 500 messages', async (context) => {
+  const { server, smtp } = context;
+  const hamlet = await server.as('hamlet@zulip.com');
+  const desdemonaId = await idOf(await server.as('desdemona@zulip.com'));
+  for (let i = 1; i <= 502; i++) await send(hamlet, { type: 'direct', to: JSON.stringify([desdemonaId]), content: `note ${i}` });
+  await afterPeriod(context);
+  const text = smtp.to('desdemona@zulip.com').at(-1)!.parsed.text ?? '';
+  assert.is(text.match(/King Hamlet: note \d+/g)?.length, 500);
+  assert.match(text, /King Hamlet: note 500\n/);
+  assert.not.match(text, /note 501/);
+});
+
 emails('an SMTP server that refuses is tried again later; the e-mail goes out once', async (context) => {
   const { server, smtp } = context;
   const hamlet = await server.as('hamlet@zulip.com');

@@ -265,7 +265,7 @@ export class RealmActor implements RealmHandle {
         this.config.metrics.commit((performance.now() - started) / 1000);
         this.sink.publish(this.state.realm.id, ctx.emitted);
         if (ctx.scheduleChanged) this.deliveries.arm(this.state.nextDelivery());
-        if (ctx.notificationsQueued) this.notifier.kick();
+        if (ctx.notifyAt !== undefined) this.notifier.wake(ctx.notifyAt);
         this.armPresenceSave();
         envelope.resolve(output);
       },

@@ -61,6 +61,8 @@ interface Mirror<T> {
   remove?(store: Store, realmId: number, row: T): void;
   keep?(state: RealmState, row: T): void;
   forget?(state: RealmState, row: T): void;
+  /** For rows the realm's notifier sends: when the row falls due (milliseconds on the clock). */
+  dueMs?(row: T): number;
 }
 
 /** Rows of a user's own kept under their owner by their ID, only in LMDB. */
@@ -104,7 +106,7 @@ const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
   invite: { put: (store, _realm, invite) => store.invites.put(invite) },
   savedSnippet: ownedById((store) => store.savedSnippets),
   navigationView: ownedById((store) => store.navigationViews),
-  notification: { put: (store, _realm, row) => store.notificationOutbox.put(row), remove: (store, _realm, row) => store.notificationOutbox.remove(row) },
+  notification: { put: (store, _realm, row) => store.notificationOutbox.put(row), remove: (store, _realm, row) => store.notificationOutbox.remove(row), dueMs: (row) => row.dueAt },
   pushToken: {
     put: (store, realmId, { userId, ...token }) => store.pushTokens.put({ realmId, userId }, token),
     remove: (store, realmId, token) => store.pushTokens.remove({ realmId, userId: token.userId }, token.kind, tokenKey(token.token)),
@@ -113,7 +115,7 @@ const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
     put: (store, realmId, { userId, ...shown }) => store.pushShown.put({ realmId, userId }, shown),
     remove: (store, realmId, shown) => store.pushShown.remove({ realmId, userId: shown.userId }, shown.messageId, shown.route),
   },
-  emailBatch: { put: (store, _realm, row) => store.emailBatches.put(row), remove: (store, _realm, row) => store.emailBatches.remove(row) },
+  emailBatch: { put: (store, _realm, row) => store.emailBatches.put(row), remove: (store, _realm, row) => store.emailBatches.remove(row), dueMs: (row) => row.dueAt * 1000 },
 };
 
 /** What a read command may use: the realm's state and the store, and nothing that writes or
@@ -134,8 +136,9 @@ export class CommandContext {
   readonly emitted: Emitted[] = [];
   /** Set when a scheduled message was added, moved or removed: the delivery timer is re-armed. */
   scheduleChanged = false;
-  /** Set when a notification or an e-mail batch was queued: the realm's notifier looks again. */
-  notificationsQueued = false;
+  /** When the earliest notification or e-mail batch this command queued or moved falls due
+   * (milliseconds on the server's clock): the realm's notifier is woken for it. */
+  notifyAt: number | undefined;
   /** Set once the command has changed the realm's memory: if it then fails, even with an expected
    * refusal, LMDB rolls its writes back and the memory must be reloaded to match. */
   changedMemory = false;
@@ -180,7 +183,8 @@ export class CommandContext {
     this.changedMemory ||= mirror.keep !== undefined;
     mirror.keep?.(this.state, row);
     if (kind === 'scheduledMessage') this.scheduleChanged = true;
-    if (kind === 'notification' || kind === 'emailBatch') this.notificationsQueued = true;
+    const dueMs = mirror.dueMs?.(row);
+    if (dueMs !== undefined) this.notifyAt = Math.min(this.notifyAt ?? dueMs, dueMs);
   }
 
   /** Removes a row saved with `save`, from LMDB and from memory. */

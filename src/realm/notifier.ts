@@ -24,6 +24,8 @@ export class Notifier {
   private again = false;
   private stopped = false;
   private cancel: (() => void) | undefined;
+  /** When the armed timer fires (milliseconds on the clock), if one is armed. */
+  private armedAt: number | undefined;
   /** The pass under way, if any. */
   private current: Promise<void> = Promise.resolve();
 
@@ -42,19 +44,31 @@ export class Notifier {
     this.current = this.run();
   }
 
+  /** Something falls due at `at` (milliseconds on the clock): a pass runs then, unless one is
+   * already due by then. A pass under way looks again once it is over (it may have read the outbox
+   * before the row was written). */
+  wake(at: number): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.armedAt !== undefined && this.armedAt <= at) return;
+    if (at <= this.config.clock.now()) this.kick();
+    else this.arm(at);
+  }
+
   /** Stops looking; resolves once the pass under way (bounded by the relay's timeout) has recorded
    * what the relay took, so a graceful shutdown sends nothing twice. */
   stop(): Promise<void> {
     this.stopped = true;
-    this.cancel?.();
-    this.cancel = undefined;
+    this.disarm();
     return this.current;
   }
 
   private async run(): Promise<void> {
     this.running = true;
-    this.cancel?.();
-    this.cancel = undefined;
+    this.disarm();
     let next: number | null = null;
     try {
       do {
@@ -70,10 +84,22 @@ export class Notifier {
     this.arm(next);
   }
 
+  private disarm(): void {
+    this.cancel?.();
+    this.cancel = undefined;
+    this.armedAt = undefined;
+  }
+
   private arm(at: number | null): void {
+    this.disarm();
     if (at === null || this.stopped) return;
     const clock: Clock = this.config.clock;
-    this.cancel = clock.after(Math.min(Math.max(at - clock.now(), 0), MAX_DELAY_MS), () => this.kick());
+    const delay = Math.min(Math.max(at - clock.now(), 0), MAX_DELAY_MS);
+    this.armedAt = clock.now() + delay;
+    this.cancel = clock.after(delay, () => {
+      this.armedAt = undefined;
+      this.kick();
+    });
   }
 
   /** Sends what is due; returns when the next row falls due. */

@@ -1,10 +1,8 @@
 // Notifications of messages: queued in the commit of the message (or of the read that retracts
 // them) as outbox rows, then sent after commit by the realm's notifier, which reads what is due
 // (`notifications.due`) and records what became of it (`notifications.settle`).
-import { notificationTrigger, type NotificationCandidate } from '../../messages/notifications.js';
-import type { MessageRecord } from '../../messages/records.js';
-import { Flag } from '../../messages/records.js';
-import { TopicPolicy } from '../../messages/notifications.js';
+import { notificationTrigger, TopicPolicy, type NotificationCandidate } from '../../messages/notifications.js';
+import { Flag, type MessageRecord } from '../../messages/records.js';
 import { realmUrl } from '../../organization/records.js';
 import { e2eeMessagePayload, e2eeRemovePayload, plainText, tokenMessageBody, tokenRemoveBody, type MessageSummary, type PayloadBase } from '../../push/payloads.js';
 import type { OutboxRecord, PushRoute } from '../../push/records.js';
@@ -23,7 +21,7 @@ const BACKOFF_MAX_MS = 30 * 60_000;
 /** The most notifications one pass of the notifier sends. */
 const PASS_SIZE = 100;
 
-export const retryDelayMs = (attempts: number): number => Math.min(BACKOFF_FIRST_MS * 2 ** Math.max(attempts - 1, 0), BACKOFF_MAX_MS);
+const retryDelayMs = (attempts: number): number => Math.min(BACKOFF_FIRST_MS * 2 ** Math.max(attempts - 1, 0), BACKOFF_MAX_MS);
 
 /** The push routes that reach a user's phones now: their E2EE devices, their older tokens. */
 function routesOf(ctx: ReadContext, userId: number): PushRoute[] {
@@ -75,11 +73,15 @@ export function queueNotifications(ctx: CommandContext, message: MessageRecord, 
   }
 }
 
+/** The most messages one e-mail tells of; later ones in the same period are left out. */
+const MAX_BATCH_MESSAGES = 500;
+
 /** Adds a missed message to the user's pending e-mail: the first one sets when it goes out (their
  * email_notifications_batching_period_seconds from now), later ones join it. */
 function batchEmail(ctx: CommandContext, userId: number, messageId: number): void {
   const realmId = ctx.state.realm.id;
   const batch = ctx.store.emailBatches.get(realmId, userId);
+  if (batch && batch.messageIds.length >= MAX_BATCH_MESSAGES) return;
   if (batch) ctx.save('emailBatch', { ...batch, messageIds: [...batch.messageIds, messageId] });
   else ctx.save('emailBatch', { realmId, userId, dueAt: ctx.now + Number(userSetting(ctx.state.users.get(userId)!, 'email_notifications_batching_period_seconds')), messageIds: [messageId], attempts: 0 });
 }
