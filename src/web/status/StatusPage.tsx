@@ -1,0 +1,3 @@
+export function StatusPage() {
+  return <p>status</p>;
+}

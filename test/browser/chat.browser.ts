@@ -1,0 +1,83 @@
+// The web client in a real browser (headless Chromium) against a real server: signing in, two
+// people chatting live, unread counts, what one does to one's own messages.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, signedIn, unreadCount, visit, waitForUnread } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const chat = suite<{ browser: Browser; server: TestServer }>('web client');
+
+chat.before(async (context) => {
+  context.browser = await launchBrowser();
+  context.server = await startTestServer();
+});
+
+chat.after(async ({ browser, server }) => {
+  await browser.close();
+  await server.stop();
+});
+
+const channelId = async (server: TestServer, name: string): Promise<number> => (await (await server.as('iago@zulip.com')).get('/get_stream_id', { stream: name })).body.stream_id as number;
+
+chat('signs in with e-mail and password, refuses a wrong one, and signs out', async ({ browser, server }) => {
+  const { page, context, errors } = await visit(browser, server.baseUrl);
+  await page.getByLabel('E-mail').fill('hamlet@zulip.com');
+  await page.getByLabel('Password').fill('wrong password');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('alert').waitFor();
+  assert.match(await page.getByRole('alert').innerText(), /password|credentials/i);
+
+  await page.getByLabel('Password').fill('parley-demo');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.locator('[role=status][data-status=live]').waitFor();
+  assert.is(await page.locator('.top .me').innerText(), 'King Hamlet');
+  // The key is the tab's: a reload keeps the session.
+  await page.reload();
+  await page.locator('[role=status][data-status=live]').waitFor();
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
+  assert.is(await page.evaluate('sessionStorage.getItem("parley.session")'), null);
+  assert.equal(errors, []);
+  await context.close();
+});
+
+chat('a message sent in one browser appears in another, live, and its unread count drops once read', async ({ browser, server }) => {
+  const verona = await channelId(server, 'Verona');
+  const hamlet = await signedIn(browser, server, 'hamlet@zulip.com');
+  // Othello looks at his starred messages, where Verona's messages do not show.
+  const othello = await signedIn(browser, server, 'othello@zulip.com', '#narrow/is/starred');
+  const before = await unreadCount(othello.page, /^Verona/);
+
+  await hamlet.page.getByRole('link', { name: /^Verona/ }).click();
+  await hamlet.page.getByRole('textbox', { name: 'Topic' }).fill('from the browser');
+  const compose = hamlet.page.getByRole('textbox', { name: 'Message', exact: true });
+  await compose.fill('First line');
+  // Shift+Enter is a new line; Enter sends.
+  await compose.press('Shift+Enter');
+  await compose.pressSequentially('second line');
+  assert.is(await compose.inputValue(), 'First line\nsecond line');
+  await compose.press('Enter');
+  await hamlet.page.locator('.message .content', { hasText: 'second line' }).waitFor();
+  assert.is(await compose.inputValue(), '');
+
+  // Othello, elsewhere, sees Verona's count grow by the event alone.
+  await waitForUnread(othello.page, /^Verona/, before + 1);
+  await othello.page.getByRole('link', { name: /^Verona/ }).click();
+  await othello.page.waitForURL(`**/#narrow/channel/${verona}`);
+  const message = othello.page.locator('.message', { hasText: 'second line' });
+  await message.waitFor();
+  assert.match(await message.innerHTML(), /<p>First line<br>\s*second line<\/p>/);
+  // Seen, so marked read: the count goes, and the server agrees.
+  await waitForUnread(othello.page, /^Verona/, 0);
+  const unread = await (await server.as('othello@zulip.com')).get('/messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow: [{ operator: 'channel', operand: verona }, { operator: 'is', operand: 'unread' }] });
+  assert.equal(unread.body.messages, []);
+  // Its topic is listed under the channel.
+  await othello.page.getByRole('list', { name: 'Topics of Verona' }).getByRole('link', { name: /^from the browser/ }).waitFor();
+  assert.equal([...hamlet.errors, ...othello.errors], []);
+  await hamlet.context.close();
+  await othello.context.close();
+});
+
+chat.run();
