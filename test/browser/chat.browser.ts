@@ -80,4 +80,90 @@ chat('a message sent in one browser appears in another, live, and its unread cou
   await othello.context.close();
 });
 
+chat('stars, edits and deletes one\'s own message, and the other browser follows each change', async ({ browser, server }) => {
+  const verona = await channelId(server, 'Verona');
+  const topic = `#narrow/channel/${verona}/topic/edits`;
+  const sent = await (await server.as('hamlet@zulip.com')).post('/messages', { type: 'stream', to: verona, topic: 'edits', content: 'Before the edit' });
+  const id = sent.body.id as number;
+  const hamlet = await signedIn(browser, server, 'hamlet@zulip.com', topic);
+  const othello = await signedIn(browser, server, 'othello@zulip.com', topic);
+  const mine = hamlet.page.locator(`.message[data-id="${id}"]`);
+  const theirs = othello.page.locator(`.message[data-id="${id}"]`);
+
+  await mine.getByRole('button', { name: 'Star' }).click();
+  await mine.getByRole('button', { name: 'Unstar' }).waitFor();
+  await hamlet.page.getByRole('link', { name: /^Starred/ }).click();
+  await hamlet.page.locator(`.message[data-id="${id}"]`).waitFor();
+  await hamlet.page.goBack();
+
+  await mine.getByRole('button', { name: 'Edit' }).click();
+  const editor = mine.getByRole('textbox', { name: 'Edit message' });
+  assert.is(await editor.inputValue(), 'Before the edit');
+  await editor.fill('After the **edit**');
+  await editor.press('Enter');
+  await theirs.locator('.content strong', { hasText: 'edit' }).waitFor();
+  await mine.locator('.content strong', { hasText: 'edit' }).waitFor();
+  // Othello may not edit or delete Hamlet\'s message: he is not offered to.
+  assert.is(await theirs.getByRole('button', { name: 'Edit' }).count(), 0);
+
+  await mine.getByRole('button', { name: 'Delete' }).click();
+  await mine.getByRole('button', { name: 'Confirm delete' }).click();
+  await theirs.waitFor({ state: 'detached' });
+  await mine.waitFor({ state: 'detached' });
+  assert.is((await (await server.as('hamlet@zulip.com')).get(`/messages/${id}`)).status, 400);
+  assert.equal([...hamlet.errors, ...othello.errors], []);
+  await hamlet.context.close();
+  await othello.context.close();
+});
+
+chat('a direct message from the user list reaches the other, whose sidebar lists the conversation unread', async ({ browser, server }) => {
+  const hamlet = await signedIn(browser, server, 'hamlet@zulip.com');
+  const cordelia = await signedIn(browser, server, 'cordelia@zulip.com', '#narrow/is/starred');
+  await hamlet.page.getByRole('complementary', { name: 'People' }).getByRole('link', { name: /^Cordelia/ }).click();
+  await hamlet.page.getByRole('heading', { name: /^Direct messages with Cordelia/ }).waitFor();
+  const compose = hamlet.page.getByRole('textbox', { name: 'Message', exact: true });
+  await compose.fill('Just between us');
+  await compose.press('Enter');
+  await hamlet.page.locator('.message .content', { hasText: 'Just between us' }).waitFor();
+
+  await waitForUnread(cordelia.page, /^King Hamlet/, 1);
+  await cordelia.page.getByRole('navigation', { name: 'Narrows' }).getByRole('link', { name: /^King Hamlet/ }).click();
+  await cordelia.page.locator('.message .content', { hasText: 'Just between us' }).waitFor();
+  await cordelia.page.getByRole('navigation', { name: 'Narrows' }).getByRole('link', { name: /^King Hamlet/ }).waitFor({ state: 'detached' });
+  assert.equal([...hamlet.errors, ...cordelia.errors], []);
+  await hamlet.context.close();
+  await cordelia.context.close();
+});
+
+chat('reactions, typing notices and presence reach the other browser', async ({ browser, server }) => {
+  const verona = await channelId(server, 'Verona');
+  const topic = `#narrow/channel/${verona}/topic/reactions`;
+  const sent = await (await server.as('othello@zulip.com')).post('/messages', { type: 'stream', to: verona, topic: 'reactions', content: 'React to me' });
+  const id = sent.body.id as number;
+  const othello = await signedIn(browser, server, 'othello@zulip.com', topic);
+  const hamlet = await signedIn(browser, server, 'hamlet@zulip.com', topic);
+  // Each sees the other online: presence is reported at sign-in and announced.
+  await othello.page.locator(`.users [data-user-id] a[aria-label="King Hamlet, active"]`).waitFor();
+  await hamlet.page.locator(`.users [data-user-id] a[aria-label^="Othello, the Moor of Venice, active"]`).waitFor();
+
+  await hamlet.page.locator(`.message[data-id="${id}"]`).getByRole('button', { name: 'React with thumbs up' }).click();
+  const reaction = othello.page.locator(`.message[data-id="${id}"] .reaction`);
+  await reaction.waitFor();
+  assert.is(await reaction.getAttribute('aria-label'), 'thumbs_up by King Hamlet');
+  assert.is((await reaction.innerText()).trim(), '👍 1');
+  // Othello joins in (one button, two people), then takes his back.
+  await reaction.click();
+  await othello.page.locator(`.message[data-id="${id}"] .reaction[aria-pressed="true"]`, { hasText: '2' }).waitFor();
+  await reaction.click();
+  await othello.page.locator(`.message[data-id="${id}"] .reaction[aria-pressed="false"]`, { hasText: '1' }).waitFor();
+
+  await hamlet.page.getByRole('textbox', { name: 'Message', exact: true }).pressSequentially('I am wri');
+  await othello.page.locator('.typing', { hasText: 'King Hamlet is typing…' }).waitFor();
+  await hamlet.page.getByRole('textbox', { name: 'Message', exact: true }).press('Enter');
+  await othello.page.locator('.typing', { hasText: /^$/ }).waitFor();
+  assert.equal([...hamlet.errors, ...othello.errors], []);
+  await hamlet.context.close();
+  await othello.context.close();
+});
+
 chat.run();
