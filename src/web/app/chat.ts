@@ -26,6 +26,8 @@ export class Chat {
   readonly api: Api;
   state!: ChatState;
   status: StreamStatus = 'connecting';
+  /** Counts registrations: a new one starts from a fresh state, whose windows are fetched anew. */
+  generation = 0;
   private stream: EventStream | undefined;
   private listeners = new Set<() => void>();
   private seen = new Set<number>();
@@ -52,6 +54,7 @@ export class Chat {
     const register = await this.api.post<RegisterAnswer>('/register', { fetch_event_types: FETCH_EVENT_TYPES, apply_markdown: true, client_gravatar: false, slim_presence: true });
     this.stream?.stop();
     this.state = stateFromRegister(register);
+    this.generation++;
     this.stream = new EventStream(this.api, register.queue_id, register.last_event_id, {
       onEvents: (events) => {
         const now = Date.now();

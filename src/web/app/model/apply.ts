@@ -2,6 +2,7 @@
 // tests' applyEvent and Zulip's clients do): nothing is fetched again.
 import type { QueuedEvent } from '../types.js';
 import { applyChannel, applySubscription, noteTopic } from './channels.js';
+import { noteConversation } from './conversations.js';
 import { applyDelete, applyEdit, applyFlags, applyMessage, applyReaction } from './messages.js';
 import type { ChatState } from './state.js';
 import { applyTyping } from './typing.js';
@@ -15,6 +16,7 @@ export function applyEvent(state: ChatState, event: QueuedEvent, now: number): v
       applyMessage(state, event);
       const { message, flags } = event;
       if (message.stream_id !== undefined) noteTopic(state, message.stream_id, message.subject, message.id);
+      else noteConversation(state.conversations, conversationOf({ ...message, flags }, state.meId), message.id);
       if (flags.includes('read')) return;
       const mentioned = flags.some((flag) => flag.endsWith('mentioned')) ? { mentioned: true as const } : {};
       addUnread(

@@ -3,6 +3,7 @@
 // window), so views can tell what changed by identity.
 import type { Narrow } from '../narrow.js';
 import type { Message, Subscription, User } from '../types.js';
+import { conversationsFromRegister, type Conversation } from './conversations.js';
 import { unreadFromRegister, type Unread, type UnreadMsgs } from './unread.js';
 
 /** The messages of one narrow fetched so far: a contiguous run, oldest first. */
@@ -44,6 +45,8 @@ export interface ChatState {
   /** By the narrow's hash. */
   windows: Map<string, MessageWindow>;
   unread: Unread;
+  /** Direct conversations by their key (conversations.ts). */
+  conversations: Map<string, Conversation>;
   presence: Map<number, Presence>;
   typing: Typist[];
 }
@@ -57,10 +60,11 @@ export interface RegisterAnswer {
   subscriptions: Subscription[];
   unread_msgs: UnreadMsgs;
   presences: Record<string, Presence>;
+  recent_private_conversations: { max_message_id: number; user_ids: number[] }[];
 }
 
 /** What register is asked for ('message' brings unread_msgs). */
-export const FETCH_EVENT_TYPES = ['realm_user', 'subscription', 'message', 'presence'];
+export const FETCH_EVENT_TYPES = ['realm_user', 'subscription', 'message', 'presence', 'recent_private_conversations'];
 
 export function stateFromRegister(register: RegisterAnswer): ChatState {
   return {
@@ -71,6 +75,7 @@ export function stateFromRegister(register: RegisterAnswer): ChatState {
     messages: new Map(),
     windows: new Map(),
     unread: unreadFromRegister(register.unread_msgs, register.user_id),
+    conversations: conversationsFromRegister(register.recent_private_conversations, register.user_id),
     presence: new Map(Object.entries(register.presences).map(([id, presence]) => [Number(id), presence])),
     typing: [],
   };

@@ -2,6 +2,7 @@
 // are sums), and which of them mention the user. Register's unread_msgs starts it; message,
 // flag, edit and deletion events keep it current, as Zulip's apply_events does.
 import type { MessageDetails } from '../types.js';
+import { conversationKey } from './conversations.js';
 
 /** Register's unread_msgs. */
 export interface UnreadMsgs {
@@ -48,7 +49,7 @@ export function moveUnread(unread: Unread, ids: readonly number[], channelId: nu
 }
 
 /** Counts of unread messages: per channel, per channel and topic (lower-cased), per conversation
- * (the other users' sorted IDs), and those that mention the user. */
+ * (by its key), and those that mention the user. */
 export interface UnreadCounts {
   channels: Map<number, number>;
   topics: Map<string, number>;
@@ -68,7 +69,7 @@ export function countUnread(unread: Unread, meId: number): UnreadCounts {
       bump(counts.topics, topicKey(details.stream_id, details.topic));
     } else {
       const others = details.user_ids.filter((id) => id !== meId);
-      bump(counts.conversations, (others.length > 0 ? others : [meId]).sort((a, b) => a - b).join(','));
+      bump(counts.conversations, conversationKey(others.length > 0 ? others : [meId]));
     }
   }
   return counts;

@@ -25,10 +25,10 @@ const statusText = { live: 'Live', connecting: 'Connecting…', polling: 'Live (
 export function ChatView({ chat, onSignOut }: { chat: Chat; onSignOut: () => void }) {
   const narrow = useNarrow();
   const key = narrowHash(narrow);
-  useEffect(() => void chat.open(narrow), [chat, key, chat.state.windows.get(key)?.stale]);
+  useEffect(() => void chat.open(narrow), [chat, key, chat.generation, chat.state.windows.get(key)?.stale]);
   useEffect(() => {
     if (narrow.kind === 'channel' || narrow.kind === 'topic') void chat.loadTopics(narrow.channelId);
-  }, [chat, key]);
+  }, [chat, key, chat.generation]);
   const me = chat.state.users.get(chat.state.meId);
   return (
     <div class="chat">

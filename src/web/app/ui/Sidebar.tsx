@@ -1,10 +1,14 @@
 // The narrows: views, channels (unread counts, muted ones dimmed) with the open channel's topics,
-// and direct conversations with unread messages.
+// and the recent direct conversations (with their unread counts).
 import type { Chat } from '../chat.js';
 import { sortedChannels } from '../model/channels.js';
+import { recentConversations } from '../model/conversations.js';
 import { countUnread, topicKey } from '../model/unread.js';
 import { narrowHash, type Narrow } from '../narrow.js';
 import { conversationName } from './names.js';
+
+/** Direct conversations listed, newest first. */
+const RECENT_CONVERSATIONS = 12;
 
 function Link({ narrow, current, label, count, muted }: { narrow: Narrow; current: Narrow; label: string; count?: number | undefined; muted?: boolean }) {
   const here = narrowHash(narrow) === narrowHash(current);
@@ -25,7 +29,7 @@ export function Sidebar({ chat, current }: { chat: Chat; current: Narrow }) {
   const { state } = chat;
   const counts = countUnread(state.unread, state.meId);
   const openChannel = current.kind === 'channel' || current.kind === 'topic' ? current.channelId : undefined;
-  const conversations = [...counts.conversations.entries()];
+  const conversations = recentConversations(state.conversations).slice(0, RECENT_CONVERSATIONS);
   return (
     <nav class="sidebar" aria-label="Narrows">
       <ul>
@@ -61,14 +65,11 @@ export function Sidebar({ chat, current }: { chat: Chat; current: Narrow }) {
         <>
           <h2 id="dms-heading">Direct messages</h2>
           <ul aria-labelledby="dms-heading">
-            {conversations.map(([ids, count]) => {
-              const userIds = ids.split(',').map(Number);
-              return (
-                <li key={ids}>
-                  <Link narrow={{ kind: 'dm', userIds }} current={current} label={conversationName(state, userIds)} count={count} />
-                </li>
-              );
-            })}
+            {conversations.map(({ key, userIds }) => (
+              <li key={key}>
+                <Link narrow={{ kind: 'dm', userIds }} current={current} label={conversationName(state, userIds)} count={counts.conversations.get(key)} />
+              </li>
+            ))}
           </ul>
         </>
       )}
