@@ -56,6 +56,28 @@ live('after the server restarts, the page reconnects, resumes its queue and show
   }
 });
 
+live('where WebSockets cannot connect, the page long-polls its queue instead and stays live', async ({ browser }) => {
+  const server = await startTestServer();
+  try {
+    const verona = await channelId(server, 'Verona');
+    const context = await browser.newContext();
+    // Every WebSocket the page opens is refused before it reaches the server.
+    await context.routeWebSocket(/\/api\/v1\/events\/socket/, (socket) => socket.close({ code: 1006 }));
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${server.baseUrl}/#narrow/channel/${verona}/topic/polling`);
+    await page.getByRole('button', { name: 'hamlet@zulip.com' }).click();
+    await page.locator('[role=status][data-status=polling]').waitFor({ timeout: 15_000 });
+    await (await server.as('othello@zulip.com')).post('/messages', { type: 'stream', to: verona, topic: 'polling', content: 'Heard by long-poll' });
+    await page.locator('.message .content', { hasText: 'Heard by long-poll' }).waitFor();
+    assert.equal(errors, []);
+    await context.close();
+  } finally {
+    await server.stop();
+  }
+});
+
 /** Milliseconds from the page's address naming a narrow to `count` messages on screen (the page's own clock). */
 async function timeToRender(page: Page, hash: string, count: number): Promise<number> {
   return page.evaluate(`(async () => {
