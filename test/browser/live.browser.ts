@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { startParley } from '../../src/app.js';
-import { launchBrowser, signedIn } from '../helpers/browser.js';
+import { launchBrowser, signedIn, visit } from '../helpers/browser.js';
 import { ApiClient } from '../helpers/client.js';
 import { startFrontProxy } from '../helpers/frontProxy.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -53,6 +53,41 @@ live('after the server restarts, the page reconnects, resumes its queue and show
     await front.close();
     await again.close();
     await server.stop().catch(() => undefined);
+  }
+});
+
+live('a lost queue is registered anew and the page stays live; a key that stopped working ends the session', async ({ browser }) => {
+  const server = await startTestServer();
+  try {
+    const verona = await channelId(server, 'Verona');
+    const hamlet = await visit(browser, server.baseUrl, `#narrow/channel/${verona}/topic/lost`);
+    const registration = () => hamlet.page.waitForResponse((response) => response.url().endsWith('/api/v1/register')).then(async (response) => ({ status: response.status(), body: (await response.json()) as { queue_id?: string } }));
+    const registering = registration();
+    await hamlet.page.getByRole('button', { name: 'hamlet@zulip.com' }).click();
+    const first = await registering;
+    await hamlet.page.locator('[role=status][data-status=live]').waitFor();
+
+    // The queue is deleted (as after a long absence): the socket closes with 4004, the page registers again.
+    const api = await server.as('hamlet@zulip.com');
+    const again = registration();
+    assert.is((await api.delete('/events', { queue_id: first.body.queue_id })).status, 200);
+    const second = await again;
+    assert.is(second.status, 200);
+    assert.is.not(second.body.queue_id, first.body.queue_id);
+    await hamlet.page.locator('[role=status][data-status=live]').waitFor();
+    await (await server.as('othello@zulip.com')).post('/messages', { type: 'stream', to: verona, topic: 'lost', content: 'Heard on the new queue' });
+    await hamlet.page.locator('.message .content', { hasText: 'Heard on the new queue' }).waitFor();
+
+    // A new key makes the page's stop working: registering again is refused, and the page says so.
+    const newKey = String((await api.post('/users/me/api_key/regenerate')).body.api_key);
+    const refused = registration();
+    assert.is((await api.withCredentials({ email: 'hamlet@zulip.com', apiKey: newKey }).delete('/events', { queue_id: second.body.queue_id })).status, 200);
+    assert.is((await refused).status, 401);
+    await hamlet.page.getByRole('alert').filter({ hasText: 'Your session has ended' }).waitFor();
+    assert.equal(hamlet.errors, []);
+    await hamlet.context.close();
+  } finally {
+    await server.stop();
   }
 });
 

@@ -1,7 +1,7 @@
 // The signed-in client: registers a queue, keeps the state current from its events, fetches
 // message windows as narrows are opened, and sends what the user does. Views subscribe to changes
 // and read the state; one change notification per batch of events.
-import { Api, type Credentials } from './api.js';
+import { Api, ApiError, type Credentials } from './api.js';
 import { applyEvent } from './model/apply.js';
 import { addFetched } from './model/messages.js';
 import { setTopics } from './model/channels.js';
@@ -14,6 +14,8 @@ import type { Message } from './types.js';
 export const BATCH = 100;
 /** How long seen messages wait to be marked read together. */
 const READ_BATCH_MS = 300;
+/** How long to wait before registering again while the server is away. */
+const REGISTER_RETRY_MS = 2_000;
 /** Zulip's presence ping interval. */
 const PRESENCE_EVERY_MS = 60_000;
 /** A typing notice is renewed this often while the user types (Zulip's 10 s). */
@@ -26,6 +28,9 @@ export class Chat {
   readonly api: Api;
   state!: ChatState;
   status: StreamStatus = 'connecting';
+  /** Why the session ended (the key stopped working), once it has. */
+  ended: string | null = null;
+  private stopped = false;
   /** Counts registrations: a new one starts from a fresh state, whose windows are fetched anew. */
   generation = 0;
   private stream: EventStream | undefined;
@@ -61,7 +66,7 @@ export class Chat {
         for (const event of events) applyEvent(this.state, event, now);
         this.changed();
       },
-      onQueueLost: () => void this.start().then(() => this.changed()),
+      onQueueLost: () => void this.registerAgain(),
       onStatus: (status) => {
         this.status = status;
         this.changed();
@@ -74,14 +79,34 @@ export class Chat {
     }
   }
 
+  /** The queue is gone: a fresh registration, retried while the server is away; a key that no
+   * longer works ends the session. */
+  private async registerAgain(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.start();
+        return this.changed();
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) {
+          this.ended = error.message;
+          return this.changed();
+        }
+        await new Promise((resolve) => setTimeout(resolve, REGISTER_RETRY_MS));
+      }
+    }
+  }
+
   stop(): void {
+    this.stopped = true;
     this.stream?.stop();
     clearInterval(this.presenceTimer);
     clearTimeout(this.readTimer);
   }
 
   private async reportPresence(): Promise<void> {
-    const answer = await this.api.post<{ presences?: Record<string, { active_timestamp: number; idle_timestamp: number }> }>('/users/me/presence', { status: 'active', slim_presence: true }).catch(() => undefined);
+    // Zulip's clients: active while the window has the focus, idle otherwise.
+    const status = document.hasFocus() ? 'active' : 'idle';
+    const answer = await this.api.post<{ presences?: Record<string, { active_timestamp: number; idle_timestamp: number }> }>('/users/me/presence', { status, slim_presence: true }).catch(() => undefined);
     if (!answer?.presences) return;
     for (const [id, presence] of Object.entries(answer.presences)) this.state.presence.set(Number(id), presence);
     this.changed();

@@ -45,6 +45,11 @@ export function ChatView({ chat, onSignOut }: { chat: Chat; onSignOut: () => voi
           Sign out
         </button>
       </header>
+      {chat.ended && (
+        <p class="ended" role="alert">
+          Your session has ended ({chat.ended}). Sign out and sign in again.
+        </p>
+      )}
       <Sidebar chat={chat} current={narrow} />
       <main class="messages-pane" aria-labelledby="narrow-title">
         <h1 id="narrow-title" class="narrow-title">
