@@ -166,4 +166,29 @@ chat('reactions, typing notices and presence reach the other browser', async ({ 
   await othello.context.close();
 });
 
+chat('the keyboard alone moves through the messages and reaches their buttons', async ({ browser, server }) => {
+  const verona = await channelId(server, 'Verona');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const ids: number[] = [];
+  for (const content of ['Keys one', 'Keys two', 'Keys three']) ids.push((await hamlet.post('/messages', { type: 'stream', to: verona, topic: 'keys', content })).body.id as number);
+  const othello = await signedIn(browser, server, 'othello@zulip.com', `#narrow/channel/${verona}/topic/keys`);
+  const { page } = othello;
+  await page.locator(`.message[data-id="${ids[2]}"]`).waitFor();
+  const focused = () => page.evaluate('document.activeElement?.dataset?.id ?? document.activeElement?.getAttribute("aria-label")');
+  await page.getByRole('log', { name: 'Messages' }).focus();
+  await page.keyboard.press('ArrowUp');
+  assert.is(await focused(), String(ids[2]));
+  await page.keyboard.press('ArrowUp');
+  assert.is(await focused(), String(ids[1]));
+  await page.keyboard.press('ArrowDown');
+  assert.is(await focused(), String(ids[2]));
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Tab');
+  assert.is(await focused(), 'Star');
+  await page.keyboard.press('Enter');
+  await page.locator(`.message[data-id="${ids[1]}"]`).getByRole('button', { name: 'Unstar' }).waitFor();
+  assert.equal(othello.errors, []);
+  await othello.context.close();
+});
+
 chat.run();

@@ -1,6 +1,7 @@
 // The messages of a narrow, oldest first: it opens at the newest, fetches older ones when scrolled
 // near the top (keeping what is on screen in place), follows new ones while at the bottom, and
-// reports messages as seen (to be marked read) once they are half on screen.
+// reports messages as seen (to be marked read) once they are half on screen. Arrow keys move
+// between messages.
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { Chat } from '../chat.js';
 import { narrowHash, type Narrow } from '../narrow.js';
@@ -61,10 +62,23 @@ export function MessageList({ chat, narrow }: { chat: Chat; narrow: Narrow }) {
     if (root.scrollTop < FETCH_MARGIN && window && !window.foundOldest) void chat.loadOlder(narrow);
   };
 
+  // Arrow keys move the focus from message to message (Home, End: the first and last shown);
+  // Tab then reaches the focused message's buttons.
+  const onKeyDown = (event: KeyboardEvent) => {
+    const rows = [...list.current!.querySelectorAll<HTMLElement>('.message')];
+    if (rows.length === 0) return;
+    const at = rows.indexOf(document.activeElement as HTMLElement);
+    const moves: Record<string, number> = { ArrowUp: at < 0 ? rows.length - 1 : at - 1, ArrowDown: at < 0 ? rows.length - 1 : at + 1, Home: 0, End: rows.length - 1 };
+    const next = moves[event.key];
+    if (next === undefined || (at < 0 && event.target !== list.current)) return;
+    event.preventDefault();
+    rows[Math.max(0, Math.min(rows.length - 1, next))]!.focus();
+  };
+
   const mixed = narrow.kind === 'all' || narrow.kind === 'mentions' || narrow.kind === 'starred';
   let lastRecipient = '';
   return (
-    <div class="message-list" ref={list} onScroll={onScroll} role="log" aria-label="Messages" tabIndex={0} aria-busy={chat.isLoading(narrow)}>
+    <div class="message-list" ref={list} onScroll={onScroll} onKeyDown={onKeyDown} role="log" aria-label="Messages" tabIndex={0} aria-busy={chat.isLoading(narrow)}>
       {window?.foundOldest && <p class="history-start">{ids.length === 0 ? 'No messages here yet.' : 'The beginning of the conversation.'}</p>}
       {chat.isLoading(narrow) && <p class="loading">Loading…</p>}
       {ids.map((id) => {

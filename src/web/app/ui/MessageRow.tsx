@@ -62,7 +62,7 @@ export class MessageRow extends Component<Props, State> {
     return (
       <>
         {header && <h2 class="recipient">{header}</h2>}
-        <article class={`message${unread ? ' unread' : ''}`} data-id={message.id} data-unread={unread} aria-label={`${sender}, ${messageTime(message.timestamp)}`}>
+        <article tabIndex={-1} class={`message${unread ? ' unread' : ''}`} data-id={message.id} data-unread={unread} aria-label={`${sender}, ${messageTime(message.timestamp)}`}>
           <header>
             <span class="sender">{sender}</span> <time dateTime={new Date(message.timestamp * 1000).toISOString()}>{messageTime(message.timestamp)}</time>
           </header>
