@@ -1,7 +1,7 @@
 // The compose box of the open narrow: a channel's topic (the topic is asked for in a channel
 // narrow) or a direct conversation. Enter sends, Shift+Enter starts a new line; typing tells the
 // others.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Chat, Destination } from '../chat.js';
 import type { Narrow } from '../narrow.js';
 import { channelName, conversationName } from './names.js';
@@ -19,6 +19,8 @@ export function Compose({ chat, narrow }: { chat: Chat; narrow: Narrow }) {
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const destination = destinationOf(narrow, topic);
+  // Leaving a conversation stops the typing notice there.
+  useEffect(() => () => void (destination && chat.typing(destination, false)), [destination && JSON.stringify(destination)]);
   if (!destination) return <p class="compose-hint">Open a channel or a conversation to write.</p>;
   const placeholder = destination.kind === 'channel' ? `Message #${channelName(chat.state, destination.channelId)}` : `Message ${conversationName(chat.state, destination.userIds)}`;
 

@@ -30,11 +30,14 @@ export function Sidebar({ chat, current }: { chat: Chat; current: Narrow }) {
   const counts = countUnread(state.unread, state.meId);
   const openChannel = current.kind === 'channel' || current.kind === 'topic' ? current.channelId : undefined;
   const conversations = recentConversations(state.conversations).slice(0, RECENT_CONVERSATIONS);
+  // As Zulip counts the combined feed: muted channels left out.
+  const sum = (counts: Iterable<number>) => [...counts].reduce((total, count) => total + count, 0);
+  const feedCount = sum([...counts.channels].filter(([id]) => !state.subscriptions.get(id)?.is_muted).map(([, count]) => count)) + sum(counts.conversations.values());
   return (
     <nav class="sidebar" aria-label="Narrows">
       <ul>
         <li>
-          <Link narrow={{ kind: 'all' }} current={current} label="Combined feed" count={state.unread.byId.size} />
+          <Link narrow={{ kind: 'all' }} current={current} label="Combined feed" count={feedCount} />
         </li>
         <li>
           <Link narrow={{ kind: 'mentions' }} current={current} label="Mentions" count={counts.mentions} />
