@@ -4,6 +4,7 @@
 // organization's names.
 import uWS from 'uWebSockets.js';
 import type { Metrics } from '../ops/metrics.js';
+import { fileHeaders } from './response.js';
 import type { FileBody } from './route.js';
 import { webAssets } from './webAssets.js';
 
@@ -36,7 +37,7 @@ function answer(res: uWS.HttpResponse, produce: () => Promise<Answer>): void {
 
 const file = (found: FileBody | undefined) => async (): Promise<Answer> =>
   found
-    ? { headers: { 'Content-Type': found.contentType, 'Cache-Control': found.cacheControl, 'X-Content-Type-Options': 'nosniff' }, body: found.body }
+    ? { headers: fileHeaders(found), body: found.body }
     : { status: '404 Not Found', headers: {}, body: NOT_FOUND };
 
 export async function serveMetrics(listen: { host: string; port: number }, metrics: Metrics): Promise<MetricsServer> {

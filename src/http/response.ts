@@ -79,8 +79,15 @@ export function sendRedirect(exchange: Exchange, location: string): void {
   finish(exchange, 302, { Location: location });
 }
 
+/** The headers of a file answer (a FileBody): its type, how long it may be kept, and no sniffing. */
+export const fileHeaders = (file: { contentType: string; cacheControl: string }): Record<string, string> => ({
+  'Content-Type': file.contentType,
+  'Cache-Control': file.cacheControl,
+  'X-Content-Type-Options': 'nosniff',
+});
+
 export function sendFile(exchange: Exchange, file: { contentType: string; cacheControl: string; body: Buffer }): void {
-  finish(exchange, 200, { 'Content-Type': file.contentType, 'Cache-Control': file.cacheControl, 'X-Content-Type-Options': 'nosniff' }, file.body);
+  finish(exchange, 200, fileHeaders(file), file.body);
 }
 
 /** Streams a file of known size as the response, reading on only as fast as the client takes it. */
