@@ -59,12 +59,13 @@ export class MessageRow extends Component<Props, State> {
     const mine = message.sender_id === chat.state.meId;
     const starred = message.flags.includes('starred');
     const sender = message.sender_full_name;
+    const time = messageTime(message.timestamp);
     return (
       <>
         {header && <h2 class="recipient">{header}</h2>}
-        <article tabIndex={-1} class={`message${unread ? ' unread' : ''}`} data-id={message.id} data-unread={unread} aria-label={`${sender}, ${messageTime(message.timestamp)}`}>
+        <article tabIndex={-1} class={`message${unread ? ' unread' : ''}`} data-id={message.id} data-unread={unread} aria-label={`${sender}, ${time}`}>
           <header>
-            <span class="sender">{sender}</span> <time dateTime={new Date(message.timestamp * 1000).toISOString()}>{messageTime(message.timestamp)}</time>
+            <span class="sender">{sender}</span> <time>{time}</time>
           </header>
           {editing === null ? (
             <div class="content" dangerouslySetInnerHTML={{ __html: message.content }} />
@@ -92,20 +93,22 @@ export class MessageRow extends Component<Props, State> {
               </button>
             </div>
           )}
-          <div class="reactions">
-            {grouped(message.reactions).map(({ reaction, userIds }) => (
-              <button
-                type="button"
-                key={`${reaction.reaction_type}:${reaction.emoji_code}`}
-                class={`reaction${userIds.includes(chat.state.meId) ? ' mine' : ''}`}
-                aria-pressed={userIds.includes(chat.state.meId)}
-                aria-label={`${reaction.emoji_name} by ${userIds.map((id) => userName(chat.state, id)).join(', ')}`}
-                onClick={() => this.act(chat.react(message, { name: reaction.emoji_name, code: reaction.emoji_code, type: reaction.reaction_type }))}
-              >
-                {emojiOf(reaction)} {userIds.length}
-              </button>
-            ))}
-          </div>
+          {message.reactions.length > 0 && (
+            <div class="reactions">
+              {grouped(message.reactions).map(({ reaction, userIds }) => (
+                <button
+                  type="button"
+                  key={`${reaction.reaction_type}:${reaction.emoji_code}`}
+                  class={`reaction${userIds.includes(chat.state.meId) ? ' mine' : ''}`}
+                  aria-pressed={userIds.includes(chat.state.meId)}
+                  aria-label={`${reaction.emoji_name} by ${userIds.map((id) => userName(chat.state, id)).join(', ')}`}
+                  onClick={() => this.act(chat.react(message, { name: reaction.emoji_name, code: reaction.emoji_code, type: reaction.reaction_type }))}
+                >
+                  {emojiOf(reaction)} {userIds.length}
+                </button>
+              ))}
+            </div>
+          )}
           <div class="actions">
             <button type="button" aria-pressed={starred} aria-label={starred ? 'Unstar' : 'Star'} onClick={() => this.act(chat.star(message))}>
               {starred ? '★' : '☆'}
