@@ -94,6 +94,9 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
     realmsLoaded: () => realms.loaded,
     storeBytes: () => store.fileBytes(),
     unhandledRejections: () => unhandled.rejections,
+    realms: () => (node ? node.overview().realms : realms.overview()),
+    nodes: () => (node ? node.overview().nodes : null),
+    usersOnline: () => queues.usersOnline(),
   });
   const metricsServer = config.metricsListen && (await serveMetrics(config.metricsListen, config.metrics));
   const stopCollecting = every(config.clock, QUEUE_GC_INTERVAL_MS, () => queues.collectGarbage());

@@ -73,6 +73,32 @@ auth('the development key fetch refuses an unknown user', async ({ server }) => 
   assert.is(response.body.code, 'AUTHENTICATION_FAILED');
 });
 
+auth('a web page\'s request (X-Requested-With) is refused without a Basic challenge, so no browser prompts', async ({ server }) => {
+  const headers = { 'X-Requested-With': 'XMLHttpRequest' };
+  const anonymous = await rawRequest(server.baseUrl, { method: 'GET', path: '/api/v1/users/me', headers });
+  assert.is(anonymous.status, 401);
+  assert.is(anonymous.body.code, 'UNAUTHORIZED');
+  assert.is(anonymous.headers['www-authenticate'], undefined);
+  const body = 'username=hamlet%40zulip.com&password=wrong';
+  const login = await rawRequest(server.baseUrl, { method: 'POST', path: '/api/v1/fetch_api_key', headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' }, body });
+  assert.is(login.status, 401);
+  assert.is(login.body.code, 'AUTHENTICATION_FAILED');
+  assert.is(login.headers['www-authenticate'], undefined);
+});
+
+auth('the development user list names the demo users, administrators apart, bots left out', async ({ server }) => {
+  const response = await server.anonymous.get('/dev_list_users');
+  assert.is(response.status, 200);
+  const url = `http://${server.config.externalHost}`;
+  const entry = (email: string) => ({ email, realm_uri: url, realm_url: url });
+  assert.equal(response.body.direct_admins, ['desdemona@zulip.com', 'iago@zulip.com'].map(entry));
+  assert.equal(response.body.direct_users, ['cordelia@zulip.com', 'hamlet@zulip.com', 'othello@zulip.com', 'polonius@zulip.com', 'prospero@zulip.com'].map(entry));
+  // A deactivated user is not offered.
+  await (await server.as('iago@zulip.com')).delete('/users/' + String((await server.anonymous.post('/dev_fetch_api_key', { username: 'prospero@zulip.com' })).body.user_id));
+  const after = await server.anonymous.get('/dev_list_users');
+  assert.not.ok((after.body.direct_users as { email: string }[]).some((user) => user.email === 'prospero@zulip.com'));
+});
+
 auth('regenerating a key makes the old one stop working at once', async ({ server }) => {
   const othello = await server.as('othello@zulip.com');
   const regenerated = await othello.post('/users/me/api_key/regenerate');
@@ -91,13 +117,16 @@ production.before(async (context) => {
 });
 production.after(async ({ server }) => server.stop());
 
-production('never seeds, and refuses the development key fetch', async ({ server }) => {
+production('never seeds, and refuses the development key fetch and user list', async ({ server }) => {
   const response = await server.anonymous.post('/dev_fetch_api_key', { username: 'iago@zulip.com' });
   assert.is(response.status, 404, 'no realm exists: production mode does not seed');
   await server.parley.realms.create({ subdomain: '', name: 'Production org' });
   const refused = await server.anonymous.post('/dev_fetch_api_key', { username: 'iago@zulip.com' });
   assert.is(refused.status, 400);
   assert.equal(refused.body, { result: 'error', code: 'BAD_REQUEST', msg: 'DevAuthBackend not enabled.' });
+  const list = await server.anonymous.get('/dev_list_users');
+  assert.is(list.status, 400);
+  assert.equal(list.body, { result: 'error', code: 'BAD_REQUEST', msg: 'DevAuthBackend not enabled.' });
 });
 
 production.run();

@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/ops/log.js';
+import type { StatusSnapshot } from '../src/ops/metrics.js';
 import { rawRequest } from './helpers/client.js';
 import { register, StreamClient } from './helpers/events.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -123,8 +124,60 @@ ops('GET /metrics counts requests by route and status, commands, commits, delive
   assert.ok(queue.queueId);
 });
 
-ops('the API port does not serve the metrics', async ({ server }) => {
-  assert.is((await rawRequest(server.baseUrl, { method: 'GET', path: '/metrics' })).status, 404);
+ops('the API port does not serve the metrics, nor the status page or its data', async ({ server }) => {
+  for (const path of ['/metrics', '/status', '/status.json']) assert.is((await rawRequest(server.baseUrl, { method: 'GET', path })).status, 404, path);
+});
+
+/** The status page's data (GET /status.json on the metrics port). */
+async function status(server: TestServer): Promise<StatusSnapshot> {
+  const response = await fetch(`http://127.0.0.1:${server.parley.metricsPort}/status.json`);
+  assert.is(response.status, 200);
+  assert.is(response.headers.get('cache-control'), 'no-store');
+  return (await response.json()) as StatusSnapshot;
+}
+
+const total = (buckets: { counts: number[] }) => buckets.counts[buckets.counts.length - 1]!;
+
+ops('GET /status.json on the metrics port: realms with their users online, sockets, queues, deliveries, latency buckets, store size', async ({ server }) => {
+  const cordelia = await server.as('cordelia@zulip.com');
+  const before = await status(server);
+  const queue = await register(cordelia, { event_types: ['message'] });
+  const socket = await StreamClient.open(`${server.baseUrl.replace('http', 'ws')}/api/v1/events/socket`, cordelia.authHeader());
+  socket.send({ op: 'attach', queue_id: queue.queueId, last_event_id: -1 });
+  await socket.until((client) => client.frames.some((frame) => frame.control === 'attached'));
+  for (let index = 0; index < 2; index++) assert.is((await cordelia.post('/messages', { type: 'stream', to: 'Verona', topic: 'status', content: `s${index}` })).status, 200);
+  const after = await status(server);
+  socket.close();
+
+  assert.equal(after.nodes, null, 'standalone: no cluster nodes');
+  const realm = server.parley.realms.forHost('')!.realm;
+  const row = after.realms.find((entry) => entry.id === realm.id)!;
+  assert.equal({ subdomain: row.subdomain, loaded: row.loaded }, { subdomain: realm.subdomain, loaded: true });
+  assert.ok(row.usersOnline >= 1, 'the reading user is online');
+  assert.is(after.openSockets, 1);
+  assert.ok(after.eventQueues >= 1);
+  assert.ok(after.eventsDelivered - before.eventsDelivered >= 2, 'the messages reached the queue');
+  assert.ok(total(after.requests) - total(before.requests) >= 3, 'register and the sends are counted');
+  assert.ok(total(after.commits) - total(before.commits) >= 2, 'the sends were committed');
+  assert.is(after.requests.counts.length, after.requests.bounds.length + 1);
+  assert.ok(after.storeBytes > 0);
+  assert.ok(after.at >= before.at);
+});
+
+ops('GET /status on the metrics port is the status page, and its files are served beside it', async ({ server }) => {
+  const base = `http://127.0.0.1:${server.parley.metricsPort}`;
+  const page = await fetch(`${base}/status`);
+  assert.is(page.status, 200);
+  assert.is(page.headers.get('content-type'), 'text/html; charset=utf-8');
+  assert.is(page.headers.get('cache-control'), 'no-cache');
+  const html = await page.text();
+  const script = /src="\/static\/(status-[A-Z0-9]+\.js)"/.exec(html)?.[1];
+  assert.ok(script, 'the page names its script');
+  const file = await fetch(`${base}/static/${script}`);
+  assert.is(file.status, 200);
+  assert.is(file.headers.get('content-type'), 'text/javascript; charset=utf-8');
+  assert.is(file.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  assert.is((await fetch(`${base}/static/nothing-AAAAAAAA.js`)).status, 404);
 });
 
 ops('the Grafana dashboard (src/ops/dashboard.json) reads only metrics the server serves', async ({ server }) => {

@@ -5,6 +5,7 @@ import { emailFromJwt } from '../auth/jwt.js';
 import { errors } from '../errors.js';
 import type { PublicRequest } from '../http/route.js';
 import { passwordMatches } from '../users/password.js';
+import { realmUrl } from '../organization/records.js';
 
 export const devFetchApiKey = (request: PublicRequest, params: Params<typeof schemas.devFetchApiKey>) =>
   request.realm.ask('auth.login', null, { email: params.username, includeProfile: false, via: 'dev' });
@@ -30,4 +31,13 @@ export async function jwtFetchApiKey(request: PublicRequest, params: Params<type
   const email = await emailFromJwt(request.config.jwtKeys[request.realm.realm.subdomain], params.token);
   const { user_id: _userId, ...answer } = await request.realm.ask('auth.login', null, { email, includeProfile: params.include_profile, via: 'jwt' });
   return answer;
+}
+
+/** Zulip's GET /dev_list_users (development only): the people a developer may log in as with
+ * `dev_fetch_api_key`, administrators apart, each with their organization's URL. */
+export async function devListUsers(request: PublicRequest) {
+  const { admins, users } = await request.realm.ask('auth.devUsers', null, {});
+  const url = realmUrl(await request.realm.ask('realm.summary', null, {}), request.config);
+  const entry = (email: string) => ({ email, realm_uri: url, realm_url: url });
+  return { direct_admins: admins.map(entry), direct_users: users.map(entry) };
 }

@@ -4,7 +4,7 @@
 import * as schemas from '../../schemas/index.js';
 import { adminRoute, atRoot, humanRoute, page, publicRoute, unlimited, uploadRoute, userRoute, type Route } from '../http/route.js';
 import { defaultLogoPath, emojiDataPath } from '../realm/commands/realmState.js';
-import { devFetchApiKey, fetchApiKey, jwtFetchApiKey } from './auth.js';
+import { devFetchApiKey, devListUsers, fetchApiKey, jwtFetchApiKey } from './auth.js';
 import { addDefaultChannel, archiveChannel, createChannel, deleteTopic, getChannel, getChannelEmailAddress, getChannelId, getChannelMembers, getSubscriptionStatus, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, removeDefaultChannel, unsubscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings, updateSubscriptions } from './channels.js';
 import { createLinkifier, deleteLinkifier, getLinkifiers, reorderLinkifiers, updateLinkifier } from './linkifiers.js';
 import { createDrafts, deleteDraft, getDrafts, updateDraft } from './drafts.js';
@@ -29,6 +29,7 @@ import { unsubscribeMissedMessages } from './unsubscribe.js';
 import { createInviteLink, getInvites, join, joinPage, resendEmailInvite, revokeEmailInvite, revokeInviteLink, sendInvites } from './invites.js';
 import { getServerSettings, health, ready } from './server.js';
 import { getDefaultLogo, getEmojiData } from './static.js';
+import { getWebApp, getWebAsset } from './web.js';
 import { thumbnail } from './thumbnail.js';
 import { getAttachments, getFile, removeAttachment, uploadFile } from './uploads.js';
 import { completeCallAuthorization, createCall, startCallAuthorization } from './calls.js';
@@ -63,12 +64,16 @@ import { addAlertWords, createBot, createUser, deactivateOwnUser, deactivateUser
 export const routes: readonly Route[] = [
   publicRoute('GET', '/server_settings', schemas.getServerSettings, getServerSettings),
   publicRoute('POST', '/dev_fetch_api_key', schemas.devFetchApiKey, devFetchApiKey),
+  publicRoute('GET', '/dev_list_users', schemas.devListUsers, devListUsers),
   publicRoute('POST', '/fetch_api_key', schemas.fetchApiKey, fetchApiKey),
   publicRoute('POST', '/jwt/fetch_api_key', schemas.jwtFetchApiKey, jwtFetchApiKey),
   atRoot(unlimited(publicRoute('GET', '/health', schemas.getHealth, health))),
   atRoot(unlimited(publicRoute('GET', '/ready', schemas.getHealth, ready))),
   atRoot(publicRoute('GET', emojiDataPath, schemas.getStaticFile, getEmojiData)),
   atRoot(publicRoute('GET', defaultLogoPath, schemas.getStaticFile, getDefaultLogo)),
+  // The web client: its page and its files are not rate limited (a page load is several requests).
+  atRoot(unlimited(publicRoute('GET', '/', schemas.getStaticFile, getWebApp))),
+  atRoot(unlimited(publicRoute('GET', '/static/{file_name}', schemas.getWebAsset, getWebAsset))),
 
   userRoute('POST', '/register', schemas.registerQueue, register),
   unlimited(userRoute('GET', '/events', schemas.getEvents, getEvents)),

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Subscription } from '@nats-io/transport-node';
 import type { ClusterSettings, Config } from '../config.js';
 import type { Logger } from '../ops/log.js';
+import type { RealmOverview } from '../ops/metrics.js';
 import type { EventQueues } from '../events/queues.js';
 import type { RealmDirectory, RealmHandle } from '../realm/handle.js';
 import { hostname, InvalidRealmError, subdomainOf, type NewRealm, type RealmCreator, type Realms } from '../realm/registry.js';
@@ -98,6 +99,13 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   /** The realms of the directory, by ID. */
   private *realmIds(): Generator<[number, DirectoryEntry]> {
     for (const [key, { value }] of this.directory) if (/^\d+$/.test(key)) yield [Number(key), value];
+  }
+
+  /** The live nodes, and every realm of the directory with the node its lease names. */
+  overview(): { nodes: string[]; realms: RealmOverview[] } {
+    const nodes = [...this.nodes].filter(([key]) => this.nodes.fresh(key, this.settings.leaseMs)).map(([, { value }]) => value.node);
+    const realms = [...this.realmIds()].map(([id, entry]) => ({ id, subdomain: entry.subdomain, loaded: this.realms.active(id) !== undefined, owner: this.leases.ownerOf(id) ?? null }));
+    return { nodes: nodes.sort(), realms: realms.sort((a, b) => a.id - b.id) };
   }
 
   forHost(host: string): RealmHandle | undefined {

@@ -207,6 +207,17 @@ export class EventQueues implements EventSink {
     return dropped;
   }
 
+  /** Per realm, the users with a queue a client reads now (a consumer attached). */
+  usersOnline(): Map<number, number> {
+    const online = new Map<number, number>();
+    for (const [realmId, users] of this.byUser) {
+      let count = 0;
+      for (const queues of users.values()) if ([...queues].some((queue) => queue.consumer !== null)) count++;
+      if (count > 0) online.set(realmId, count);
+    }
+    return online;
+  }
+
   get size(): number {
     return this.byId.size;
   }

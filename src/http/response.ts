@@ -30,6 +30,9 @@ export interface Exchange {
   /** Close the connection after the response (the server is shutting down, or the client is
    * sending a body it will not be read). */
   closeConnection: boolean;
+  /** Whether a 401 may carry a Basic challenge: not for a web page's requests (X-Requested-With),
+   * whose browser would answer it with a password prompt of its own. */
+  challenge: boolean;
   /** Headers every response of the exchange carries (rate-limit state). */
   headers: Record<string, string>;
   /** When the request arrived (performance.now()). */
@@ -44,7 +47,7 @@ export interface Exchange {
 
 /** Starts an exchange; must be called before the uWS handler returns. */
 export function openExchange(res: HttpResponse): Exchange {
-  const exchange: Exchange = { res, aborted: false, done: false, closeConnection: false, headers: {}, started: performance.now(), status: 0, bytes: 0 };
+  const exchange: Exchange = { res, aborted: false, done: false, closeConnection: false, challenge: true, headers: {}, started: performance.now(), status: 0, bytes: 0 };
   res.onAborted(() => {
     exchange.aborted = true;
     exchange.abort?.abort();
@@ -84,8 +87,15 @@ export function sendRedirect(exchange: Exchange, location: string): void {
   finish(exchange, 302, { Location: location });
 }
 
-export function sendFile(exchange: Exchange, contentType: string, body: Buffer, maxAgeSeconds: number): void {
-  finish(exchange, 200, { 'Content-Type': contentType, 'Cache-Control': `public, max-age=${maxAgeSeconds}` }, body);
+/** The headers of a file answer (a FileBody): its type, how long it may be kept, and no sniffing. */
+export const fileHeaders = (file: { contentType: string; cacheControl: string }): Record<string, string> => ({
+  'Content-Type': file.contentType,
+  'Cache-Control': file.cacheControl,
+  'X-Content-Type-Options': 'nosniff',
+});
+
+export function sendFile(exchange: Exchange, file: { contentType: string; cacheControl: string; body: Buffer }): void {
+  finish(exchange, 200, fileHeaders(file), file.body);
 }
 
 /** Streams a file of known size as the response, reading on only as fast as the client takes it. */
@@ -137,5 +147,6 @@ export function sendError(exchange: Exchange, error: unknown, log: Logger): void
   if (exchange.aborted) return;
   const apiError = error instanceof ApiError ? error : errors.internal();
   if (!(error instanceof ApiError)) log.error({ err: error }, 'request failed');
-  sendJson(exchange, apiError.status, apiError.body(), apiError.headers);
+  const { 'WWW-Authenticate': challenge, ...headers } = apiError.headers;
+  sendJson(exchange, apiError.status, apiError.body(), challenge !== undefined && exchange.challenge ? apiError.headers : headers);
 }

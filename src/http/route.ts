@@ -66,15 +66,23 @@ export class Redirect {
   constructor(readonly location: string) {}
 }
 
-/** A handler's answer that is a file rather than a JSON body (static data the API points to). */
+/** A handler's answer that is a file rather than a JSON body (static data the API points to, the
+ * web client's files). */
 export class FileBody {
   constructor(
     readonly contentType: string,
     readonly body: Buffer,
-    /** How long clients may keep it without asking again. */
-    readonly maxAgeSeconds: number,
+    /** The Cache-Control header: how long clients may keep it without asking again. */
+    readonly cacheControl: string,
   ) {}
 }
+
+/** Kept this many seconds without asking again. */
+export const cacheFor = (seconds: number): string => `public, max-age=${seconds}`;
+/** A file whose name is its content's hash: it never changes, so it is kept for a year. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Asked for again each time (the web client's pages, which name the current hashed files). */
+export const REVALIDATE = 'no-cache';
 
 /** A handler's answer that is an HTML page for a person in a browser (the invitation page). */
 export class Page {

@@ -87,6 +87,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       address: Buffer.from(res.getRemoteAddressAsText()).toString(),
     };
     const exchange = openExchange(res);
+    exchange.challenge = req.getHeader('x-requested-with') === '';
     if (closing) {
       // Shutting down: nothing new is routed, so every acknowledged write precedes the queues'
       // last save; the client retries on a new connection, which reaches the next server.
@@ -199,7 +200,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
 
   function respond(exchange: Exchange, ignored: string[], result: Body): void {
     if (result instanceof Redirect) sendRedirect(exchange, result.location);
-    else if (result instanceof FileBody) sendFile(exchange, result.contentType, result.body, result.maxAgeSeconds);
+    else if (result instanceof FileBody) sendFile(exchange, result);
     else if (result instanceof Page) sendPage(exchange, result.status, result.html);
     else if (result instanceof FileStream) sendStream(exchange, result.stream, result.size, result.headers);
     else sendSuccess(exchange, result, ignored);

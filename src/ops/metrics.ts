@@ -5,6 +5,16 @@
 // it is served.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
+/** A realm as the operator's status page lists it. */
+export interface RealmOverview {
+  id: number;
+  subdomain: string;
+  /** Its actor runs in this process. */
+  loaded: boolean;
+  /** In a cluster, the node whose lease it is under (null: none live). */
+  owner?: string | null;
+}
+
 /** What is read at each scrape; set once the server is assembled. */
 export interface MetricSources {
   openSockets(): number;
@@ -15,7 +25,43 @@ export interface MetricSources {
   /** The bytes of the LMDB data file. */
   storeBytes(): number;
   unhandledRejections(): number;
+  /** Every realm the server knows (in a cluster, the directory's, with their owners). */
+  realms(): RealmOverview[];
+  /** The live nodes of the cluster; null standalone. */
+  nodes(): string[] | null;
+  /** Per realm, the users with an event queue that a client reads now (a socket attached or a
+   * long-poll waiting). */
+  usersOnline(): Map<number, number>;
 }
+
+/** Cumulative counts of a histogram, summed over its labels: `counts[i]` observations took at most
+ * `bounds[i]` seconds, and the last count (beyond the bounds) is every observation. */
+export interface Buckets {
+  bounds: number[];
+  counts: number[];
+}
+
+/** What the operator's status page shows (GET /status.json on the metrics port): the gauges now,
+ * and counters and latency buckets since the start, which the page turns into rates and
+ * percentiles over its refresh interval. */
+export interface StatusSnapshot {
+  /** When it was read (ms since the epoch). */
+  at: number;
+  uptimeSeconds: number;
+  nodes: string[] | null;
+  realms: (RealmOverview & { usersOnline: number })[];
+  openSockets: number;
+  eventQueues: number;
+  mailboxDepth: number;
+  storeBytes: number;
+  eventsDelivered: number;
+  /** Every HTTP request but the event long-poll (which waits on purpose). */
+  requests: Buckets;
+  commits: Buckets;
+}
+
+/** The event long-poll's route: its requests wait for events, so their time says nothing of speed. */
+const LONG_POLL = { method: 'GET', route: '/api/v1/events' };
 
 /** Latency buckets from a tenth of a millisecond to a minute (long-polls wait up to a minute). */
 const SECONDS = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -100,6 +146,26 @@ export class Metrics {
     this.sockets.inc({ code });
   }
 
+  /** What the status page shows; null until the server is assembled. */
+  async status(): Promise<StatusSnapshot | null> {
+    const sources = this.sources;
+    if (!sources) return null;
+    const online = sources.usersOnline();
+    return {
+      at: Date.now(),
+      uptimeSeconds: Math.round(process.uptime()),
+      nodes: sources.nodes(),
+      realms: sources.realms().map((realm) => ({ ...realm, usersOnline: online.get(realm.id) ?? 0 })),
+      openSockets: sources.openSockets(),
+      eventQueues: sources.eventQueues(),
+      mailboxDepth: sources.mailboxDepth(),
+      storeBytes: sources.storeBytes(),
+      eventsDelivered: (await this.delivered.get()).values.reduce((sum, { value }) => sum + value, 0),
+      requests: await buckets(this.requests, (labels) => labels.method !== LONG_POLL.method || labels.route !== LONG_POLL.route),
+      commits: await buckets(this.commits, () => true),
+    };
+  }
+
   /** The text Prometheus scrapes, with the process's own metrics from the first scrape on. */
   async exposition(): Promise<{ contentType: string; body: string }> {
     if (!this.processMetrics) {
@@ -108,4 +174,17 @@ export class Metrics {
     }
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
+}
+
+/** A histogram's buckets summed over the label sets `keep` accepts. */
+async function buckets<T extends string>(histogram: Histogram<T>, keep: (labels: Partial<Record<T, string | number>>) => boolean): Promise<Buckets> {
+  const counts = new Array<number>(SECONDS.length + 1).fill(0);
+  for (const { metricName, labels, value } of (await histogram.get()).values) {
+    if (!metricName?.endsWith('_bucket') || !keep(labels)) continue;
+    // prom-client adds the bucket's bound as an `le` label of its own.
+    const le = (labels as Record<string, unknown>).le;
+    const index = le === '+Inf' ? SECONDS.length : SECONDS.indexOf(Number(le));
+    if (index >= 0) counts[index]! += value;
+  }
+  return { bounds: SECONDS, counts };
 }

@@ -3,6 +3,7 @@
 // same realm can never race to load it twice.
 import type { Config } from '../config.js';
 import type { EventQueues } from '../events/queues.js';
+import type { RealmOverview } from '../ops/metrics.js';
 import { groupPermissions, systemGroupOrder, systemGroups, type GroupPermission, type GroupRecord, type GroupSetting, type SystemGroupName } from '../groups/records.js';
 import type { Store } from '../store/store.js';
 import { RealmActor, type RealmLinks } from './actor.js';
@@ -128,6 +129,11 @@ export class Realms implements RealmDirectory, RealmCreator {
     const actor = this.activate(realm, links);
     await actor.ask('realm.bootstrap', null, {});
     return actor;
+  }
+
+  /** Every realm of the store, and whether its actor runs here. */
+  overview(): RealmOverview[] {
+    return [...this.bySubdomain].map(([subdomain, id]) => ({ id, subdomain, loaded: this.actors.has(id) })).sort((a, b) => a.id - b.id);
   }
 
   /** How many realms have an actor here. */

@@ -1,7 +1,7 @@
 // Authentication commands: HTTP Basic credentials and the development key fetch.
 import { errors } from '../../errors.js';
 import { apiKeyMatches, newApiKey } from '../../users/apiKey.js';
-import type { UserRecord } from '../../users/records.js';
+import { isAdmin, type UserRecord } from '../../users/records.js';
 import { instantCommand, readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { viewAs } from './users.js';
 
@@ -33,6 +33,14 @@ export const authCommands = {
     recordLogin(ctx, user);
     const answer = { api_key: user.apiKey, email: user.email, user_id: user.id };
     return input.includeProfile ? { ...answer, user: viewAs(ctx, user, { clientGravatar: false }, user) } : answer;
+  }),
+
+  /** Zulip's development login list: the active people of the realm, administrators apart. */
+  'auth.devUsers': readCommand((ctx) => {
+    if (ctx.config.mode !== 'development') throw errors.devOnly();
+    const people = [...ctx.state.users.values()].filter((user) => user.isActive && !user.isBot).sort((a, b) => a.email.localeCompare(b.email));
+    const emails = (admins: boolean) => people.filter((user) => isAdmin(user) === admins).map((user) => user.email);
+    return { admins: emails(true), users: emails(false) };
   }),
 
   /** The stored password hash of a user about to log in with a password. */
