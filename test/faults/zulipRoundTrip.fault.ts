@@ -7,10 +7,10 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { ApiClient } from './helpers/client.js';
-import { devClient, tempDataDir } from './helpers/operator.js';
-import { runManage, runManageAsync, spawnServer, type ServerProcess } from './helpers/process.js';
-import { namesOf, rename, type Names } from './helpers/sameRealm.js';
+import type { ApiClient } from '../helpers/client.js';
+import { devClient, tempDataDir } from '../helpers/operator.js';
+import { runManage, runManageAsync, spawnServer, type ServerProcess } from '../helpers/process.js';
+import { namesOf, rename, type Names } from '../helpers/sameRealm.js';
 
 const people = [
   { email: 'owner@acme.example', name: 'Olivia Owner', role: 'owner' },

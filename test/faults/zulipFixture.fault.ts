@@ -8,10 +8,10 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { devClient, tempDataDir } from './helpers/operator.js';
-import { runManage, spawnServer } from './helpers/process.js';
-import { damagedExport, dataDirContents, zulipExportFixture as fixture } from './helpers/zulipFixture.js';
-import { assertMatchesReference, specUserFields } from './helpers/reference.js';
+import { devClient, tempDataDir } from '../helpers/operator.js';
+import { runManage, spawnServer } from '../helpers/process.js';
+import { damagedExport, dataDirContents, zulipExportFixture as fixture } from '../helpers/zulipFixture.js';
+import { assertMatchesReference, specUserFields } from '../helpers/reference.js';
 
 interface User {
   user_id: number;
