@@ -1,8 +1,11 @@
 // HTTP benchmark (`npm run bench -- http`): the REST hot path through a real connection pool
 // (autocannon, keep-alive, on loopback) against a bare uWebSockets.js server from the same package,
-// in separate processes, in the same run:
+// in separate processes, in the same run, at each connection count:
 // - GET /users/me with HTTP Basic credentials: authentication, a read command, JSON out;
-// - the same with the request log on (info: a JSON line per request) and off (warn): what logging costs.
+// - GET /messages (the newest 20 of the user's messages): a read that builds messages;
+// - GET /server_settings: no credentials;
+// - GET /users/me again with the request log on (info: a JSON line per request) against off
+//   (warn): what logging costs.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,12 +16,25 @@ import { printTable, writeResult, type Row } from './lib/stats.js';
 
 export interface HttpBenchOptions {
   seconds: number;
-  connections: number;
+  /** The connection counts measured, each a run of its own. */
+  connections: number[];
   quick: boolean;
 }
 
-async function load(url: string, headers: Record<string, string>, options: HttpBenchOptions): Promise<Row> {
-  const result = await autocannon({ url, headers, connections: options.connections, duration: options.seconds, pipelining: 1 });
+interface Endpoint {
+  name: string;
+  path: string;
+  authenticated: boolean;
+}
+
+const endpoints: Endpoint[] = [
+  { name: 'GET /users/me', path: '/api/v1/users/me', authenticated: true },
+  { name: 'GET /messages, newest 20', path: '/api/v1/messages?anchor=newest&num_before=20&num_after=0', authenticated: true },
+  { name: 'GET /server_settings', path: '/api/v1/server_settings', authenticated: false },
+];
+
+async function load(url: string, headers: Record<string, string>, connections: number, seconds: number) {
+  const result = await autocannon({ url, headers, connections, duration: seconds, pipelining: 1 });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} answers other than 2xx, ${result.errors} errors`);
   return { 'requests/s': result.requests.average, 'p50 ms': result.latency.p50, 'p99 ms': result.latency.p99 };
 }
@@ -28,13 +44,15 @@ async function stopped(server: ServerProcess): Promise<void> {
   await server.exited;
 }
 
-async function parleyRow(logLevel: string, options: HttpBenchOptions): Promise<Row> {
+/** Runs `measure` against a Parley server with the demo realm and the given log level, and hamlet's
+ * credentials. */
+async function withParley<T>(logLevel: string, measure: (baseUrl: string, auth: Record<string, string>) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-http-'));
   const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'development', PARLEY_LOG_LEVEL: logLevel, PARLEY_LOG_FORMAT: 'json' });
   try {
     const key = await new ApiClient(server.baseUrl).post('/dev_fetch_api_key', { username: 'hamlet@zulip.com' });
     const hamlet = new ApiClient(server.baseUrl, { email: 'hamlet@zulip.com', apiKey: String(key.body.api_key) });
-    return { server: `Parley GET /users/me, log ${logLevel}`, ...(await load(`${server.baseUrl}/api/v1/users/me`, hamlet.authHeader(), options)) };
+    return await measure(server.baseUrl, hamlet.authHeader());
   } finally {
     await stopped(server);
     rmSync(dataDir, { recursive: true, force: true });
@@ -42,17 +60,27 @@ async function parleyRow(logLevel: string, options: HttpBenchOptions): Promise<R
 }
 
 export async function runHttp(options: HttpBenchOptions): Promise<void> {
-  const bare = await spawnScript(new URL('./lib/bareServer.js', import.meta.url).pathname);
+  const bareRate = new Map<number, number>();
   const rows: Row[] = [];
+  const bare = await spawnScript(new URL('./lib/bareServer.js', import.meta.url).pathname);
   try {
-    rows.push({ server: 'bare uWebSockets.js "hello"', ...(await load(`${bare.baseUrl}/`, {}, options)) });
+    for (const connections of options.connections) {
+      const measured = await load(`${bare.baseUrl}/`, {}, connections, options.seconds);
+      bareRate.set(connections, measured['requests/s']);
+      rows.push({ server: 'bare uWebSockets.js "hello"', connections, ...measured, '× bare': 1 });
+    }
   } finally {
     await stopped(bare);
   }
-  rows.push(await parleyRow('warn', options));
-  rows.push(await parleyRow('info', options));
-  const ceiling = Number(rows[0]!['requests/s']);
-  for (const row of rows) row['× bare'] = Number(row['requests/s']) / ceiling;
-  printTable(`http: ${options.connections} keep-alive connections for ${options.seconds} s each, on loopback`, rows);
+  const row = (server: string, connections: number, measured: Awaited<ReturnType<typeof load>>): Row => ({ server, connections, ...measured, '× bare': measured['requests/s'] / bareRate.get(connections)! });
+  await withParley('warn', async (baseUrl, auth) => {
+    for (const endpoint of endpoints) {
+      for (const connections of options.connections) rows.push(row(`Parley ${endpoint.name}`, connections, await load(`${baseUrl}${endpoint.path}`, endpoint.authenticated ? auth : {}, connections, options.seconds)));
+    }
+  });
+  const [usersMe] = endpoints;
+  const logged = Math.max(...options.connections.filter((count) => count <= 64));
+  rows.push(await withParley('info', async (baseUrl, auth) => row(`Parley ${usersMe!.name}, request log on`, logged, await load(`${baseUrl}${usersMe!.path}`, auth, logged, options.seconds))));
+  printTable(`http: keep-alive connections for ${options.seconds} s each, on loopback (request log off unless said)`, rows);
   console.log(`results: ${writeResult(options.quick ? 'http-quick' : 'http', { options, rows })}`);
 }

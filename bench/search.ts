@@ -23,7 +23,6 @@ import { messageWindow } from '../src/store/window.js';
 import { Role } from '../src/users/records.js';
 import { formEncode } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
-import { writeChart } from './lib/chart.js';
 import { startPostgres, type Postgres } from './lib/postgres.js';
 import { percentile, printTable, writeResult, type Row } from './lib/stats.js';
 
@@ -372,13 +371,12 @@ export async function runSearch(options: SearchOptions): Promise<void> {
     ];
     for (const note of notes) console.log(note);
     const name = options.quick ? 'search-quick' : 'search';
-    console.log(`results: ${writeResult(name, { options, postgres: typeof postgres === 'string' ? { skipped: postgres } : { version: postgres.version, load_seconds: postgresLoad, index: postgresIndex }, parley_index: { postings, words, store_bytes: storeBytes, index_microseconds_per_message: cost.microseconds, postings_per_message: cost.postings, send_seconds: built.sendSeconds }, rows, results, postgres_plans: plans })}`);
     const series = ['Parley index (in process)', 'Parley GET /messages (HTTP)', 'PostgreSQL (Zulip query)'];
     const groups = classes.map((query) => {
       const { index, http, postgres: pgTiming } = results[query.name]!;
       return { label: query.name, values: { [series[0]!]: index.p50, [series[1]!]: http!.p50, [series[2]!]: pgTiming?.p50 ?? NaN } };
     });
-    console.log(`chart: ${writeChart(name, `${title}: p50`, 'ms', series, groups, notes)}`);
+    console.log(`results: ${writeResult(name, { options, postgres: typeof postgres === 'string' ? { skipped: postgres } : { version: postgres.version, load_seconds: postgresLoad, index: postgresIndex }, parley_index: { postings, words, store_bytes: storeBytes, index_microseconds_per_message: cost.microseconds, postings_per_message: cost.postings, send_seconds: built.sendSeconds }, rows, results, postgres_plans: plans }, { charts: [{ title: `${title}: p50`, unit: 'ms', series, groups }], notes })}`);
   } finally {
     if (typeof postgres !== 'string') await postgres.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
-// A self-contained HTML page with a bar chart (inline SVG, logarithmic scale), written beside a
-// benchmark's JSON result: one group of bars per case, one bar per series.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Bar charts as inline SVG (logarithmic scale when the values span more than a factor of 20, else
+// linear from zero), for the HTML reports the benchmarks write: one group of bars per case, one
+// bar per series.
 
 export interface ChartGroup {
   label: string;
@@ -8,46 +8,64 @@ export interface ChartGroup {
   values: Record<string, number>;
 }
 
-const COLORS = ['#3b82f6', '#f97316', '#10b981', '#a855f7'];
-const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export interface Chart {
+  title: string;
+  unit: string;
+  series: readonly string[];
+  groups: readonly ChartGroup[];
+}
 
-export function writeChart(name: string, title: string, unit: string, series: readonly string[], groups: readonly ChartGroup[], notes: readonly string[]): string {
-  const all = groups.flatMap((group) => series.map((key) => group.values[key] ?? NaN)).filter((value) => Number.isFinite(value) && value > 0);
-  const low = Math.pow(10, Math.floor(Math.log10(Math.min(...all, 1))));
-  const high = Math.pow(10, Math.ceil(Math.log10(Math.max(...all, 10))));
-  const left = 220;
-  const width = 640;
-  const bar = 16;
-  const groupHeight = series.length * bar + 14;
-  const top = 30;
-  const height = top + groups.length * groupHeight + 40;
-  const x = (value: number) => left + (width * (Math.log10(value) - Math.log10(low))) / (Math.log10(high) - Math.log10(low));
-  const parts: string[] = [];
-  for (let tick = low; tick <= high; tick *= 10) {
-    parts.push(`<line x1="${x(tick)}" y1="${top - 5}" x2="${x(tick)}" y2="${height - 35}" stroke="#ddd"/><text x="${x(tick)}" y="${height - 20}" font-size="11" text-anchor="middle">${tick} ${unit}</text>`);
+const COLORS = ['#3b82f6', '#f97316', '#10b981', '#a855f7', '#ef4444', '#64748b'];
+export const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+const LEFT = 260;
+const WIDTH = 560;
+const BAR = 16;
+const TOP = 10;
+
+/** An axis: where a value falls (0 … WIDTH) and the ticks to draw. */
+function axis(values: number[]): { x: (value: number) => number; ticks: number[] } {
+  const positive = values.filter((value) => value > 0);
+  const min = positive.length > 0 ? Math.min(...positive) : 1;
+  const max = positive.length > 0 ? Math.max(...positive) : 1;
+  if (max / min > 20) {
+    const low = Math.pow(10, Math.floor(Math.log10(min)));
+    const high = Math.pow(10, Math.ceil(Math.log10(max)));
+    const ticks: number[] = [];
+    for (let tick = low; tick <= high; tick *= 10) ticks.push(tick);
+    return { x: (value) => (WIDTH * (Math.log10(value) - Math.log10(low))) / (Math.log10(high) - Math.log10(low)), ticks };
   }
-  groups.forEach((group, g) => {
-    const y0 = top + g * groupHeight;
-    parts.push(`<text x="${left - 8}" y="${y0 + (series.length * bar) / 2 + 4}" font-size="12" text-anchor="end">${escape(group.label)}</text>`);
-    series.forEach((key, s) => {
+  const step = Math.pow(10, Math.floor(Math.log10(max)));
+  const high = Math.ceil(max / step) * step;
+  const ticks = Array.from({ length: Math.round(high / step) + 1 }, (_, i) => i * step);
+  return { x: (value) => (WIDTH * value) / high, ticks };
+}
+
+const label = (value: number): string => (value >= 1000 ? Math.round(value).toLocaleString('en') : value < 10 ? value.toFixed(2) : value.toFixed(1));
+
+/** The chart as an HTML fragment: its title, a legend and the SVG. */
+export function barChart(chart: Chart): string {
+  const values = chart.groups.flatMap((group) => chart.series.map((key) => group.values[key] ?? NaN)).filter((value) => Number.isFinite(value));
+  const { x, ticks } = axis(values);
+  const groupHeight = chart.series.length * BAR + 10;
+  const height = TOP + chart.groups.length * groupHeight + 30;
+  const parts: string[] = [];
+  for (const tick of ticks) {
+    parts.push(`<line x1="${LEFT + x(tick)}" y1="${TOP - 5}" x2="${LEFT + x(tick)}" y2="${height - 25}" stroke="#ddd"/><text x="${LEFT + x(tick)}" y="${height - 10}" font-size="11" text-anchor="middle">${label(tick)}</text>`);
+  }
+  chart.groups.forEach((group, g) => {
+    const y0 = TOP + g * groupHeight;
+    parts.push(`<text x="${LEFT - 8}" y="${y0 + (chart.series.length * BAR) / 2 + 4}" font-size="12" text-anchor="end">${escapeHtml(group.label)}</text>`);
+    chart.series.forEach((key, s) => {
       const value = group.values[key];
-      if (value === undefined || !Number.isFinite(value) || value <= 0) return;
-      const y = y0 + s * bar;
-      parts.push(`<rect x="${left}" y="${y}" width="${Math.max(1, x(value) - left)}" height="${bar - 3}" fill="${COLORS[s % COLORS.length]}"/>`);
-      parts.push(`<text x="${x(value) + 4}" y="${y + bar - 5}" font-size="10">${value < 10 ? value.toFixed(2) : value.toFixed(1)}</text>`);
+      if (value === undefined || !Number.isFinite(value) || value < 0) return;
+      const y = y0 + s * BAR;
+      const end = value > 0 ? Math.max(1, x(value)) : 1;
+      parts.push(`<rect x="${LEFT}" y="${y}" width="${end}" height="${BAR - 3}" fill="${COLORS[s % COLORS.length]}"/>`);
+      parts.push(`<text x="${LEFT + end + 4}" y="${y + BAR - 5}" font-size="10">${label(value)}</text>`);
     });
   });
-  const legend = series.map((key, s) => `<span style="color:${COLORS[s % COLORS.length]}">■</span> ${escape(key)}`).join(' &nbsp; ');
-  const html = `<!doctype html><meta charset="utf-8"><title>${escape(title)}</title>
-<body style="font-family:sans-serif;max-width:${left + width + 80}px">
-<h2>${escape(title)}</h2><p>${legend}</p>
-<svg width="${left + width + 80}" height="${height}" xmlns="http://www.w3.org/2000/svg">${parts.join('')}</svg>
-${notes.map((note) => `<p>${escape(note)}</p>`).join('\n')}
-</body>
-`;
-  const dir = new URL('../../../bench/results/', import.meta.url);
-  mkdirSync(dir, { recursive: true });
-  const file = new URL(`${name}.html`, dir);
-  writeFileSync(file, html);
-  return file.pathname;
+  const legend = chart.series.length > 1 ? `<p>${chart.series.map((key, s) => `<span style="color:${COLORS[s % COLORS.length]}">■</span> ${escapeHtml(key)}`).join(' &nbsp; ')}</p>` : '';
+  return `<h3>${escapeHtml(chart.title)} (${escapeHtml(chart.unit)})</h3>${legend}
+<svg width="${LEFT + WIDTH + 80}" height="${height}" xmlns="http://www.w3.org/2000/svg">${parts.join('')}</svg>`;
 }

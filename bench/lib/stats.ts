@@ -1,8 +1,11 @@
-// Percentiles, a printed table, and the JSON result file every benchmark writes, with what it was
-// measured on.
+// Percentiles, a printed table, and the result every benchmark writes (JSON, and an HTML report of
+// the tables it printed), with what it was measured on.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { htmlReport, type ReportExtras, type Row, type Table } from './report.js';
+
+export type { Row };
 
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;
@@ -10,10 +13,12 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export type Row = Record<string, string | number>;
+/** The tables printed since the last result was written: its HTML report shows them. */
+const printed: Table[] = [];
 
 export function printTable(title: string, rows: readonly Row[]): void {
   if (rows.length === 0) return;
+  printed.push({ title, rows });
   const columns = Object.keys(rows[0]!);
   const cell = (value: string | number): string => (typeof value === 'number' ? (Number.isInteger(value) ? String(value) : value.toFixed(2)) : value);
   const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row[column] ?? '').length)));
@@ -37,10 +42,16 @@ export function measuredOn(): { cpus: number; cpu: string; memoryGiB: number; no
   return { cpus: processors.length, cpu: processors[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, commit };
 }
 
-export function writeResult(name: string, result: unknown): string {
+/** Writes `<name>.json` (the result, with what it was measured on) and `<name>.html` (the tables
+ * printed since the last result, charted, with the benchmark's own charts and notes); answers the
+ * JSON file's path. */
+export function writeResult(name: string, result: unknown, extras: ReportExtras = {}): string {
   mkdirSync(resultsDir, { recursive: true });
+  const machine = measuredOn();
   const file = new URL(`${name}.json`, resultsDir);
-  writeFileSync(file, `${JSON.stringify({ benchmark: name, date: new Date().toISOString(), measuredOn: measuredOn(), ...(result as object) }, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ benchmark: name, date: new Date().toISOString(), measuredOn: machine, ...(result as object) }, null, 2)}\n`);
+  const on = `${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}, commit ${machine.commit}, ${new Date().toISOString()}`;
+  writeFileSync(new URL(`${name}.html`, resultsDir), htmlReport(name, on, printed.splice(0), extras));
   return file.pathname;
 }
 
