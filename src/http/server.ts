@@ -31,6 +31,11 @@ interface RequestHead {
   address: string;
 }
 
+/** A stopping server closes its connections once no request has arrived for this long… */
+const SHUTDOWN_QUIET_MS = 50;
+/** …or after this long, whatever comes. */
+const SHUTDOWN_GRACE_MS = 2000;
+
 /** The route pattern of a request that matched none. */
 const UNROUTED = '(unrouted)';
 
@@ -70,10 +75,13 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
   const bodies = new BodyReader(config.maxBodyBytes, config.maxBufferedBodyBytes);
   let drained: (() => void) | undefined;
   let closing = false;
+  /** When the last request arrived (performance.now()): a shutdown waits for a quiet moment. */
+  let lastArrival = 0;
 
   const app = uWS.App();
   const sockets = addEventSocket(app, server, socketTokens);
   app.any('/*', (res, req) => {
+    lastArrival = performance.now();
     const head: RequestHead = {
       method: req.getCaseSensitiveMethod().toUpperCase(),
       path: req.getUrl(),
@@ -226,7 +234,16 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       for (const exchange of inFlight) exchange.closeConnection = true;
       release();
       sockets.closeAll();
-      if (inFlight.size > 0) await new Promise<void>((resolve) => (drained = resolve));
+      const answered = () => (inFlight.size > 0 ? new Promise<void>((resolve) => (drained = resolve)) : undefined);
+      await answered();
+      // A client may have sent a request on an idle keep-alive connection just as the server began
+      // to stop: until no request has come for a moment, each is answered (503) and its connection
+      // closed after the answer, so none meets a reset.
+      const graceEnd = performance.now() + SHUTDOWN_GRACE_MS;
+      while (performance.now() - lastArrival < SHUTDOWN_QUIET_MS && performance.now() < graceEnd) {
+        await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_QUIET_MS));
+        await answered();
+      }
       // Idle keep-alive connections would hold the process open until their clients leave.
       app.close();
     },
