@@ -14,6 +14,7 @@ import { Realms } from '../src/realm/registry.js';
 import { Role } from '../src/users/records.js';
 import { ApiClient } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
+import { addChannel, addUser } from './lib/dataset.js';
 import { percentile, pool, printTable, rssBytes, writeResult } from './lib/stats.js';
 
 export interface FanoutOptions {
@@ -34,17 +35,9 @@ async function buildDataset(dataDir: string, count: number): Promise<{ owner: Me
   const store = openStore(config);
   const realms = new Realms(store, config, new EventQueues(store));
   const realm = await realms.create({ subdomain: '', name: 'Fan-out' });
-  const create = (email: string, role: Role) => realm.ask('users.create', null, { email, fullName: email.split('@')[0]!, role, passwordHash: null });
-  const owner = await create('owner@fanout.test', Role.owner);
-  const members = await Promise.all(Array.from({ length: count }, (_, i) => create(`member${i}@fanout.test`, Role.member)));
-  await realm.ask('subscriptions.add', owner.userId, {
-    subscriptions: [{ name: 'fanout' }],
-    principals: [owner.userId, ...members.map((member) => member.userId)],
-    authorizationErrorsFatal: true,
-    isDefaultStream: false,
-    announce: false,
-    newChannel: { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: null, messageRetentionDays: null, topicsPolicy: 'inherit', permissions: {} },
-  });
+  const owner = await addUser(realm, 'owner@fanout.test', Role.owner);
+  const members = await Promise.all(Array.from({ length: count }, (_, i) => addUser(realm, `member${i}@fanout.test`, Role.member)));
+  await addChannel(realm, owner.userId, 'fanout', [owner.userId, ...members.map((member) => member.userId)]);
   await realms.idle();
   await store.close();
   return {

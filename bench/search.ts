@@ -24,6 +24,7 @@ import { Role } from '../src/users/records.js';
 import { formEncode } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { startPostgres, type Postgres } from './lib/postgres.js';
+import { addChannel, addUser } from './lib/dataset.js';
 import { percentile, printTable, writeResult, type Row } from './lib/stats.js';
 
 export interface SearchOptions {
@@ -122,21 +123,11 @@ interface Built {
 
 async function buildParley(realms: Realms, total: number): Promise<Built> {
   const realm = await realms.create({ subdomain: '', name: 'Search' });
-  const create = (email: string, role: Role) => realm.ask('users.create', null, { email, fullName: email.split('@')[0]!, role, passwordHash: null });
-  const bench = await create('bench@search.test', Role.owner);
+  const bench = await addUser(realm, 'bench@search.test', Role.owner);
   const others = [];
-  for (let i = 1; i <= OTHER_USERS; i++) others.push(await create(`user${i}@search.test`, Role.member));
+  for (let i = 1; i <= OTHER_USERS; i++) others.push(await addUser(realm, `user${i}@search.test`, Role.member));
   const userIds = [bench.userId, ...others.map((user) => user.userId)];
-  for (let channel = 0; channel < CHANNELS; channel++) {
-    await realm.ask('subscriptions.add', bench.userId, {
-      subscriptions: [{ name: channelName(channel) }],
-      principals: subscribers(channel).map((user) => userIds[user]!),
-      authorizationErrorsFatal: true,
-      isDefaultStream: false,
-      announce: false,
-      newChannel: { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: null, messageRetentionDays: null, topicsPolicy: 'inherit', permissions: {} },
-    });
-  }
+  for (let channel = 0; channel < CHANNELS; channel++) await addChannel(realm, bench.userId, channelName(channel), subscribers(channel).map((user) => userIds[user]!));
   const messageIds: number[] = [];
   const start = performance.now();
   let batch: Promise<{ id: number }>[] = [];

@@ -19,6 +19,10 @@ export const systemClock: Clock = {
 /** UNIX seconds on a clock. */
 export const nowSeconds = (clock: Clock): number => Math.floor(clock.now() / 1000);
 
+/** How long to wait before the next try after `failures` failed ones: `first`, doubling each time,
+ * at most `max` (in whatever unit both are). */
+export const backoff = (first: number, max: number, failures: number): number => Math.min(first * 2 ** failures, max);
+
 /** Runs `run` every `intervalMs` of a clock's time until the returned function is called. */
 export function every(clock: Clock, intervalMs: number, run: () => void): () => void {
   let cancel = clock.after(intervalMs, function tick() {

@@ -141,7 +141,7 @@ test('a rolled-back write leaves nothing of its own behind in memory (headers, c
   let failed = false;
   await store
     .write(() => {
-      store.saveMessage({ ...message, topic: 'rolled back' });
+      store.saveMessage({ ...message, topic: 'rolled back' }, message);
       assert.is(store.messageHeader(7)?.topic, 'rolled back', 'the write sees its own change');
       throw new Error('abort');
     })

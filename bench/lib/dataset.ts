@@ -27,23 +27,30 @@ const BATCH = 2000;
 /** How often (in messages) a long build says how far it is. */
 const PROGRESS_EVERY = 50_000;
 
+/** A user of the realm (no password): what users.create answers, the API key included. */
+export const addUser = (realm: RealmActor, email: string, role: Role) => realm.ask('users.create', null, { email, fullName: email.split('@')[0]!, role, passwordHash: null });
+
+/** A public channel made by `by` with these subscribers, announced nowhere. */
+export async function addChannel(realm: RealmActor, by: number, name: string, principals: number[]): Promise<void> {
+  await realm.ask('subscriptions.add', by, {
+    subscriptions: [{ name }],
+    principals,
+    authorizationErrorsFatal: true,
+    isDefaultStream: false,
+    announce: false,
+    newChannel: { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: null, messageRetentionDays: null, topicsPolicy: 'inherit', permissions: {} },
+  });
+}
+
 export async function buildDataset(realms: Realms, shape: DatasetShape, name: string): Promise<Dataset> {
   const realm = await realms.create({ subdomain: '', name });
-  const create = (email: string, role: Role) => realm.ask('users.create', null, { email, fullName: email.split('@')[0]!, role, passwordHash: null });
   const ownerEmail = 'bench@bench.test';
-  const owner = await create(ownerEmail, Role.owner);
-  const others = await Promise.all(Array.from({ length: shape.users - 1 }, (_, i) => create(`user${i}@bench.test`, Role.member)));
+  const owner = await addUser(realm, ownerEmail, Role.owner);
+  const others = await Promise.all(Array.from({ length: shape.users - 1 }, (_, i) => addUser(realm, `user${i}@bench.test`, Role.member)));
   const channelNames = Array.from({ length: shape.channels }, (_, i) => `channel ${i}`);
   for (const [c, channel] of channelNames.entries()) {
     const members = others.filter((_, u) => (c - u + shape.channels * 2) % shape.channels < shape.perUser).map((user) => user.userId);
-    await realm.ask('subscriptions.add', owner.userId, {
-      subscriptions: [{ name: channel }],
-      principals: [owner.userId, ...members],
-      authorizationErrorsFatal: true,
-      isDefaultStream: false,
-      announce: false,
-      newChannel: { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: null, messageRetentionDays: null, topicsPolicy: 'inherit', permissions: {} },
-    });
+    await addChannel(realm, owner.userId, channel, [owner.userId, ...members]);
   }
   const messageIds: number[] = [];
   const started = performance.now();

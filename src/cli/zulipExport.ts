@@ -410,12 +410,13 @@ class RealmExport {
   private addMessages(): void {
     // Every user's message rows, by message.
     const rowsByMessage = new Map<number, ZulipUserMessage[]>();
+    const direct = new Set(this.messages.filter((message) => message.type === 'private').map((message) => message.id));
     let userMessageId = 1;
     for (const user of this.users) {
       for (const [messageId, flags] of this.store.userMessages.range(user.id, 0)) {
         const rows = rowsByMessage.get(messageId) ?? [];
         rowsByMessage.set(messageId, rows);
-        rows.push({ id: userMessageId++, user_profile: user.id, message: messageId, flags_mask: this.store.messageHeader(messageId)?.type === 'private' ? flags | IS_PRIVATE_FLAG : flags });
+        rows.push({ id: userMessageId++, user_profile: user.id, message: messageId, flags_mask: direct.has(messageId) ? flags | IS_PRIVATE_FLAG : flags });
       }
     }
     for (let start = 0; start < this.messages.length; start += MESSAGES_PER_FILE) {

@@ -80,6 +80,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
 
   const app = uWS.App();
   const sockets = addEventSocket(app, server, socketTokens);
+  // Every method of every path (uWebSockets.js's `any` route); the router below decides.
   app.any('/*', (res, req) => {
     lastArrival = performance.now();
     const head: RequestHead = {

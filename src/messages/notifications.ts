@@ -2,6 +2,7 @@
 // written once for both media. Pure: the caller gathers the recipient's flags, subscription, topic
 // policy and whether they are connected (hold an event queue).
 import type { SubscriptionRecord } from '../channels/records.js';
+import type { TopicVisibility } from '../machines/topic.js';
 import { hasMuted, type UserRecord } from '../users/records.js';
 import { userSetting, type UserSettingName } from '../users/settings.js';
 import { Flag } from './records.js';
@@ -11,9 +12,6 @@ export type Medium = 'push' | 'email';
 /** Why a recipient is notified (Zulip's trigger names). */
 export type Trigger = 'direct_message' | 'mentioned' | 'wildcard_mentioned' | 'followed_topic' | 'alert_word' | 'stream';
 
-/** Zulip's UserTopic visibility policies. */
-export const TopicPolicy = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
-
 export interface NotificationCandidate {
   user: UserRecord;
   senderId: number;
@@ -21,8 +19,8 @@ export interface NotificationCandidate {
   flags: number;
   /** Null for a direct message. */
   subscription: SubscriptionRecord | null;
-  /** The recipient's visibility policy for the message's topic (TopicPolicy). */
-  topicPolicy: number;
+  /** The recipient's visibility policy for the message's topic. */
+  topicPolicy: TopicVisibility;
   /** Whether the recipient holds an event queue (a client is connected). */
   connected: boolean;
 }
@@ -49,8 +47,8 @@ export function notificationTrigger(medium: Medium, candidate: NotificationCandi
   const offline = setting(names.offline);
   if (subscription === null) return offline ? 'direct_message' : null;
   if (flags & Flag.mentioned && offline) return 'mentioned';
-  const followed = topicPolicy === TopicPolicy.followed;
-  const quiet = topicPolicy === TopicPolicy.muted || (subscription.isMuted && topicPolicy === TopicPolicy.inherit);
+  const followed = topicPolicy === 'followed';
+  const quiet = topicPolicy === 'muted' || (subscription.isMuted && topicPolicy === 'inherit');
   if (quiet) return null;
   const wildcardsNotify = (followed && setting('enable_followed_topic_wildcard_mentions_notify')) || (subscription.wildcardMentionsNotify ?? setting('wildcard_mentions_notify'));
   if (flags & WILDCARD && offline && wildcardsNotify) return 'wildcard_mentioned';

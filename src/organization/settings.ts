@@ -9,6 +9,9 @@ import type { RealmView } from './state.js';
 export { realmGroupSettingNames, realmPropertyDefaults, type RealmGroupSettingName, type RealmPropertyName } from './settingDefaults.js';
 
 /** The realm's value of an organization group setting: stored, or Zulip's default system group. */
+/** The organization settings that name a channel (-1: none). */
+export const realmChannelSettingNames = ['signup_announcements_stream_id', 'zulip_update_announcements_stream_id', 'moderation_request_channel_id'] as const;
+
 export function realmGroupSetting(state: RealmView, name: RealmGroupSettingName): GroupSetting {
   return state.realm.permissions[name] ?? state.systemGroup(realmGroupSettings[name].default);
 }

@@ -4,6 +4,7 @@
 // real Zulip export, and the importer ignores what Parley has no use for.
 import { createHash } from 'node:crypto';
 import { Flag } from '../messages/records.js';
+import { realmChannelSettingNames } from '../organization/settings.js';
 
 /** Zulip's Recipient.type values. */
 export const RecipientType = { personal: 1, stream: 2, directMessageGroup: 3 } as const;
@@ -33,11 +34,7 @@ export function rowsBy<T>(rows: readonly T[], key: (row: T) => number): Map<numb
 
 /** Organization settings that name a channel: Parley's property (-1: none) and Zulip's realm
  * column (a stream ID or null). */
-export const channelSettings = [
-  ['signup_announcements_stream_id', 'signup_announcements_stream'],
-  ['zulip_update_announcements_stream_id', 'zulip_update_announcements_stream'],
-  ['moderation_request_channel_id', 'moderation_request_channel'],
-] as const;
+export const channelSettings = realmChannelSettingNames.map((property) => [property, property.replace(/_id$/, '')] as const);
 
 /** Zulip's notification bot in zerver_userprofile_crossrealm: Parley's realm notification bot. */
 export const NOTIFICATION_BOT_EMAIL = 'notification-bot@zulip.com';

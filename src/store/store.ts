@@ -399,10 +399,11 @@ export class Store {
     this.env.transactionSync(fill);
   }
 
-  /** Stores a message with its header and its words in the search index; call inside a write. */
-  saveMessage(message: MessageRecord): void {
+  /** Stores a message with its header and its words in the search index; call inside a write.
+   * `before` is the stored record a change replaces (the index then writes only the words that
+   * changed); without it the message is new (no read on the send path). */
+  saveMessage(message: MessageRecord, before?: MessageRecord): void {
     const header = headerOf(message);
-    const before = this.messages.get(message.id);
     if (before) this.search.update(before, message);
     else this.search.add(message);
     this.messages.put(message.id, message);

@@ -34,10 +34,17 @@ export class RealmTable<T extends { realmId: number }> {
   }
 }
 
+/** The realms a table has rows of: one key read per realm, each seeking past the realm before
+ * (start-up asks this of whole tables). */
 function realmIdsOf(db: Database<unknown, KeyPart[]>): Set<number> {
   const ids = new Set<number>();
-  for (const key of db.getKeys()) ids.add(key[0] as number);
-  return ids;
+  for (let next = 0; ; ) {
+    const [key] = db.getKeys({ start: [next], limit: 1 });
+    if (key === undefined) return ids;
+    const realmId = key[0] as number;
+    ids.add(realmId);
+    next = realmId + 1;
+  }
 }
 
 /** Whose rows an owned table holds. */
@@ -63,6 +70,11 @@ export class OwnedTable<T> {
 
   get(owner: Owner, ...id: KeyPart[]): T | undefined {
     return this.db.get([owner.realmId, owner.userId, ...id]);
+  }
+
+  /** Whether the owner has any row (one key read). */
+  hasRows(owner: Owner): boolean {
+    return this.db.getKeysCount({ start: [owner.realmId, owner.userId], end: [owner.realmId, owner.userId + 1], limit: 1 }) > 0;
   }
 
   /** The owner's rows in key order. */

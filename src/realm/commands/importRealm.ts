@@ -6,6 +6,7 @@
 // is a bug, not bad input. Nothing is announced: the realm is new and nobody is connected to it.
 import { channelPermissionDefaults, channelPermissions, type ChannelPermission, type ChannelRecord, type SubscriptionRecord } from '../../channels/records.js';
 import { errors } from '../../errors.js';
+import { visibilityPolicies } from '../../machines/topic.js';
 import { groupPermissions, SystemGroup, type GroupPermission, type GroupRecord, type GroupSetting, type SystemGroupName } from '../../groups/records.js';
 import { renderMarkdown } from '../../markdown/index.js';
 import type { EditRecord, MessageRecord, ReactionRecord } from '../../messages/records.js';
@@ -339,7 +340,8 @@ function importUserTopics(ctx: CommandContext, tables: ZulipRealmTables, userIds
   for (const row of tables.zerver_usertopic) {
     const channel = channels.get(row.stream);
     const userId = userIds.get(row.user_profile);
-    if (!channel || userId === undefined || ![1, 2, 3].includes(row.visibility_policy)) continue;
+    // inherit (0) is the absence of a row; an unknown policy is left out.
+    if (!channel || userId === undefined || row.visibility_policy === 0 || visibilityPolicies[row.visibility_policy] === undefined) continue;
     ctx.store.userTopics.put(ctx.ownerOf(userId), { channelId: channel.id, topic: row.topic_name, policy: row.visibility_policy, lastUpdated: Math.floor(row.last_updated) });
   }
 }

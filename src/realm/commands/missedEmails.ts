@@ -12,6 +12,7 @@ import { userSetting } from '../../users/settings.js';
 import { unsubscribePath } from '../../users/unsubscribe.js';
 import type { UserRecord } from '../../users/records.js';
 import type { CommandContext, ReadContext } from '../context.js';
+import { backoff } from '../../clock.js';
 
 /** Retries of an e-mail the SMTP server did not take wait 1, 2, 4, … minutes, at most 30. */
 const RETRY_FIRST_SECONDS = 60;
@@ -116,6 +117,6 @@ export function settleEmails(ctx: CommandContext, input: EmailSettlement): void 
   }
   for (const userId of input.mailFailed) {
     const batch = ctx.store.emailBatches.get(realmId, userId);
-    if (batch) ctx.save('emailBatch', { ...batch, attempts: batch.attempts + 1, dueAt: ctx.now + Math.min(RETRY_FIRST_SECONDS * 2 ** batch.attempts, RETRY_MAX_SECONDS) });
+    if (batch) ctx.save('emailBatch', { ...batch, attempts: batch.attempts + 1, dueAt: ctx.now + backoff(RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS, batch.attempts) });
   }
 }

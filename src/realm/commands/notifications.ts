@@ -1,7 +1,9 @@
 // Notifications of messages: queued in the commit of the message (or of the read that retracts
 // them) as outbox rows, then sent after commit by the realm's notifier, which reads what is due
 // (`notifications.due`) and records what became of it (`notifications.settle`).
-import { notificationTrigger, TopicPolicy, type NotificationCandidate } from '../../messages/notifications.js';
+import { backoff } from '../../clock.js';
+import { visibilityPolicies } from '../../machines/topic.js';
+import { notificationTrigger, type NotificationCandidate } from '../../messages/notifications.js';
 import { Flag, type MessageRecord } from '../../messages/records.js';
 import { realmUrl } from '../../organization/records.js';
 import { e2eeMessagePayload, e2eeRemovePayload, plainText, tokenMessageBody, tokenRemoveBody, type MessageSummary, type PayloadBase } from '../../push/payloads.js';
@@ -21,14 +23,13 @@ const BACKOFF_MAX_MS = 30 * 60_000;
 /** The most notifications one pass of the notifier sends. */
 const PASS_SIZE = 100;
 
-const retryDelayMs = (attempts: number): number => Math.min(BACKOFF_FIRST_MS * 2 ** Math.max(attempts - 1, 0), BACKOFF_MAX_MS);
 
 /** The push routes that reach a user's phones now: their E2EE devices, their older tokens. */
 function routesOf(ctx: ReadContext, userId: number): PushRoute[] {
   const owner = ctx.ownerOf(userId);
   const routes: PushRoute[] = [];
-  if (ctx.store.pushDevices.ofOwner(owner).length > 0) routes.push('e2ee');
-  if (ctx.store.pushTokens.ofOwner(owner).length > 0) routes.push('token');
+  if (ctx.store.pushDevices.hasRows(owner)) routes.push('e2ee');
+  if (ctx.store.pushTokens.hasRows(owner)) routes.push('token');
   return routes;
 }
 
@@ -64,7 +65,7 @@ export function queueNotifications(ctx: CommandContext, message: MessageRecord, 
       subscription: subscription ?? null,
       // Read only when a rule needs it (an LMDB read per recipient).
       get topicPolicy() {
-        return channel ? (ctx.store.userTopics.get(ctx.ownerOf(userId), channel.id, message.topic.toLowerCase())?.policy ?? TopicPolicy.inherit) : TopicPolicy.inherit;
+        return visibilityPolicies[(channel && ctx.store.userTopics.get(ctx.ownerOf(userId), channel.id, message.topic.toLowerCase())?.policy) ?? 0]!;
       },
       connected: ctx.queues.hasQueue(ctx.state.realm.id, userId),
     };
@@ -89,6 +90,8 @@ function batchEmail(ctx: CommandContext, userId: number, messageId: number): voi
 /** Queues the removal of the push notifications of messages a user just read; call from the flag
  * update that marks them read. */
 export function retractNotifications(ctx: CommandContext, userId: number, readIds: readonly number[]): void {
+  // Without a relay nothing was ever shown: no read of the user's rows on every mark-as-read.
+  if (ctx.config.pushRelay === null) return;
   const shown = ctx.store.pushShown.ofOwner(ctx.ownerOf(userId));
   if (shown.length === 0) return;
   const read = new Set(readIds);
@@ -127,13 +130,12 @@ function payloadBase(ctx: ReadContext, userId: number): PayloadBase {
 
 /** The message as a notification tells it, or undefined when the user may no longer be notified of
  * it (deleted, read, no longer theirs). */
-function summary(ctx: ReadContext, userId: number, messageId: number): MessageSummary | undefined {
+function summary(ctx: ReadContext, base: PayloadBase, userId: number, messageId: number): MessageSummary | undefined {
   const message = ctx.store.messages.get(messageId);
   if (!message || message.realmId !== ctx.state.realm.id) return undefined;
   const flags = ctx.store.userMessages.get(userId, message.recipientId, message.id);
   const sender = ctx.state.users.get(message.senderId);
   if (flags === undefined || flags & Flag.read || !sender) return undefined;
-  const base = payloadBase(ctx, userId);
   const avatar = userAvatarUrl(sender);
   return {
     message,
@@ -151,7 +153,7 @@ function delivery(ctx: ReadContext, row: OutboxRecord): PushDelivery | undefined
   if (!user?.isActive || row.queuedAt < ctx.now - GIVE_UP_SECONDS) return undefined;
   const base = payloadBase(ctx, row.userId);
   const owner = ctx.ownerOf(row.userId);
-  const message = row.kind === 'message' ? summary(ctx, row.userId, row.messageIds[0]!) : undefined;
+  const message = row.kind === 'message' ? summary(ctx, base, row.userId, row.messageIds[0]!) : undefined;
   if (row.kind === 'message' && !message) return undefined;
   if (row.route === 'e2ee') {
     const devices = ctx.store.pushDevices.ofOwner(owner);
@@ -214,7 +216,7 @@ export const notificationCommands = {
     for (const row of rows(input.dropped)) ctx.remove('notification', row);
     for (const row of rows(input.failed)) {
       const attempts = row.attempts + 1;
-      ctx.save('notification', { ...row, attempts, dueAt: ctx.config.clock.now() + retryDelayMs(attempts) });
+      ctx.save('notification', { ...row, attempts, dueAt: ctx.config.clock.now() + backoff(BACKOFF_FIRST_MS, BACKOFF_MAX_MS, row.attempts) });
     }
     settleEmails(ctx, input);
     return {};

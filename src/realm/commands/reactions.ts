@@ -43,7 +43,7 @@ function audience(ctx: CommandContext, message: MessageRecord, reactor: UserReco
 
 /** Stores the message's new reactions and announces the change. */
 function saveReactions(ctx: CommandContext, message: MessageRecord, reactions: ReactionRecord[], change: { op: 'add' | 'remove'; reaction: ReactionRecord }): void {
-  ctx.store.saveMessage({ ...message, reactions });
+  ctx.store.saveMessage({ ...message, reactions }, message);
   const reactor = ctx.user;
   const event: ReactionEvent = {
     type: 'reaction',

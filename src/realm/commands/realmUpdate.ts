@@ -5,7 +5,7 @@ import { errors } from '../../errors.js';
 import type { GroupSetting } from '../../groups/records.js';
 import { editSettings } from '../../messages/editRights.js';
 import type { MessageEditSettings, RealmRecord } from '../../organization/records.js';
-import { legacyPolicyValues, realmGroupSetting, realmGroupSettingNames, realmProperty, realmPropertyDefaults, type RealmGroupSettingName, type RealmPropertyName } from '../../organization/settings.js';
+import { legacyPolicyValues, realmChannelSettingNames, realmGroupSetting, realmGroupSettingNames, realmProperty, realmPropertyDefaults, type RealmGroupSettingName, type RealmPropertyName } from '../../organization/settings.js';
 import type { RealmProperties } from '../../organization/settingDefaults.js';
 import { languages } from '../../users/settings.js';
 import { Role, type UserRecord } from '../../users/records.js';
@@ -45,8 +45,6 @@ const ownerOnly = new Set<string>([
   'can_invite_users_group',
   'can_manage_all_groups',
 ]);
-
-const channelSettings = ['signup_announcements_stream_id', 'zulip_update_announcements_stream_id', 'moderation_request_channel_id'] as const;
 
 const isProperty = (name: string): name is RealmPropertyName => name in realmPropertyDefaults;
 const isGroupSetting = (name: string): name is RealmGroupSettingName => (realmGroupSettingNames as readonly string[]).includes(name);
@@ -98,7 +96,7 @@ function checkRealmUpdate(ctx: CommandContext, user: UserRecord, changes: RealmC
     throw errors.badRequest(`Invalid video_chat_provider ${changes.video_chat_provider}`);
   }
   if (changes.giphy_rating !== undefined && !Object.values(giphyRatingOptions).some((p) => p.id === changes.giphy_rating)) throw errors.badRequest(`Invalid giphy_rating ${changes.giphy_rating}`);
-  for (const name of channelSettings) channel(changes[name], name === 'moderation_request_channel_id');
+  for (const name of realmChannelSettingNames) channel(changes[name], name === 'moderation_request_channel_id');
   channel(changes.new_stream_announcements_stream_id);
 
   for (const name of Object.keys(changes)) {
