@@ -77,6 +77,7 @@ import { changeCodec, tapWrites, type Change, type ChangeTap } from './changes.j
 import { SearchIndex } from './searchIndex.js';
 import { OwnedTable, RealmTable } from './tables.js';
 import { UserMessageIndex } from './userMessages.js';
+import { ChannelTopics } from './channelTopics.js';
 
 export const idKinds = ['realm', 'user', 'channel', 'group', 'message', 'recipient', 'field', 'draft', 'scheduled', 'folder', 'linkifier', 'attachment', 'realmEmoji', 'savedSnippet', 'playground', 'navigationView', 'invite', 'notification'] as const;
 export type IdKind = (typeof idKinds)[number];
@@ -193,6 +194,8 @@ export class Store {
   readonly userMessages: UserMessageIndex;
   readonly channelMessages: Database<string, [number, number]>;
   readonly topicMessages: Database<string, [number, string, number]>;
+  /** Channels' messages with their topics, in memory (read from channelMessages). */
+  readonly channelTopics = new ChannelTopics((channelId) => this.channelRange(channelId, 0));
   readonly search: SearchIndex;
   readonly folders: RealmTable<FolderRecord>;
   readonly profileFields: RealmTable<FieldRecord>;
@@ -361,12 +364,14 @@ export class Store {
   indexInChannel(channelId: number, messageId: number, topic: string): void {
     this.channelMessages.put([channelId, messageId], topic);
     this.topicMessages.put([channelId, topic.toLowerCase(), messageId], topic);
+    this.channelTopics.added(channelId, messageId, topic);
   }
 
   /** Takes a channel message out of the channel's and its topic's indexes; call inside a write. */
   unindexInChannel(channelId: number, messageId: number, topic: string): void {
     this.channelMessages.remove([channelId, messageId]);
     this.topicMessages.remove([channelId, topic.toLowerCase(), messageId]);
+    this.channelTopics.removed(channelId);
   }
 
   /** A channel's messages from `from` (inclusive) on, or back when reverse: [message ID, topic]. */
@@ -477,6 +482,7 @@ export class Store {
   private forgetCaches(): void {
     this.headerCache.clear();
     this.userMessages.forget();
+    this.channelTopics.forget();
     this.lastIds.clear();
   }
 
