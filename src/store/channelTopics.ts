@@ -2,6 +2,7 @@
 // in the channel's list of topic names), so that a window of a channel, and the header of any of
 // its messages, is read without decoding LMDB rows. Loaded from the channel's index on first use
 // and kept in step with it (store.ts: indexInChannel, unindexInChannel).
+import type { Database } from 'lmdb';
 import { RowTable, TableCache } from './rowTables.js';
 
 /** How many channel messages memory holds at most, together. */
@@ -22,6 +23,16 @@ export class TopicTable extends RowTable {
     return number;
   }
 
+  /** The numbers of a topic's spellings (topics match whatever their case). */
+  numbersOf(topic: string): number[] {
+    const lower = topic.toLowerCase();
+    const numbers: number[] = [];
+    this.names.forEach((name, number) => {
+      if (name.toLowerCase() === lower) numbers.push(number);
+    });
+    return numbers;
+  }
+
   topicAt(index: number): string {
     return this.names[this.first[index]!]!;
   }
@@ -30,13 +41,15 @@ export class TopicTable extends RowTable {
 export class ChannelTopics {
   private readonly cache = new TableCache<TopicTable>(CHANNEL_ROWS);
 
-  /** `rows` reads a channel's index from LMDB: [message ID, topic], oldest first. */
-  constructor(private readonly rows: (channelId: number) => Iterable<[messageId: number, topic: string]>) {}
+  /** `index` is the channels' index in LMDB: [channel ID, message ID] → topic. */
+  constructor(private readonly index: Database<string, [number, number]>) {}
 
   table(channelId: number): TopicTable {
     return this.cache.load(channelId, () => {
-      const table = new TopicTable(0);
-      for (const [id, topic] of this.rows(channelId)) table.push(id, table.numberOf(topic), 0);
+      // lmdb-js keeps its state in the options object: one each.
+      const range = () => ({ start: [channelId, 0], end: [channelId, Number.MAX_SAFE_INTEGER] });
+      const table = new TopicTable(this.index.getKeysCount(range()));
+      for (const { key, value } of this.index.getRange(range())) table.push(key[1], table.numberOf(value), 0);
       return table;
     });
   }

@@ -19,9 +19,9 @@ export class RowTable {
     this.second = new Uint32Array(this.ids.length);
   }
 
-  /** The index of the first row whose ID is at least `messageId` (length when none is). */
-  lowerBound(messageId: number): number {
-    let low = 0;
+  /** The index of the first row whose ID is at least `messageId` (length when none is), searched
+   * from `low` on. */
+  lowerBound(messageId: number, low = 0): number {
     let high = this.length;
     const ids = this.ids;
     while (low < high) {
@@ -61,21 +61,20 @@ export class RowTable {
   }
 }
 
-/** Tables by key (a user, a channel), least recently used first, holding at most `budget` rows
- * together (a table larger than the budget is held alone). */
+/** Tables by key (a user, a channel), holding at most `budget` rows together (a table larger than
+ * the budget is held alone); the table used least recently is dropped first. */
 export class TableCache<T extends RowTable> {
-  private readonly tables = new Map<number, T>();
+  private readonly tables = new Map<number, { table: T; used: number }>();
   private rows = 0;
+  private clock = 0;
 
   constructor(private readonly budget: number) {}
 
   get(key: number): T | undefined {
-    const table = this.tables.get(key);
-    if (table) {
-      this.tables.delete(key);
-      this.tables.set(key, table);
-    }
-    return table;
+    const held = this.tables.get(key);
+    if (!held) return undefined;
+    held.used = ++this.clock;
+    return held.table;
   }
 
   /** The key's table, loaded by `load` when not held. */
@@ -83,11 +82,15 @@ export class TableCache<T extends RowTable> {
     const held = this.get(key);
     if (held) return held;
     const table = load();
-    this.tables.set(key, table);
+    this.tables.set(key, { table, used: ++this.clock });
     this.rows += table.length;
-    for (const [oldest, dropped] of this.tables) {
-      if (this.rows <= this.budget || oldest === key) break;
-      this.drop(oldest, dropped);
+    while (this.rows > this.budget && this.tables.size > 1) {
+      let oldest = key;
+      let oldestUse = Infinity;
+      for (const [other, { used }] of this.tables) {
+        if (used < oldestUse) [oldest, oldestUse] = [other, used];
+      }
+      this.delete(oldest);
     }
     return table;
   }
@@ -98,13 +101,10 @@ export class TableCache<T extends RowTable> {
   }
 
   delete(key: number): void {
-    const table = this.tables.get(key);
-    if (table) this.drop(key, table);
-  }
-
-  private drop(key: number, table: T): void {
+    const held = this.tables.get(key);
+    if (!held) return;
     this.tables.delete(key);
-    this.rows -= table.length;
+    this.rows -= held.table.length;
   }
 
   clear(): void {

@@ -195,7 +195,7 @@ export class Store {
   readonly channelMessages: Database<string, [number, number]>;
   readonly topicMessages: Database<string, [number, string, number]>;
   /** Channels' messages with their topics, in memory (read from channelMessages). */
-  readonly channelTopics = new ChannelTopics((channelId) => this.channelRange(channelId, 0));
+  readonly channelTopics: ChannelTopics;
   readonly search: SearchIndex;
   readonly folders: RealmTable<FolderRecord>;
   readonly profileFields: RealmTable<FieldRecord>;
@@ -265,6 +265,7 @@ export class Store {
     this.migrateUserMessageRows();
     this.channelMessages = this.open('channelMessages');
     this.topicMessages = this.open('topicMessages');
+    this.channelTopics = new ChannelTopics(this.channelMessages);
     this.backfill(this.topicMessages, this.channelMessages, () => {
       for (const { key, value } of this.channelMessages.getRange()) this.topicMessages.put([key[0], value.toLowerCase(), key[1]], value);
     });

@@ -103,22 +103,20 @@ export class UserMessageIndex {
     return this.active.load(userId, () => {
       const conversations = this.conversations(userId);
       if (conversations.length >= CONVERSATIONS) throw new Error(`user ${userId} has too many conversations to hold in memory`);
-      const keys: number[] = [];
-      const flagsOf = conversations.map((recipientId, conversation) => {
-        const flags: number[] = [];
-        for (const { value } of this.db.getRange({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] }) as Iterable<{ value: Buffer }>) {
-          for (let index = 0; index < count(value); index++) {
-            keys.push(idAt(value, index) * CONVERSATIONS + conversation);
-            flags.push(flagsAt(value, index));
-          }
-        }
-        return flags;
+      const chunks = conversations.map((recipientId) =>
+        Buffer.concat([...(this.db.getRange({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] }) as Iterable<{ value: Buffer }>)].map(({ value }) => value)),
+      );
+      const keys = new Float64Array(chunks.reduce((total, bytes) => total + count(bytes), 0));
+      let filled = 0;
+      chunks.forEach((bytes, conversation) => {
+        for (let index = 0; index < count(bytes); index++) keys[filled++] = idAt(bytes, index) * CONVERSATIONS + conversation;
       });
+      keys.sort();
       const table = new RowTable(keys.length);
-      const next = new Array<number>(conversations.length).fill(0);
-      for (const key of Float64Array.from(keys).sort()) {
+      const next = new Uint32Array(conversations.length);
+      for (const key of keys) {
         const conversation = key % CONVERSATIONS;
-        table.push((key - conversation) / CONVERSATIONS, flagsOf[conversation]![next[conversation]!++]!, conversations[conversation]!);
+        table.push((key - conversation) / CONVERSATIONS, flagsAt(chunks[conversation]!, next[conversation]!++), conversations[conversation]!);
       }
       return table;
     });
@@ -129,8 +127,11 @@ export class UserMessageIndex {
   private held(userId: number, recipientId: number, changes: readonly (readonly [number, number | undefined])[]): void {
     const table = this.active.get(userId);
     if (!table) return;
+    // Changes come sorted by ID: each is searched for after the one before.
+    let from = 0;
     for (const [id, flags] of changes) {
-      const at = table.indexOf(id);
+      from = table.lowerBound(id, from);
+      const at = from < table.length && table.ids[from] === id ? from : -1;
       if (flags !== undefined && at >= 0 && table.second[at] === recipientId) table.first[at] = flags;
       else if (flags !== undefined && at < 0 && id > table.last) {
         table.push(id, flags, recipientId);

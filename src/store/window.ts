@@ -152,30 +152,30 @@ function* candidates(store: Store, request: WindowRequest, from: number, reverse
   }
   const channel = request.historyChannel;
   const decidable = decidableFromIndex(request.terms, channel !== undefined);
+  // Terms decidable from the index are checked against one record shape, refilled for each row.
+  const indexed = indexedHeader(0, channel?.id ?? null, '');
   const entry = (id: number, stored: number | undefined, topic: string, recipientId: number): WindowEntry | undefined => {
     const flags = stored ?? Flag.read | Flag.historical;
     const record = decidable ? undefined : store.messages.get(id);
     if (!decidable && !record) return undefined;
-    const subject = record ?? indexedHeader(id, channel?.id ?? null, topic);
-    if (!matchesNarrow(request.terms, subject, flags)) return undefined;
-    const header = channel && { type: 'stream' as const, channelId: channel.id, recipientId: channel.recipientId, topic, participants: [] };
-    return new LazyEntry(store, request, id, flags, stored !== undefined, recipientId, record, header);
+    indexed.id = id;
+    indexed.topic = topic;
+    if (request.terms.length > 0 && !matchesNarrow(request.terms, record ?? indexed, flags)) return undefined;
+    return new LazyEntry(store, request, id, flags, stored !== undefined, recipientId, record);
   };
   // Rows in memory are walked by position, from `from` one way or the other.
   const positions = function* (table: RowTable): Generator<number> {
     if (reverse) for (let at = table.lowerBound(from + 1) - 1; at >= 0; at--) yield at;
     else for (let at = table.lowerBound(from); at < table.length; at++) yield at;
   };
-  if (channel && topicOf(request.terms)) {
-    const flagsOf = store.userMessages.reader(request.userId, channel.recipientId);
-    for (const [id, topic] of channelRows(store, channel.id, request.terms, from, reverse)) {
-      const found = entry(id, flagsOf(id), topic, channel.recipientId);
-      if (found) yield found;
-    }
-  } else if (channel) {
+  if (channel) {
     const flagsOf = store.userMessages.reader(request.userId, channel.recipientId);
     const table = store.channelTopics.table(channel.id);
+    // A topic's messages are those of the channel with one of the topic's spellings.
+    const topicTerm = topicOf(request.terms);
+    const spellings = topicTerm?.op === 'topic' ? table.numbersOf(topicTerm.topic) : undefined;
     for (const at of positions(table)) {
+      if (spellings && !spellings.includes(table.first[at]!)) continue;
       const found = entry(table.ids[at]!, flagsOf(table.ids[at]!), table.topicAt(at), channel.recipientId);
       if (found) yield found;
     }
