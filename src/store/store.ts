@@ -75,7 +75,7 @@ import type { NavigationViewRecord } from '../users/navigationViews.js';
 import type { UserRecord } from '../users/records.js';
 import { changeCodec, tapWrites, type Change, type ChangeTap } from './changes.js';
 import { SearchIndex } from './searchIndex.js';
-import { OwnedTable, RealmTable } from './tables.js';
+import { hasKeys, OwnedTable, RealmTable } from './tables.js';
 import { UserMessageIndex } from './userMessages.js';
 import { ChannelTopics } from './channelTopics.js';
 
@@ -292,7 +292,7 @@ export class Store {
     this.logPositions = this.env.openDB({ name: 'logPositions' });
     if (recorded !== STORE_FORMAT) {
       // A new data directory has no realm yet; one without a recorded format was migrated above.
-      if (recorded !== undefined || this.realms.getKeysCount({ limit: 1 }) > 0) this.migratedFrom = recorded ?? 1;
+      if (recorded !== undefined || hasKeys(this.realms)) this.migratedFrom = recorded ?? 1;
       if (this.migratedFrom !== null && this.migratedFrom < SEARCH_INDEX_FORMAT) this.rebuildSearchIndex(progress);
       this.meta.putSync(FORMAT_KEY, STORE_FORMAT);
     }
@@ -334,7 +334,7 @@ export class Store {
    * 'userMessages'; they are folded into conversation chunks once, in one transaction, at open. */
   private migrateUserMessageRows(): void {
     const old: Database<number, [number, number]> = this.env.openDB({ name: 'userMessages' });
-    if (old.getKeysCount({ limit: 1 }) === 0) return;
+    if (!hasKeys(old)) return;
     this.env.transactionSync(() => {
       const recipients = new Map<number, number>();
       for (const { value } of this.messages.getRange()) recipients.set(value.id, value.recipientId);
@@ -390,7 +390,7 @@ export class Store {
   /** Whether any message is left in a topic (its name lowercased). */
   topicHasMessages(channelId: number, topic: string): boolean {
     if (tooLongForKey(topic)) return false;
-    return this.topicMessages.getKeysCount({ ...span([channelId, topic], 0, false), limit: 1 }) > 0;
+    return hasKeys(this.topicMessages, span([channelId, topic], 0, false));
   }
 
   /** The IDs of the messages a user sent, oldest first. */
@@ -401,7 +401,7 @@ export class Store {
   /** Builds an index added after data directories existed, once, at open: when it is empty and
    * the rows it indexes are not. */
   private backfill(index: Database, source: Database, fill: () => void): void {
-    if (index.getKeysCount({ limit: 1 }) > 0 || source.getKeysCount({ limit: 1 }) === 0) return;
+    if (hasKeys(index) || !hasKeys(source)) return;
     this.env.transactionSync(fill);
   }
 

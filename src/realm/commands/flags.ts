@@ -3,10 +3,10 @@
 import { canReadChannel } from '../../channels/access.js';
 import { errors } from '../../errors.js';
 import { Flag, headerOf, type FlagName, type MessageHeader } from '../../messages/records.js';
-import type { WindowEntry } from '../../store/window.js';
+import { headerEntry, type WindowEntry } from '../../store/window.js';
 import type { UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
-import { MAX_MESSAGES_PER_FETCH, narrowWindow, normalizeTopic, type WindowInput } from './messages.js';
+import { channelsOf, MAX_MESSAGES_PER_FETCH, narrowWindow, normalizeTopic, type WindowInput } from './messages.js';
 import type { MessageDetails, UpdateMessageFlagsEvent } from '../../events/catalogue.js';
 import { retractNotifications } from './notifications.js';
 
@@ -94,14 +94,17 @@ function messageDetails(user: UserRecord, message: MessageHeader, flags: number)
   return details;
 }
 
-/** The entries for explicit message IDs; any the user cannot access is refused, as Zulip does. */
+/** The entries for explicit message IDs, from their headers (a row of the user's, or a channel of
+ * the realm's, places the message in the realm); any the user cannot access is refused, as Zulip
+ * does. */
 function entriesFor(ctx: CommandContext, user: UserRecord, ids: readonly number[]): WindowEntry[] {
+  const channelOf = channelsOf(ctx);
   return ids.map((id) => {
-    const message = ctx.store.messages.get(id);
-    const flags = message && ctx.store.userMessages.get(user.id, message.recipientId, id);
-    if (message && message.realmId === ctx.state.realm.id && flags !== undefined) return { id, message, header: headerOf(message), flags, received: true, recipientId: message.recipientId };
-    const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
-    if (message && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return { id, message, header: headerOf(message), flags: Flag.read | Flag.historical, received: false, recipientId: message.recipientId };
+    const header = ctx.store.messageHeader(id);
+    const flags = header && ctx.store.userMessages.get(user.id, header.recipientId, id);
+    if (header && flags !== undefined) return headerEntry(ctx.store, channelOf, header, id, flags, true);
+    const channel = header?.channelId == null ? undefined : ctx.state.channels.get(header.channelId);
+    if (header && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return headerEntry(ctx.store, channelOf, header, id, Flag.read | Flag.historical, false);
     throw errors.badRequest('Invalid message(s)');
   });
 }
