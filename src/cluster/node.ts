@@ -18,6 +18,7 @@ import { openCluster, type Cluster } from './connection.js';
 import { EventBus } from './events.js';
 import { IdBlocks } from './ids.js';
 import { Leases } from './leases.js';
+import { presenceKeeper } from './presence.js';
 import { ClusterLog } from './log.js';
 import { RemoteRealm, serveCommands } from './remote.js';
 import { Snapshots } from './snapshots.js';
@@ -126,7 +127,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     if (epoch === undefined) throw new Error(`realm ${id}'s lease is held elsewhere`);
     await this.store.setLogPosition(id, { seq: 0, clean: false });
     this.log.own(id, 0);
-    const actor = await this.realms.create(input, { id, links: { log: this.log, sink: this.bus.sinkFor(epoch), ids: this.ids } });
+    const links = { log: this.log, sink: this.bus.sinkFor(epoch), ids: this.ids, presence: await presenceKeeper(this.cluster.presence, id) };
+    const actor = await this.realms.create(input, { id, links });
     this.owned.set(id, { commands: serveCommands(this.cluster, id, actor) });
     await this.cluster.realms.create(String(id), kvCodec.pack({ subdomain: input.subdomain } satisfies DirectoryEntry));
     return actor;
@@ -183,6 +185,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       }
       await this.store.setLogPosition(realmId, { seq: from, clean: false });
       from = await this.log.read(realmId, from, (changes) => this.store.applyChanges(changes));
+      const presence = await presenceKeeper(this.cluster.presence, realmId);
       const record = this.store.realms.get(realmId);
       if (!record || !this.leases.holds(realmId)) {
         await this.leases.release(realmId);
@@ -191,7 +194,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       this.log.own(realmId, from);
       // Events from before this epoch may never have reached this node's queues: they start over.
       this.queues.deleteRealmQueues(realmId);
-      const actor = this.realms.activate(record, { log: this.log, sink: this.bus.sinkFor(epoch), ids: this.ids });
+      const actor = this.realms.activate(record, { log: this.log, sink: this.bus.sinkFor(epoch), ids: this.ids, presence });
       this.owned.set(realmId, { commands: serveCommands(this.cluster, realmId, actor) });
     } catch (error) {
       this.logger.error({ err: error, realm: realmId }, 'cluster: taking the realm failed');
