@@ -18,6 +18,12 @@ export const subjects = {
   allEvents: 'parley.events.*',
   /** Commands for a realm, answered by its owner. */
   commands: (realmId: number) => `parley.realm.${realmId}.cmd`,
+  /** Which users hold event queues on a node, told to the realm's owner (changes, or all of them). */
+  holders: (realmId: number) => `parley.realm.${realmId}.holders`,
+  /** A realm's new owner asks every node for all of its holders of the realm. */
+  holdersAsk: 'parley.holders.ask',
+  /** A node (re)starting: what it told before is void. */
+  holdersReset: 'parley.holders.reset',
   /** Requests to make a realm, answered by one node (the management CLI's create-realm). */
   createRealm: 'parley.admin.create-realm',
 };

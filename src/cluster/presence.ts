@@ -3,7 +3,7 @@
 // (`<realm>.<user>`, kept for presence's history window), and a node taking the realm over starts
 // its table from there. Records change at most once a minute per user (Zulip's update frequency).
 import type { KV } from '@nats-io/kv';
-import type { PresenceKeeper } from '../realm/log.js';
+import type { PresenceKeeper } from '../realm/links.js';
 import type { PresenceRecord, PresenceSnapshot } from '../users/presence.js';
 import { kvCodec } from './watched.js';
 

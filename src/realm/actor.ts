@@ -16,7 +16,8 @@ import type { RealmRecord } from '../organization/records.js';
 import type { RealmState } from '../organization/state.js';
 import { PresenceTable } from '../users/presence.js';
 import { loadRealmState } from './load.js';
-import { IdsExhausted, LogRefusal, type IdSupply, type PresenceKeeper, type RealmLog } from './log.js';
+import type { PresenceKeeper, QueueHolders } from './links.js';
+import { IdsExhausted, LogRefusal, type IdSupply, type RealmLog } from './log.js';
 
 /** A command as it travels through the mailbox: plain data plus the promise to settle. */
 interface Envelope {
@@ -48,6 +49,7 @@ export interface RealmLinks {
   sink?: EventSink;
   ids?: IdSupply;
   presence?: PresenceKeeper;
+  holders?: QueueHolders;
 }
 
 export class RealmActor implements RealmHandle {
@@ -78,6 +80,8 @@ export class RealmActor implements RealmHandle {
   private readonly ids: IdSupply | undefined;
   /** Where a cluster keeps presence besides this memory (standalone: nowhere). */
   private readonly presenceKeeper: PresenceKeeper | undefined;
+  /** Who holds the realm's event queues (standalone: this server's queues). */
+  private readonly holders: QueueHolders;
   /** The previous write's append: each write is appended after it. */
   private lastAppend: Promise<unknown> = Promise.resolve();
   /** Set once the log refused a write: the local copy has a change the log does not, and the realm
@@ -95,6 +99,7 @@ export class RealmActor implements RealmHandle {
     this.sink = links.sink ?? queues;
     this.ids = links.ids;
     this.presenceKeeper = links.presence;
+    this.holders = links.holders ?? queues;
     this.state = loadRealmState(store, realm);
     this.deliveries = new DeliveryTimer(config.clock, () => void this.deliverDue());
     this.deliveries.arm(this.state.nextDelivery());
@@ -330,7 +335,7 @@ export class RealmActor implements RealmHandle {
   }
 
   private context(userId: number | null): CommandContext {
-    return new CommandContext(this.state, this.store, this.config, this.queues, this.presence, userId);
+    return new CommandContext(this.state, this.store, this.config, this.queues, this.holders, this.presence, userId);
   }
 
   /** Expected errors go back to the caller as they are. Anything else is a bug: it is logged, the

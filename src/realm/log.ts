@@ -3,7 +3,6 @@
 // rebuild the realm from; a standalone server has none.
 import type { Change } from '../store/changes.js';
 import type { IdSource } from '../store/store.js';
-import type { PresenceRecord, PresenceSnapshot } from '../users/presence.js';
 
 /** The log would not take a write: the realm is no longer this node's to write. */
 export class LogRefusal extends Error {}
@@ -27,13 +26,4 @@ export interface IdSupply {
   topUp(realmId: number): Promise<void>;
   /** The realm's IDs, for the store while one of its writes runs. */
   sourceFor(realmId: number): IdSource;
-}
-
-/** Where a cluster keeps a realm's presence besides the owner's memory, so that a node taking the
- * realm over starts from it rather than from an empty table. */
-export interface PresenceKeeper {
-  /** The realm's records as the cluster held them when this node took the realm. */
-  saved: PresenceSnapshot | undefined;
-  /** Keeps changed records (null: forgotten); resolves once they are held. */
-  keep(realmId: number, records: readonly [userId: number, record: PresenceRecord | null][]): Promise<void>;
 }
