@@ -11,7 +11,7 @@ import type { ParleyNode } from '../../src/cli/processes.js';
 import type { ApiClient } from '../helpers/client.js';
 import { eventually, startCluster } from '../helpers/cluster.js';
 import { pollEvents, register, type Event } from '../helpers/events.js';
-import { registerDevice } from '../helpers/pushDevices.js';
+import { registerDevice, type Device } from '../helpers/pushDevices.js';
 import { FakeRelay } from '../helpers/relay.js';
 
 const codec = new Packr({ useRecords: false, structuredClone: true });
@@ -82,39 +82,51 @@ test('all_public_streams queues on any node get public messages; the owner names
   }
 });
 
-test('a user with a queue on another node is not pushed for a message the owner processes; without it, they are', async () => {
+test('a user with a queue on another node is not pushed for a message the owner processes; once it is deleted, or its node died, they are', async () => {
   const relay = await FakeRelay.start();
   const cluster = await startCluster({ nodes: 2, env: { PARLEY_PUSH_RELAY_URL: relay.url, PARLEY_PUSH_RELAY_CREDENTIALS: 'server-uuid:server-api-key' } });
   try {
     const [owner, gateway] = cluster.nodes as [ParleyNode, ParleyNode];
     const othello = await cluster.client(gateway, 'othello@zulip.com');
-    const cordelia = await cluster.client(gateway, 'cordelia@zulip.com');
+    const cordelia = await cluster.client(owner, 'cordelia@zulip.com');
     const iago = await cluster.client(owner, 'iago@zulip.com');
     const othelloPhone = await registerDevice(othello, 701);
     const cordeliaPhone = await registerDevice(cordelia, 702);
-    const pushedTo = () =>
+    const pushesTo = (device: Device) =>
       relay.requests
         .filter((request) => request.path === '/api/v1/remotes/push/e2ee/notify')
-        .flatMap((request) => (request.body.devices as { push_account_id: number }[]).map((device) => device.push_account_id));
+        .flatMap((request) => request.body.devices as { push_account_id: number }[])
+        .filter((target) => target.push_account_id === device.pushAccountId).length;
     const direct = async (to: string[], content: string) => assert.is((await iago.post('/messages', { type: 'direct', to: JSON.stringify(to), content })).status, 200);
+    /** A message to both: Cordelia, who has no queue anywhere, is pushed; Othello is not. */
+    const assertOnlyCordeliaPushed = async (what: string) => {
+      const [before, othelloBefore] = [pushesTo(cordeliaPhone), pushesTo(othelloPhone)];
+      await direct(['othello@zulip.com', 'cordelia@zulip.com'], what);
+      await eventually(async () => (pushesTo(cordeliaPhone) > before ? true : undefined), 10_000, 'the push to Cordelia');
+      // Sent after the first, pushed after it: by then every push of the first is out.
+      await direct(['cordelia@zulip.com'], `${what}: to Cordelia alone`);
+      await eventually(async () => (pushesTo(cordeliaPhone) > before + 1 ? true : undefined), 10_000, 'the second push to Cordelia');
+      assert.is(pushesTo(othelloPhone), othelloBefore, `${what}: Othello is connected through the gateway, no push`);
+    };
+    const assertOthelloPushed = async (what: string) => {
+      const before = pushesTo(othelloPhone);
+      await eventually(async () => {
+        await direct(['othello@zulip.com'], what);
+        return pushesTo(othelloPhone) > before ? true : await new Promise<undefined>((resolve) => setTimeout(resolve, 300, undefined));
+      }, 10_000, `${what}: a push to Othello`);
+    };
 
-    // Othello's client holds a queue on the gateway (and wants no push while connected); Cordelia
-    // has none anywhere.
+    // Othello's client holds a queue on the gateway (and he wants no push while connected).
     assert.is((await othello.patch('/settings', { enable_online_push_notifications: false })).status, 200);
     const queue = await register(othello, { event_types: ['message'] });
-    await direct(['othello@zulip.com', 'cordelia@zulip.com'], 'to both');
-    await eventually(async () => (pushedTo().includes(cordeliaPhone.pushAccountId) ? true : undefined), 10_000, 'the push to Cordelia');
-    // Sent after the first, pushed after it: by then every push of the first is out.
-    await direct(['cordelia@zulip.com'], 'to Cordelia alone');
-    await eventually(async () => (pushedTo().filter((id) => id === cordeliaPhone.pushAccountId).length === 2 ? true : undefined), 10_000, 'the second push to Cordelia');
-    assert.not.ok(pushedTo().includes(othelloPhone.pushAccountId), 'Othello is connected through the gateway: no push');
-
-    // His queue deleted, Othello is away: pushed.
+    await assertOnlyCordeliaPushed('queue on the gateway');
     assert.is((await othello.delete('/events', { queue_id: queue.queueId })).status, 200);
-    await eventually(async () => {
-      await direct(['othello@zulip.com'], 'while away');
-      return pushedTo().includes(othelloPhone.pushAccountId) ? true : await new Promise<undefined>((resolve) => setTimeout(resolve, 300, undefined));
-    }, 10_000, 'a push to Othello once his queue is gone');
+    await assertOthelloPushed('queue deleted');
+
+    await register(othello, { event_types: ['message'] });
+    await assertOnlyCordeliaPushed('registered again');
+    gateway.child.kill('SIGKILL');
+    await assertOthelloPushed('gateway killed');
   } finally {
     await cluster.stop();
     await relay.close();
