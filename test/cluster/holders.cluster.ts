@@ -1,15 +1,16 @@
 // Queues held on other nodes count at the realm's owner: a public channel's message reaches the
 // all_public_streams queues registered on any node (and the owner names only their users between
 // nodes, not every reader), and a user whose client holds a queue on another node is not pushed a
-// missed-message notification; once that queue is gone, they are.
+// missed-message notification; once that queue is gone, or its node died, they are; a new owner
+// asks the nodes what they hold.
 import { connect } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { subjects } from '../../src/cluster/connection.js';
-import type { ParleyNode } from '../../src/cli/processes.js';
+import { stop, type ParleyNode } from '../../src/cli/processes.js';
 import type { ApiClient } from '../helpers/client.js';
-import { eventually, startCluster } from '../helpers/cluster.js';
+import { eventually, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { pollEvents, register, type Event } from '../helpers/events.js';
 import { registerDevice, type Device } from '../helpers/pushDevices.js';
 import { FakeRelay } from '../helpers/relay.js';
@@ -82,55 +83,87 @@ test('all_public_streams queues on any node get public messages; the owner names
   }
 });
 
-test('a user with a queue on another node is not pushed for a message the owner processes; once it is deleted, or its node died, they are', async () => {
-  const relay = await FakeRelay.start();
-  const cluster = await startCluster({ nodes: 2, env: { PARLEY_PUSH_RELAY_URL: relay.url, PARLEY_PUSH_RELAY_CREDENTIALS: 'server-uuid:server-api-key' } });
-  try {
-    const [owner, gateway] = cluster.nodes as [ParleyNode, ParleyNode];
-    const othello = await cluster.client(gateway, 'othello@zulip.com');
-    const cordelia = await cluster.client(owner, 'cordelia@zulip.com');
-    const iago = await cluster.client(owner, 'iago@zulip.com');
-    const othelloPhone = await registerDevice(othello, 701);
-    const cordeliaPhone = await registerDevice(cordelia, 702);
-    const pushesTo = (device: Device) =>
-      relay.requests
-        .filter((request) => request.path === '/api/v1/remotes/push/e2ee/notify')
-        .flatMap((request) => request.body.devices as { push_account_id: number }[])
-        .filter((target) => target.push_account_id === device.pushAccountId).length;
-    const direct = async (to: string[], content: string) => assert.is((await iago.post('/messages', { type: 'direct', to: JSON.stringify(to), content })).status, 200);
+const RELAY_CREDENTIALS = 'server-uuid:server-api-key';
+
+/** Pushes of direct messages from Iago to Othello and Cordelia, as the relay saw them. */
+async function directPushes(relay: FakeRelay, cluster: TestCluster, senderNode: ParleyNode, othelloNode: ParleyNode) {
+  const othello = await cluster.client(othelloNode, 'othello@zulip.com');
+  const cordelia = await cluster.client(senderNode, 'cordelia@zulip.com');
+  const iago = await cluster.client(senderNode, 'iago@zulip.com');
+  const othelloPhone = await registerDevice(othello, 701);
+  const cordeliaPhone = await registerDevice(cordelia, 702);
+  // Connected, Othello wants no push.
+  assert.is((await othello.patch('/settings', { enable_online_push_notifications: false })).status, 200);
+  const pushesTo = (device: Device) =>
+    relay.requests
+      .filter((request) => request.path === '/api/v1/remotes/push/e2ee/notify')
+      .flatMap((request) => request.body.devices as { push_account_id: number }[])
+      .filter((target) => target.push_account_id === device.pushAccountId).length;
+  const direct = async (to: string[], content: string) => assert.is((await iago.post('/messages', { type: 'direct', to: JSON.stringify(to), content })).status, 200);
+  return {
+    othello,
     /** A message to both: Cordelia, who has no queue anywhere, is pushed; Othello is not. */
-    const assertOnlyCordeliaPushed = async (what: string) => {
+    async assertOnlyCordeliaPushed(what: string) {
       const [before, othelloBefore] = [pushesTo(cordeliaPhone), pushesTo(othelloPhone)];
       await direct(['othello@zulip.com', 'cordelia@zulip.com'], what);
-      await eventually(async () => (pushesTo(cordeliaPhone) > before ? true : undefined), 10_000, 'the push to Cordelia');
+      await eventually(async () => (pushesTo(cordeliaPhone) > before ? true : undefined), 10_000, `${what}: the push to Cordelia`);
       // Sent after the first, pushed after it: by then every push of the first is out.
       await direct(['cordelia@zulip.com'], `${what}: to Cordelia alone`);
-      await eventually(async () => (pushesTo(cordeliaPhone) > before + 1 ? true : undefined), 10_000, 'the second push to Cordelia');
-      assert.is(pushesTo(othelloPhone), othelloBefore, `${what}: Othello is connected through the gateway, no push`);
-    };
-    const assertOthelloPushed = async (what: string) => {
+      await eventually(async () => (pushesTo(cordeliaPhone) > before + 1 ? true : undefined), 10_000, `${what}: the second push to Cordelia`);
+      assert.is(pushesTo(othelloPhone), othelloBefore, `${what}: Othello is connected, no push`);
+    },
+    async assertOthelloPushed(what: string) {
       const before = pushesTo(othelloPhone);
       await eventually(async () => {
         await direct(['othello@zulip.com'], what);
         return pushesTo(othelloPhone) > before ? true : await new Promise<undefined>((resolve) => setTimeout(resolve, 300, undefined));
       }, 10_000, `${what}: a push to Othello`);
-    };
+    },
+  };
+}
 
-    // Othello's client holds a queue on the gateway (and he wants no push while connected).
-    assert.is((await othello.patch('/settings', { enable_online_push_notifications: false })).status, 200);
-    const queue = await register(othello, { event_types: ['message'] });
-    await assertOnlyCordeliaPushed('queue on the gateway');
-    assert.is((await othello.delete('/events', { queue_id: queue.queueId })).status, 200);
-    await assertOthelloPushed('queue deleted');
-
-    await register(othello, { event_types: ['message'] });
-    await assertOnlyCordeliaPushed('registered again');
-    gateway.child.kill('SIGKILL');
-    await assertOthelloPushed('gateway killed');
+async function withRelay(nodes: number, run: (relay: FakeRelay, cluster: TestCluster) => Promise<void>): Promise<void> {
+  const relay = await FakeRelay.start();
+  const cluster = await startCluster({ nodes, env: { PARLEY_PUSH_RELAY_URL: relay.url, PARLEY_PUSH_RELAY_CREDENTIALS: RELAY_CREDENTIALS } });
+  try {
+    await run(relay, cluster);
   } finally {
     await cluster.stop();
     await relay.close();
   }
-});
+}
+
+test('a user with a queue on another node is not pushed for a message the owner processes; with none (refused, deleted, its node died), they are', () =>
+  withRelay(2, async (relay, cluster) => {
+    const [owner, gateway] = cluster.nodes as [ParleyNode, ParleyNode];
+    const pushes = await directPushes(relay, cluster, owner, gateway);
+    // A registration the owner refuses leaves no queue: the owner counted it from the start, and
+    // learns at once that it never opened.
+    const refused = await pushes.othello.post('/register', { event_types: ['message'], narrow: [{ operator: 'channel', operand: 'No such channel' }] });
+    assert.is(refused.status, 400, JSON.stringify(refused.body));
+    await pushes.assertOthelloPushed('registration refused');
+    const queue = await register(pushes.othello, { event_types: ['message'] });
+    await pushes.assertOnlyCordeliaPushed('queue on the gateway');
+    assert.is((await pushes.othello.delete('/events', { queue_id: queue.queueId })).status, 200);
+    await pushes.assertOthelloPushed('queue deleted');
+
+    await register(pushes.othello, { event_types: ['message'] });
+    await pushes.assertOnlyCordeliaPushed('registered again');
+    gateway.child.kill('SIGKILL');
+    await pushes.assertOthelloPushed('gateway killed');
+  }));
+
+test('a new owner asks every node for its queue holders: connected before the handover, connected after', () =>
+  withRelay(3, async (relay, cluster) => {
+    const [owner, second, third] = cluster.nodes as [ParleyNode, ParleyNode, ParleyNode];
+    const pushes = await directPushes(relay, cluster, second, second);
+    // A queue on each survivor: whichever takes the realm starts its own queues over, and learns
+    // of the other's only by asking.
+    await register(pushes.othello, { event_types: ['message'] });
+    await register(await cluster.client(third, 'othello@zulip.com'), { event_types: ['message'] });
+    await pushes.assertOnlyCordeliaPushed('before the handover');
+    await stop(owner);
+    await pushes.assertOnlyCordeliaPushed('after the handover');
+  }));
 
 test.run();
