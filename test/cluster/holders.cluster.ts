@@ -1,8 +1,8 @@
 // Queues held on other nodes count at the realm's owner: a public channel's message reaches the
 // all_public_streams queues registered on any node (and the owner names only their users between
 // nodes, not every reader), and a user whose client holds a queue on another node is not pushed a
-// missed-message notification; once that queue is gone, or its node died, they are; a new owner
-// asks the nodes what they hold.
+// missed-message notification; once that queue is gone, or its node died or restarted, they are;
+// a new owner asks the nodes what they hold.
 import { connect } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
 import { test } from 'uvu';
@@ -122,9 +122,9 @@ async function directPushes(relay: FakeRelay, cluster: TestCluster, senderNode: 
   };
 }
 
-async function withRelay(nodes: number, run: (relay: FakeRelay, cluster: TestCluster) => Promise<void>): Promise<void> {
+async function withRelay(nodes: number, run: (relay: FakeRelay, cluster: TestCluster) => Promise<void>, env: Record<string, string> = {}): Promise<void> {
   const relay = await FakeRelay.start();
-  const cluster = await startCluster({ nodes, env: { PARLEY_PUSH_RELAY_URL: relay.url, PARLEY_PUSH_RELAY_CREDENTIALS: RELAY_CREDENTIALS } });
+  const cluster = await startCluster({ nodes, env: { PARLEY_PUSH_RELAY_URL: relay.url, PARLEY_PUSH_RELAY_CREDENTIALS: RELAY_CREDENTIALS, ...env } });
   try {
     await run(relay, cluster);
   } finally {
@@ -152,6 +152,23 @@ test('a user with a queue on another node is not pushed for a message the owner 
     gateway.child.kill('SIGKILL');
     await pushes.assertOthelloPushed('gateway killed');
   }));
+
+test('a node killed and restarted under its name voids what it told before: its old queues count no more', () =>
+  withRelay(
+    2,
+    async (relay, cluster) => {
+      const [owner, gateway] = cluster.nodes as [ParleyNode, ParleyNode];
+      const pushes = await directPushes(relay, cluster, owner, gateway);
+      await register(pushes.othello, { event_types: ['message'] });
+      await pushes.assertOnlyCordeliaPushed('queue on the gateway');
+      gateway.child.kill('SIGKILL');
+      await gateway.exited;
+      // Back well within its heartbeat's lapse: never judged dead, so only its word voids the old queue.
+      await cluster.restart(gateway);
+      await pushes.assertOthelloPushed('the gateway restarted');
+    },
+    { PARLEY_LEASE_MS: '20000' },
+  ));
 
 test('a new owner asks every node for its queue holders: connected before the handover, connected after', () =>
   withRelay(3, async (relay, cluster) => {
