@@ -117,10 +117,8 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, flagsByUser: M
   for (const [flags, userIds] of byFlags) emitGroup(flags, flagNames(flags), userIds);
   const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
   if (channel && !channel.inviteOnly) {
-    // In a cluster such queues may be on any node: every reader who did not receive it is named,
-    // and each node delivers to the all_public_streams queues it has.
-    const candidates = ctx.config.cluster ? ctx.activeUserIds() : ctx.queues.allPublicStreamsUsers(ctx.state.realm.id);
-    const readers = candidates.filter((id) => {
+    // Those holding such a queue, on whichever node (a cluster's nodes tell the realm's owner).
+    const readers = [...ctx.holders.allPublicStreamsUsers(ctx.state.realm.id)].filter((id) => {
       const user = ctx.state.users.get(id);
       return !flagsByUser.has(id) && user !== undefined && canReadChannel(ctx.state, channel, user);
     });
