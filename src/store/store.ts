@@ -479,32 +479,37 @@ export class Store {
     this.forgetCaches();
   }
 
-  /** Drops what memory holds of rows another writer changed. */
-  private forgetCaches(): void {
+  /** Drops what memory holds of rows another writer changed, or (`rolledBack`) of rows a write
+   * that was rolled back loaded or changed: of the row tables, only those. */
+  private forgetCaches(rolledBack = false): void {
     this.headerCache.clear();
-    this.userMessages.forget();
-    this.channelTopics.forget();
+    this.userMessages.forget(rolledBack);
+    this.channelTopics.forget(rolledBack);
     this.lastIds.clear();
   }
 
   private commit<T>(fn: () => T, record: boolean): Promise<{ result: T; changes: Change[] }> {
     // A write that fails is rolled back; what it cached in memory may not have been committed.
-    // Forgotten at once (later writes of the same batch must not see it) and again should the
-    // whole batch fail to commit.
-    const forgetUncommitted = (error: unknown): never => {
-      this.forgetCaches();
+    // Forgotten at once (later writes of the same batch must not see it); everything is forgotten
+    // should the whole batch fail to commit.
+    const forgetUncommitted = (error: unknown, rolledBack: boolean): never => {
+      this.forgetCaches(rolledBack);
       throw error;
     };
     let ran = false;
+    let threw = false;
     const changes: Change[] = [];
     return (
       this.env.childTransaction(() => {
         ran = true;
         this.tap.current = record ? changes : undefined;
+        this.userMessages.beginWrite();
+        this.channelTopics.beginWrite();
         try {
           return { result: fn(), changes };
         } catch (error) {
-          return forgetUncommitted(error);
+          threw = true;
+          return forgetUncommitted(error, true);
         } finally {
           this.tap.current = undefined;
         }
@@ -515,10 +520,12 @@ export class Store {
         return result;
       },
       async (error: unknown) => {
-        if (ran && !isStorageFailure(error)) return forgetUncommitted(error);
+        // The write itself threw: rolled back and forgotten above, the batch went on.
+        if (threw) throw error;
+        if (ran && !isStorageFailure(error)) return forgetUncommitted(error, false);
         const failure = new StorageError(await rootCause(error));
         this.storageFailure = failure.reason;
-        return forgetUncommitted(failure);
+        return forgetUncommitted(failure, false);
       },
     );
   }

@@ -90,11 +90,19 @@ export class UserMessageIndex {
 
   constructor(private readonly db: Database<Buffer, Key>) {}
 
-  /** Forgets what was read or written in memory: after a write was rolled back. */
-  forget(): void {
+  /** Forgets what was read or written in memory: after another writer changed rows, or after a
+   * write was rolled back (`rolledBack`: of the users' rows in memory, only those it loaded or
+   * changed). */
+  forget(rolledBack = false): void {
     this.chunkStarts.clear();
     this.userConversations.clear();
-    this.active.clear();
+    if (rolledBack) this.active.dropWritten();
+    else this.active.clear();
+  }
+
+  /** A write begins (see TableCache.beginWrite). */
+  beginWrite(): void {
+    this.active.beginWrite();
   }
 
   /** The user's rows in memory, read from LMDB when not held: every conversation's chunks, merged
@@ -132,10 +140,12 @@ export class UserMessageIndex {
     for (const [id, flags] of changes) {
       from = table.lowerBound(id, from);
       const at = from < table.length && table.ids[from] === id ? from : -1;
-      if (flags !== undefined && at >= 0 && table.second[at] === recipientId) table.first[at] = flags;
-      else if (flags !== undefined && at < 0 && id > table.last) {
+      if (flags !== undefined && at >= 0 && table.second[at] === recipientId) {
+        table.first[at] = flags;
+        this.active.changed(userId);
+      } else if (flags !== undefined && at < 0 && id > table.last) {
         table.push(id, flags, recipientId);
-        this.active.grew(1);
+        this.active.changed(userId, 1);
       } else {
         this.active.delete(userId);
         return;
