@@ -79,19 +79,37 @@ function flagEvent(user: UserRecord, applied: Applied, ids: number[], change: Fl
   // Clients put messages marked unread back into their unread counts from these details.
   if (change.op === 'remove' && change.flag === 'read') {
     const details: Record<string, MessageDetails> = {};
+    const shared = new SharedDetails(user);
     applied.entries.forEach((entry, index) => {
-      details[entry.id] = messageDetails(user, entry.header, applied.flags[index]!);
+      details[entry.id] = shared.of(entry.header, (applied.flags[index]! & anyMention) !== 0);
     });
     event.message_details = details;
   }
   return event;
 }
 
-function messageDetails(user: UserRecord, message: MessageHeader, flags: number): MessageDetails {
-  const details: MessageDetails =
-    message.type === 'stream' ? { type: 'stream', stream_id: message.channelId, topic: message.topic } : { type: 'private', user_ids: message.participants.filter((id) => id !== user.id) };
-  if ((flags & anyMention) !== 0) details.mentioned = true;
-  return details;
+/** One details object for each conversation, topic and mention state: messages alike share it
+ * (a window of thousands has a few dozen). */
+class SharedDetails {
+  private readonly byConversation = new Map<number, Map<string, [plain?: MessageDetails, mentioned?: MessageDetails]>>();
+
+  constructor(private readonly user: UserRecord) {}
+
+  of(message: MessageHeader, mentioned: boolean): MessageDetails {
+    let byTopic = this.byConversation.get(message.recipientId);
+    if (!byTopic) this.byConversation.set(message.recipientId, (byTopic = new Map()));
+    let pair = byTopic.get(message.topic);
+    if (!pair) byTopic.set(message.topic, (pair = []));
+    const at = mentioned ? 1 : 0;
+    return (pair[at] ??= this.build(message, mentioned));
+  }
+
+  private build(message: MessageHeader, mentioned: boolean): MessageDetails {
+    const details: MessageDetails =
+      message.type === 'stream' ? { type: 'stream', stream_id: message.channelId, topic: message.topic } : { type: 'private', user_ids: message.participants.filter((id) => id !== this.user.id) };
+    if (mentioned) details.mentioned = true;
+    return details;
+  }
 }
 
 /** The entries for explicit message IDs, from their headers (a row of the user's, or a channel of
