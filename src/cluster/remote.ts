@@ -50,6 +50,11 @@ export class RemoteRealm implements RealmHandle {
     readonly realm: { id: number; subdomain: string },
   ) {}
 
+  /** Over NATS, always a promise. */
+  answer<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
+    return this.ask(name, userId, input);
+  }
+
   async ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
     const deadline = performance.now() + REQUEST_DEADLINE_MS;
     const payload = codec.pack([name, userId, input] satisfies Request);

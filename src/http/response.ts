@@ -62,21 +62,26 @@ export function abortSignal(exchange: Exchange): AbortSignal {
   return exchange.abort.signal;
 }
 
-/** Writes the one response of an exchange, unless the client is gone or it was answered. */
+/** Writes the one response of an exchange, unless the client is gone or it was answered: the
+ * exchange's headers (but those `headers` sets itself), then `headers`. */
 function finish(exchange: Exchange, status: number, headers: Record<string, string>, body?: string | Buffer): void {
   if (exchange.aborted || exchange.done) return;
   exchange.done = true;
   exchange.status = status;
   exchange.bytes = typeof body === 'string' ? Buffer.byteLength(body) : (body?.length ?? 0);
-  exchange.res.cork(() => {
-    exchange.res.writeStatus(statusText[status] ?? String(status));
-    for (const [name, value] of Object.entries({ ...exchange.headers, ...headers })) exchange.res.writeHeader(name, value);
-    exchange.res.end(body, exchange.closeConnection);
+  const { res } = exchange;
+  res.cork(() => {
+    res.writeStatus(statusText[status] ?? String(status));
+    for (const name in exchange.headers) if (!Object.hasOwn(headers, name)) res.writeHeader(name, exchange.headers[name]!);
+    for (const name in headers) res.writeHeader(name, headers[name]!);
+    res.end(body, exchange.closeConnection);
   });
 }
 
-export function sendJson(exchange: Exchange, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  finish(exchange, status, { 'Content-Type': 'application/json', ...headers }, JSON.stringify(body));
+const JSON_HEADERS: Record<string, string> = { 'Content-Type': 'application/json' };
+
+export function sendJson(exchange: Exchange, status: number, body: unknown, headers?: Record<string, string>): void {
+  finish(exchange, status, headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, JSON.stringify(body));
 }
 
 export function sendPage(exchange: Exchange, status: number, html: string): void {
@@ -135,10 +140,27 @@ export function sendStream(exchange: Exchange, stream: Readable, size: number, h
   });
 }
 
+const IGNORED = 'ignored_parameters_unsupported';
+
+/** What every success answer starts with, in Zulip's order. */
+const SUCCESS_HEAD = '{"result":"success","msg":""';
+
 export function sendSuccess(exchange: Exchange, body: object, ignored: readonly string[]): void {
-  const payload: Record<string, unknown> = { result: 'success', msg: '', ...body };
-  if (ignored.length > 0) payload.ignored_parameters_unsupported = ignored;
-  sendJson(exchange, 200, payload);
+  finish(exchange, 200, JSON_HEADERS, successJson(body, ignored));
+}
+
+/** `{result: 'success', msg: '', ...body}` as JSON (and the parameters ignored, if any): the
+ * body's JSON joined to the fixed head, without copying the body into a new object. */
+function successJson(body: object, ignored: readonly string[]): string {
+  const prototype = Object.getPrototypeOf(body) as unknown;
+  if ((prototype !== Object.prototype && prototype !== null) || Object.hasOwn(body, 'result') || Object.hasOwn(body, 'msg') || Object.hasOwn(body, IGNORED)) {
+    const payload: Record<string, unknown> = { result: 'success', msg: '', ...body };
+    if (ignored.length > 0) payload[IGNORED] = ignored;
+    return JSON.stringify(payload);
+  }
+  const fields = JSON.stringify(body);
+  const tail = ignored.length > 0 ? `,"${IGNORED}":${JSON.stringify(ignored)}}` : '}';
+  return fields === '{}' ? SUCCESS_HEAD + tail : `${SUCCESS_HEAD},${fields.slice(1, -1)}${tail}`;
 }
 
 /** Answers with an error in Zulip's shape; anything but an ApiError is a bug: logged, answered 500. */
