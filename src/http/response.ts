@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError, errors } from '../errors.js';
 import type { Logger } from '../ops/log.js';
+import { JsonFields } from './jsonFields.js';
 
 const statusText: Record<number, string> = {
   200: '200 OK',
@@ -145,22 +146,28 @@ const IGNORED = 'ignored_parameters_unsupported';
 /** What every success answer starts with, in Zulip's order. */
 const SUCCESS_HEAD = '{"result":"success","msg":""';
 
-export function sendSuccess(exchange: Exchange, body: object, ignored: readonly string[]): void {
-  finish(exchange, 200, JSON_HEADERS, successJson(body, ignored));
+/** Answers `{result: 'success', msg: '', ...body}` (and the parameters ignored, if any); a body
+ * given as JSON fields is joined as it is. */
+export function sendSuccess(exchange: Exchange, body: object | JsonFields, ignored: readonly string[]): void {
+  finish(exchange, 200, JSON_HEADERS, body instanceof JsonFields ? successJson(body.json, ignored) : bodyJson(body, ignored));
 }
 
-/** `{result: 'success', msg: '', ...body}` as JSON (and the parameters ignored, if any): the
- * body's JSON joined to the fixed head, without copying the body into a new object. */
-function successJson(body: object, ignored: readonly string[]): string {
+/** A plain body's JSON is joined to the fixed head, without copying the body into a new object;
+ * anything else is copied as the spread says. */
+function bodyJson(body: object, ignored: readonly string[]): string {
   const prototype = Object.getPrototypeOf(body) as unknown;
-  if ((prototype !== Object.prototype && prototype !== null) || Object.hasOwn(body, 'result') || Object.hasOwn(body, 'msg') || Object.hasOwn(body, IGNORED)) {
-    const payload: Record<string, unknown> = { result: 'success', msg: '', ...body };
-    if (ignored.length > 0) payload[IGNORED] = ignored;
-    return JSON.stringify(payload);
+  if ((prototype === Object.prototype || prototype === null) && !Object.hasOwn(body, 'result') && !Object.hasOwn(body, 'msg') && !Object.hasOwn(body, IGNORED)) {
+    return successJson(JSON.stringify(body).slice(1, -1), ignored);
   }
-  const fields = JSON.stringify(body);
+  const payload: Record<string, unknown> = { result: 'success', msg: '', ...body };
+  if (ignored.length > 0) payload[IGNORED] = ignored;
+  return JSON.stringify(payload);
+}
+
+/** The fixed head, an object's members (JSON without braces) and the parameters ignored. */
+function successJson(fields: string, ignored: readonly string[]): string {
   const tail = ignored.length > 0 ? `,"${IGNORED}":${JSON.stringify(ignored)}}` : '}';
-  return fields === '{}' ? SUCCESS_HEAD + tail : `${SUCCESS_HEAD},${fields.slice(1, -1)}${tail}`;
+  return fields === '' ? SUCCESS_HEAD + tail : `${SUCCESS_HEAD},${fields}${tail}`;
 }
 
 /** Answers with an error in Zulip's shape; anything but an ApiError is a bug: logged, answered 500. */

@@ -8,7 +8,7 @@ import { authenticate } from './auth.js';
 import { BodyReader, NO_BODY } from './body.js';
 import { readParams } from './params.js';
 import { abortSignal, openExchange, sendError, sendFile, sendPage, sendRedirect, sendStream, sendSuccess, type Exchange } from './response.js';
-import { FileBody, FileStream, Page, Redirect, type Body, type PublicRequest, type Route, type ServerContext, type UploadRequest, type UserRequest } from './route.js';
+import { FileBody, FileStream, onceReady, Page, Redirect, type Body, type PublicRequest, type Route, type ServerContext, type UploadRequest, type UserRequest } from './route.js';
 import { Router, type Match, type PathParams } from './router.js';
 import { HeldBody, receiveUpload, type ReceivedFile, type UploadLimits } from './upload.js';
 import { addEventSocket } from './socket.js';
@@ -169,8 +169,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     if (!realm) throw errors.notFound();
     exchange.realmId = realm.realm.id;
     if (match.value.route.auth === 'none') return admitted(exchange, head, match, realm, undefined);
-    const principal = authenticateLimited(realm, head);
-    return principal instanceof Promise ? principal.then((found) => admitted(exchange, head, match, realm, found)) : admitted(exchange, head, match, realm, principal);
+    return onceReady(authenticateLimited(realm, head), (principal) => admitted(exchange, head, match, realm, principal));
   }
 
   function admitted(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute> & { kind: 'found' }, realm: RealmHandle, principal: Principal | undefined): Admitted {

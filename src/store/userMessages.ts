@@ -124,6 +124,8 @@ export class UserMessageIndex {
   private readonly chunkStarts = new Map<number, Map<number, number[]>>();
   /** Each user's conversations, read on first use and kept in step likewise. */
   private readonly userConversations = new Map<number, Set<number>>();
+  /** Each user's newest row (`newest`), read on first use and forgotten by any write of the user's. */
+  private readonly newestIds = new Map<number, number>();
 
   constructor(private readonly db: Database<Buffer, Key>) {}
 
@@ -131,6 +133,7 @@ export class UserMessageIndex {
   forget(): void {
     this.chunkStarts.clear();
     this.userConversations.clear();
+    this.newestIds.clear();
   }
 
   private starts(userId: number, recipientId: number): number[] {
@@ -145,15 +148,22 @@ export class UserMessageIndex {
   }
 
   private store(userId: number, recipientId: number, firstId: number, bytes: Buffer): void {
-    this.db.put([userId, recipientId, firstId], bytes);
+    this.putChunk(userId, recipientId, firstId, bytes);
     const starts = this.starts(userId, recipientId);
     const at = upperBound(starts, firstId);
     if (starts[at - 1] !== firstId) starts.splice(at, 0, firstId);
     this.userConversations.get(userId)?.add(recipientId);
   }
 
+  /** Writes a chunk whose start is known already; every write of a chunk comes through here or `drop`. */
+  private putChunk(userId: number, recipientId: number, firstId: number, bytes: Buffer): void {
+    this.db.put([userId, recipientId, firstId], bytes);
+    this.newestIds.delete(userId);
+  }
+
   private drop(userId: number, recipientId: number, firstId: number): void {
     this.db.remove([userId, recipientId, firstId]);
+    this.newestIds.delete(userId);
     const starts = this.starts(userId, recipientId);
     const at = upperBound(starts, firstId) - 1;
     if (starts[at] === firstId) starts.splice(at, 1);
@@ -199,7 +209,7 @@ export class UserMessageIndex {
   append(userId: number, recipientId: number, messageId: number, flags: number): void {
     const lastStart = this.starts(userId, recipientId).at(-1);
     const last = lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart, false);
-    if (last && count(last) < MAX_ENTRIES && idAt(last, count(last) - 1) < messageId) this.db.put([userId, recipientId, lastStart!], withRow(last, messageId, flags));
+    if (last && count(last) < MAX_ENTRIES && idAt(last, count(last) - 1) < messageId) this.putChunk(userId, recipientId, lastStart!, withRow(last, messageId, flags));
     else this.apply(userId, recipientId, [[messageId, flags]]);
   }
 
@@ -255,7 +265,7 @@ export class UserMessageIndex {
         return true;
       });
       if (found) {
-        this.db.put([userId, recipientId, chunk.firstId], updated);
+        this.putChunk(userId, recipientId, chunk.firstId, updated);
         return;
       }
     }
@@ -328,6 +338,12 @@ export class UserMessageIndex {
   /** The newest message the user has a row for, or -1: the last row of each conversation's last
    * chunk, one point read a conversation (chunks are never left empty). */
   newest(userId: number): number {
+    let newest = this.newestIds.get(userId);
+    if (newest === undefined) this.newestIds.set(userId, (newest = this.readNewest(userId)));
+    return newest;
+  }
+
+  private readNewest(userId: number): number {
     let newest = -1;
     for (const recipientId of this.conversations(userId)) {
       const lastStart = this.starts(userId, recipientId).at(-1);
