@@ -186,8 +186,11 @@ users('GET /users/me shows each change at once, and refuses a regenerated key an
   const field = await iago.post('/realm/profile_fields', { name: `Desk ${counter}`, field_type: 1 });
   await client.patch('/users/me/profile_data', { data: [{ id: field.body.id, value: 'B-12' }] });
   assert.equal((await me()).profile_data[String(field.body.id)], { value: 'B-12', rendered_value: '<p>B-12</p>' });
+  const before = (await me()).max_message_id;
   const sent = await iago.post('/messages', { type: 'direct', to: JSON.stringify([id]), content: 'Hello' });
   assert.is((await me()).max_message_id, sent.body.id);
+  assert.is((await iago.delete(`/messages/${sent.body.id}`)).status, 200);
+  assert.is((await me()).max_message_id, before, 'a deleted message is no longer the newest');
   const regenerated = await client.post('/users/me/api_key/regenerate');
   const stale = await client.get('/users/me');
   assert.equal([stale.status, stale.body.code], [401, 'INVALID_API_KEY']);
