@@ -122,7 +122,7 @@ export class RealmActor implements RealmHandle {
   answer<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): OutputOf<N> | Promise<OutputOf<N>> {
     const started = performance.now();
     const def = commands[name] as CommandDef<unknown, unknown>;
-    if (!this.stale && !this.fenced && (def.mode === 'instant' || (def.mode !== 'write' && !this.draining && this.writesUnsettled === 0))) {
+    if (!this.stale && !this.fenced && (def.mode === 'instant' || (def.mode !== 'write' && !this.draining && this.mailbox.length === 0 && this.writesUnsettled === 0))) {
       try {
         const output = this.runNow(def, name, userId, input) as OutputOf<N>;
         this.measure(name, 'ok', started);
