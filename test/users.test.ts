@@ -167,6 +167,40 @@ users('register + events == a fresh register across deactivation and reactivatio
   assert.equal(comparable(before.state), comparable((await register(cordelia, options)).state));
 });
 
+users('GET /users/me shows each change at once, and refuses a regenerated key and a deactivation at once', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const { id, client } = await newMember(server);
+  const me = async (asker: ApiClient = client) => {
+    const response = await asker.get('/users/me');
+    assert.is(response.status, 200, JSON.stringify(response.body));
+    assertMatchesReference('GET /users/me', response.body, specUserFields);
+    return response.body as User & { role: number; max_message_id: number; delivery_email: string; profile_data: Record<string, { value: string }> };
+  };
+  const first = await me();
+  assert.equal([first.user_id, first.full_name, first.email], [id, `Member ${counter}`, client.email]);
+  // Asked twice between changes, so an answer kept from before a change would show.
+  await iago.patch(`/users/${id}`, { full_name: 'Renamed Member', role: 300 });
+  for (const seen of [await me(), await me()]) assert.equal([seen.full_name, seen.role], ['Renamed Member', 300]);
+  await client.patch('/settings', { email_address_visibility: 5 });
+  for (const seen of [await me(), await me()]) assert.equal([seen.email, seen.delivery_email], [`user${id}@localhost`, client.email]);
+  const field = await iago.post('/realm/profile_fields', { name: `Desk ${counter}`, field_type: 1 });
+  await client.patch('/users/me/profile_data', { data: [{ id: field.body.id, value: 'B-12' }] });
+  assert.equal((await me()).profile_data[String(field.body.id)], { value: 'B-12', rendered_value: '<p>B-12</p>' });
+  const before = (await me()).max_message_id;
+  const sent = await iago.post('/messages', { type: 'direct', to: JSON.stringify([id]), content: 'Hello' });
+  assert.is((await me()).max_message_id, sent.body.id);
+  assert.is((await iago.delete(`/messages/${sent.body.id}`)).status, 200);
+  assert.is((await me()).max_message_id, before, 'a deleted message is no longer the newest');
+  const regenerated = await client.post('/users/me/api_key/regenerate');
+  const stale = await client.get('/users/me');
+  assert.equal([stale.status, stale.body.code], [401, 'INVALID_API_KEY']);
+  const renewed = client.withCredentials({ email: client.email, apiKey: String(regenerated.body.api_key) });
+  assert.is((await me(renewed)).user_id, id);
+  assert.is((await iago.delete(`/users/${id}`)).status, 200);
+  const refused = await renewed.get('/users/me');
+  assert.equal([refused.status, refused.body.code], [401, 'USER_DEACTIVATED']);
+});
+
 users('PATCH /users/{id}: administrators change names and roles; owners alone touch the owner role', async ({ server }) => {
   const iago = await server.as('iago@zulip.com');
   const desdemona = await server.as('desdemona@zulip.com');

@@ -1,11 +1,16 @@
 // Server-wide, unauthenticated endpoints: GET /server_settings, and the operator's probes.
 import { errors } from '../errors.js';
-import type { PublicRequest } from '../http/route.js';
+import { onceReady, type PublicRequest } from '../http/route.js';
 import { realmUrl } from '../organization/records.js';
+import type { OutputOf } from '../realm/commands/index.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 
-export async function getServerSettings(request: PublicRequest) {
-  const realm = await request.realm.ask('realm.summary', null, {});
+/** At once when the realm answers at once (no write under way). */
+export function getServerSettings(request: PublicRequest) {
+  return onceReady(request.realm.answer('realm.summary', null, {}), (realm) => serverSettings(request, realm));
+}
+
+function serverSettings(request: PublicRequest, realm: OutputOf<'realm.summary'>) {
   const url = realmUrl(realm, request.config);
   const development = request.config.mode === 'development';
   return {

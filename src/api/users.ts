@@ -1,12 +1,14 @@
 // User endpoints.
 import type * as schemas from '../../schemas/index.js';
 import type { Params } from '../http/validation.js';
-import type { UserRequest } from '../http/route.js';
+import { JsonFields } from '../http/jsonFields.js';
+import { onceReady, type UserRequest } from '../http/route.js';
 import { hashNewPassword } from '../users/password.js';
 import { Role } from '../users/records.js';
 import { isUserSettingName } from '../users/settings.js';
 
-export const getOwnUser = (request: UserRequest) => request.realm.ask('users.me', request.user.userId, {});
+export const getOwnUser = (request: UserRequest) =>
+  onceReady(request.realm.answer('users.me', request.user.userId, {}), ({ userFields, maxMessageId }) => new JsonFields(`${userFields},"max_message_id":${maxMessageId}`));
 
 export const deactivateOwnUser = (request: UserRequest) => request.realm.ask('users.deactivateSelf', request.user.userId, {});
 

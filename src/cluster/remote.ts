@@ -54,6 +54,11 @@ export class RemoteRealm implements RealmHandle {
     private readonly holders?: ClusterHolders,
   ) {}
 
+  /** Over NATS, always a promise. */
+  answer<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
+    return this.ask(name, userId, input);
+  }
+
   async ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
     if (name !== 'events.register' || userId === null || !this.holders) return this.request(name, userId, input);
     const holders = this.holders;

@@ -17,10 +17,11 @@ export function parseBasic(header: string): BasicCredentials | undefined {
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-/** The user an Authorization header names; 401 errors for a missing, malformed or wrong one. */
-export async function authenticate(realm: RealmHandle, header: string): Promise<Principal> {
+/** The user an Authorization header names; 401 errors for a missing, malformed or wrong one. A
+ * local realm answers at once (no promise); a remote one through a promise. */
+export function authenticate(realm: RealmHandle, header: string): Principal | Promise<Principal> {
   if (header === '') throw errors.unauthorized();
   const credentials = parseBasic(header);
   if (!credentials) throw errors.unauthorized('Invalid authorization header for basic auth');
-  return realm.ask('auth.basic', null, { username: credentials.username, apiKey: credentials.password });
+  return realm.answer('auth.basic', null, { username: credentials.username, apiKey: credentials.password });
 }

@@ -10,6 +10,9 @@ export interface BodyHead {
   transferEncoding: string;
 }
 
+/** The body of a request without one. */
+export const NO_BODY = Buffer.alloc(0);
+
 export class BodyReader {
   private buffered = 0;
   private readonly reserved = new WeakMap<Exchange, number>();
@@ -26,13 +29,13 @@ export class BodyReader {
     return this.buffered;
   }
 
-  /** The whole body; a request without one resolves at once. */
-  read(exchange: Exchange, head: BodyHead): Promise<Buffer> {
+  /** The whole body; a request without one has it at once (no promise). */
+  read(exchange: Exchange, head: BodyHead): Buffer | Promise<Buffer> {
     const chunked = head.transferEncoding !== '';
-    if (!chunked && head.contentLength === '') return Promise.resolve(Buffer.alloc(0));
+    if (!chunked && head.contentLength === '') return NO_BODY;
     const declared = chunked ? undefined : Number(head.contentLength);
     if (declared !== undefined && (!Number.isSafeInteger(declared) || declared < 0)) return this.refuse(exchange, errors.badRequest('Invalid Content-Length header'));
-    if (declared === 0) return Promise.resolve(Buffer.alloc(0));
+    if (declared === 0) return NO_BODY;
     // Answer before reading and close the connection, so the client need not send the rest.
     if (declared !== undefined && declared > this.maxBytes) return this.refuse(exchange, errors.bodyTooLarge(this.maxBytes));
     if (declared !== undefined && !this.reserve(exchange, declared)) return this.refuse(exchange, errors.serverBusy());

@@ -34,15 +34,11 @@ function parseJsonBody(body: Buffer): RawParams {
   return Object.assign(Object.create(null) as RawParams, parsed);
 }
 
-export async function readParams(query: string, body: Buffer, contentType: string): Promise<RawParams> {
-  const fromQuery = lastValues(parseQuery(query));
+/** The parameters; at once, but for a multipart body (parsed asynchronously). */
+export function readParams(query: string, body: Buffer, contentType: string): RawParams | Promise<RawParams> {
+  const fromQuery = query === '' ? (Object.create(null) as RawParams) : lastValues(parseQuery(query));
   if (body.length === 0) return fromQuery;
   const type = contentType.split(';')[0]!.trim().toLowerCase();
-  const fromBody =
-    type === 'multipart/form-data'
-      ? await parseMultipart(body, contentType)
-      : type === 'application/json'
-        ? parseJsonBody(body)
-        : lastValues(parseQuery(body.toString('utf8')));
-  return Object.assign(fromQuery, fromBody);
+  if (type === 'multipart/form-data') return parseMultipart(body, contentType).then((fromBody) => Object.assign(fromQuery, fromBody));
+  return Object.assign(fromQuery, type === 'application/json' ? parseJsonBody(body) : lastValues(parseQuery(body.toString('utf8'))));
 }

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError, errors } from '../errors.js';
 import type { Logger } from '../ops/log.js';
+import { JsonFields } from './jsonFields.js';
 
 const statusText: Record<number, string> = {
   200: '200 OK',
@@ -62,21 +63,26 @@ export function abortSignal(exchange: Exchange): AbortSignal {
   return exchange.abort.signal;
 }
 
-/** Writes the one response of an exchange, unless the client is gone or it was answered. */
+/** Writes the one response of an exchange, unless the client is gone or it was answered: the
+ * exchange's headers (but those `headers` sets itself), then `headers`. */
 function finish(exchange: Exchange, status: number, headers: Record<string, string>, body?: string | Buffer): void {
   if (exchange.aborted || exchange.done) return;
   exchange.done = true;
   exchange.status = status;
   exchange.bytes = typeof body === 'string' ? Buffer.byteLength(body) : (body?.length ?? 0);
-  exchange.res.cork(() => {
-    exchange.res.writeStatus(statusText[status] ?? String(status));
-    for (const [name, value] of Object.entries({ ...exchange.headers, ...headers })) exchange.res.writeHeader(name, value);
-    exchange.res.end(body, exchange.closeConnection);
+  const { res } = exchange;
+  res.cork(() => {
+    res.writeStatus(statusText[status] ?? String(status));
+    for (const name in exchange.headers) if (!Object.hasOwn(headers, name)) res.writeHeader(name, exchange.headers[name]!);
+    for (const name in headers) res.writeHeader(name, headers[name]!);
+    res.end(body, exchange.closeConnection);
   });
 }
 
-export function sendJson(exchange: Exchange, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  finish(exchange, status, { 'Content-Type': 'application/json', ...headers }, JSON.stringify(body));
+const JSON_HEADERS: Record<string, string> = { 'Content-Type': 'application/json' };
+
+export function sendJson(exchange: Exchange, status: number, body: unknown, headers?: Record<string, string>): void {
+  finish(exchange, status, headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, JSON.stringify(body));
 }
 
 export function sendPage(exchange: Exchange, status: number, html: string): void {
@@ -135,10 +141,33 @@ export function sendStream(exchange: Exchange, stream: Readable, size: number, h
   });
 }
 
-export function sendSuccess(exchange: Exchange, body: object, ignored: readonly string[]): void {
+const IGNORED = 'ignored_parameters_unsupported';
+
+/** What every success answer starts with, in Zulip's order. */
+const SUCCESS_HEAD = '{"result":"success","msg":""';
+
+/** Answers `{result: 'success', msg: '', ...body}` (and the parameters ignored, if any); a body
+ * given as JSON fields is joined as it is. */
+export function sendSuccess(exchange: Exchange, body: object | JsonFields, ignored: readonly string[]): void {
+  finish(exchange, 200, JSON_HEADERS, body instanceof JsonFields ? successJson(body.json, ignored) : bodyJson(body, ignored));
+}
+
+/** A plain body's JSON is joined to the fixed head, without copying the body into a new object;
+ * anything else is copied as the spread says. */
+function bodyJson(body: object, ignored: readonly string[]): string {
+  const prototype = Object.getPrototypeOf(body) as unknown;
+  if ((prototype === Object.prototype || prototype === null) && !Object.hasOwn(body, 'result') && !Object.hasOwn(body, 'msg') && !Object.hasOwn(body, IGNORED)) {
+    return successJson(JSON.stringify(body).slice(1, -1), ignored);
+  }
   const payload: Record<string, unknown> = { result: 'success', msg: '', ...body };
-  if (ignored.length > 0) payload.ignored_parameters_unsupported = ignored;
-  sendJson(exchange, 200, payload);
+  if (ignored.length > 0) payload[IGNORED] = ignored;
+  return JSON.stringify(payload);
+}
+
+/** The fixed head, an object's members (JSON without braces) and the parameters ignored. */
+function successJson(fields: string, ignored: readonly string[]): string {
+  const tail = ignored.length > 0 ? `,"${IGNORED}":${JSON.stringify(ignored)}}` : '}';
+  return fields === '' ? SUCCESS_HEAD + tail : `${SUCCESS_HEAD},${fields}${tail}`;
 }
 
 /** Answers with an error in Zulip's shape; anything but an ApiError is a bug: logged, answered 500. */

@@ -61,6 +61,10 @@ export interface UploadRequest extends UserRequest {
 /** The fields a handler adds to a success response. */
 export type Body = object;
 
+/** `next(value)`: at once for a value, once it resolves for a promise (a hot path answers without a
+ * promise hop when it can). */
+export const onceReady = <T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise<R> => (value instanceof Promise ? value.then(next) : next(value));
+
 /** A handler's answer that sends the client elsewhere (302) instead of a JSON body. */
 export class Redirect {
   constructor(readonly location: string) {}

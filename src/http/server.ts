@@ -5,14 +5,15 @@ import uWS from 'uWebSockets.js';
 import { ApiError, errors } from '../errors.js';
 import type { RealmHandle } from '../realm/handle.js';
 import { authenticate } from './auth.js';
-import { BodyReader } from './body.js';
+import { BodyReader, NO_BODY } from './body.js';
 import { readParams } from './params.js';
 import { abortSignal, openExchange, sendError, sendFile, sendPage, sendRedirect, sendStream, sendSuccess, type Exchange } from './response.js';
-import { FileBody, FileStream, Page, Redirect, type Body, type PublicRequest, type Route, type ServerContext, type UploadRequest, type UserRequest } from './route.js';
-import { Router, type Match } from './router.js';
+import { FileBody, FileStream, onceReady, Page, Redirect, type Body, type PublicRequest, type Route, type ServerContext, type UploadRequest, type UserRequest } from './route.js';
+import { Router, type Match, type PathParams } from './router.js';
 import { HeldBody, receiveUpload, type ReceivedFile, type UploadLimits } from './upload.js';
 import { addEventSocket } from './socket.js';
 import { Role } from '../users/records.js';
+import type { Principal } from '../realm/commands/auth.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -35,6 +36,15 @@ interface RequestHead {
 const SHUTDOWN_QUIET_MS = 50;
 /** …or after this long, whatever comes. */
 const SHUTDOWN_GRACE_MS = 2000;
+
+/** A routed, authenticated request: the route to run, the request its handler gets, and the
+ * parameters of its path. */
+interface Admitted {
+  run: CompiledRoute['run'];
+  request: PublicRequest | UserRequest;
+  principal: Principal | undefined;
+  params: PathParams;
+}
 
 /** The route pattern of a request that matched none. */
 const UNROUTED = '(unrouted)';
@@ -107,42 +117,63 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     }
     inFlight.add(exchange);
     const match = router.match(head.method, head.path);
-    const pattern = match.kind === 'found' ? match.value.pattern : UNROUTED;
-    // An upload's body is streamed by its handler; every other body is read before routing on.
-    const handled = match.kind === 'found' && match.value.route.upload ? handleUpload(exchange, head, match, new HeldBody(exchange)) : bodies.read(exchange, head).then((body) => handle(exchange, head, match, body));
-    handled
-      .catch((error: unknown) => sendError(exchange, error, config.log))
-      .finally(() => {
-        observe(exchange, head, pattern);
-        bodies.release(exchange);
-        inFlight.delete(exchange);
-        if (inFlight.size === 0) drained?.();
-      });
+    void serve(exchange, head, match);
   });
+
+  /** Answers one request, and logs and measures it. Each step that can finish at once does, without
+   * a promise: a request that needs neither its body's bytes nor another node is answered before
+   * uWS's handler returns. */
+  async function serve(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute>): Promise<void> {
+    try {
+      // An upload's body is streamed by its handler; every other body is read before routing on.
+      if (match.kind === 'found' && match.value.route.upload) return await handleUpload(exchange, head, match, new HeldBody(exchange));
+      const reading = bodies.read(exchange, head);
+      const body = reading instanceof Promise ? await reading : reading;
+      const admitting = admit(exchange, head, match);
+      const { run, request, params } = admitting instanceof Promise ? await admitting : admitting;
+      const parsing = readParams(head.query, body, head.contentType);
+      const handled = run(request, Object.assign(parsing instanceof Promise ? await parsing : parsing, params));
+      respond(exchange, handled.ignored, handled.result instanceof Promise ? await handled.result : handled.result);
+    } catch (error) {
+      sendError(exchange, error, config.log);
+    } finally {
+      observe(exchange, head, match.kind === 'found' ? match.value.pattern : UNROUTED);
+      bodies.release(exchange);
+      inFlight.delete(exchange);
+      if (inFlight.size === 0) drained?.();
+    }
+  }
 
   /** Authenticates; a failed attempt counts against the client's address, and once the address
    * has used its attempts up, failures are 429s. Valid credentials always pass: people behind the
    * same address as a guesser are not locked out. */
-  async function authenticateLimited(realm: RealmHandle, head: RequestHead) {
-    const rule = rateLimiter.settings.address;
-    try {
-      return await authenticate(realm, head.authorization);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) rateLimiter.spend(`address:${head.address}`, rule);
+  function authenticateLimited(realm: RealmHandle, head: RequestHead): Principal | Promise<Principal> {
+    const refused = (error: unknown): never => {
+      if (error instanceof ApiError && error.status === 401) rateLimiter.spend(`address:${head.address}`, rateLimiter.settings.address);
       throw error;
+    };
+    try {
+      const principal = authenticate(realm, head.authorization);
+      return principal instanceof Promise ? principal.catch(refused) : principal;
+    } catch (error) {
+      return refused(error);
     }
   }
 
   /** Routes, authenticates, rate-limits and checks the caller's role: the route to run and the
-   * request its handler gets. */
-  async function admit(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute>) {
+   * request its handler gets (at once, unless the realm answers credentials through a promise). */
+  function admit(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute>): Admitted | Promise<Admitted> {
     if (match.kind === 'notFound') throw errors.notFound();
     if (match.kind === 'wrongMethod') throw errors.methodNotAllowed(match.allowed);
-    const { route, run } = match.value;
     const realm = realms.forHost(head.host);
     if (!realm) throw errors.notFound();
     exchange.realmId = realm.realm.id;
-    const principal = route.auth === 'none' ? undefined : await authenticateLimited(realm, head);
+    if (match.value.route.auth === 'none') return admitted(exchange, head, match, realm, undefined);
+    return onceReady(authenticateLimited(realm, head), (principal) => admitted(exchange, head, match, realm, principal));
+  }
+
+  function admitted(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute> & { kind: 'found' }, realm: RealmHandle, principal: Principal | undefined): Admitted {
+    const { route, run } = match.value;
     exchange.userId = principal?.userId;
     if (!route.unlimited) {
       exchange.headers = principal
@@ -168,12 +199,6 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     return { run, request, principal, params: match.params };
   }
 
-  async function handle(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute>, body: Buffer): Promise<void> {
-    const { run, request, params } = await admit(exchange, head, match);
-    const handled = run(request, Object.assign(await readParams(head.query, body, head.contentType), params));
-    respond(exchange, handled.ignored, await handled.result);
-  }
-
   /** An upload route: its parameters come from the query string, and its handler streams the body
    * when it asks for the file; a body it never asked for is not waited for. */
   async function handleUpload(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute>, body: HeldBody): Promise<void> {
@@ -192,7 +217,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
         }
       };
       const upload: UploadRequest = Object.assign(request, { user: principal, receiveFile });
-      const handled = run(upload, Object.assign(await readParams(head.query, Buffer.alloc(0), ''), params));
+      const handled = run(upload, Object.assign(await readParams(head.query, NO_BODY, ''), params));
       respond(exchange, handled.ignored, await handled.result);
     } finally {
       if (!receiving) exchange.closeConnection = true;

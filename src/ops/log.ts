@@ -16,27 +16,61 @@ export interface LogSettings {
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** Lines are written in blocks of this many bytes, or after FLUSH_MS, whichever comes first. */
-const BLOCK_BYTES = 8 * 1024;
+/** Lines are written in blocks of this many bytes, or after FLUSH_MS, whichever comes first: a
+ * write to a pipe costs far more than its bytes, so blocks come near what a pipe holds (64 KiB);
+ * with 8 KiB blocks the request log took a third of a busy server's time per request. */
+const BLOCK_BYTES = 56 * 1024;
+const MAX_WRITE_BYTES = 64 * 1024;
 const FLUSH_MS = 200;
 
 /** A logger writing to `destination`, by default stdout: asynchronously and in blocks (a busy server
  * makes one write per block of lines, not one per line; a quiet one's lines wait at most FLUSH_MS),
- * and what is left is written out when the process exits. */
+ * and what is left is written out when the process exits. JSON lines reach the destination once
+ * per turn of the event loop, together (a request's line costs less than handing it over alone). */
 export function createLogger(settings: LogSettings, destination?: DestinationStream): Logger {
   const options = { level: settings.level, base: { pid: process.pid } };
-  if (destination) return pino(options, destination);
+  if (destination) return pino(options, new TurnBatch(destination));
   if (settings.format === 'pretty') return pino(options, pretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid', singleLine: true }));
   return pino(options, stdout());
 }
 
-let shared: ReturnType<typeof pino.destination> | undefined;
+/** Gathers the lines written during one turn of the event loop and hands them on in one write at
+ * its end. */
+class TurnBatch implements DestinationStream {
+  private pending = '';
+
+  constructor(private readonly destination: DestinationStream) {}
+
+  write(line: string): void {
+    if (this.pending === '') setImmediate(this.flush);
+    this.pending += line;
+  }
+
+  readonly flush = (): void => {
+    if (this.pending === '') return;
+    const lines = this.pending;
+    this.pending = '';
+    this.destination.write(lines);
+  };
+}
+
+let shared: TurnBatch | undefined;
 
 /** The process's one writer to stdout, shared by every logger (tests start many servers). */
-function stdout(): ReturnType<typeof pino.destination> {
+function stdout(): TurnBatch {
   if (shared) return shared;
-  const destination = pino.destination({ dest: 1, sync: false, minLength: BLOCK_BYTES });
+  const destination = pino.destination({ dest: 1, sync: false, minLength: BLOCK_BYTES, maxWrite: MAX_WRITE_BYTES });
   const timer = setInterval(() => destination.flush(), FLUSH_MS).unref();
-  destination.on('close', () => clearInterval(timer));
-  return (shared = destination);
+  let closed = false;
+  destination.on('close', () => {
+    clearInterval(timer);
+    closed = true;
+  });
+  const batch = new TurnBatch(destination);
+  // An exit in the middle of a turn: its lines are written out with the rest.
+  process.on('exit', () => {
+    batch.flush();
+    if (!closed) destination.flushSync();
+  });
+  return (shared = batch);
 }

@@ -41,6 +41,23 @@ export interface RealmView {
   isSubscribed(channelId: number, userId: number): boolean;
   userByEmail(email: string): UserRecord | undefined;
   userByApiEmail(email: string, fakeDomain: string): UserRecord | undefined;
+  /** Each user's own User object (GET /users/me) as JSON, kept until the state next changes. */
+  readonly ownUserJson: DerivedValues<number, string>;
+}
+
+/** Values derived from a realm's state and kept until it next changes (its `version` moves). */
+export class DerivedValues<K, V> {
+  private readonly values = new Map<K, { version: number; value: V }>();
+
+  constructor(private readonly state: { readonly version: number }) {}
+
+  get(key: K, derive: () => V): V {
+    const kept = this.values.get(key);
+    if (kept?.version === this.state.version) return kept.value;
+    const value = derive();
+    this.values.set(key, { version: this.state.version, value });
+    return value;
+  }
 }
 
 export class RealmState implements RealmView {
@@ -65,8 +82,20 @@ export class RealmState implements RealmView {
   readonly realmEmoji = new Map<number, RealmEmojiRecord>();
   private readonly attachmentsByPath = new Map<string, AttachmentRecord>();
   private uploadBytes = 0;
+  /** Moved by every change to the state after it was loaded (the one save step, `changed`). */
+  private changes = 0;
+  readonly ownUserJson = new DerivedValues<number, string>(this);
 
   constructor(public realm: RealmRecord) {}
+
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Called by every change made after loading: what was derived from the state is derived anew. */
+  changed(): void {
+    this.changes++;
+  }
 
   indexAttachment(record: AttachmentRecord): void {
     this.uploadBytes += record.size - (this.attachments.get(record.id)?.size ?? 0);

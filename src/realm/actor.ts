@@ -118,31 +118,45 @@ export class RealmActor implements RealmHandle {
   }
 
   ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
+    try {
+      return Promise.resolve(this.answer(name, userId, input));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** As `ask`, but a command that runs at once answers (or throws) at once, without a promise: an
+   * instant command, or a read or live command while the mailbox is empty and no write is under
+   * way (exactly when the mailbox would have run it before returning). */
+  answer<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): OutputOf<N> | Promise<OutputOf<N>> {
     const started = performance.now();
-    const measure = (outcome: 'ok' | 'error') => this.config.metrics.command(name, outcome, (performance.now() - started) / 1000);
     const def = commands[name] as CommandDef<unknown, unknown>;
-    if (def.mode === 'instant' && !this.stale && !this.fenced) {
+    if (!this.stale && !this.fenced && (def.mode === 'instant' || (def.mode !== 'write' && !this.draining && this.mailbox.length === 0 && this.writesUnsettled === 0))) {
       try {
-        const output = def.run(this.context(userId), input) as OutputOf<N>;
-        measure('ok');
-        return Promise.resolve(output);
+        const output = this.afterPresenceKept(this.runNow(def, name, userId, input) as OutputOf<N>);
+        this.measure(name, 'ok', started);
+        return output;
       } catch (error) {
-        measure('error');
-        return Promise.reject(this.failure(error, name));
+        this.measure(name, 'error', started);
+        throw error;
       }
     }
     return new Promise<OutputOf<N>>((resolve, reject) => {
       const answer = (value: unknown) => {
-        measure('ok');
+        this.measure(name, 'ok', started);
         resolve(value as OutputOf<N>);
       };
       const refuse = (error: unknown) => {
-        measure('error');
+        this.measure(name, 'error', started);
         reject(error);
       };
       this.mailbox.push({ name, userId, input, resolve: answer, reject: refuse });
       if (!this.draining) void this.drain();
     });
+  }
+
+  private measure(name: CommandName, outcome: 'ok' | 'error', started: number): void {
+    this.config.metrics.command(name, outcome, (performance.now() - started) / 1000);
   }
 
   /** Runs `fn` once every earlier write is durable (and, in a cluster, in the log), before any later
@@ -254,28 +268,41 @@ export class RealmActor implements RealmHandle {
   /** A read, or a live command whose events (nothing for reads) go out at once. */
   private inMemory(def: CommandDef<unknown, unknown>, envelope: Envelope): void {
     try {
-      const ctx = this.context(envelope.userId);
-      const output = def.run(ctx, envelope.input);
-      this.sink.publish(this.state.realm.id, ctx.emitted);
-      this.armPresenceSave();
-      this.answer(envelope, output);
+      envelope.resolve(this.afterPresenceKept(this.runNow(def, envelope.name, envelope.userId, envelope.input)));
     } catch (error) {
-      envelope.reject(this.failure(error, envelope.name));
+      envelope.reject(error);
     }
   }
 
-  /** Answers a command once the presence it changed is kept where the cluster keeps it (at once
+  /** Runs a command that is not a write against memory; a read's or live command's events (nothing
+   * for reads) go out at once. Throws what `failure` makes of an error. */
+  private runNow(def: CommandDef<unknown, unknown>, name: CommandName, userId: number | null, input: unknown): unknown {
+    try {
+      const ctx = this.context(userId);
+      const output = def.run(ctx, input);
+      if (def.mode !== 'instant') {
+        this.sink.publish(this.state.realm.id, ctx.emitted);
+        this.armPresenceSave();
+      }
+      return output;
+    } catch (error) {
+      throw this.failure(error, name);
+    }
+  }
+
+  /** A command's output once the presence it changed is kept where the cluster keeps it (at once
    * when it changed none, or standalone). Presence is not worth failing a command for: a record
    * not kept is logged, and the next report keeps it. */
-  private answer(envelope: Envelope, output: unknown): void {
+  private afterPresenceKept<T>(output: T): T | Promise<T> {
     const recent = this.presence.takeRecent();
-    if (!this.presenceKeeper || recent.length === 0) return envelope.resolve(output);
+    if (!this.presenceKeeper || recent.length === 0) return output;
     const realmId = this.state.realm.id;
-    void this.presenceKeeper
+    return this.presenceKeeper
       .keep(realmId, recent)
       .catch((error: unknown) => this.config.log.error({ err: error, realm: realmId }, 'presence not kept in the cluster'))
-      .then(() => envelope.resolve(output));
+      .then(() => output);
   }
+
 
   /** Events go out after the commit and before the answer, so a client that reads its queue once
    * it has the answer finds the events of its own change there. */
@@ -289,7 +316,7 @@ export class RealmActor implements RealmHandle {
         if (ctx.scheduleChanged) this.deliveries.arm(this.state.nextDelivery());
         if (ctx.notifyAt !== undefined) this.notifier.wake(ctx.notifyAt);
         this.armPresenceSave();
-        this.answer(envelope, output);
+        envelope.resolve(this.afterPresenceKept(output));
       },
       (error: unknown) => {
         // A refusal after the command changed memory: LMDB dropped its writes, memory follows.

@@ -183,8 +183,11 @@ export class CommandContext {
   save<K extends RowKind>(kind: K, row: Rows[K]): void {
     const mirror = mirrors[kind] as Mirror<Rows[K]>;
     mirror.put(this.store, this.state.realm.id, row);
-    this.changedMemory ||= mirror.keep !== undefined;
-    mirror.keep?.(this.state, row);
+    if (mirror.keep) {
+      this.changedMemory = true;
+      mirror.keep(this.state, row);
+      this.state.changed();
+    }
     if (kind === 'scheduledMessage') this.scheduleChanged = true;
     const dueMs = mirror.dueMs?.(row);
     if (dueMs !== undefined) this.notifyAt = Math.min(this.notifyAt ?? dueMs, dueMs);
@@ -194,8 +197,11 @@ export class CommandContext {
   remove<K extends RemovableKind>(kind: K, row: Rows[K]): void {
     const mirror = mirrors[kind] as Mirror<Rows[K]>;
     mirror.remove!(this.store, this.state.realm.id, row);
-    this.changedMemory ||= mirror.forget !== undefined;
-    mirror.forget?.(this.state, row);
+    if (mirror.forget) {
+      this.changedMemory = true;
+      mirror.forget(this.state, row);
+      this.state.changed();
+    }
     if (kind === 'scheduledMessage') this.scheduleChanged = true;
   }
 
@@ -205,6 +211,7 @@ export class CommandContext {
     this.store.realms.put(realm.id, realm);
     this.changedMemory = true;
     this.state.realm = realm;
+    this.state.changed();
   }
 
   /** Every active user of the realm: who organization-wide events go to. */

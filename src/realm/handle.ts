@@ -7,6 +7,9 @@ import type { CommandName, InputOf, OutputOf } from './commands/index.js';
 export interface RealmHandle {
   readonly realm: Readonly<Pick<RealmRecord, 'id' | 'subdomain'>>;
   ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>>;
+  /** As `ask`, but a command the realm can run at once answers (or throws) without a promise (the
+   * hot paths: credentials, and reads while no write is under way). */
+  answer<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): OutputOf<N> | Promise<OutputOf<N>>;
 }
 
 /** Finds the realm a request's Host header names. */

@@ -37,6 +37,7 @@ export interface Placement {
 export class Realms implements RealmDirectory, RealmCreator {
   private readonly actors = new Map<number, RealmActor>();
   private readonly bySubdomain = new Map<string, number>();
+  private defaultRealmId: number | undefined;
   private readonly externalHostname: string;
 
   constructor(
@@ -78,8 +79,14 @@ export class Realms implements RealmDirectory, RealmCreator {
   /** The realm for a Host header: its subdomain of the external host, else the default realm. */
   forHost(host: string): RealmActor | undefined {
     const subdomain = subdomainOf(host, this.externalHostname);
-    const id = (subdomain === undefined ? undefined : this.bySubdomain.get(subdomain)) ?? this.store.meta.get(DEFAULT_REALM_KEY);
+    const id = (subdomain === undefined ? undefined : this.bySubdomain.get(subdomain)) ?? this.defaultRealm();
     return id === undefined ? undefined : this.actor(id);
+  }
+
+  /** The realm served when the Host header names none: the first created. Once set it never
+   * changes, so it is read from LMDB only until it is found. */
+  private defaultRealm(): number | undefined {
+    return (this.defaultRealmId ??= this.store.meta.get(DEFAULT_REALM_KEY));
   }
 
   bySubdomainName(subdomain: string): RealmActor | undefined {

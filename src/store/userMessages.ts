@@ -87,6 +87,8 @@ export class UserMessageIndex {
   private readonly userConversations = new Map<number, Set<number>>();
   /** Active users' rows: flags in `first`, the conversation in `second`. */
   private readonly active = new TableCache<RowTable>(ACTIVE_ROWS);
+  /** Each user's newest row (`newest`), read on first use and forgotten by any write of the user's. */
+  private readonly newestIds = new Map<number, number>();
 
   constructor(private readonly db: Database<Buffer, Key>) {}
 
@@ -96,6 +98,7 @@ export class UserMessageIndex {
   forget(rolledBack = false): void {
     this.chunkStarts.clear();
     this.userConversations.clear();
+    this.newestIds.clear();
     if (rolledBack) this.active.dropWritten();
     else this.active.clear();
   }
@@ -165,15 +168,22 @@ export class UserMessageIndex {
   }
 
   private store(userId: number, recipientId: number, firstId: number, bytes: Buffer): void {
-    this.db.put([userId, recipientId, firstId], bytes);
+    this.putChunk(userId, recipientId, firstId, bytes);
     const starts = this.starts(userId, recipientId);
     const at = upperBound(starts, firstId);
     if (starts[at - 1] !== firstId) starts.splice(at, 0, firstId);
     this.userConversations.get(userId)?.add(recipientId);
   }
 
+  /** Writes a chunk whose start is known already; every write of a chunk comes through here or `drop`. */
+  private putChunk(userId: number, recipientId: number, firstId: number, bytes: Buffer): void {
+    this.db.put([userId, recipientId, firstId], bytes);
+    this.newestIds.delete(userId);
+  }
+
   private drop(userId: number, recipientId: number, firstId: number): void {
     this.db.remove([userId, recipientId, firstId]);
+    this.newestIds.delete(userId);
     const starts = this.starts(userId, recipientId);
     const at = upperBound(starts, firstId) - 1;
     if (starts[at] === firstId) starts.splice(at, 1);
@@ -224,7 +234,7 @@ export class UserMessageIndex {
     const lastStart = this.starts(userId, recipientId).at(-1);
     const last = lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart);
     if (!last || count(last) >= MAX_ENTRIES || idAt(last, count(last) - 1) >= messageId) return this.apply(userId, recipientId, [[messageId, flags]]);
-    this.db.put([userId, recipientId, lastStart!], withRow(last, messageId, flags));
+    this.putChunk(userId, recipientId, lastStart!, withRow(last, messageId, flags));
     this.held(userId, recipientId, [[messageId, flags]]);
   }
 
@@ -281,7 +291,7 @@ export class UserMessageIndex {
         return true;
       });
       if (found) {
-        this.db.put([userId, recipientId, chunk.firstId], updated);
+        this.putChunk(userId, recipientId, chunk.firstId, updated);
         return;
       }
     }
@@ -345,6 +355,12 @@ export class UserMessageIndex {
   newest(userId: number): number {
     const table = this.active.get(userId);
     if (table) return table.last;
+    let newest = this.newestIds.get(userId);
+    if (newest === undefined) this.newestIds.set(userId, (newest = this.readNewest(userId)));
+    return newest;
+  }
+
+  private readNewest(userId: number): number {
     let newest = -1;
     for (const recipientId of this.conversations(userId)) {
       const lastStart = this.starts(userId, recipientId).at(-1);

@@ -152,7 +152,13 @@ export function usersInitialState(ctx: ReadContext, options: UserViewOptions) {
 export const userCommands = {
   /** Zulip's GET /users/me: always the avatar's URL (client_gravatar does not apply to oneself),
    * the profile, and the newest message the user has. */
-  'users.me': readCommand((ctx) => ({ ...viewAs(ctx, ctx.user, { clientGravatar: false, includeProfile: true }), max_message_id: ctx.store.userMessages.newest(ctx.user.id) })),
+  'users.me': readCommand((ctx) => {
+    const user = ctx.user;
+    // The object's fields without its braces, derived once per state version (the view's parts —
+    // the user, the realm, the profile fields — change only by saves, each of which moves it).
+    const fields = ctx.state.ownUserJson.get(user.id, () => JSON.stringify(viewAs(ctx, user, { clientGravatar: false, includeProfile: true })).slice(1, -1));
+    return { userFields: fields, maxMessageId: ctx.store.userMessages.newest(user.id) };
+  }),
 
   'users.list': readCommand((ctx, options: UserViewOptions) => [...ctx.state.users.values()].map((user) => viewAs(ctx, user, options))),
 
