@@ -7,14 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { openStore } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { EventQueues } from '../src/events/queues.js';
-import { Realms } from '../src/realm/registry.js';
-import { Role } from '../src/users/records.js';
 import { ApiClient } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
-import { addChannel, addUser } from './lib/dataset.js';
+import { buildChannelRealm, type Member } from './lib/dataset.js';
 import { percentile, pool, printTable, rssBytes, writeResult } from './lib/stats.js';
 
 export interface FanoutOptions {
@@ -22,28 +17,6 @@ export interface FanoutOptions {
   repeats: number;
   /** Everything must be done by then (a bound, not a target). */
   timeoutMs: number;
-}
-
-export interface Member {
-  email: string;
-  apiKey: string;
-}
-
-/** Builds the realm: an owner and `count` members, all subscribed to one channel. */
-async function buildDataset(dataDir: string, count: number): Promise<{ owner: Member; members: Member[] }> {
-  const config = { ...loadConfig({}), dataDir, mode: 'production' as const };
-  const store = openStore(config);
-  const realms = new Realms(store, config, new EventQueues(store));
-  const realm = await realms.create({ subdomain: '', name: 'Fan-out' });
-  const owner = await addUser(realm, 'owner@fanout.test', Role.owner);
-  const members = await Promise.all(Array.from({ length: count }, (_, i) => addUser(realm, `member${i}@fanout.test`, Role.member)));
-  await addChannel(realm, owner.userId, 'fanout', [owner.userId, ...members.map((member) => member.userId)]);
-  await realms.idle();
-  await store.close();
-  return {
-    owner: { email: 'owner@fanout.test', apiKey: owner.apiKey },
-    members: members.map((member, i) => ({ email: `member${i}@fanout.test`, apiKey: member.apiKey })),
-  };
 }
 
 /** A client that only watches for one marker per round, without parsing frames. */
@@ -86,7 +59,7 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-fanout-'));
   try {
     const setupStart = performance.now();
-    const { owner, members } = await buildDataset(dataDir, options.clients);
+    const { owner, members } = await buildChannelRealm(dataDir, options.clients, 'fanout');
     const setupMs = performance.now() - setupStart;
     const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'production' });
     try {

@@ -118,30 +118,100 @@ function upperBound(sorted: readonly number[], value: number): number {
   return low;
 }
 
+/** A conversation of a user's as memory knows it: where its chunks start and, while a write batch
+ * appends to it, its last chunk as the appends left it, not yet written. */
+interface Conversation {
+  userId: number;
+  recipientId: number;
+  starts: number[];
+  unwritten: Unwritten | undefined;
+}
+
+/** A conversation's last chunk with appends not yet written: its first `length` bytes, in a buffer
+ * with room for a full chunk. Appends only add bytes after `length`, so an earlier state of the
+ * chunk is the same buffer with its earlier length. */
+interface Unwritten {
+  firstId: number;
+  bytes: Buffer;
+  length: number;
+}
+
+const CHUNK_BYTES = MAX_ENTRIES * ENTRY_BYTES;
+
 export class UserMessageIndex {
-  /** Where each conversation's chunks start, by user and recipient, read from LMDB on first use
+  /** Each conversation by user and recipient: where its chunks start, read from LMDB on first use
    * and kept in step with every write (a cursor seek costs ten times a point read). */
-  private readonly chunkStarts = new Map<number, Map<number, number[]>>();
+  private readonly chunkStarts = new Map<number, Map<number, Conversation>>();
   /** Each user's conversations, read on first use and kept in step likewise. */
   private readonly userConversations = new Map<number, Set<number>>();
+  /** The conversations whose last chunk holds appends not yet written (see `append`). */
+  private dirty: Conversation[] = [];
+  /** While a write runs: each conversation whose unwritten chunk it changed, as it was before. */
+  private undo: Map<Conversation, Conversation['unwritten']> | undefined;
 
   constructor(private readonly db: Database<Buffer, Key>) {}
 
-  /** Forgets what was read or written in memory: after a write was rolled back. */
+  /** Forgets what was read or written in memory: after a write was rolled back (appends not yet
+   * written are forgotten too: call `flush` first to keep them). */
   forget(): void {
     this.chunkStarts.clear();
     this.userConversations.clear();
+    this.dirty = [];
+  }
+
+  /** A write of a batch starts: what it appends can be taken back (`rollBackWrite`). */
+  beginWrite(): void {
+    this.undo = new Map();
+  }
+
+  /** The write succeeded: its appends stay with the batch's. */
+  endWrite(): void {
+    this.undo = undefined;
+  }
+
+  /** The write failed (LMDB rolled its transaction back): its appends are taken back, those of the
+   * batch's earlier writes kept, to be written by `flush`. */
+  rollBackWrite(): void {
+    for (const [conversation, before] of this.undo ?? []) {
+      if (before !== undefined && conversation.unwritten === undefined) this.dirty.push(conversation);
+      conversation.unwritten = before;
+    }
+    this.undo = undefined;
+  }
+
+  /** Writes the chunks appends changed: once per conversation and batch, however many of its
+   * messages the batch holds. Every other use of the index flushes first; the store flushes at
+   * the end of each write batch. */
+  flush(): void {
+    if (this.dirty.length === 0) return;
+    for (const conversation of this.dirty) {
+      const unwritten = conversation.unwritten;
+      if (unwritten === undefined) continue;
+      this.remember(conversation);
+      this.db.put([conversation.userId, conversation.recipientId, unwritten.firstId], unwritten.bytes.subarray(0, unwritten.length));
+      conversation.unwritten = undefined;
+    }
+    this.dirty = [];
+  }
+
+  /** Keeps, for a write that may yet fail, how a conversation's unwritten chunk was before it. */
+  private remember(conversation: Conversation): void {
+    if (this.undo && !this.undo.has(conversation)) this.undo.set(conversation, conversation.unwritten);
+  }
+
+  private conversation(userId: number, recipientId: number): Conversation {
+    let byRecipient = this.chunkStarts.get(userId);
+    if (!byRecipient) this.chunkStarts.set(userId, (byRecipient = new Map()));
+    let conversation = byRecipient.get(recipientId);
+    if (!conversation) {
+      const starts = [...this.db.getKeys({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] })].map((chunkKey) => chunkKey[2]);
+      byRecipient.set(recipientId, (conversation = { userId, recipientId, starts, unwritten: undefined }));
+    }
+    return conversation;
   }
 
   private starts(userId: number, recipientId: number): number[] {
-    let byRecipient = this.chunkStarts.get(userId);
-    if (!byRecipient) this.chunkStarts.set(userId, (byRecipient = new Map()));
-    let starts = byRecipient.get(recipientId);
-    if (!starts) {
-      starts = [...this.db.getKeys({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] })].map((chunkKey) => chunkKey[2]);
-      byRecipient.set(recipientId, starts);
-    }
-    return starts;
+    return this.conversation(userId, recipientId).starts;
   }
 
   private store(userId: number, recipientId: number, firstId: number, bytes: Buffer): void {
@@ -188,19 +258,36 @@ export class UserMessageIndex {
 
   /** The user's flags on a message of a conversation, or undefined when the user has no row. */
   get(userId: number, recipientId: number, messageId: number): number | undefined {
+    this.flush();
     const chunk = this.locate(userId, recipientId, messageId);
     if (!chunk) return undefined;
     const index = lowerBound(chunk.bytes, messageId);
     return index < count(chunk.bytes) && idAt(chunk.bytes, index) === messageId ? flagsAt(chunk.bytes, index) : undefined;
   }
 
-  /** Adds the row of a new message (its ID above every other): the send path, one point read and
-   * one write per recipient. Call inside a write. */
+  /** Adds the row of a new message (its ID above every other): the send path. The conversation's
+   * last chunk is read once per write batch and kept in memory with the row added, to be written
+   * once at the batch's end (`flush`): one point read and one write per recipient and batch, not
+   * per message. Call inside a write. */
   append(userId: number, recipientId: number, messageId: number, flags: number): void {
-    const lastStart = this.starts(userId, recipientId).at(-1);
-    const last = lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart, false);
-    if (last && count(last) < MAX_ENTRIES && idAt(last, count(last) - 1) < messageId) this.db.put([userId, recipientId, lastStart!], withRow(last, messageId, flags));
-    else this.apply(userId, recipientId, [[messageId, flags]]);
+    const conversation = this.conversation(userId, recipientId);
+    let unwritten = conversation.unwritten;
+    if (!unwritten) {
+      const lastStart = conversation.starts.at(-1);
+      const last = lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart, false);
+      if (last) {
+        const bytes = Buffer.allocUnsafe(CHUNK_BYTES);
+        last.copy(bytes);
+        unwritten = { firstId: lastStart!, bytes, length: last.length };
+      }
+    }
+    if (unwritten && unwritten.length < CHUNK_BYTES && unwritten.bytes.readUInt32LE(unwritten.length - ENTRY_BYTES) < messageId) {
+      unwritten.bytes.writeUInt32LE(messageId, unwritten.length);
+      unwritten.bytes.writeUInt16LE(flags, unwritten.length + 4);
+      this.remember(conversation);
+      if (conversation.unwritten === undefined) this.dirty.push(conversation);
+      conversation.unwritten = { firstId: unwritten.firstId, bytes: unwritten.bytes, length: unwritten.length + ENTRY_BYTES };
+    } else this.apply(userId, recipientId, [[messageId, flags]]);
   }
 
   /** Sets one row (creating it if needed); call inside a write. */
@@ -211,6 +298,7 @@ export class UserMessageIndex {
   /** Removes the user's rows for these messages of one conversation, returning the flags each
    * had (messages without a row are absent); call inside a write. */
   take(userId: number, recipientId: number, messageIds: readonly number[]): Map<number, number> {
+    this.flush();
     const flagsOf = this.reader(userId, recipientId);
     const had = new Map<number, number>();
     for (const id of [...messageIds].sort((a, b) => a - b)) {
@@ -223,6 +311,7 @@ export class UserMessageIndex {
 
   /** Sets (or, with undefined, removes) rows of one conversation: one write per chunk touched. */
   apply(userId: number, recipientId: number, changes: Iterable<readonly [messageId: number, flags: number | undefined]>): void {
+    this.flush();
     const sorted = [...changes].sort((a, b) => a[0] - b[0]);
     let next = 0;
     while (next < sorted.length) {
@@ -274,6 +363,7 @@ export class UserMessageIndex {
 
   /** One conversation's rows from `from` (inclusive) on, oldest first, or from `from` back. */
   *conversationRange(userId: number, recipientId: number, from: number, reverse = false): Generator<Row> {
+    this.flush();
     // Forward, the chunk holding `from` starts before it.
     const range = reverse
       ? { start: [userId, recipientId, from], end: [userId, recipientId, -1], reverse: true }
@@ -289,6 +379,7 @@ export class UserMessageIndex {
 
   /** The conversations the user has rows in. */
   conversations(userId: number): number[] {
+    this.flush();
     let known = this.userConversations.get(userId);
     if (!known) {
       known = new Set();
@@ -328,6 +419,7 @@ export class UserMessageIndex {
   /** The newest message the user has a row for, or -1: the last row of each conversation's last
    * chunk, one point read a conversation (chunks are never left empty). */
   newest(userId: number): number {
+    this.flush();
     let newest = -1;
     for (const recipientId of this.conversations(userId)) {
       const lastStart = this.starts(userId, recipientId).at(-1);
@@ -340,6 +432,7 @@ export class UserMessageIndex {
   /** Looks up one user's flags on a conversation's messages asked for in increasing or
    * decreasing order, reading each chunk once while consecutive lookups stay in it. */
   reader(userId: number, recipientId: number): (messageId: number) => number | undefined {
+    this.flush();
     let current: { firstId: number; bytes: Buffer } | undefined;
     let limit = -1;
     return (messageId) => {
