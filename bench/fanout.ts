@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { ApiClient } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { buildChannelRealm, type Member } from './lib/dataset.js';
-import { percentile, pool, printTable, rssBytes, writeResult } from './lib/stats.js';
+import { cpuSeconds, percentile, pool, printTable, rssBytes, writeResult } from './lib/stats.js';
 
 export interface FanoutOptions {
   clients: number;
@@ -76,6 +76,7 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
       // The reply is sent after the commit, once the events are in every queue; the sockets are
       // written on the next turn of the event loop, while the reply is on its way.
       const replies: number[] = [];
+      const cpuBefore = cpuSeconds(pid);
       for (let round = 0; round < options.repeats; round++) {
         const marker = `fanout-round-${round}-${Math.random().toString(36).slice(2)}`;
         let pending = watchers.length;
@@ -99,6 +100,9 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
         lastDelivery.push(Math.max(...times));
         deliveries.push(...times);
       }
+      // The server's CPU time over the rounds (the send, its rows and events, every socket write),
+      // per delivery.
+      const cpuPerDelivery = (cpuSeconds(pid) - cpuBefore) / (options.clients * options.repeats);
       for (const watcher of watchers) watcher.socket.terminate();
 
       const result = {
@@ -108,6 +112,7 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
         each_delivery_ms: { p50: percentile(deliveries, 50), p99: percentile(deliveries, 99) },
         post_reply_ms: { p50: percentile(replies, 50), p99: percentile(replies, 99) },
         deliveries_per_second: options.clients / (percentile(lastDelivery, 50) / 1000),
+        server_cpu_us_per_delivery: cpuPerDelivery * 1e6,
         server_bytes_per_socket: (connectedRss - idleRss) / options.clients,
         setup_ms: setupMs,
         connect_ms: connectMs,
@@ -120,6 +125,7 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
         { measure: 'POST reply p50 (ms)', value: result.post_reply_ms.p50 },
         { measure: 'POST reply p99 (ms)', value: result.post_reply_ms.p99 },
         { measure: 'deliveries per second (at p50)', value: Math.round(result.deliveries_per_second) },
+        { measure: 'server CPU per delivery (µs)', value: result.server_cpu_us_per_delivery },
         { measure: 'server memory per socket+queue (KiB)', value: result.server_bytes_per_socket / 1024 },
         { measure: 'register+connect all clients (s)', value: connectMs / 1000 },
       ]);

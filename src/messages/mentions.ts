@@ -26,10 +26,10 @@ const MENTION_BITS = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topi
 
 /** A recipient's flags with the mention bits recomputed for new content (the others kept). Being
  * in a mentioned group, through subgroups too, counts as mentioned (spec: Message flags). */
-export function withMentionFlags(state: RealmView, flags: number, mentions: Mentions, userId: number, inChannel: boolean): number {
+export function withMentionFlags(state: RealmView, flags: number, mentions: Mentions, userId: number, inChannel: boolean, user = state.users.get(userId)): number {
   let next = flags & ~MENTION_BITS;
-  const user = state.users.get(userId);
-  const inGroup = user !== undefined && [...mentions.groupIds].some((groupId) => isInGroup(state, groupId, user));
+  let inGroup = false;
+  if (user !== undefined) for (const groupId of mentions.groupIds) inGroup ||= isInGroup(state, groupId, user);
   if (mentions.userIds.has(userId) || inGroup) next |= Flag.mentioned;
   if (inChannel && mentions.channelWildcard) next |= Flag.stream_wildcard_mentioned;
   if (inChannel && mentions.topicWildcard) next |= Flag.topic_wildcard_mentioned;
