@@ -494,6 +494,7 @@ export class Store {
   private forgetCaches(): void {
     this.headerCache.clear();
     this.userMessages.forget();
+    this.search.forget();
     this.lastIds.clear();
   }
 
