@@ -2,9 +2,9 @@
 // of `subscribers` users (the sender among them), each holding an event queue. One connection
 // sending one message at a time (a short chat line, and a long message with code and math:
 // render.ts's two) gives the latency of a send; `senders` kept-alive connections sending at once
-// for a few seconds give messages per second (group commit). Every load is autocannon's, with each
+// give messages per second (group commit). Every load is autocannon's for `seconds`, with each
 // response's latency taken as it comes (fractions of a millisecond), and the server's CPU time
-// per message.
+// (all its threads) per message.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,23 +19,19 @@ import { cpuSeconds, percentile, pool, printTable, writeResult, type Row } from 
 export interface SendOptions {
   /** Subscribers of the channel, each with an event queue (the sender is one). */
   subscribers: number;
-  /** Messages sent one at a time, of each kind. */
-  sends: number;
   /** Connections sending at once. */
   senders: number;
-  /** How long the concurrent senders send. */
+  /** How long each load sends. */
   seconds: number;
   quick: boolean;
 }
 
-/** A load: `connections` kept-alive connections, until `amount` messages are answered or for
- * `seconds`. */
+/** A load: `connections` kept-alive connections sending for `seconds`. */
 interface Load {
   name: string;
   content: string;
   connections: number;
-  amount?: number;
-  seconds?: number;
+  seconds: number;
 }
 
 async function send(url: string, headers: Record<string, string>, pid: number, load: Load): Promise<Row> {
@@ -50,8 +46,7 @@ async function send(url: string, headers: Record<string, string>, pid: number, l
     body,
     connections: load.connections,
     pipelining: 1,
-    amount: load.amount,
-    duration: load.seconds ?? 600,
+    duration: load.seconds,
     setupClient: (client) => client.on('response', (statusCode: number, _bytes: number, responseTime: number) => statusCode === 200 && latencies.push(responseTime)),
   });
   const seconds = (performance.now() - started) / 1000;
@@ -81,9 +76,9 @@ export async function runSend(options: SendOptions): Promise<void> {
       const url = `${server.baseUrl}/api/v1/messages`;
       const headers = { ...new ApiClient(server.baseUrl, owner).authHeader(), 'Content-Type': 'application/x-www-form-urlencoded' };
       const loads: Load[] = [
-        { name: 'warm-up', content: shortMessage, connections: 1, amount: Math.min(100, options.sends) },
-        { name: 'one at a time, short text', content: shortMessage, connections: 1, amount: options.sends },
-        { name: 'one at a time, long with code and math', content: longMessage, connections: 1, amount: options.sends },
+        { name: 'warm-up', content: shortMessage, connections: 1, seconds: 1 },
+        { name: 'one at a time, short text', content: shortMessage, connections: 1, seconds: options.seconds },
+        { name: 'one at a time, long with code and math', content: longMessage, connections: 1, seconds: options.seconds },
         { name: `${options.senders} senders at once, short text`, content: shortMessage, connections: options.senders, seconds: options.seconds },
       ];
       const rows: Row[] = [];
