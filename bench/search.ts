@@ -235,9 +235,10 @@ async function time(repeats: number, run: () => Promise<number>): Promise<Timing
 /** The search itself, in process: the window of the narrow (IDs and the user's flags, what
  * Zulip's query returns before it builds the messages) from the index, access checked. */
 function indexSearch(store: Store, realmId: number, userId: number, query: QueryClass): () => Promise<number> {
-  const channel = query.channel === undefined ? undefined : [...store.channels.ofRealm(realmId)].find((row) => row.name === channelName(query.channel!));
+  const channels = [...store.channels.ofRealm(realmId)];
+  const channel = query.channel === undefined ? undefined : channels.find((row) => row.name === channelName(query.channel!));
   const terms: ResolvedTerm[] = [...(channel ? [{ op: 'channel' as const, channelId: channel.id, negated: false }] : []), { op: 'search', query: parseSearch(query.search), negated: false }];
-  const request = { realmId, userId, terms, anchor: 'newest' as const, numBefore: LIMIT, numAfter: 0, includeAnchor: true, historyChannel: channel };
+  const request = { realmId, userId, terms, anchor: 'newest' as const, numBefore: LIMIT, numAfter: 0, includeAnchor: true, historyChannel: channel, channelOf: (recipientId: number) => channels.find((row) => row.recipientId === recipientId)?.id };
   return async () => messageWindow(store, request).entries.map((entry) => [entry.id, entry.flags]).length;
 }
 

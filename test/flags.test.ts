@@ -98,6 +98,31 @@ flags('endpoint 9: a window of a narrow is updated, with counts, ends and the pr
   assert.equal([odd.body.updated_count, odd.body.ignored_because_not_subscribed_channels], [3, []]);
 });
 
+flags('endpoint 9 after a topic rename, a deletion and a new message: windows and message_details follow them', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const cordelia = await server.as('cordelia@zulip.com');
+  const { name, ids } = await freshChannel(iago, ['iago@zulip.com', 'cordelia@zulip.com'], 6);
+  const channelId = Number((await cordelia.get('/get_stream_id', { stream: name })).body.stream_id);
+  // Reading the channel and everything first brings cordelia's rows and the channel's topics into memory.
+  const everything = { anchor: String(ids[0]), num_before: 0, num_after: 100, narrow: [], flag: 'read' };
+  assert.is((await cordelia.post('/messages/flags/narrow', { ...everything, narrow: [['channel', name]], op: 'add' })).body.updated_count, 6);
+  assert.is((await iago.patch(`/messages/${ids[1]}`, { topic: 'renamed', propagate_mode: 'change_all', send_notification_to_old_thread: false, send_notification_to_new_thread: false })).status, 200);
+  assert.is((await iago.delete(`/messages/${ids[0]}`)).status, 200);
+  const latest = Number((await iago.post('/messages', { type: 'stream', to: name, topic: 'even', content: 'one more' })).body.id);
+  const queue = await register(cordelia, { event_types: ['update_message_flags'] });
+  const unread = await cordelia.post('/messages/flags/narrow', { ...everything, op: 'remove' });
+  assert.equal([unread.body.first_processed_id, unread.body.last_processed_id, unread.body.updated_count], [ids[1], latest, 5], 'the deleted message is gone; the new one was unread already');
+  const [event] = (await cordelia.get('/events', { queue_id: queue.queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
+  assertEventMatchesReference(event!);
+  const topics = Object.fromEntries(Object.entries(event!.message_details as Record<string, { stream_id: number; topic: string }>).map(([id, details]) => [id, `${details.stream_id}:${details.topic}`]));
+  const expected = Object.fromEntries(ids.slice(1).map((id, i) => [String(id), `${channelId}:${i % 2 === 0 ? 'renamed' : 'even'}`]));
+  assert.equal(topics, expected);
+  const renamed = await cordelia.post('/messages/flags/narrow', { ...everything, narrow: [['channel', name], ['topic', 'renamed']], op: 'add' });
+  assert.equal([renamed.body.processed_count, renamed.body.first_processed_id], [3, ids[1]]);
+  const channelWindow = await cordelia.post('/messages/flags/narrow', { ...everything, narrow: [['channel', name]], op: 'add' });
+  assert.equal([channelWindow.body.processed_count, channelWindow.body.updated_count, channelWindow.body.last_processed_id], [6, 3, latest]);
+});
+
 flags('endpoint 9: excluding the anchor inside a range is refused; windows are clamped as Zulip clamps them', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const middle = await hamlet.post('/messages/flags/narrow', { anchor: 'newest', include_anchor: false, num_before: 1, num_after: 1, narrow: [], op: 'add', flag: 'read' });

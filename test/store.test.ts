@@ -31,6 +31,8 @@ test('rows match a plain model through sets, removals, batches and ranges across
   const rowsOf = (userId: number, recipientId: number) => model.get(userId)?.get(recipientId) ?? new Map<number, number>();
   const sorted = (rows: Map<number, number>) => [...rows.entries()].sort((a, b) => a[0] - b[0]);
   const ID_RANGE = MAX_ENTRIES * 12;
+  // A message is in one conversation: recipient 10, 11 or 12 by its ID modulo 3.
+  const idIn = (recipientId: number) => 3 * Math.floor(next() * (ID_RANGE / 3)) + (recipientId - 10) + 3;
   await store.write(() => {
     for (let step = 0; step < 4000; step++) {
       const userId = 1 + Math.floor(next() * 2);
@@ -38,7 +40,7 @@ test('rows match a plain model through sets, removals, batches and ranges across
       const conversation = rowsOf(userId, recipientId);
       if (!model.has(userId)) model.set(userId, new Map());
       model.get(userId)!.set(recipientId, conversation);
-      const id = 1 + Math.floor(next() * ID_RANGE);
+      const id = idIn(recipientId);
       const roll = next();
       if (roll < 0.6) {
         const flags = Math.floor(next() * 2048);
@@ -50,13 +52,18 @@ test('rows match a plain model through sets, removals, batches and ranges across
       } else {
         // A batch over a few chunks, with a repeated ID (the last change wins) and removals.
         const changes: [number, number | undefined][] = [];
-        for (let k = 0; k < 60; k++) changes.push([1 + Math.floor(next() * ID_RANGE), next() < 0.2 ? undefined : Math.floor(next() * 2048)]);
+        for (let k = 0; k < 60; k++) changes.push([idIn(recipientId), next() < 0.2 ? undefined : Math.floor(next() * 2048)]);
         changes.push([changes[0]![0], 1]);
         store.userMessages.apply(userId, recipientId, changes);
         for (const [batchId, flags] of changes) {
           if (flags === undefined) conversation.delete(batchId);
           else conversation.set(batchId, flags);
         }
+      }
+      // Now and then the user's rows are read into memory, which later changes keep in step.
+      if (step % 250 === 0) {
+        const expected = [10, 11, 12].flatMap((recipient) => sorted(rowsOf(userId, recipient)).map(([rowId, flags]) => [rowId, flags, recipient])).sort((a, b) => a[0]! - b[0]!);
+        assert.equal([...store.userMessages.range(userId, 0)], expected, `user ${userId}'s rows in memory at step ${step}`);
       }
     }
   });
@@ -70,7 +77,7 @@ test('rows match a plain model through sets, removals, batches and ranges across
       assert.equal([...store.userMessages.conversationRange(userId, recipientId, middle)], expected.filter(([id]) => id >= middle), 'forward from a point, inclusive');
       assert.equal([...store.userMessages.conversationRange(userId, recipientId, middle, true)], expected.filter(([id]) => id <= middle).reverse(), 'back from a point, inclusive');
       const read = store.userMessages.reader(userId, recipientId);
-      for (let id = 1; id <= ID_RANGE; id += 3) {
+      for (let id = 1; id <= ID_RANGE + 3; id++) {
         assert.is(store.userMessages.get(userId, recipientId, id), rowsOf(userId, recipientId).get(id));
         assert.is(read(id), rowsOf(userId, recipientId).get(id));
       }

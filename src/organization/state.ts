@@ -32,6 +32,8 @@ export interface RealmView {
   compiledLinkifiers(): CompiledLinkifier[];
   systemGroup(name: SystemGroupName): number;
   channelByName(name: string): ChannelRecord | undefined;
+  /** The channel whose conversation a recipient ID is (undefined: a direct-message group's). */
+  channelByRecipient(recipientId: number): ChannelRecord | undefined;
   subscriberIds(channelId: number): number[];
   conversationMembers(conversation: { channelId: number | null; participants: readonly number[] }): number[];
   channelsOf(userId: number): ChannelRecord[];
@@ -50,6 +52,7 @@ export class RealmState implements RealmView {
   private readonly systemGroupIds = new Map<string, number>();
   readonly channels = new Map<number, ChannelRecord>();
   private readonly channelsByName = new Map<string, ChannelRecord>();
+  private readonly channelsByRecipient = new Map<number, ChannelRecord>();
   /** channelId → userId → subscription (active or not). */
   readonly subscriptions = new Map<number, Map<number, SubscriptionRecord>>();
   readonly profileFields = new Map<number, FieldRecord>();
@@ -143,10 +146,15 @@ export class RealmState implements RealmView {
     if (previous) this.channelsByName.delete(previous.name.toLowerCase());
     this.channels.set(channel.id, channel);
     this.channelsByName.set(channel.name.toLowerCase(), channel);
+    this.channelsByRecipient.set(channel.recipientId, channel);
   }
 
   channelByName(name: string): ChannelRecord | undefined {
     return this.channelsByName.get(name.toLowerCase());
+  }
+
+  channelByRecipient(recipientId: number): ChannelRecord | undefined {
+    return this.channelsByRecipient.get(recipientId);
   }
 
   indexSubscription(subscription: SubscriptionRecord): void {

@@ -77,6 +77,7 @@ import { changeCodec, tapWrites, type Change, type ChangeTap } from './changes.j
 import { SearchIndex } from './searchIndex.js';
 import { OwnedTable, RealmTable } from './tables.js';
 import { UserMessageIndex } from './userMessages.js';
+import { ChannelTopics } from './channelTopics.js';
 
 export const idKinds = ['realm', 'user', 'channel', 'group', 'message', 'recipient', 'field', 'draft', 'scheduled', 'folder', 'linkifier', 'attachment', 'realmEmoji', 'savedSnippet', 'playground', 'navigationView', 'invite', 'notification'] as const;
 export type IdKind = (typeof idKinds)[number];
@@ -204,6 +205,8 @@ export class Store {
   readonly userMessages: UserMessageIndex;
   readonly channelMessages: Database<string, [number, number]>;
   readonly topicMessages: Database<string, [number, string, number]>;
+  /** Channels' messages with their topics, in memory (read from channelMessages). */
+  readonly channelTopics: ChannelTopics;
   readonly search: SearchIndex;
   readonly folders: RealmTable<FolderRecord>;
   readonly profileFields: RealmTable<FieldRecord>;
@@ -273,6 +276,7 @@ export class Store {
     this.migrateUserMessageRows();
     this.channelMessages = this.open('channelMessages');
     this.topicMessages = this.open('topicMessages');
+    this.channelTopics = new ChannelTopics(this.channelMessages);
     this.backfill(this.topicMessages, this.channelMessages, () => {
       for (const { key, value } of this.channelMessages.getRange()) this.topicMessages.put([key[0], value.toLowerCase(), key[1]], value);
     });
@@ -372,12 +376,14 @@ export class Store {
   indexInChannel(channelId: number, messageId: number, topic: string): void {
     this.channelMessages.put([channelId, messageId], topic);
     this.topicMessages.put([channelId, topic.toLowerCase(), messageId], topic);
+    this.channelTopics.added(channelId, messageId, topic);
   }
 
   /** Takes a channel message out of the channel's and its topic's indexes; call inside a write. */
   unindexInChannel(channelId: number, messageId: number, topic: string): void {
     this.channelMessages.remove([channelId, messageId]);
     this.topicMessages.remove([channelId, topic.toLowerCase(), messageId]);
+    this.channelTopics.removed(channelId);
   }
 
   /** A channel's messages from `from` (inclusive) on, or back when reverse: [message ID, topic]. */
@@ -495,6 +501,7 @@ export class Store {
     this.headerCache.clear();
     this.userMessages.forget();
     this.search.forget();
+    this.channelTopics.forget();
     this.lastIds.clear();
   }
 

@@ -9,11 +9,20 @@
 // A chunk holds the user's messages of the conversation from its first ID up to the next chunk's.
 // Message IDs are server-wide and increasing, so a new message is appended to the conversation's
 // last chunk (or starts a new one when that is full).
+//
+// Active users' rows are also held in memory (rowTables.ts), all conversations merged by message
+// ID: a window of everything, or a flag update over thousands of rows, reads them there.
 import type { Database } from 'lmdb';
+import { RowTable, TableCache } from './rowTables.js';
 
 export const MAX_ENTRIES = 160;
 const ENTRY_BYTES = 6;
 const NEWEST = Number.MAX_SAFE_INTEGER;
+/** How many users' rows memory holds at most, together. */
+const ACTIVE_ROWS = 4_000_000;
+/** Merging a user's conversations at load sorts message ID × CONVERSATIONS + conversation index:
+ * exact in a double for 32-bit IDs and up to 2^21 conversations. */
+const CONVERSATIONS = 2 ** 21;
 
 type Key = [userId: number, recipientId: number, firstId: number];
 export type Row = [messageId: number, flags: number];
@@ -58,54 +67,6 @@ function decode(bytes: Buffer): Row[] {
   return rows;
 }
 
-/** A min-heap (or max-heap) of conversation cursors by their current message ID. */
-interface Cursor {
-  row: Row;
-  rest: Iterator<Row>;
-  recipientId: number;
-}
-
-class CursorHeap {
-  private readonly items: Cursor[] = [];
-
-  constructor(private readonly before: (a: number, b: number) => boolean) {}
-
-  get size(): number {
-    return this.items.length;
-  }
-
-  push(item: Cursor): void {
-    const items = this.items;
-    items.push(item);
-    for (let at = items.length - 1; at > 0; ) {
-      const parent = (at - 1) >> 1;
-      if (!this.before(items[at]!.row[0], items[parent]!.row[0])) break;
-      [items[at], items[parent]] = [items[parent]!, items[at]!];
-      at = parent;
-    }
-  }
-
-  pop(): Cursor {
-    const items = this.items;
-    const top = items[0]!;
-    const last = items.pop()!;
-    if (items.length > 0) {
-      items[0] = last;
-      for (let at = 0; ; ) {
-        const left = at * 2 + 1;
-        const right = left + 1;
-        let best = at;
-        if (left < items.length && this.before(items[left]!.row[0], items[best]!.row[0])) best = left;
-        if (right < items.length && this.before(items[right]!.row[0], items[best]!.row[0])) best = right;
-        if (best === at) break;
-        [items[at], items[best]] = [items[best]!, items[at]!];
-        at = best;
-      }
-    }
-    return top;
-  }
-}
-
 /** The index of the first element greater than `value` in a sorted array. */
 function upperBound(sorted: readonly number[], value: number): number {
   let low = 0;
@@ -148,6 +109,8 @@ export class UserMessageIndex {
   private dirty: Conversation[] = [];
   /** While a write runs: each conversation whose unwritten chunk it changed, as it was before. */
   private undo: Map<Conversation, Conversation['unwritten']> | undefined;
+  /** Active users' rows: flags in `first`, the conversation in `second`. */
+  private readonly active = new TableCache<RowTable>(ACTIVE_ROWS);
 
   constructor(private readonly db: Database<Buffer, Key>) {}
 
@@ -157,6 +120,7 @@ export class UserMessageIndex {
     this.chunkStarts.clear();
     this.userConversations.clear();
     this.dirty = [];
+    this.active.clear();
   }
 
   /** A write of a batch starts: what it appends can be taken back (`rollBackWrite`). */
@@ -210,6 +174,53 @@ export class UserMessageIndex {
     return conversation;
   }
 
+  /** The user's rows in memory, read from LMDB when not held: every conversation's chunks, merged
+   * by message ID (one sort of packed numbers). */
+  rows(userId: number): RowTable {
+    return this.active.load(userId, () => {
+      this.flush();
+      const conversations = this.conversations(userId);
+      if (conversations.length >= CONVERSATIONS) throw new Error(`user ${userId} has too many conversations to hold in memory`);
+      const chunks = conversations.map((recipientId) =>
+        Buffer.concat([...(this.db.getRange({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] }) as Iterable<{ value: Buffer }>)].map(({ value }) => value)),
+      );
+      const keys = new Float64Array(chunks.reduce((total, bytes) => total + count(bytes), 0));
+      let filled = 0;
+      chunks.forEach((bytes, conversation) => {
+        for (let index = 0; index < count(bytes); index++) keys[filled++] = idAt(bytes, index) * CONVERSATIONS + conversation;
+      });
+      keys.sort();
+      const table = new RowTable(keys.length);
+      const next = new Uint32Array(conversations.length);
+      for (const key of keys) {
+        const conversation = key % CONVERSATIONS;
+        table.push((key - conversation) / CONVERSATIONS, flagsAt(chunks[conversation]!, next[conversation]!++), conversations[conversation]!);
+      }
+      return table;
+    });
+  }
+
+  /** Keeps the user's rows in memory in step with rows set (or, with undefined, removed) in LMDB:
+   * flags set in place, a new newest row added; anything else drops them, to be read again. */
+  private held(userId: number, recipientId: number, changes: readonly (readonly [number, number | undefined])[]): void {
+    const table = this.active.get(userId);
+    if (!table) return;
+    // Changes come sorted by ID: each is searched for after the one before.
+    let from = 0;
+    for (const [id, flags] of changes) {
+      from = table.lowerBound(id, from);
+      const at = from < table.length && table.ids[from] === id ? from : -1;
+      if (flags !== undefined && at >= 0 && table.second[at] === recipientId) table.first[at] = flags;
+      else if (flags !== undefined && at < 0 && id > table.last) {
+        table.push(id, flags, recipientId);
+        this.active.grew(1);
+      } else {
+        this.active.delete(userId);
+        return;
+      }
+    }
+  }
+
   private starts(userId: number, recipientId: number): number[] {
     return this.conversation(userId, recipientId).starts;
   }
@@ -236,18 +247,17 @@ export class UserMessageIndex {
     return starts[upperBound(starts, messageId) - 1];
   }
 
-  /** A chunk's bytes: a copy when `keep`, else lmdb-js's shared read buffer (valid until the next
-   * read), which reports the value's size as its length — hence a view of exactly that size. */
-  private read(userId: number, recipientId: number, firstId: number, keep: boolean): Buffer | undefined {
-    const key: Key = [userId, recipientId, firstId];
-    const bytes = keep ? this.db.getBinary(key) : this.db.getBinaryFast(key);
+  /** A chunk's bytes: lmdb-js's shared read buffer (valid until the next read), which reports the
+   * value's size as its length — hence a view of exactly that size. */
+  private read(userId: number, recipientId: number, firstId: number): Buffer | undefined {
+    const bytes = this.db.getBinaryFast([userId, recipientId, firstId]);
     return bytes?.subarray(0, bytes.length);
   }
 
   /** The chunk holding `messageId`'s place. */
-  private locate(userId: number, recipientId: number, messageId: number, keep = false): { firstId: number; bytes: Buffer } | undefined {
+  private locate(userId: number, recipientId: number, messageId: number): { firstId: number; bytes: Buffer } | undefined {
     const firstId = this.startOf(userId, recipientId, messageId);
-    const bytes = firstId === undefined ? undefined : this.read(userId, recipientId, firstId, keep);
+    const bytes = firstId === undefined ? undefined : this.read(userId, recipientId, firstId);
     return bytes && { firstId: firstId!, bytes };
   }
 
@@ -258,6 +268,11 @@ export class UserMessageIndex {
 
   /** The user's flags on a message of a conversation, or undefined when the user has no row. */
   get(userId: number, recipientId: number, messageId: number): number | undefined {
+    const table = this.active.get(userId);
+    if (table) {
+      const at = table.indexOf(messageId);
+      return at >= 0 && table.second[at] === recipientId ? table.first[at] : undefined;
+    }
     this.flush();
     const chunk = this.locate(userId, recipientId, messageId);
     if (!chunk) return undefined;
@@ -274,7 +289,7 @@ export class UserMessageIndex {
     let unwritten = conversation.unwritten;
     if (!unwritten) {
       const lastStart = conversation.starts.at(-1);
-      const last = lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart, false);
+      const last = lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart);
       if (last) {
         const bytes = Buffer.allocUnsafe(CHUNK_BYTES);
         last.copy(bytes);
@@ -287,6 +302,7 @@ export class UserMessageIndex {
       this.remember(conversation);
       if (conversation.unwritten === undefined) this.dirty.push(conversation);
       conversation.unwritten = { firstId: unwritten.firstId, bytes: unwritten.bytes, length: unwritten.length + ENTRY_BYTES };
+      this.held(userId, recipientId, [[messageId, flags]]);
     } else this.apply(userId, recipientId, [[messageId, flags]]);
   }
 
@@ -324,6 +340,7 @@ export class UserMessageIndex {
       this.rewrite(userId, recipientId, chunk, sorted.slice(next, end));
       next = end;
     }
+    this.held(userId, recipientId, sorted);
   }
 
   private rewrite(userId: number, recipientId: number, chunk: { firstId: number; bytes: Buffer } | undefined, changes: readonly (readonly [number, number | undefined])[]): void {
@@ -394,55 +411,38 @@ export class UserMessageIndex {
     return [...known];
   }
 
-  /** All the user's rows from `from` (inclusive) on, oldest first, or from `from` back: the
-   * conversations merged by message ID; each row with its conversation. */
+  /** All the user's rows from `from` (inclusive) on, oldest first, or from `from` back, from
+   * memory; each row with its conversation. */
   *range(userId: number, from: number, reverse = false): Generator<[messageId: number, flags: number, recipientId: number]> {
-    const heap = new CursorHeap(reverse ? (a, b) => a > b : (a, b) => a < b);
-    const conversations = this.conversations(userId);
-    const cursors = conversations.map((recipientId) => this.conversationRange(userId, recipientId, from, reverse));
-    try {
-      cursors.forEach((rest, index) => {
-        const first = rest.next();
-        if (!first.done) heap.push({ row: first.value, rest, recipientId: conversations[index]! });
-      });
-      while (heap.size > 0) {
-        const top = heap.pop();
-        yield [top.row[0], top.row[1], top.recipientId];
-        const after = top.rest.next();
-        if (!after.done) heap.push({ row: after.value, rest: top.rest, recipientId: top.recipientId });
-      }
-    } finally {
-      for (const cursor of cursors) cursor.return(undefined);
+    const table = this.rows(userId);
+    if (reverse) {
+      for (let at = table.lowerBound(from + 1) - 1; at >= 0; at--) yield [table.ids[at]!, table.first[at]!, table.second[at]!];
+    } else {
+      for (let at = table.lowerBound(from); at < table.length; at++) yield [table.ids[at]!, table.first[at]!, table.second[at]!];
     }
   }
 
   /** The newest message the user has a row for, or -1: the last row of each conversation's last
    * chunk, one point read a conversation (chunks are never left empty). */
   newest(userId: number): number {
+    const table = this.active.get(userId);
+    if (table) return table.last;
     this.flush();
     let newest = -1;
     for (const recipientId of this.conversations(userId)) {
       const lastStart = this.starts(userId, recipientId).at(-1);
-      const last = lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart, false);
+      const last = lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart);
       if (last && count(last) > 0) newest = Math.max(newest, idAt(last, count(last) - 1));
     }
     return newest;
   }
 
-  /** Looks up one user's flags on a conversation's messages asked for in increasing or
-   * decreasing order, reading each chunk once while consecutive lookups stay in it. */
+  /** One user's flags on a conversation's messages, from memory. */
   reader(userId: number, recipientId: number): (messageId: number) => number | undefined {
-    this.flush();
-    let current: { firstId: number; bytes: Buffer } | undefined;
-    let limit = -1;
+    const table = this.rows(userId);
     return (messageId) => {
-      if (!current || messageId < current.firstId || messageId >= limit) {
-        current = this.locate(userId, recipientId, messageId, true);
-        limit = current ? this.firstIdAfter(userId, recipientId, current.firstId) : -1;
-        if (!current) return undefined;
-      }
-      const index = lowerBound(current.bytes, messageId);
-      return index < count(current.bytes) && idAt(current.bytes, index) === messageId ? flagsAt(current.bytes, index) : undefined;
+      const at = table.indexOf(messageId);
+      return at >= 0 && table.second[at] === recipientId ? table.first[at] : undefined;
     };
   }
 }

@@ -7,6 +7,7 @@ import { matchesNarrow, narrowChannel, narrowSearch, type ResolvedTerm } from '.
 import { Flag, headerOf, type MessageHeader, type MessageRecord } from '../messages/records.js';
 import { phrasesHold, wordsOf, type SearchQuery } from '../messages/search.js';
 import { RangeCursor } from './idCursors.js';
+import type { RowTable } from './rowTables.js';
 
 export type Anchor = number | 'newest' | 'oldest' | 'first_unread';
 
@@ -20,6 +21,8 @@ export interface WindowRequest {
   includeAnchor: boolean;
   /** The narrow's channel when the user may read its whole history: its index is read. */
   historyChannel: { id: number; recipientId: number } | undefined;
+  /** The channel whose conversation a recipient ID is (undefined: a direct-message group's). */
+  channelOf: (recipientId: number) => number | undefined;
 }
 
 export interface WindowEntry {
@@ -36,9 +39,18 @@ export interface WindowEntry {
   readonly recipientId: number;
 }
 
+/** A message's header from memory when it is a channel's (the channel from its conversation, the
+ * topic from the channel's messages), else the stored one. */
+function headerIn(store: Store, request: WindowRequest, id: number, recipientId: number): MessageHeader {
+  const channelId = request.channelOf(recipientId);
+  const topic = channelId === undefined ? undefined : store.channelTopics.topicOf(channelId, id);
+  return topic === undefined ? store.messageHeader(id)! : { type: 'stream', channelId: channelId!, recipientId, topic, participants: [] };
+}
+
 class LazyEntry implements WindowEntry {
   constructor(
     private readonly store: Store,
+    private readonly request: WindowRequest,
     readonly id: number,
     readonly flags: number,
     readonly received: boolean,
@@ -53,7 +65,7 @@ class LazyEntry implements WindowEntry {
   }
 
   get header(): MessageHeader {
-    this.known ??= this.record ? headerOf(this.record) : this.store.messageHeader(this.id)!;
+    this.known ??= this.record ? headerOf(this.record) : headerIn(this.store, this.request, this.id, this.recipientId);
     return this.known;
   }
 }
@@ -125,7 +137,7 @@ function* searchCandidates(store: Store, request: WindowRequest, query: SearchQu
     const record = checkRecord ? store.messages.get(id) : undefined;
     if (checkRecord && (!record || !matchesNarrow(rest, record, flags))) continue;
     if (record && query.phrases.length > 0 && !phrasesHold(query, wordsOf(record))) continue;
-    yield new LazyEntry(store, id, flags, stored !== undefined, header.recipientId, record, header);
+    yield new LazyEntry(store, request, id, flags, stored !== undefined, header.recipientId, record, header);
   }
 }
 
@@ -140,24 +152,37 @@ function* candidates(store: Store, request: WindowRequest, from: number, reverse
   }
   const channel = request.historyChannel;
   const decidable = decidableFromIndex(request.terms, channel !== undefined);
+  // Terms decidable from the index are checked against one record shape, refilled for each row.
+  const indexed = indexedHeader(0, channel?.id ?? null, '');
   const entry = (id: number, stored: number | undefined, topic: string, recipientId: number): WindowEntry | undefined => {
     const flags = stored ?? Flag.read | Flag.historical;
     const record = decidable ? undefined : store.messages.get(id);
     if (!decidable && !record) return undefined;
-    const subject = record ?? indexedHeader(id, channel?.id ?? null, topic);
-    if (!matchesNarrow(request.terms, subject, flags)) return undefined;
-    const header = channel && { type: 'stream' as const, channelId: channel.id, recipientId: channel.recipientId, topic, participants: [] };
-    return new LazyEntry(store, id, flags, stored !== undefined, recipientId, record, header);
+    indexed.id = id;
+    indexed.topic = topic;
+    if (request.terms.length > 0 && !matchesNarrow(request.terms, record ?? indexed, flags)) return undefined;
+    return new LazyEntry(store, request, id, flags, stored !== undefined, recipientId, record);
+  };
+  // Rows in memory are walked by position, from `from` one way or the other.
+  const positions = function* (table: RowTable): Generator<number> {
+    if (reverse) for (let at = table.lowerBound(from + 1) - 1; at >= 0; at--) yield at;
+    else for (let at = table.lowerBound(from); at < table.length; at++) yield at;
   };
   if (channel) {
     const flagsOf = store.userMessages.reader(request.userId, channel.recipientId);
-    for (const [id, topic] of channelRows(store, channel.id, request.terms, from, reverse)) {
-      const found = entry(id, flagsOf(id), topic, channel.recipientId);
+    const table = store.channelTopics.table(channel.id);
+    // A topic's messages are those of the channel with one of the topic's spellings.
+    const topicTerm = topicOf(request.terms);
+    const spellings = topicTerm?.op === 'topic' ? table.numbersOf(topicTerm.topic) : undefined;
+    for (const at of positions(table)) {
+      if (spellings && !spellings.includes(table.first[at]!)) continue;
+      const found = entry(table.ids[at]!, flagsOf(table.ids[at]!), table.topicAt(at), channel.recipientId);
       if (found) yield found;
     }
   } else {
-    for (const [id, flags, recipientId] of store.userMessages.range(request.userId, from, reverse)) {
-      const found = entry(id, flags, '', recipientId);
+    const table = store.userMessages.rows(request.userId);
+    for (const at of positions(table)) {
+      const found = entry(table.ids[at]!, table.first[at]!, '', table.second[at]!);
       if (found) yield found;
     }
   }

@@ -25,59 +25,73 @@ interface FlagChange {
   flag: string;
 }
 
+/** What a flag change did: the entries it changed with their new flags (in two lists, one entry
+ * an index), and the channels skipped. */
+interface Applied {
+  entries: WindowEntry[];
+  flags: number[];
+  ignoredChannels: number[];
+}
+
 /** Applies a flag change to entries the user may access; returns what changed and what was skipped. */
-function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly WindowEntry[], change: FlagChange) {
+function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly WindowEntry[], change: FlagChange): Applied {
   const bit = checkFlag(change.flag);
-  const updated: { entry: WindowEntry; flags: number }[] = [];
-  const ignoredChannels = new Set<number>();
-  for (const entry of entries) {
-    // Removing `read` skips messages in channels the user is not subscribed to (spec: States).
-    if (change.op === 'remove' && bit === Flag.read) {
-      const { channelId } = entry.header;
-      if (channelId !== null && !ctx.state.isSubscribed(channelId, user.id)) {
-        ignoredChannels.add(channelId);
-        continue;
-      }
+  const applied: Applied = { entries: [], flags: [], ignoredChannels: [] };
+  // Removing `read` skips messages in channels the user is not subscribed to (spec: States),
+  // decided once per conversation.
+  const skipped = new Map<number, number | null>();
+  const skippedChannel = (recipientId: number): number | null => {
+    let channelId = skipped.get(recipientId);
+    if (channelId === undefined) {
+      const channel = ctx.state.channelByRecipient(recipientId);
+      channelId = channel && !ctx.state.isSubscribed(channel.id, user.id) ? channel.id : null;
+      skipped.set(recipientId, channelId);
     }
+    return channelId;
+  };
+  const removingRead = change.op === 'remove' && bit === Flag.read;
+  const byConversation = new Map<number, [number, number][]>();
+  for (const entry of entries) {
+    if (removingRead && skippedChannel(entry.recipientId) !== null) continue;
     // A message the user never received reads as historical and read; flagging it otherwise
     // enters it into their history (Zulip's "historical").
     const current = entry.received ? entry.flags : Flag.read | Flag.historical;
     const next = change.op === 'add' ? current | bit : current & ~bit;
     if (next === current) continue;
-    updated.push({ entry, flags: next });
+    applied.entries.push(entry);
+    applied.flags.push(next);
+    let rows = byConversation.get(entry.recipientId);
+    if (!rows) byConversation.set(entry.recipientId, (rows = []));
+    rows.push([entry.id, next]);
   }
-  const byConversation = new Map<number, [number, number][]>();
-  for (const { entry, flags } of updated) {
-    const rows = byConversation.get(entry.recipientId) ?? [];
-    byConversation.set(entry.recipientId, rows);
-    rows.push([entry.id, flags]);
-  }
+  for (const channelId of skipped.values()) if (channelId !== null) applied.ignoredChannels.push(channelId);
+  applied.ignoredChannels.sort((a, b) => a - b);
   for (const [recipientId, rows] of byConversation) ctx.store.userMessages.apply(user.id, recipientId, rows);
-  if (updated.length > 0) ctx.emit(flagEvent(user, updated, change), [user.id]);
-  if (change.op === 'add' && bit === Flag.read && updated.length > 0) retractNotifications(ctx, user.id, updated.map(({ entry }) => entry.id));
-  return { updated, ignoredChannels: [...ignoredChannels].sort((a, b) => a - b) };
+  if (applied.entries.length === 0) return applied;
+  const ids = applied.entries.map((entry) => entry.id);
+  ctx.emit(flagEvent(user, applied, ids, change), [user.id]);
+  if (change.op === 'add' && bit === Flag.read) retractNotifications(ctx, user.id, ids);
+  return applied;
 }
 
-function flagEvent(user: UserRecord, updated: readonly { entry: WindowEntry; flags: number }[], change: FlagChange): UpdateMessageFlagsEvent {
-  const event: UpdateMessageFlagsEvent = {
-    type: 'update_message_flags',
-    op: change.op,
-    operation: change.op,
-    flag: change.flag,
-    messages: updated.map(({ entry }) => entry.id),
-    all: false,
-  };
+function flagEvent(user: UserRecord, applied: Applied, ids: number[], change: FlagChange): UpdateMessageFlagsEvent {
+  const event: UpdateMessageFlagsEvent = { type: 'update_message_flags', op: change.op, operation: change.op, flag: change.flag, messages: ids, all: false };
   // Clients put messages marked unread back into their unread counts from these details.
   if (change.op === 'remove' && change.flag === 'read') {
-    event.message_details = Object.fromEntries(updated.map(({ entry, flags }) => [String(entry.id), messageDetails(user, entry.header, flags)]));
+    const details: Record<string, MessageDetails> = {};
+    applied.entries.forEach((entry, index) => {
+      details[entry.id] = messageDetails(user, entry.header, applied.flags[index]!);
+    });
+    event.message_details = details;
   }
   return event;
 }
 
 function messageDetails(user: UserRecord, message: MessageHeader, flags: number): MessageDetails {
-  const mentioned = (flags & anyMention) !== 0 ? { mentioned: true as const } : {};
-  if (message.type === 'stream') return { type: 'stream', stream_id: message.channelId, topic: message.topic, ...mentioned };
-  return { type: 'private', user_ids: message.participants.filter((id) => id !== user.id), ...mentioned };
+  const details: MessageDetails =
+    message.type === 'stream' ? { type: 'stream', stream_id: message.channelId, topic: message.topic } : { type: 'private', user_ids: message.participants.filter((id) => id !== user.id) };
+  if ((flags & anyMention) !== 0) details.mentioned = true;
+  return details;
 }
 
 /** The entries for explicit message IDs; any the user cannot access is refused, as Zulip does. */
@@ -145,9 +159,9 @@ export const flagCommands = {
   'flags.update': writeCommand((ctx, input: FlagChange & { messages: number[] }) => {
     const user = ctx.user;
     checkFlag(input.flag);
-    const { updated, ignoredChannels } = applyFlag(ctx, user, entriesFor(ctx, user, input.messages), input);
+    const { entries, ignoredChannels } = applyFlag(ctx, user, entriesFor(ctx, user, input.messages), input);
     return {
-      messages: updated.map(({ entry }) => entry.id),
+      messages: entries.map((entry) => entry.id),
       ...(input.op === 'remove' && input.flag === 'read' ? { ignored_because_not_subscribed_channels: ignoredChannels } : {}),
     };
   }),
@@ -158,10 +172,10 @@ export const flagCommands = {
     const { numBefore, numAfter } = clampWindow(input.numBefore, input.numAfter);
     if (!input.includeAnchor && numBefore > 0 && numAfter > 0) throw errors.badRequest('The anchor can only be excluded at an end of the range');
     const window = narrowWindow(ctx, user, { ...input, numBefore, numAfter });
-    const { updated, ignoredChannels } = applyFlag(ctx, user, window.entries, input);
+    const { entries, ignoredChannels } = applyFlag(ctx, user, window.entries, input);
     return {
       processed_count: window.entries.length,
-      updated_count: updated.length,
+      updated_count: entries.length,
       first_processed_id: window.entries[0]?.id ?? null,
       last_processed_id: window.entries.at(-1)?.id ?? null,
       found_oldest: window.foundOldest,

@@ -143,6 +143,7 @@ export function narrowWindow(ctx: ReadContext, viewer: UserRecord, input: Window
     numAfter: input.numAfter,
     includeAnchor: input.includeAnchor,
     historyChannel: channel !== undefined && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, viewer) ? channel : undefined,
+    channelOf: (recipientId) => ctx.state.channelByRecipient(recipientId)?.id,
   });
   return { ...window, search: narrowSearch(terms) };
 }

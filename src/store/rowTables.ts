@@ -1,0 +1,114 @@
+// Rows held in memory as typed arrays, sorted by message ID: what the hot read paths (windows of
+// messages, flag updates by narrow) scan instead of LMDB's chunks and records. LMDB stays the
+// durable copy; these tables are loaded from it on first use and kept in step with every write to
+// it, or dropped (and loaded again when next needed) when a write changes them other than at the
+// end. A budget bounds the rows held; the tables used least recently are dropped first.
+
+/** Rows of one kind: message IDs ascending, each with two numbers of the row's own. */
+export class RowTable {
+  ids: Uint32Array;
+  /** A user's flag bits, or a channel message's topic (an index into `names`). */
+  first: Uint32Array;
+  /** A user's row's conversation (recipient ID); unused for channels. */
+  second: Uint32Array;
+  length = 0;
+
+  constructor(capacity: number) {
+    this.ids = new Uint32Array(Math.max(capacity, 16));
+    this.first = new Uint32Array(this.ids.length);
+    this.second = new Uint32Array(this.ids.length);
+  }
+
+  /** The index of the first row whose ID is at least `messageId` (length when none is), searched
+   * from `low` on. */
+  lowerBound(messageId: number, low = 0): number {
+    let high = this.length;
+    const ids = this.ids;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (ids[middle]! < messageId) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  /** The index of the row of `messageId`, or -1. */
+  indexOf(messageId: number): number {
+    const at = this.lowerBound(messageId);
+    return at < this.length && this.ids[at] === messageId ? at : -1;
+  }
+
+  get last(): number {
+    return this.length === 0 ? -1 : this.ids[this.length - 1]!;
+  }
+
+  /** Adds a row after the last (its ID above every other). */
+  push(id: number, first: number, second: number): void {
+    if (this.length === this.ids.length) {
+      const grow = (from: Uint32Array) => {
+        const to = new Uint32Array(from.length * 2);
+        to.set(from);
+        return to;
+      };
+      this.ids = grow(this.ids);
+      this.first = grow(this.first);
+      this.second = grow(this.second);
+    }
+    this.ids[this.length] = id;
+    this.first[this.length] = first;
+    this.second[this.length] = second;
+    this.length++;
+  }
+}
+
+/** Tables by key (a user, a channel), holding at most `budget` rows together (a table larger than
+ * the budget is held alone); the table used least recently is dropped first. */
+export class TableCache<T extends RowTable> {
+  private readonly tables = new Map<number, { table: T; used: number }>();
+  private rows = 0;
+  private clock = 0;
+
+  constructor(private readonly budget: number) {}
+
+  get(key: number): T | undefined {
+    const held = this.tables.get(key);
+    if (!held) return undefined;
+    held.used = ++this.clock;
+    return held.table;
+  }
+
+  /** The key's table, loaded by `load` when not held. */
+  load(key: number, load: () => T): T {
+    const held = this.get(key);
+    if (held) return held;
+    const table = load();
+    this.tables.set(key, { table, used: ++this.clock });
+    this.rows += table.length;
+    while (this.rows > this.budget && this.tables.size > 1) {
+      let oldest = key;
+      let oldestUse = Infinity;
+      for (const [other, { used }] of this.tables) {
+        if (used < oldestUse) [oldest, oldestUse] = [other, used];
+      }
+      this.delete(oldest);
+    }
+    return table;
+  }
+
+  /** Counts rows added to a held table since it was loaded. */
+  grew(rows: number): void {
+    this.rows += rows;
+  }
+
+  delete(key: number): void {
+    const held = this.tables.get(key);
+    if (!held) return;
+    this.tables.delete(key);
+    this.rows -= held.table.length;
+  }
+
+  clear(): void {
+    this.tables.clear();
+    this.rows = 0;
+  }
+}
