@@ -523,8 +523,10 @@ export class Store {
       .childTransaction(() => {
         batch = this.pending;
         this.pending = [];
+        this.userMessages.deferAppends = batch.length > 1;
         for (const write of batch) this.runWrite(write);
         this.userMessages.flush();
+        this.userMessages.deferAppends = false;
       })
       .then(
         () => {

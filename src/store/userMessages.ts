@@ -86,11 +86,14 @@ interface Conversation {
   recipientId: number;
   starts: number[];
   unwritten: Unwritten | undefined;
+  /** The write that last changed `unwritten` (see `remember`), and `unwritten` before it. */
+  changedBy: number;
+  before: Unwritten | undefined;
 }
 
-/** A conversation's last chunk with appends not yet written: its first `length` bytes, in a buffer
- * with room for a full chunk. Appends only add bytes after `length`, so an earlier state of the
- * chunk is the same buffer with its earlier length. */
+/** A conversation's last chunk with appends not yet written: the first `length` bytes of a buffer
+ * with room for more. Appends only add bytes after `length`, so an earlier state of the chunk is
+ * the same buffer with its earlier length. */
 interface Unwritten {
   firstId: number;
   bytes: Buffer;
@@ -107,8 +110,13 @@ export class UserMessageIndex {
   private readonly userConversations = new Map<number, Set<number>>();
   /** The conversations whose last chunk holds appends not yet written (see `append`). */
   private dirty: Conversation[] = [];
-  /** While a write runs: each conversation whose unwritten chunk it changed, as it was before. */
-  private undo: Map<Conversation, Conversation['unwritten']> | undefined;
+  /** Whether appends wait for `flush` (set by the store for a batch of several writes; a write
+   * alone puts its rows at once, which costs less than keeping them). */
+  deferAppends = false;
+  /** The write running (0: none), and the conversations whose unwritten chunk it changed. */
+  private write = 0;
+  private writes = 0;
+  private readonly changed: Conversation[] = [];
   /** Active users' rows: flags in `first`, the conversation in `second`. */
   private readonly active = new TableCache<RowTable>(ACTIVE_ROWS);
 
@@ -125,22 +133,24 @@ export class UserMessageIndex {
 
   /** A write of a batch starts: what it appends can be taken back (`rollBackWrite`). */
   beginWrite(): void {
-    this.undo = new Map();
+    this.write = ++this.writes;
   }
 
   /** The write succeeded: its appends stay with the batch's. */
   endWrite(): void {
-    this.undo = undefined;
+    for (const conversation of this.changed) conversation.before = undefined;
+    this.changed.length = 0;
+    this.write = 0;
   }
 
   /** The write failed (LMDB rolled its transaction back): its appends are taken back, those of the
    * batch's earlier writes kept, to be written by `flush`. */
   rollBackWrite(): void {
-    for (const [conversation, before] of this.undo ?? []) {
-      if (before !== undefined && conversation.unwritten === undefined) this.dirty.push(conversation);
-      conversation.unwritten = before;
+    for (const conversation of this.changed) {
+      if (conversation.before !== undefined && conversation.unwritten === undefined) this.dirty.push(conversation);
+      conversation.unwritten = conversation.before;
     }
-    this.undo = undefined;
+    this.endWrite();
   }
 
   /** Writes the chunks appends changed: once per conversation and batch, however many of its
@@ -160,7 +170,10 @@ export class UserMessageIndex {
 
   /** Keeps, for a write that may yet fail, how a conversation's unwritten chunk was before it. */
   private remember(conversation: Conversation): void {
-    if (this.undo && !this.undo.has(conversation)) this.undo.set(conversation, conversation.unwritten);
+    if (this.write === 0 || conversation.changedBy === this.write) return;
+    conversation.changedBy = this.write;
+    conversation.before = conversation.unwritten;
+    this.changed.push(conversation);
   }
 
   private conversation(userId: number, recipientId: number): Conversation {
@@ -169,7 +182,7 @@ export class UserMessageIndex {
     let conversation = byRecipient.get(recipientId);
     if (!conversation) {
       const starts = [...this.db.getKeys({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] })].map((chunkKey) => chunkKey[2]);
-      byRecipient.set(recipientId, (conversation = { userId, recipientId, starts, unwritten: undefined }));
+      byRecipient.set(recipientId, (conversation = { userId, recipientId, starts, unwritten: undefined, changedBy: 0, before: undefined }));
     }
     return conversation;
   }
@@ -280,30 +293,35 @@ export class UserMessageIndex {
     return index < count(chunk.bytes) && idAt(chunk.bytes, index) === messageId ? flagsAt(chunk.bytes, index) : undefined;
   }
 
-  /** Adds the row of a new message (its ID above every other): the send path. The conversation's
-   * last chunk is read once per write batch and kept in memory with the row added, to be written
-   * once at the batch's end (`flush`): one point read and one write per recipient and batch, not
-   * per message. Call inside a write. */
+  /** Adds the row of a new message (its ID above every other): the send path. In a batch of
+   * several writes, the conversation's last chunk is read once and kept in memory with the rows
+   * added, to be written once at the batch's end (`flush`): one point read and one write per
+   * recipient and batch, not per message. Call inside a write. */
   append(userId: number, recipientId: number, messageId: number, flags: number): void {
     const conversation = this.conversation(userId, recipientId);
-    let unwritten = conversation.unwritten;
-    if (!unwritten) {
-      const lastStart = conversation.starts.at(-1);
-      const last = lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart);
-      if (last) {
-        const bytes = Buffer.allocUnsafe(CHUNK_BYTES);
-        last.copy(bytes);
-        unwritten = { firstId: lastStart!, bytes, length: last.length };
-      }
+    const lastStart = conversation.starts.at(-1);
+    // The last chunk as the batch's appends left it, else as stored.
+    const unwritten = conversation.unwritten;
+    let bytes = unwritten ? unwritten.bytes : lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart);
+    const length = unwritten ? unwritten.length : (bytes?.length ?? 0);
+    if (!bytes || length >= CHUNK_BYTES || bytes.readUInt32LE(length - ENTRY_BYTES) >= messageId) return this.apply(userId, recipientId, [[messageId, flags]]);
+    this.held(userId, recipientId, [[messageId, flags]]);
+    if (!this.deferAppends) {
+      this.db.put([userId, recipientId, lastStart!], withRow(bytes, messageId, flags));
+      return;
     }
-    if (unwritten && unwritten.length < CHUNK_BYTES && unwritten.bytes.readUInt32LE(unwritten.length - ENTRY_BYTES) < messageId) {
-      unwritten.bytes.writeUInt32LE(messageId, unwritten.length);
-      unwritten.bytes.writeUInt16LE(flags, unwritten.length + 4);
-      this.remember(conversation);
-      if (conversation.unwritten === undefined) this.dirty.push(conversation);
-      conversation.unwritten = { firstId: unwritten.firstId, bytes: unwritten.bytes, length: unwritten.length + ENTRY_BYTES };
-      this.held(userId, recipientId, [[messageId, flags]]);
-    } else this.apply(userId, recipientId, [[messageId, flags]]);
+    // A stored chunk is copied out of lmdb-js's read buffer, with room for more rows; a full
+    // buffer grows (an earlier state stays valid: it is the old buffer with its length).
+    if (!unwritten || length === bytes.length) {
+      const roomier = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, length * 2 + ENTRY_BYTES * 4));
+      bytes.copy(roomier, 0, 0, length);
+      bytes = roomier;
+    }
+    bytes.writeUInt32LE(messageId, length);
+    bytes.writeUInt16LE(flags, length + 4);
+    this.remember(conversation);
+    if (!unwritten) this.dirty.push(conversation);
+    conversation.unwritten = { firstId: lastStart!, bytes, length: length + ENTRY_BYTES };
   }
 
   /** Sets one row (creating it if needed); call inside a write. */
