@@ -210,6 +210,19 @@ test('writes of one batch: rows appended by a failing write are taken back, the 
   rmSync(dirname(path), { recursive: true, force: true });
 });
 
+test('writes to a closed store are refused, each of them (none waits for a transaction that never comes)', async () => {
+  const path = tempStorePath();
+  const store = new Store(path);
+  await store.close();
+  const outcomes = await Promise.allSettled([store.write(() => 1), store.write(() => 2)]);
+  assert.equal(
+    outcomes.map((outcome) => outcome.status),
+    ['rejected', 'rejected'],
+  );
+  assert.is((await Promise.allSettled([store.write(() => 3)]))[0]!.status, 'rejected');
+  rmSync(dirname(path), { recursive: true, force: true });
+});
+
 test('the sender index: kept by saves and removals, built once at open for older data directories', async () => {
   const path = tempStorePath();
   const env = open({ path, maxDbs: 64 });

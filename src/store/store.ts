@@ -519,32 +519,38 @@ export class Store {
 
   private startBatch(): void {
     let batch: PendingWrite[] = [];
-    this.env
-      .childTransaction(() => {
+    let queued: Promise<void>;
+    try {
+      queued = this.env.childTransaction(() => {
         batch = this.pending;
         this.pending = [];
         this.userMessages.deferAppends = batch.length > 1;
         for (const write of batch) this.runWrite(write);
         this.userMessages.flush();
         this.userMessages.deferAppends = false;
-      })
-      .then(
-        () => {
-          this.storageFailure = null;
-          for (const write of batch) {
-            if (write.outcome?.ok) write.resolve({ result: write.outcome.result, changes: write.changes });
-            else write.reject(write.outcome?.error);
-          }
-        },
-        async (error: unknown) => {
-          // Nothing of the batch was kept: what memory holds of it goes, and every write of it
-          // learns why (a write that failed on its own, with its own error).
-          this.forgetCaches();
-          const failure = new StorageError(await rootCause(error));
-          this.storageFailure = failure.reason;
-          for (const write of batch) write.reject(write.outcome?.ok === false && !isStorageFailure(write.outcome.error) ? write.outcome.error : failure);
-        },
-      );
+      });
+    } catch (error) {
+      // LMDB took no transaction (the store is closed): the writes waiting for it are refused.
+      for (const write of this.pending.splice(0)) write.reject(error);
+      return;
+    }
+    queued.then(
+      () => {
+        this.storageFailure = null;
+        for (const write of batch) {
+          if (write.outcome?.ok) write.resolve({ result: write.outcome.result, changes: write.changes });
+          else write.reject(write.outcome?.error);
+        }
+      },
+      async (error: unknown) => {
+        // Nothing of the batch was kept: what memory holds of it goes, and every write of it
+        // learns why (a write that failed on its own, with its own error).
+        this.forgetCaches();
+        const failure = new StorageError(await rootCause(error));
+        this.storageFailure = failure.reason;
+        for (const write of batch) write.reject(write.outcome?.ok === false && !isStorageFailure(write.outcome.error) ? write.outcome.error : failure);
+      },
+    );
   }
 
   /** Runs one write of a batch in a child transaction. A write that fails is rolled back, and what
