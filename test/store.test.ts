@@ -92,6 +92,42 @@ test('rows match a plain model through sets, removals, batches and ranges across
   rmSync(dirname(path), { recursive: true, force: true });
 });
 
+test('a write rolled back leaves the rows and topics in memory as committed; other users keep theirs', async () => {
+  const path = tempStorePath();
+  const store = new Store(path);
+  await store.write(() => {
+    for (let id = 1; id <= 10; id++) {
+      store.userMessages.append(1, 10, id, 0);
+      store.userMessages.append(2, 10, id, 0);
+      store.indexInChannel(5, id, 'before');
+    }
+  });
+  const rowsOf = (userId: number) => [...store.userMessages.range(userId, 0)];
+  const committed = rowsOf(1);
+  assert.is(store.channelTopics.topicOf(5, 3), 'before');
+  const other = store.userMessages.rows(2);
+  const failing = store.write(() => {
+    store.userMessages.apply(1, 10, [[3, 1], [4, 1]]);
+    store.userMessages.append(1, 10, 11, 0);
+    store.unindexInChannel(5, 3, 'before');
+    store.indexInChannel(5, 3, 'after');
+    store.indexInChannel(5, 11, 'after');
+    assert.equal(rowsOf(1).slice(2, 4), [[3, 1, 10], [4, 1, 10]], 'the write sees its own changes');
+    assert.is(store.channelTopics.topicOf(5, 11), 'after');
+    throw new Error('refused');
+  });
+  await failing.then(
+    () => assert.unreachable('the write was refused'),
+    (error: Error) => assert.is(error.message, 'refused'),
+  );
+  assert.equal(rowsOf(1), committed);
+  assert.is(store.channelTopics.topicOf(5, 3), 'before');
+  assert.is(store.channelTopics.topicOf(5, 11), undefined);
+  assert.is(store.userMessages.rows(2), other, "a user the write did not touch keeps the rows in memory");
+  await store.close();
+  rmSync(dirname(path), { recursive: true, force: true });
+});
+
 test("appending new messages fills a conversation's last chunk, then starts the next", async () => {
   const path = tempStorePath();
   const store = new Store(path);

@@ -24,6 +24,8 @@ export interface LocalCluster {
   nodes: ParleyNode[];
   /** Starts one more node (named node-<n>). */
   addNode(): Promise<ParleyNode>;
+  /** Starts a node that stopped or was killed again, under its name and on its data directory. */
+  restart(node: ParleyNode): Promise<ParleyNode>;
   /** Stops the nodes (they hand their realms over), then NATS. */
   stop(): Promise<void>;
 }
@@ -43,6 +45,11 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       const node = await startNode(nats.map((server) => server.url), id, join(dir, id), env, options.echo);
       nodes.push(node);
       return node;
+    },
+    async restart(node) {
+      const again = await startNode(nats.map((server) => server.url), node.nodeId, node.dataDir, env, options.echo);
+      nodes[nodes.indexOf(node)] = again;
+      return again;
     },
     async stop() {
       await Promise.all(nodes.map((node) => stop(node)));

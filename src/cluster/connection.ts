@@ -1,12 +1,13 @@
 // The cluster's shared pieces on NATS JetStream, created on first use by whichever node comes first:
-// the realm log stream, and key-value buckets for leases, the realm directory, live nodes and ID
-// blocks. Subjects and bucket names are all here.
+// the realm log stream, and key-value buckets for leases, the realm directory, live nodes, ID
+// blocks and presence. Subjects and bucket names are all here.
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import { Objm, type ObjectStore } from '@nats-io/obj';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { ClusterSettings } from '../config.js';
 import type { Logger } from '../ops/log.js';
+import { presenceTiming } from '../users/presence.js';
 
 export const LOG_STREAM = 'PARLEY_LOG';
 export const subjects = {
@@ -17,6 +18,12 @@ export const subjects = {
   allEvents: 'parley.events.*',
   /** Commands for a realm, answered by its owner. */
   commands: (realmId: number) => `parley.realm.${realmId}.cmd`,
+  /** Which users hold event queues on a node, told to the realm's owner (changes, or all of them). */
+  holders: (realmId: number) => `parley.realm.${realmId}.holders`,
+  /** A realm's new owner asks every node for all of its holders of the realm. */
+  holdersAsk: 'parley.holders.ask',
+  /** A node (re)starting: what it told before is void. */
+  holdersReset: 'parley.holders.reset',
   /** Requests to make a realm, answered by one node (the management CLI's create-realm). */
   createRealm: 'parley.admin.create-realm',
 };
@@ -40,6 +47,8 @@ export interface Cluster {
   nodes: KV;
   /** ID kind → the highest ID handed out in blocks so far. */
   ids: KV;
+  /** `<realm>.<user>` → the user's presence record, each kept for presence's history window. */
+  presence: KV;
   /** Realm snapshots (`realm-<id>`), after which the log is trimmed. */
   snapshots: ObjectStore;
 }
@@ -66,8 +75,10 @@ async function openShared(nc: NatsConnection, settings: ClusterSettings): Promis
   const kvm = new Kvm(js);
   const bucket = (name: string) => kvm.create(name, { history: 1, replicas: settings.replicas });
   const [leases, realms, nodes, ids] = await Promise.all([bucket('parley_leases'), bucket('parley_realms'), bucket('parley_nodes'), bucket('parley_ids')]);
+  // A record not rewritten for the history window is one clients no longer ask for by default.
+  const presence = await kvm.create('parley_presence', { history: 1, replicas: settings.replicas, ttl: presenceTiming.defaultHistoryDays * 86_400_000 });
   const snapshots = await new Objm(js).create('parley_snapshots', { replicas: settings.replicas });
-  return { nc, js, jsm, leases, realms, nodes, ids, snapshots };
+  return { nc, js, jsm, leases, realms, nodes, ids, presence, snapshots };
 }
 
 /** Runs `attempt` again (creating the shared pieces is idempotent) while JetStream does not answer

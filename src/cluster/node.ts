@@ -16,8 +16,10 @@ import type { Store } from '../store/store.js';
 import { serveAdmin } from './admin.js';
 import { openCluster, type Cluster } from './connection.js';
 import { EventBus } from './events.js';
+import { ClusterHolders } from './holders.js';
 import { IdBlocks } from './ids.js';
 import { Leases } from './leases.js';
+import { presenceKeeper } from './presence.js';
 import { ClusterLog } from './log.js';
 import { RemoteRealm, serveCommands } from './remote.js';
 import { Snapshots } from './snapshots.js';
@@ -46,6 +48,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   private readonly leases: Leases;
   private readonly log: ClusterLog;
   private readonly bus: EventBus;
+  private readonly holders: ClusterHolders;
   private readonly ids: IdBlocks;
   private readonly snapshots: Snapshots;
   /** Realms whose snapshot is being written. */
@@ -83,6 +86,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     );
     this.snapshots = new Snapshots(cluster, store);
     this.bus = new EventBus(cluster, settings.nodeId, queues);
+    this.holders = new ClusterHolders(cluster, settings.nodeId, queues);
     this.ids = new IdBlocks(cluster);
   }
 
@@ -90,6 +94,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     const node = new ClusterNode(await openCluster(settings, config.log), settings, config, store, queues, realms);
     await Promise.all([node.directory.start(), node.nodes.start(), node.leases.start()]);
     node.bus.start();
+    node.holders.start();
     node.admin = serveAdmin(node.cluster, node, config.log);
     await node.heartbeat();
     node.timer = setInterval(() => void node.tick(), Math.max(50, Math.floor(settings.leaseMs / 4)));
@@ -101,9 +106,14 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     for (const [key, { value }] of this.directory) if (/^\d+$/.test(key)) yield [Number(key), value];
   }
 
+  /** The nodes whose heartbeat is fresh. */
+  private liveNodes(): string[] {
+    return [...this.nodes].filter(([key]) => this.nodes.fresh(key, this.settings.leaseMs)).map(([, { value }]) => value.node);
+  }
+
   /** The live nodes, and every realm of the directory with the node its lease names. */
   overview(): { nodes: string[]; realms: RealmOverview[] } {
-    const nodes = [...this.nodes].filter(([key]) => this.nodes.fresh(key, this.settings.leaseMs)).map(([, { value }]) => value.node);
+    const nodes = this.liveNodes();
     const realms = [...this.realmIds()].map(([id, entry]) => ({ id, subdomain: entry.subdomain, loaded: this.realms.active(id) !== undefined, owner: this.leases.ownerOf(id) ?? null }));
     return { nodes: nodes.sort(), realms: realms.sort((a, b) => a.id - b.id) };
   }
@@ -114,7 +124,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     const found = realms.find(([, entry]) => entry.subdomain === subdomain) ?? realms.find(([, entry]) => entry.subdomain === '') ?? realms.sort(([a], [b]) => a - b)[0];
     if (!found) return undefined;
     const [id, entry] = found;
-    return this.realms.active(id) ?? new RemoteRealm(this.cluster, { id, subdomain: entry.subdomain });
+    return this.realms.active(id) ?? new RemoteRealm(this.cluster, { id, subdomain: entry.subdomain }, this.holders);
   }
 
   /** Creates a realm owned by this node and adds it to the directory. */
@@ -126,7 +136,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     if (epoch === undefined) throw new Error(`realm ${id}'s lease is held elsewhere`);
     await this.store.setLogPosition(id, { seq: 0, clean: false });
     this.log.own(id, 0);
-    const actor = await this.realms.create(input, { id, links: { log: this.log, sink: this.bus.sinkFor(epoch), ids: this.ids } });
+    const links = { log: this.log, sink: this.bus.sinkFor(epoch), ids: this.ids, presence: await presenceKeeper(this.cluster.presence, id), holders: this.holders.serve(id) };
+    const actor = await this.realms.create(input, { id, links });
     this.owned.set(id, { commands: serveCommands(this.cluster, id, actor) });
     await this.cluster.realms.create(String(id), kvCodec.pack({ subdomain: input.subdomain } satisfies DirectoryEntry));
     return actor;
@@ -146,6 +157,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
 
   private async tick(): Promise<void> {
     await Promise.all([this.leases.renew(), this.heartbeat()]).catch((error: unknown) => this.logger.error({ err: error }, 'cluster: renewing leases failed'));
+    this.holders.prune(this.liveNodes());
     this.place();
   }
 
@@ -156,7 +168,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   /** Takes the realms that have no live owner and that placement gives this node. */
   private place(): void {
     if (this.draining) return;
-    const live = [...this.nodes].filter(([key]) => this.nodes.fresh(key, this.settings.leaseMs)).map(([, { value }]) => value.node);
+    const live = this.liveNodes();
     if (!live.includes(this.settings.nodeId)) live.push(this.settings.nodeId);
     for (const [realmId, entry] of this.realmIds()) {
       if (this.owned.has(realmId) || this.busy.has(realmId) || this.leases.ownerOf(realmId) !== undefined) continue;
@@ -183,6 +195,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       }
       await this.store.setLogPosition(realmId, { seq: from, clean: false });
       from = await this.log.read(realmId, from, (changes) => this.store.applyChanges(changes));
+      const presence = await presenceKeeper(this.cluster.presence, realmId);
       const record = this.store.realms.get(realmId);
       if (!record || !this.leases.holds(realmId)) {
         await this.leases.release(realmId);
@@ -191,7 +204,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       this.log.own(realmId, from);
       // Events from before this epoch may never have reached this node's queues: they start over.
       this.queues.deleteRealmQueues(realmId);
-      const actor = this.realms.activate(record, { log: this.log, sink: this.bus.sinkFor(epoch), ids: this.ids });
+      const actor = this.realms.activate(record, { log: this.log, sink: this.bus.sinkFor(epoch), ids: this.ids, presence, holders: this.holders.serve(realmId) });
       this.owned.set(realmId, { commands: serveCommands(this.cluster, realmId, actor) });
     } catch (error) {
       this.logger.error({ err: error, realm: realmId }, 'cluster: taking the realm failed');
@@ -227,6 +240,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     if (!owned) return;
     this.owned.delete(realmId);
     owned.commands.unsubscribe();
+    this.holders.unserve(realmId);
     this.realms.retire(realmId);
     this.ids.forget(realmId);
     void this.log.release(realmId);
@@ -245,6 +259,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
         await commands.drain();
         await this.realms.active(realmId)?.idle();
         this.owned.delete(realmId);
+        this.holders.unserve(realmId);
         this.realms.retire(realmId);
         const seq = await this.log.release(realmId);
         if (seq !== undefined) await this.store.setLogPosition(realmId, { seq, clean: true });
@@ -256,6 +271,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   async close(): Promise<void> {
     clearInterval(this.timer);
     this.bus.stop();
+    this.holders.stop();
     this.directory.close();
     this.nodes.close();
     this.leases.table.close();

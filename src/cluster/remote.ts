@@ -9,6 +9,7 @@ import { ApiError, errors, type ErrorCode } from '../errors.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from '../realm/commands/index.js';
 import type { RealmHandle } from '../realm/handle.js';
 import { subjects, type Cluster } from './connection.js';
+import type { ClusterHolders } from './holders.js';
 
 const codec = new Packr({ useRecords: false, structuredClone: true });
 
@@ -48,9 +49,24 @@ export class RemoteRealm implements RealmHandle {
   constructor(
     private readonly cluster: Cluster,
     readonly realm: { id: number; subdomain: string },
+    /** Told of queues registered through this node, for the owner to count them from the start
+     * (none for the management CLI). */
+    private readonly holders?: ClusterHolders,
   ) {}
 
   async ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
+    if (name !== 'events.register' || userId === null || !this.holders) return this.request(name, userId, input);
+    const holders = this.holders;
+    holders.registering(this.realm.id, userId, (input as InputOf<'events.register'>).allPublicStreams);
+    try {
+      return await this.request(name, userId, input);
+    } catch (error) {
+      holders.settle(this.realm.id, userId);
+      throw error;
+    }
+  }
+
+  private async request<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
     const deadline = performance.now() + REQUEST_DEADLINE_MS;
     const payload = codec.pack([name, userId, input] satisfies Request);
     const read = commands[name].mode !== 'write';

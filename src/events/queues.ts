@@ -62,6 +62,10 @@ export class EventQueues implements EventSink {
   private readonly registering = new Map<number, Set<Kept>>();
   /** The realm position each queue opened at: it takes only later emissions. */
   private readonly openedAt = new WeakMap<EventQueue, number>();
+  /** realmId → userId → how many of the user's queues were registered with all_public_streams. */
+  private readonly allPublic = new Map<number, Map<number, number>>();
+  /** Told whenever a user's queues here were added to or deleted (a cluster tells the realm's owner). */
+  onHoldersChanged: ((realmId: number, userId: number) => void) | undefined;
 
   /** Zulip's server_generation: when this server process started (seconds); register returns it
    * and the restart event carries it, so clients can tell they are talking to a new server. */
@@ -131,9 +135,12 @@ export class EventQueues implements EventSink {
   }
 
   delete(queue: EventQueue): void {
-    this.byId.delete(queue.id);
-    this.byUser.get(queue.settings.realmId)?.get(queue.userId)?.delete(queue);
+    if (!this.byId.delete(queue.id)) return;
+    const { realmId, allPublicStreams } = queue.settings;
+    this.byUser.get(realmId)?.get(queue.userId)?.delete(queue);
+    if (allPublicStreams) this.countAllPublic(realmId, queue.userId, -1);
     queue.consumer?.detach('deleted');
+    this.onHoldersChanged?.(realmId, queue.userId);
   }
 
   /** Drops every queue of a realm (its events stopped following on: the clients register again). */
@@ -196,16 +203,31 @@ export class EventQueues implements EventSink {
   }
 
   /** The users of a realm holding a queue registered with all_public_streams. */
-  allPublicStreamsUsers(realmId: number): number[] {
-    const users: number[] = [];
-    for (const [userId, queues] of this.byUser.get(realmId) ?? []) {
-      for (const queue of queues) {
-        if (!queue.settings.allPublicStreams) continue;
-        users.push(userId);
-        break;
-      }
-    }
-    return users;
+  allPublicStreamsUsers(realmId: number): Iterable<number> {
+    return this.allPublic.get(realmId)?.keys() ?? [];
+  }
+
+  /** Whether the user holds a queue registered with all_public_streams. */
+  hasAllPublicStreams(realmId: number, userId: number): boolean {
+    return this.allPublic.get(realmId)?.has(userId) === true;
+  }
+
+  /** The realms with queues here (some maybe empty by now). */
+  realmIds(): Iterable<number> {
+    return this.byUser.keys();
+  }
+
+  /** The users of a realm holding a queue here. */
+  holders(realmId: number): number[] {
+    return [...(this.byUser.get(realmId) ?? [])].filter(([, queues]) => queues.size > 0).map(([userId]) => userId);
+  }
+
+  private countAllPublic(realmId: number, userId: number, by: 1 | -1): void {
+    let users = this.allPublic.get(realmId);
+    if (!users) this.allPublic.set(realmId, (users = new Map()));
+    const count = (users.get(userId) ?? 0) + by;
+    if (count > 0) users.set(userId, count);
+    else users.delete(userId);
   }
 
   collectGarbage(): number {
@@ -266,5 +288,7 @@ export class EventQueues implements EventSink {
     let queues = users.get(queue.userId);
     if (!queues) users.set(queue.userId, (queues = new Set()));
     queues.add(queue);
+    if (queue.settings.allPublicStreams) this.countAllPublic(queue.settings.realmId, queue.userId, 1);
+    this.onHoldersChanged?.(queue.settings.realmId, queue.userId);
   }
 }

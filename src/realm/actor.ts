@@ -16,6 +16,7 @@ import type { RealmRecord } from '../organization/records.js';
 import type { RealmState } from '../organization/state.js';
 import { PresenceTable } from '../users/presence.js';
 import { loadRealmState } from './load.js';
+import type { PresenceKeeper, QueueHolders } from './links.js';
 import { IdsExhausted, LogRefusal, type IdSupply, type RealmLog } from './log.js';
 
 /** A command as it travels through the mailbox: plain data plus the promise to settle. */
@@ -47,6 +48,8 @@ export interface RealmLinks {
   log?: RealmLog;
   sink?: EventSink;
   ids?: IdSupply;
+  presence?: PresenceKeeper;
+  holders?: QueueHolders;
 }
 
 export class RealmActor implements RealmHandle {
@@ -75,6 +78,10 @@ export class RealmActor implements RealmHandle {
   private readonly sink: EventSink;
   /** Where IDs come from in a cluster (else the store's counters). */
   private readonly ids: IdSupply | undefined;
+  /** Where a cluster keeps presence besides this memory (standalone: nowhere). */
+  private readonly presenceKeeper: PresenceKeeper | undefined;
+  /** Who holds the realm's event queues (standalone: this server's queues). */
+  private readonly holders: QueueHolders;
   /** The previous write's append: each write is appended after it. */
   private lastAppend: Promise<unknown> = Promise.resolve();
   /** Set once the log refused a write: the local copy has a change the log does not, and the realm
@@ -91,10 +98,12 @@ export class RealmActor implements RealmHandle {
     this.log = links.log;
     this.sink = links.sink ?? queues;
     this.ids = links.ids;
+    this.presenceKeeper = links.presence;
+    this.holders = links.holders ?? queues;
     this.state = loadRealmState(store, realm);
     this.deliveries = new DeliveryTimer(config.clock, () => void this.deliverDue());
     this.deliveries.arm(this.state.nextDelivery());
-    this.presence = new PresenceTable(store.savedPresence(realm.id));
+    this.presence = links.presence ? new PresenceTable(links.presence.saved, true) : new PresenceTable(store.savedPresence(realm.id));
     this.notifier = new Notifier(config, {
       due: () => this.ask('notifications.due', null, {}),
       settle: (outcome) => this.ask('notifications.settle', null, outcome),
@@ -249,10 +258,23 @@ export class RealmActor implements RealmHandle {
       const output = def.run(ctx, envelope.input);
       this.sink.publish(this.state.realm.id, ctx.emitted);
       this.armPresenceSave();
-      envelope.resolve(output);
+      this.answer(envelope, output);
     } catch (error) {
       envelope.reject(this.failure(error, envelope.name));
     }
+  }
+
+  /** Answers a command once the presence it changed is kept where the cluster keeps it (at once
+   * when it changed none, or standalone). Presence is not worth failing a command for: a record
+   * not kept is logged, and the next report keeps it. */
+  private answer(envelope: Envelope, output: unknown): void {
+    const recent = this.presence.takeRecent();
+    if (!this.presenceKeeper || recent.length === 0) return envelope.resolve(output);
+    const realmId = this.state.realm.id;
+    void this.presenceKeeper
+      .keep(realmId, recent)
+      .catch((error: unknown) => this.config.log.error({ err: error, realm: realmId }, 'presence not kept in the cluster'))
+      .then(() => envelope.resolve(output));
   }
 
   /** Events go out after the commit and before the answer, so a client that reads its queue once
@@ -267,7 +289,7 @@ export class RealmActor implements RealmHandle {
         if (ctx.scheduleChanged) this.deliveries.arm(this.state.nextDelivery());
         if (ctx.notifyAt !== undefined) this.notifier.wake(ctx.notifyAt);
         this.armPresenceSave();
-        envelope.resolve(output);
+        this.answer(envelope, output);
       },
       (error: unknown) => {
         // A refusal after the command changed memory: LMDB dropped its writes, memory follows.
@@ -313,7 +335,7 @@ export class RealmActor implements RealmHandle {
   }
 
   private context(userId: number | null): CommandContext {
-    return new CommandContext(this.state, this.store, this.config, this.queues, this.presence, userId);
+    return new CommandContext(this.state, this.store, this.config, this.queues, this.holders, this.presence, userId);
   }
 
   /** Expected errors go back to the caller as they are. Anything else is a bug: it is logged, the

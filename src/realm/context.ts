@@ -3,6 +3,7 @@ import { nowSeconds } from '../clock.js';
 import type { Config } from '../config.js';
 import { errors } from '../errors.js';
 import type { EventQueues } from '../events/queues.js';
+import type { QueueHolders } from './links.js';
 import type { Emitted, ZulipEvent } from '../events/types.js';
 import type { Store } from '../store/store.js';
 import type { OwnedTable, Owner } from '../store/tables.js';
@@ -148,6 +149,8 @@ export class CommandContext {
     readonly store: Store,
     readonly config: Config,
     readonly queues: EventQueues,
+    /** Who holds the realm's event queues, on any node (connected users, all_public_streams). */
+    readonly holders: QueueHolders,
     /** Who was last seen when: memory only, saved coarsely by the actor (never by a command). */
     readonly presence: PresenceTable,
     private readonly userId: number | null,

@@ -67,7 +67,7 @@ export class ChannelTopics {
     const table = this.cache.get(channelId);
     if (table && messageId > table.last) {
       table.push(messageId, table.numberOf(topic), 0);
-      this.cache.grew(1);
+      this.cache.changed(channelId, 1);
     } else if (table) this.cache.delete(channelId);
   }
 
@@ -76,7 +76,15 @@ export class ChannelTopics {
     this.cache.delete(channelId);
   }
 
-  forget(): void {
-    this.cache.clear();
+  /** Forgets the tables: after another writer changed rows, or after a write was rolled back
+   * (`rolledBack`: only those it loaded or changed). */
+  forget(rolledBack = false): void {
+    if (rolledBack) this.cache.dropWritten();
+    else this.cache.clear();
+  }
+
+  /** A write begins (see TableCache.beginWrite). */
+  beginWrite(): void {
+    this.cache.beginWrite();
   }
 }

@@ -67,6 +67,8 @@ export class TableCache<T extends RowTable> {
   private readonly tables = new Map<number, { table: T; used: number }>();
   private rows = 0;
   private clock = 0;
+  /** Tables the write under way loaded or changed: what its rollback drops. */
+  private readonly written = new Set<number>();
 
   constructor(private readonly budget: number) {}
 
@@ -83,6 +85,7 @@ export class TableCache<T extends RowTable> {
     if (held) return held;
     const table = load();
     this.tables.set(key, { table, used: ++this.clock });
+    this.written.add(key);
     this.rows += table.length;
     while (this.rows > this.budget && this.tables.size > 1) {
       let oldest = key;
@@ -95,9 +98,21 @@ export class TableCache<T extends RowTable> {
     return table;
   }
 
-  /** Counts rows added to a held table since it was loaded. */
-  grew(rows: number): void {
-    this.rows += rows;
+  /** A held table was changed in place, `grown` rows added. */
+  changed(key: number, grown = 0): void {
+    this.rows += grown;
+    this.written.add(key);
+  }
+
+  /** A write begins: what the one before loaded or changed is settled. */
+  beginWrite(): void {
+    this.written.clear();
+  }
+
+  /** The write under way was rolled back: the tables it loaded or changed go. */
+  dropWritten(): void {
+    for (const key of this.written) this.delete(key);
+    this.written.clear();
   }
 
   delete(key: number): void {

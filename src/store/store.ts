@@ -75,7 +75,7 @@ import type { NavigationViewRecord } from '../users/navigationViews.js';
 import type { UserRecord } from '../users/records.js';
 import { changeCodec, tapWrites, type Change, type ChangeTap } from './changes.js';
 import { SearchIndex } from './searchIndex.js';
-import { OwnedTable, RealmTable } from './tables.js';
+import { hasKeys, OwnedTable, RealmTable } from './tables.js';
 import { UserMessageIndex } from './userMessages.js';
 import { ChannelTopics } from './channelTopics.js';
 
@@ -303,7 +303,7 @@ export class Store {
     this.logPositions = this.env.openDB({ name: 'logPositions' });
     if (recorded !== STORE_FORMAT) {
       // A new data directory has no realm yet; one without a recorded format was migrated above.
-      if (recorded !== undefined || this.realms.getKeysCount({ limit: 1 }) > 0) this.migratedFrom = recorded ?? 1;
+      if (recorded !== undefined || hasKeys(this.realms)) this.migratedFrom = recorded ?? 1;
       if (this.migratedFrom !== null && this.migratedFrom < SEARCH_INDEX_FORMAT) this.rebuildSearchIndex(progress);
       this.meta.putSync(FORMAT_KEY, STORE_FORMAT);
     }
@@ -345,7 +345,7 @@ export class Store {
    * 'userMessages'; they are folded into conversation chunks once, in one transaction, at open. */
   private migrateUserMessageRows(): void {
     const old: Database<number, [number, number]> = this.env.openDB({ name: 'userMessages' });
-    if (old.getKeysCount({ limit: 1 }) === 0) return;
+    if (!hasKeys(old)) return;
     this.env.transactionSync(() => {
       const recipients = new Map<number, number>();
       for (const { value } of this.messages.getRange()) recipients.set(value.id, value.recipientId);
@@ -401,7 +401,7 @@ export class Store {
   /** Whether any message is left in a topic (its name lowercased). */
   topicHasMessages(channelId: number, topic: string): boolean {
     if (tooLongForKey(topic)) return false;
-    return this.topicMessages.getKeysCount({ ...span([channelId, topic], 0, false), limit: 1 }) > 0;
+    return hasKeys(this.topicMessages, span([channelId, topic], 0, false));
   }
 
   /** The IDs of the messages a user sent, oldest first. */
@@ -412,7 +412,7 @@ export class Store {
   /** Builds an index added after data directories existed, once, at open: when it is empty and
    * the rows it indexes are not. */
   private backfill(index: Database, source: Database, fill: () => void): void {
-    if (index.getKeysCount({ limit: 1 }) > 0 || source.getKeysCount({ limit: 1 }) === 0) return;
+    if (hasKeys(index) || !hasKeys(source)) return;
     this.env.transactionSync(fill);
   }
 
@@ -496,12 +496,13 @@ export class Store {
     this.forgetCaches();
   }
 
-  /** Drops what memory holds of rows another writer changed. */
-  private forgetCaches(): void {
+  /** Drops what memory holds of rows another writer changed, or (`rolledBack`) of rows a write
+   * that was rolled back loaded or changed: of the row tables, only those. */
+  private forgetCaches(rolledBack = false): void {
     this.headerCache.clear();
-    this.userMessages.forget();
+    this.userMessages.forget(rolledBack);
     this.search.forget();
-    this.channelTopics.forget();
+    this.channelTopics.forget(rolledBack);
     this.lastIds.clear();
   }
 
@@ -559,13 +560,14 @@ export class Store {
   private runWrite(write: PendingWrite): void {
     this.tap.current = write.record ? write.changes : undefined;
     this.userMessages.beginWrite();
+    this.channelTopics.beginWrite();
     try {
       write.outcome = { ok: true, result: this.env.transactionSync(write.run) };
       this.userMessages.endWrite();
     } catch (error) {
       this.userMessages.rollBackWrite();
       this.userMessages.flush();
-      this.forgetCaches();
+      this.forgetCaches(true);
       write.outcome = { ok: false, error: isStorageFailure(error) ? new StorageError(error) : error };
     } finally {
       this.tap.current = undefined;

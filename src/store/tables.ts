@@ -1,9 +1,15 @@
 // Typed tables over LMDB sub-databases: each knows its key layout (store.ts lists them all), so
 // no command builds a key. Realm tables hold rows that carry their realm and ID; owned tables hold
 // rows of one user of a realm, keyed by the owner and the row's own ID.
-import type { Database } from 'lmdb';
+import type { Database, Key, RangeOptions } from 'lmdb';
 
 type KeyPart = number | string;
+
+/** Whether a table holds any key (in a range): one key read. lmdb-js's getKeysCount counts every
+ * key of the range even when given a limit. */
+export function hasKeys(db: Database<unknown, Key>, range: RangeOptions = {}): boolean {
+  return [...db.getKeys({ ...range, limit: 1 })].length > 0;
+}
 
 /** Rows of a realm with a key of their own: [realmId, …keyOf(row)]. */
 export class RealmTable<T extends { realmId: number }> {
@@ -74,7 +80,7 @@ export class OwnedTable<T> {
 
   /** Whether the owner has any row (one key read). */
   hasRows(owner: Owner): boolean {
-    return this.db.getKeysCount({ start: [owner.realmId, owner.userId], end: [owner.realmId, owner.userId + 1], limit: 1 }) > 0;
+    return hasKeys(this.db, { start: [owner.realmId, owner.userId], end: [owner.realmId, owner.userId + 1] });
   }
 
   /** The owner's rows in key order. */

@@ -122,18 +122,22 @@ export class UserMessageIndex {
 
   constructor(private readonly db: Database<Buffer, Key>) {}
 
-  /** Forgets what was read or written in memory: after a write was rolled back (appends not yet
-   * written are forgotten too: call `flush` first to keep them). */
-  forget(): void {
+  /** Forgets what was read or written in memory: after another writer changed rows, or after a
+   * write was rolled back (`rolledBack`: of the users' rows in memory, only those it loaded or
+   * changed). Appends not yet written are forgotten too: call `flush` first to keep them. */
+  forget(rolledBack = false): void {
     this.chunkStarts.clear();
     this.userConversations.clear();
     this.dirty = [];
-    this.active.clear();
+    if (rolledBack) this.active.dropWritten();
+    else this.active.clear();
   }
 
-  /** A write of a batch starts: what it appends can be taken back (`rollBackWrite`). */
+  /** A write of a batch starts: what it appends can be taken back (`rollBackWrite`), and the rows
+   * in memory it loads or changes are known (TableCache.beginWrite). */
   beginWrite(): void {
     this.write = ++this.writes;
+    this.active.beginWrite();
   }
 
   /** The write succeeded: its appends stay with the batch's. */
@@ -223,10 +227,12 @@ export class UserMessageIndex {
     for (const [id, flags] of changes) {
       from = table.lowerBound(id, from);
       const at = from < table.length && table.ids[from] === id ? from : -1;
-      if (flags !== undefined && at >= 0 && table.second[at] === recipientId) table.first[at] = flags;
-      else if (flags !== undefined && at < 0 && id > table.last) {
+      if (flags !== undefined && at >= 0 && table.second[at] === recipientId) {
+        table.first[at] = flags;
+        this.active.changed(userId);
+      } else if (flags !== undefined && at < 0 && id > table.last) {
         table.push(id, flags, recipientId);
-        this.active.grew(1);
+        this.active.changed(userId, 1);
       } else {
         this.active.delete(userId);
         return;

@@ -22,8 +22,10 @@ export interface WindowRequest {
   /** The narrow's channel when the user may read its whole history: its index is read. */
   historyChannel: { id: number; recipientId: number } | undefined;
   /** The channel whose conversation a recipient ID is (undefined: a direct-message group's). */
-  channelOf: (recipientId: number) => number | undefined;
+  channelOf: ChannelOf;
 }
+
+export type ChannelOf = (recipientId: number) => number | undefined;
 
 export interface WindowEntry {
   id: number;
@@ -41,8 +43,8 @@ export interface WindowEntry {
 
 /** A message's header from memory when it is a channel's (the channel from its conversation, the
  * topic from the channel's messages), else the stored one. */
-function headerIn(store: Store, request: WindowRequest, id: number, recipientId: number): MessageHeader {
-  const channelId = request.channelOf(recipientId);
+function headerIn(store: Store, channelOf: ChannelOf, id: number, recipientId: number): MessageHeader {
+  const channelId = channelOf(recipientId);
   const topic = channelId === undefined ? undefined : store.channelTopics.topicOf(channelId, id);
   return topic === undefined ? store.messageHeader(id)! : { type: 'stream', channelId: channelId!, recipientId, topic, participants: [] };
 }
@@ -50,7 +52,7 @@ function headerIn(store: Store, request: WindowRequest, id: number, recipientId:
 class LazyEntry implements WindowEntry {
   constructor(
     private readonly store: Store,
-    private readonly request: WindowRequest,
+    private readonly channelOf: ChannelOf,
     readonly id: number,
     readonly flags: number,
     readonly received: boolean,
@@ -65,10 +67,15 @@ class LazyEntry implements WindowEntry {
   }
 
   get header(): MessageHeader {
-    this.known ??= this.record ? headerOf(this.record) : headerIn(this.store, this.request, this.id, this.recipientId);
+    this.known ??= this.record ? headerOf(this.record) : headerIn(this.store, this.channelOf, this.id, this.recipientId);
     return this.known;
   }
 }
+
+/** The entry of a message known by its header (flag updates by message ID); its record is read
+ * only when asked for. */
+export const headerEntry = (store: Store, channelOf: ChannelOf, header: MessageHeader, id: number, flags: number, received: boolean): WindowEntry =>
+  new LazyEntry(store, channelOf, id, flags, received, header.recipientId, undefined, header);
 
 /** Whether every term can be decided from an index row: flags and IDs always, and on a channel's
  * index its channel and topic (the index stores the topic). Then no message is decoded. */
@@ -137,7 +144,7 @@ function* searchCandidates(store: Store, request: WindowRequest, query: SearchQu
     const record = checkRecord ? store.messages.get(id) : undefined;
     if (checkRecord && (!record || !matchesNarrow(rest, record, flags))) continue;
     if (record && query.phrases.length > 0 && !phrasesHold(query, wordsOf(record))) continue;
-    yield new LazyEntry(store, request, id, flags, stored !== undefined, header.recipientId, record, header);
+    yield new LazyEntry(store, request.channelOf, id, flags, stored !== undefined, header.recipientId, record, header);
   }
 }
 
@@ -161,7 +168,7 @@ function* candidates(store: Store, request: WindowRequest, from: number, reverse
     indexed.id = id;
     indexed.topic = topic;
     if (request.terms.length > 0 && !matchesNarrow(request.terms, record ?? indexed, flags)) return undefined;
-    return new LazyEntry(store, request, id, flags, stored !== undefined, recipientId, record);
+    return new LazyEntry(store, request.channelOf, id, flags, stored !== undefined, recipientId, record);
   };
   // Rows in memory are walked by position, from `from` one way or the other.
   const positions = function* (table: RowTable): Generator<number> {

@@ -56,8 +56,11 @@ export class PresenceTable implements PresenceView {
   private lastUpdateId = 0;
   /** Changed since the last snapshot (saving an unchanged table is skipped). */
   private changed = false;
+  /** With `tracked`, the records changed since `takeRecent` (null: forgotten), to be kept elsewhere. */
+  private readonly recent: Map<number, PresenceRecord | null> | undefined;
 
-  constructor(saved?: PresenceSnapshot) {
+  constructor(saved?: PresenceSnapshot, tracked = false) {
+    if (tracked) this.recent = new Map();
     if (!saved) return;
     this.lastUpdateId = saved.lastUpdateId;
     for (const [userId, record] of saved.users) this.byUser.set(userId, record);
@@ -76,7 +79,7 @@ export class PresenceTable implements PresenceView {
     const before = this.byUser.get(userId);
     if (!before) {
       const record = { lastActive: active ? now : null, lastConnected: now, lastUpdateId: this.nextUpdateId() };
-      this.byUser.set(userId, record);
+      this.set(userId, record);
       return { record, created: true, becameOnline: active };
     }
     // Never active, or never connected: treated as long ago (Zulip: one day).
@@ -92,13 +95,28 @@ export class PresenceTable implements PresenceView {
     }
     if (lastActive === before.lastActive && lastConnected === before.lastConnected) return { record: before, created: false, becameOnline };
     const record = { lastActive, lastConnected, lastUpdateId: this.nextUpdateId() };
-    this.byUser.set(userId, record);
+    this.set(userId, record);
     return { record, created: false, becameOnline };
   }
 
   /** Forgets a user's record (turning presence_enabled off starts them afresh, as in Zulip). */
   forget(userId: number): void {
-    this.changed = this.byUser.delete(userId) || this.changed;
+    if (!this.byUser.delete(userId)) return;
+    this.changed = true;
+    this.recent?.set(userId, null);
+  }
+
+  private set(userId: number, record: PresenceRecord): void {
+    this.byUser.set(userId, record);
+    this.recent?.set(userId, record);
+  }
+
+  /** The records changed since the last call (tracked tables only; else none). */
+  takeRecent(): [userId: number, record: PresenceRecord | null][] {
+    if (!this.recent || this.recent.size === 0) return [];
+    const recent = [...this.recent];
+    this.recent.clear();
+    return recent;
   }
 
   get hasChanges(): boolean {

@@ -24,11 +24,14 @@ test('SIGTERM drains the owner under load; a fresh node rebuilds the realm from 
         else failed.push(response.status);
       }
     })();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Writes before and after the drain, counted rather than timed (a loaded machine writes slowly):
+    // enough for two snapshots in all.
+    const written = (count: number) => async () => (acknowledged.length >= count ? true : undefined);
+    await eventually(written(20), 30_000, 'writes before the drain');
     const drainStarted = performance.now();
     await stop(owner);
     const drainMs = performance.now() - drainStarted;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await eventually(written(acknowledged.length + 25), 30_000, 'writes after the drain');
     running = false;
     await load;
     const stored = ((await writer.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 5000, narrow: [{ operator: 'topic', operand: 'handover' }] })).body.messages as { id: number }[]).map((message) => message.id);

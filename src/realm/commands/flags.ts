@@ -3,10 +3,10 @@
 import { canReadChannel } from '../../channels/access.js';
 import { errors } from '../../errors.js';
 import { Flag, headerOf, type FlagName, type MessageHeader } from '../../messages/records.js';
-import type { WindowEntry } from '../../store/window.js';
+import { headerEntry, type WindowEntry } from '../../store/window.js';
 import type { UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
-import { MAX_MESSAGES_PER_FETCH, narrowWindow, normalizeTopic, type WindowInput } from './messages.js';
+import { channelsOf, MAX_MESSAGES_PER_FETCH, narrowWindow, normalizeTopic, type WindowInput } from './messages.js';
 import type { MessageDetails, UpdateMessageFlagsEvent } from '../../events/catalogue.js';
 import { retractNotifications } from './notifications.js';
 
@@ -79,29 +79,50 @@ function flagEvent(user: UserRecord, applied: Applied, ids: number[], change: Fl
   // Clients put messages marked unread back into their unread counts from these details.
   if (change.op === 'remove' && change.flag === 'read') {
     const details: Record<string, MessageDetails> = {};
+    const shared = new SharedDetails(user);
     applied.entries.forEach((entry, index) => {
-      details[entry.id] = messageDetails(user, entry.header, applied.flags[index]!);
+      details[entry.id] = shared.of(entry.header, (applied.flags[index]! & anyMention) !== 0);
     });
     event.message_details = details;
   }
   return event;
 }
 
-function messageDetails(user: UserRecord, message: MessageHeader, flags: number): MessageDetails {
-  const details: MessageDetails =
-    message.type === 'stream' ? { type: 'stream', stream_id: message.channelId, topic: message.topic } : { type: 'private', user_ids: message.participants.filter((id) => id !== user.id) };
-  if ((flags & anyMention) !== 0) details.mentioned = true;
-  return details;
+/** One details object for each conversation, topic and mention state: messages alike share it
+ * (a window of thousands has a few dozen). */
+class SharedDetails {
+  private readonly byConversation = new Map<number, Map<string, [plain?: MessageDetails, mentioned?: MessageDetails]>>();
+
+  constructor(private readonly user: UserRecord) {}
+
+  of(message: MessageHeader, mentioned: boolean): MessageDetails {
+    let byTopic = this.byConversation.get(message.recipientId);
+    if (!byTopic) this.byConversation.set(message.recipientId, (byTopic = new Map()));
+    let pair = byTopic.get(message.topic);
+    if (!pair) byTopic.set(message.topic, (pair = []));
+    const at = mentioned ? 1 : 0;
+    return (pair[at] ??= this.build(message, mentioned));
+  }
+
+  private build(message: MessageHeader, mentioned: boolean): MessageDetails {
+    const details: MessageDetails =
+      message.type === 'stream' ? { type: 'stream', stream_id: message.channelId, topic: message.topic } : { type: 'private', user_ids: message.participants.filter((id) => id !== this.user.id) };
+    if (mentioned) details.mentioned = true;
+    return details;
+  }
 }
 
-/** The entries for explicit message IDs; any the user cannot access is refused, as Zulip does. */
+/** The entries for explicit message IDs, from their headers (a row of the user's, or a channel of
+ * the realm's, places the message in the realm); any the user cannot access is refused, as Zulip
+ * does. */
 function entriesFor(ctx: CommandContext, user: UserRecord, ids: readonly number[]): WindowEntry[] {
+  const channelOf = channelsOf(ctx);
   return ids.map((id) => {
-    const message = ctx.store.messages.get(id);
-    const flags = message && ctx.store.userMessages.get(user.id, message.recipientId, id);
-    if (message && message.realmId === ctx.state.realm.id && flags !== undefined) return { id, message, header: headerOf(message), flags, received: true, recipientId: message.recipientId };
-    const channel = message?.channelId == null ? undefined : ctx.state.channels.get(message.channelId);
-    if (message && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return { id, message, header: headerOf(message), flags: Flag.read | Flag.historical, received: false, recipientId: message.recipientId };
+    const header = ctx.store.messageHeader(id);
+    const flags = header && ctx.store.userMessages.get(user.id, header.recipientId, id);
+    if (header && flags !== undefined) return headerEntry(ctx.store, channelOf, header, id, flags, true);
+    const channel = header?.channelId == null ? undefined : ctx.state.channels.get(header.channelId);
+    if (header && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return headerEntry(ctx.store, channelOf, header, id, Flag.read | Flag.historical, false);
     throw errors.badRequest('Invalid message(s)');
   });
 }

@@ -10,7 +10,7 @@ import { searchHighlights } from '../../messages/search.js';
 import { Flag, flagNames, type MessageRecord } from '../../messages/records.js';
 import { renderAs, type RenderedMessage } from '../../messages/render.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
-import { messageWindow, type Anchor } from '../../store/window.js';
+import { messageWindow, type Anchor, type ChannelOf } from '../../store/window.js';
 import { hasMuted, Role, type UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { accessibleMessage } from './messageAccess.js';
@@ -109,10 +109,8 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, flagsByUser: M
   for (const [flags, userIds] of byFlags) emitGroup(flags, flagNames(flags), userIds);
   const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
   if (channel && !channel.inviteOnly) {
-    // In a cluster such queues may be on any node: every reader who did not receive it is named,
-    // and each node delivers to the all_public_streams queues it has.
-    const candidates = ctx.config.cluster ? ctx.activeUserIds() : ctx.queues.allPublicStreamsUsers(ctx.state.realm.id);
-    const readers = candidates.filter((id) => {
+    // Those holding such a queue, on whichever node (a cluster's nodes tell the realm's owner).
+    const readers = [...ctx.holders.allPublicStreamsUsers(ctx.state.realm.id)].filter((id) => {
       const user = ctx.state.users.get(id);
       return !flagsByUser.has(id) && user !== undefined && canReadChannel(ctx.state, channel, user);
     });
@@ -130,6 +128,9 @@ export interface WindowInput {
 
 /** The window of a narrow as the viewer may read it: the one definition GET /messages and the
  * flag updates by narrow share. */
+/** The channel of a conversation, as windows and their entries ask it. */
+export const channelsOf = (ctx: ReadContext): ChannelOf => (recipientId) => ctx.state.channelByRecipient(recipientId)?.id;
+
 export function narrowWindow(ctx: ReadContext, viewer: UserRecord, input: WindowInput) {
   const terms = resolveNarrow(ctx.state, viewer, input.narrow, ctx.fakeEmailDomain);
   const channelTerm = terms.find((term) => term.op === 'channel' && !term.negated);
@@ -143,7 +144,7 @@ export function narrowWindow(ctx: ReadContext, viewer: UserRecord, input: Window
     numAfter: input.numAfter,
     includeAnchor: input.includeAnchor,
     historyChannel: channel !== undefined && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, viewer) ? channel : undefined,
-    channelOf: (recipientId) => ctx.state.channelByRecipient(recipientId)?.id,
+    channelOf: channelsOf(ctx),
   });
   return { ...window, search: narrowSearch(terms) };
 }

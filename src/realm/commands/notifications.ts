@@ -67,7 +67,7 @@ export function queueNotifications(ctx: CommandContext, message: MessageRecord, 
       get topicPolicy() {
         return visibilityPolicies[(channel && ctx.store.userTopics.get(ctx.ownerOf(userId), channel.id, message.topic.toLowerCase())?.policy) ?? 0]!;
       },
-      connected: ctx.queues.hasQueue(ctx.state.realm.id, userId),
+      connected: ctx.holders.hasQueue(ctx.state.realm.id, userId),
     };
     if (push && notificationTrigger('push', candidate) !== null) for (const route of routesOf(ctx, userId)) queue(ctx, userId, route, 'message', [message.id]);
     if (mail && notificationTrigger('email', candidate) !== null) batchEmail(ctx, userId, message.id);

@@ -1,0 +1,186 @@
+// Queues held on other nodes count at the realm's owner: a public channel's message reaches the
+// all_public_streams queues registered on any node (and the owner names only their users between
+// nodes, not every reader), and a user whose client holds a queue on another node is not pushed a
+// missed-message notification; once that queue is gone, or its node died or restarted, they are;
+// a new owner asks the nodes what they hold.
+import { connect } from '@nats-io/transport-node';
+import { Packr } from 'msgpackr';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { subjects } from '../../src/cluster/connection.js';
+import { stop, type ParleyNode } from '../../src/cli/processes.js';
+import type { ApiClient } from '../helpers/client.js';
+import { eventually, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { pollEvents, register, type Event } from '../helpers/events.js';
+import { registerDevice, type Device } from '../helpers/pushDevices.js';
+import { FakeRelay } from '../helpers/relay.js';
+
+const codec = new Packr({ useRecords: false, structuredClone: true });
+
+/** An emission as it travels between nodes (the parts this test reads). */
+interface WireEmission {
+  event: { type: string; message?: { id: number } };
+  userIds: number[];
+  allPublicStreamsOnly?: true;
+}
+
+const idOf = async (client: ApiClient): Promise<number> => Number((await client.get('/users/me')).body.user_id);
+const messageIds = (events: Event[]) => events.map((event) => [(event.message as { id: number }).id, event.flags]);
+const pending = async (client: ApiClient, queueId: string) => (await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
+
+test('all_public_streams queues on any node get public messages; the owner names only their users', async () => {
+  const cluster = await startCluster({ nodes: 2 });
+  const nc = await connect({ servers: cluster.nats.map((server) => server.url) });
+  try {
+    // The first node seeded the demo realm and owns it.
+    const [owner, gateway] = cluster.nodes as [ParleyNode, ParleyNode];
+    const iago = await cluster.client(owner, 'iago@zulip.com');
+    assert.is((await iago.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'Lobby' }]) })).status, 200);
+    assert.is((await iago.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'Backroom' }]), invite_only: true })).status, 200);
+    const cordelia = await cluster.client(gateway, 'cordelia@zulip.com');
+    const othello = await cluster.client(gateway, 'othello@zulip.com');
+    const polonius = await cluster.client(gateway, 'polonius@zulip.com');
+    const hamlet = await cluster.client(owner, 'hamlet@zulip.com');
+    const everywhere = await register(cordelia, { all_public_streams: true, event_types: ['message'] });
+    const usual = await register(othello, { event_types: ['message'] });
+    // A guest may not read a public channel they are not in: nothing for them.
+    const guest = await register(polonius, { all_public_streams: true, event_types: ['message'] });
+    const onOwner = await register(hamlet, { all_public_streams: true, event_types: ['message'] });
+
+    const emissions: WireEmission[] = [];
+    nc.subscribe(subjects.allEvents, {
+      callback: (error, message) => {
+        if (!error) emissions.push(...(codec.unpack(message.data) as { emissions: WireEmission[] }).emissions);
+      },
+    });
+    await nc.flush();
+
+    const send = async (to: string, content: string) => Number((await iago.post('/messages', { type: 'stream', to, topic: 'hello', content })).body.id);
+    const first = await send('Lobby', 'for everyone');
+    await send('Backroom', 'not for cordelia');
+    const last = await send('Lobby', 'for everyone again');
+    const expected = [[first, []], [last, []]];
+    assert.equal(messageIds(await pollEvents(cordelia, everywhere.queueId, 2)), expected, 'the gateway\'s all_public_streams queue: both public messages, without flags');
+    assert.equal(messageIds(await pollEvents(hamlet, onOwner.queueId, 2)), expected, 'the owner\'s own');
+    assert.equal(await pending(othello, usual.queueId), [], 'a queue without all_public_streams');
+    assert.equal(await pending(polonius, guest.queueId), [], 'a guest\'s');
+
+    const named = emissions.filter((emission) => emission.allPublicStreamsOnly).map((emission) => [emission.event.message?.id, [...emission.userIds].sort((a, b) => a - b)]);
+    const holders = [await idOf(cordelia), await idOf(hamlet)].sort((a, b) => a - b);
+    assert.equal(named, [[first, holders], [last, holders]], 'between nodes, each names only the users holding such a queue who may read it');
+
+    // Deleted on the gateway: the owner stops naming that user (told without waiting: soon after).
+    assert.is((await cordelia.delete('/events', { queue_id: everywhere.queueId })).status, 200);
+    const hamletId = await idOf(hamlet);
+    await eventually(async () => {
+      const id = await send('Lobby', 'after the queue went');
+      const emission = await eventually(async () => emissions.find((candidate) => candidate.allPublicStreamsOnly && candidate.event.message?.id === id), 5_000, 'the emission');
+      return emission.userIds.length === 1 && emission.userIds[0] === hamletId ? true : undefined;
+    }, 10_000, 'an emission naming only the owner\'s all_public_streams user');
+  } finally {
+    await nc.close();
+    await cluster.stop();
+  }
+});
+
+const RELAY_CREDENTIALS = 'server-uuid:server-api-key';
+
+/** Pushes of direct messages from Iago to Othello and Cordelia, as the relay saw them. */
+async function directPushes(relay: FakeRelay, cluster: TestCluster, senderNode: ParleyNode, othelloNode: ParleyNode) {
+  const othello = await cluster.client(othelloNode, 'othello@zulip.com');
+  const cordelia = await cluster.client(senderNode, 'cordelia@zulip.com');
+  const iago = await cluster.client(senderNode, 'iago@zulip.com');
+  const othelloPhone = await registerDevice(othello, 701);
+  const cordeliaPhone = await registerDevice(cordelia, 702);
+  // Connected, Othello wants no push.
+  assert.is((await othello.patch('/settings', { enable_online_push_notifications: false })).status, 200);
+  const pushesTo = (device: Device) =>
+    relay.requests
+      .filter((request) => request.path === '/api/v1/remotes/push/e2ee/notify')
+      .flatMap((request) => request.body.devices as { push_account_id: number }[])
+      .filter((target) => target.push_account_id === device.pushAccountId).length;
+  const direct = async (to: string[], content: string) => assert.is((await iago.post('/messages', { type: 'direct', to: JSON.stringify(to), content })).status, 200);
+  return {
+    othello,
+    /** A message to both: Cordelia, who has no queue anywhere, is pushed; Othello is not. */
+    async assertOnlyCordeliaPushed(what: string) {
+      const [before, othelloBefore] = [pushesTo(cordeliaPhone), pushesTo(othelloPhone)];
+      await direct(['othello@zulip.com', 'cordelia@zulip.com'], what);
+      await eventually(async () => (pushesTo(cordeliaPhone) > before ? true : undefined), 10_000, `${what}: the push to Cordelia`);
+      // Sent after the first, pushed after it: by then every push of the first is out.
+      await direct(['cordelia@zulip.com'], `${what}: to Cordelia alone`);
+      await eventually(async () => (pushesTo(cordeliaPhone) > before + 1 ? true : undefined), 10_000, `${what}: the second push to Cordelia`);
+      assert.is(pushesTo(othelloPhone), othelloBefore, `${what}: Othello is connected, no push`);
+    },
+    async assertOthelloPushed(what: string) {
+      const before = pushesTo(othelloPhone);
+      await eventually(async () => {
+        await direct(['othello@zulip.com'], what);
+        return pushesTo(othelloPhone) > before ? true : await new Promise<undefined>((resolve) => setTimeout(resolve, 300, undefined));
+      }, 10_000, `${what}: a push to Othello`);
+    },
+  };
+}
+
+async function withRelay(nodes: number, run: (relay: FakeRelay, cluster: TestCluster) => Promise<void>, env: Record<string, string> = {}): Promise<void> {
+  const relay = await FakeRelay.start();
+  const cluster = await startCluster({ nodes, env: { PARLEY_PUSH_RELAY_URL: relay.url, PARLEY_PUSH_RELAY_CREDENTIALS: RELAY_CREDENTIALS, ...env } });
+  try {
+    await run(relay, cluster);
+  } finally {
+    await cluster.stop();
+    await relay.close();
+  }
+}
+
+test('a user with a queue on another node is not pushed for a message the owner processes; with none (refused, deleted, its node died), they are', () =>
+  withRelay(2, async (relay, cluster) => {
+    const [owner, gateway] = cluster.nodes as [ParleyNode, ParleyNode];
+    const pushes = await directPushes(relay, cluster, owner, gateway);
+    // A registration the owner refuses leaves no queue: the owner counted it from the start, and
+    // learns at once that it never opened.
+    const refused = await pushes.othello.post('/register', { event_types: ['message'], narrow: [{ operator: 'channel', operand: 'No such channel' }] });
+    assert.is(refused.status, 400, JSON.stringify(refused.body));
+    await pushes.assertOthelloPushed('registration refused');
+    const queue = await register(pushes.othello, { event_types: ['message'] });
+    await pushes.assertOnlyCordeliaPushed('queue on the gateway');
+    assert.is((await pushes.othello.delete('/events', { queue_id: queue.queueId })).status, 200);
+    await pushes.assertOthelloPushed('queue deleted');
+
+    await register(pushes.othello, { event_types: ['message'] });
+    await pushes.assertOnlyCordeliaPushed('registered again');
+    gateway.child.kill('SIGKILL');
+    await pushes.assertOthelloPushed('gateway killed');
+  }));
+
+test('a node killed and restarted under its name voids what it told before: its old queues count no more', () =>
+  withRelay(
+    2,
+    async (relay, cluster) => {
+      const [owner, gateway] = cluster.nodes as [ParleyNode, ParleyNode];
+      const pushes = await directPushes(relay, cluster, owner, gateway);
+      await register(pushes.othello, { event_types: ['message'] });
+      await pushes.assertOnlyCordeliaPushed('queue on the gateway');
+      gateway.child.kill('SIGKILL');
+      await gateway.exited;
+      // Back well within its heartbeat's lapse: never judged dead, so only its word voids the old queue.
+      await cluster.restart(gateway);
+      await pushes.assertOthelloPushed('the gateway restarted');
+    },
+    { PARLEY_LEASE_MS: '20000' },
+  ));
+
+test('a new owner asks every node for its queue holders: connected before the handover, connected after', () =>
+  withRelay(3, async (relay, cluster) => {
+    const [owner, second, third] = cluster.nodes as [ParleyNode, ParleyNode, ParleyNode];
+    const pushes = await directPushes(relay, cluster, second, second);
+    // A queue on each survivor: whichever takes the realm starts its own queues over, and learns
+    // of the other's only by asking.
+    await register(pushes.othello, { event_types: ['message'] });
+    await register(await cluster.client(third, 'othello@zulip.com'), { event_types: ['message'] });
+    await pushes.assertOnlyCordeliaPushed('before the handover');
+    await stop(owner);
+    await pushes.assertOnlyCordeliaPushed('after the handover');
+  }));
+
+test.run();
