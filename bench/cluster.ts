@@ -13,7 +13,8 @@ import { startLocalCluster, type LocalCluster } from '../src/cli/localCluster.js
 import { ApiClient } from '../test/helpers/client.js';
 import { devClient } from '../test/helpers/operator.js';
 import { spawnServer } from '../test/helpers/process.js';
-import { connect, type Member, type Watcher } from './fanout.js';
+import { connect, type Watcher } from './fanout.js';
+import type { Member } from './lib/dataset.js';
 import { percentile, pool, printTable, writeResult, type Row } from './lib/stats.js';
 
 export interface ClusterBenchOptions {

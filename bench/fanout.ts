@@ -7,43 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { openStore } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { EventQueues } from '../src/events/queues.js';
-import { Realms } from '../src/realm/registry.js';
-import { Role } from '../src/users/records.js';
 import { ApiClient } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
-import { addChannel, addUser } from './lib/dataset.js';
-import { percentile, pool, printTable, rssBytes, writeResult } from './lib/stats.js';
+import { buildChannelRealm, type Member } from './lib/dataset.js';
+import { cpuSeconds, percentile, pool, printTable, rssBytes, writeResult } from './lib/stats.js';
 
 export interface FanoutOptions {
   clients: number;
   repeats: number;
   /** Everything must be done by then (a bound, not a target). */
   timeoutMs: number;
-}
-
-export interface Member {
-  email: string;
-  apiKey: string;
-}
-
-/** Builds the realm: an owner and `count` members, all subscribed to one channel. */
-async function buildDataset(dataDir: string, count: number): Promise<{ owner: Member; members: Member[] }> {
-  const config = { ...loadConfig({}), dataDir, mode: 'production' as const };
-  const store = openStore(config);
-  const realms = new Realms(store, config, new EventQueues(store));
-  const realm = await realms.create({ subdomain: '', name: 'Fan-out' });
-  const owner = await addUser(realm, 'owner@fanout.test', Role.owner);
-  const members = await Promise.all(Array.from({ length: count }, (_, i) => addUser(realm, `member${i}@fanout.test`, Role.member)));
-  await addChannel(realm, owner.userId, 'fanout', [owner.userId, ...members.map((member) => member.userId)]);
-  await realms.idle();
-  await store.close();
-  return {
-    owner: { email: 'owner@fanout.test', apiKey: owner.apiKey },
-    members: members.map((member, i) => ({ email: `member${i}@fanout.test`, apiKey: member.apiKey })),
-  };
 }
 
 /** A client that only watches for one marker per round, without parsing frames. */
@@ -86,7 +59,7 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-fanout-'));
   try {
     const setupStart = performance.now();
-    const { owner, members } = await buildDataset(dataDir, options.clients);
+    const { owner, members } = await buildChannelRealm(dataDir, options.clients, 'fanout');
     const setupMs = performance.now() - setupStart;
     const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'production' });
     try {
@@ -103,6 +76,7 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
       // The reply is sent after the commit, once the events are in every queue; the sockets are
       // written on the next turn of the event loop, while the reply is on its way.
       const replies: number[] = [];
+      const cpuBefore = cpuSeconds(pid);
       for (let round = 0; round < options.repeats; round++) {
         const marker = `fanout-round-${round}-${Math.random().toString(36).slice(2)}`;
         let pending = watchers.length;
@@ -126,6 +100,9 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
         lastDelivery.push(Math.max(...times));
         deliveries.push(...times);
       }
+      // The server's CPU time over the rounds (the send, its rows and events, every socket write),
+      // per delivery.
+      const cpuPerDelivery = (cpuSeconds(pid) - cpuBefore) / (options.clients * options.repeats);
       for (const watcher of watchers) watcher.socket.terminate();
 
       const result = {
@@ -135,6 +112,7 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
         each_delivery_ms: { p50: percentile(deliveries, 50), p99: percentile(deliveries, 99) },
         post_reply_ms: { p50: percentile(replies, 50), p99: percentile(replies, 99) },
         deliveries_per_second: options.clients / (percentile(lastDelivery, 50) / 1000),
+        server_cpu_us_per_delivery: cpuPerDelivery * 1e6,
         server_bytes_per_socket: (connectedRss - idleRss) / options.clients,
         setup_ms: setupMs,
         connect_ms: connectMs,
@@ -147,6 +125,7 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
         { measure: 'POST reply p50 (ms)', value: result.post_reply_ms.p50 },
         { measure: 'POST reply p99 (ms)', value: result.post_reply_ms.p99 },
         { measure: 'deliveries per second (at p50)', value: Math.round(result.deliveries_per_second) },
+        { measure: 'server CPU per delivery (µs)', value: result.server_cpu_us_per_delivery },
         { measure: 'server memory per socket+queue (KiB)', value: result.server_bytes_per_socket / 1024 },
         { measure: 'register+connect all clients (s)', value: connectMs / 1000 },
       ]);

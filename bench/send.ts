@@ -1,51 +1,95 @@
-// Send benchmark: POST /messages through HTTP on loopback against a server it starts (the demo
-// realm), one request at a time; p50/p99 latency for a short chat line and for a long message
-// with code and math (render.ts's two messages).
+// Send benchmark: POST /messages through HTTP on loopback against a server it starts, to a channel
+// of `subscribers` users (the sender among them), each holding an event queue. One connection
+// sending one message at a time (a short chat line, and a long message with code and math:
+// render.ts's two) gives the latency of a send; `senders` kept-alive connections sending at once
+// give messages per second (group commit). Every load is autocannon's for `seconds`, with each
+// response's latency taken as it comes (fractions of a millisecond), and the server's CPU time
+// (all its threads) per message.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ApiClient } from '../test/helpers/client.js';
+import autocannon from 'autocannon';
+import { ApiClient, formEncode } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { longMessage, shortMessage } from './render.js';
-import { percentile, printTable, writeResult, type Row } from './lib/stats.js';
+import { buildChannelRealm } from './lib/dataset.js';
+import { cpuSeconds, percentile, pool, printTable, writeResult, type Row } from './lib/stats.js';
 
 export interface SendOptions {
-  sends: number;
+  /** Subscribers of the channel, each with an event queue (the sender is one). */
+  subscribers: number;
+  /** Connections sending at once. */
+  senders: number;
+  /** How long each load sends. */
+  seconds: number;
   quick: boolean;
 }
 
-async function sendAll(client: ApiClient, content: string, count: number): Promise<number[]> {
+/** A load: `connections` kept-alive connections sending for `seconds`. */
+interface Load {
+  name: string;
+  content: string;
+  connections: number;
+  seconds: number;
+}
+
+async function send(url: string, headers: Record<string, string>, pid: number, load: Load): Promise<Row> {
   const latencies: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    const response = await client.post('/messages', { type: 'stream', to: 'Verona', topic: `bench ${i % 20}`, content });
-    latencies.push(performance.now() - start);
-    if (response.status !== 200) throw new Error(JSON.stringify(response.body));
-  }
-  return latencies;
+  const body = formEncode({ type: 'stream', to: 'send', topic: 'bench', content: load.content });
+  const cpuBefore = cpuSeconds(pid);
+  const started = performance.now();
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers,
+    body,
+    connections: load.connections,
+    pipelining: 1,
+    duration: load.seconds,
+    setupClient: (client) => client.on('response', (statusCode: number, _bytes: number, responseTime: number) => statusCode === 200 && latencies.push(responseTime)),
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${load.name}: ${result.non2xx} answers other than 2xx, ${result.errors} errors`);
+  return {
+    load: load.name,
+    connections: load.connections,
+    messages: latencies.length,
+    'messages/s': latencies.length / seconds,
+    'p50 ms': percentile(latencies, 50),
+    'p99 ms': percentile(latencies, 99),
+    'server CPU µs/message': (cpu * 1e6) / latencies.length,
+  };
 }
 
 export async function runSend(options: SendOptions): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-send-'));
-  const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'development' });
   try {
-    const key = await new ApiClient(server.baseUrl).post('/dev_fetch_api_key', { username: 'iago@zulip.com' });
-    const client = new ApiClient(server.baseUrl, { email: 'iago@zulip.com', apiKey: String(key.body.api_key) });
-    await sendAll(client, shortMessage, Math.min(100, options.sends));
-    const rows: Row[] = [];
-    for (const [name, content] of [
-      ['short text', shortMessage],
-      ['long with code and math', longMessage],
-    ] as const) {
-      const latencies = await sendAll(client, content, options.sends);
-      rows.push({ message: name, sends: options.sends, 'p50 ms': percentile(latencies, 50), 'p99 ms': percentile(latencies, 99) });
+    const { owner, members } = await buildChannelRealm(dataDir, options.subscribers - 1, 'send');
+    const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'production' });
+    try {
+      await pool([owner, ...members], 20, async (member) => {
+        const registered = await new ApiClient(server.baseUrl, member).post('/register', { event_types: ['message'] });
+        if (registered.status !== 200) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
+      });
+      const url = `${server.baseUrl}/api/v1/messages`;
+      const headers = { ...new ApiClient(server.baseUrl, owner).authHeader(), 'Content-Type': 'application/x-www-form-urlencoded' };
+      const loads: Load[] = [
+        { name: 'warm-up', content: shortMessage, connections: 1, seconds: 1 },
+        { name: 'one at a time, short text', content: shortMessage, connections: 1, seconds: options.seconds },
+        { name: 'one at a time, long with code and math', content: longMessage, connections: 1, seconds: options.seconds },
+        { name: `${options.senders} senders at once, short text`, content: shortMessage, connections: options.senders, seconds: options.seconds },
+      ];
+      const rows: Row[] = [];
+      for (const load of loads) rows.push(await send(url, headers, server.child.pid!, load));
+      printTable(`send: POST /messages through HTTP to a channel of ${options.subscribers} subscribers, each with an event queue`, rows.slice(1));
+      console.log(`results: ${writeResult(options.quick ? 'send-quick' : 'send', { options, rows: rows.slice(1) })}`);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
     }
-    printTable(`send: POST /messages through HTTP, one at a time`, rows);
-    console.log(`results: ${writeResult(options.quick ? 'send-quick' : 'send', { options, rows })}`);
   } finally {
-    server.child.kill('SIGTERM');
-    await server.exited;
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -10,6 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Store, STORE_FORMAT, StoreFormatError } from '../src/store/store.js';
 import { MAX_ENTRIES } from '../src/store/userMessages.js';
+import { parseSearch } from '../src/messages/search.js';
 
 function tempStorePath(): string {
   return join(mkdtempSync(join(tmpdir(), 'parley-store-')), 'parley.mdb');
@@ -203,6 +204,58 @@ test('a rolled-back write leaves nothing of its own behind in memory (headers, c
   await store.write(() => store.userMessages.put(1, 3, 9, 2));
   assert.equal([...store.userMessages.conversationRange(1, 3, 0)], [[7, 0], [9, 2]]);
   await store.close();
+  rmSync(dirname(path), { recursive: true, force: true });
+});
+
+test('writes of one batch: rows appended by a failing write are taken back, the others kept and seen by later writes', async () => {
+  const path = tempStorePath();
+  const store = new Store(path);
+  await store.write(() => store.userMessages.append(1, 3, 1, 0));
+  const message = (id: number, word: string) => ({ id, realmId: 1, senderId: 2, recipientId: 3, type: 'stream' as const, channelId: 4, topic: 't', participants: [], content: word, renderedContent: `<p>${word}</p>`, timestamp: 0, client: 'test' });
+  // Started in the same turn, these share a transaction (group commit).
+  const outcomes = await Promise.allSettled([
+    store.write(() => {
+      for (const userId of [1, 2]) store.userMessages.append(userId, 3, 10, 1);
+    }),
+    store.write(() => {
+      for (const userId of [1, 2]) store.userMessages.append(userId, 3, 11, 2);
+      store.search.add(message(11, 'zebrafish'));
+      throw new Error('refused');
+    }),
+    store.write(() => {
+      for (const userId of [1, 2]) store.userMessages.append(userId, 3, 12, 3);
+      // A write reading the rows sees those appended before it in the batch.
+      return [...store.userMessages.conversationRange(1, 3, 0)];
+    }),
+    store.write(() => store.search.add(message(13, 'zebrafish'))),
+  ]);
+  assert.equal(
+    outcomes.map((outcome) => outcome.status),
+    ['fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+  );
+  assert.equal((outcomes[2] as PromiseFulfilledResult<unknown>).value, [[1, 0], [10, 1], [12, 3]]);
+  assert.equal([...store.userMessages.conversationRange(1, 3, 0)], [[1, 0], [10, 1], [12, 3]]);
+  assert.equal([...store.userMessages.conversationRange(2, 3, 0)], [[10, 1], [12, 3]]);
+  // The rolled-back write's new word is stored by the later one: a prefix finds it.
+  assert.equal([...store.search.matches(1, parseSearch('zebr'), 0, false)], [13]);
+  await store.close();
+  // Reopened: what was committed is on disk.
+  const reopened = new Store(path);
+  assert.equal([...reopened.userMessages.conversationRange(2, 3, 0)], [[10, 1], [12, 3]]);
+  await reopened.close();
+  rmSync(dirname(path), { recursive: true, force: true });
+});
+
+test('writes to a closed store are refused, each of them (none waits for a transaction that never comes)', async () => {
+  const path = tempStorePath();
+  const store = new Store(path);
+  await store.close();
+  const outcomes = await Promise.allSettled([store.write(() => 1), store.write(() => 2)]);
+  assert.equal(
+    outcomes.map((outcome) => outcome.status),
+    ['rejected', 'rejected'],
+  );
+  assert.is((await Promise.allSettled([store.write(() => 3)]))[0]!.status, 'rejected');
   rmSync(dirname(path), { recursive: true, force: true });
 });
 

@@ -1,9 +1,13 @@
 // A realm built straight into a data directory, through its actor, for benchmarks that need a
 // history: users, channels (each user in `perUser` consecutive channels, the first user, the
 // owner, in all), and messages sent by the owner round-robin over the channels and ten topics,
-// half of them unread by the owner. Long builds report their progress.
+// half of them unread by the owner. Long builds report their progress. Also the one-channel realm
+// of the fan-out and send benchmarks.
+import { openStore } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { EventQueues } from '../../src/events/queues.js';
 import type { RealmActor } from '../../src/realm/actor.js';
-import type { Realms } from '../../src/realm/registry.js';
+import { Realms } from '../../src/realm/registry.js';
 import { Role } from '../../src/users/records.js';
 
 export interface DatasetShape {
@@ -75,4 +79,28 @@ export async function buildDataset(realms: Realms, shape: DatasetShape, name: st
     }
   }
   return { realm, ownerId: owner.userId, ownerEmail, apiKey: owner.apiKey, messageIds, channelNames };
+}
+
+/** A member's credentials, for a client of the server. */
+export interface Member {
+  email: string;
+  apiKey: string;
+}
+
+/** Builds a realm straight into a data directory: an owner and `count` members, all subscribed to
+ * one public channel named `channel`. */
+export async function buildChannelRealm(dataDir: string, count: number, channel: string): Promise<{ owner: Member; members: Member[] }> {
+  const config = { ...loadConfig({}), dataDir, mode: 'production' as const };
+  const store = openStore(config);
+  const realms = new Realms(store, config, new EventQueues(store));
+  const realm = await realms.create({ subdomain: '', name: channel });
+  const owner = await addUser(realm, `owner@${channel}.test`, Role.owner);
+  const members = await Promise.all(Array.from({ length: count }, (_, i) => addUser(realm, `member${i}@${channel}.test`, Role.member)));
+  await addChannel(realm, owner.userId, channel, [owner.userId, ...members.map((member) => member.userId)]);
+  await realms.idle();
+  await store.close();
+  return {
+    owner: { email: `owner@${channel}.test`, apiKey: owner.apiKey },
+    members: members.map((member, i) => ({ email: `member${i}@${channel}.test`, apiKey: member.apiKey })),
+  };
 }

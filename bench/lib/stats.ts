@@ -1,7 +1,7 @@
 // Percentiles, a printed table, and the result every benchmark writes (JSON, and an HTML report of
 // the tables it printed), with what it was measured on.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { htmlReport, type ReportExtras, type Row, type Table } from './report.js';
 
@@ -73,4 +73,19 @@ export async function pool<T, R>(items: readonly T[], limit: number, task: (item
 export function rssBytes(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024;
+}
+
+/** CPU time a process has used so far, all its threads together, in seconds (Linux: each thread's
+ * time on a CPU from /proc/<pid>/task/<tid>/schedstat, in nanoseconds). Threads that ended are
+ * not counted. */
+export function cpuSeconds(pid: number): number {
+  let nanoseconds = 0;
+  for (const thread of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      nanoseconds += Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // The thread ended while the others were read.
+    }
+  }
+  return nanoseconds / 1e9;
 }

@@ -107,7 +107,7 @@ export class EventQueues implements EventSink {
         const queue = new EventQueue({ ...settings, realmId, userId, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.clock, this.lastId);
         this.add(queue);
         this.openedAt.set(queue, position);
-        for (const { position: at, emitted } of kept.emissions) if (at > position) this.deliver(emitted, [queue], at);
+        for (const { position: at, emitted } of kept.emissions) if (at > position) this.deliverer(emitted, at)(queue);
         return queue;
       },
       end: () => {
@@ -163,31 +163,38 @@ export class EventQueues implements EventSink {
     let deliveries = 0;
     for (const emission of emitted) {
       position++;
-      const userIds = [...emission.userIds];
-      if (registering) for (const kept of registering) if (userIds.includes(kept.userId)) kept.emissions.push({ position, emitted: emission });
-      if (users) deliveries += this.deliver(emission, userIds.flatMap((userId) => [...(users.get(userId) ?? [])]), position);
+      let userIds = emission.userIds;
+      if (registering) {
+        // Listed once: the registrations and the delivery both go through it.
+        const listed = [...userIds];
+        for (const kept of registering) if (listed.includes(kept.userId)) kept.emissions.push({ position, emitted: emission });
+        userIds = listed;
+      }
+      if (users) {
+        const deliver = this.deliverer(emission, position);
+        for (const userId of userIds) for (const queue of users.get(userId) ?? []) if (deliver(queue)) deliveries++;
+      }
       for (const userId of emission.closesQueuesOf ?? []) this.deleteUserQueues(realmId, userId);
     }
     this.positions.set(realmId, position);
     if (emitted.length > 0) this.metrics?.fanout(deliveries, (performance.now() - started) / 1000);
   }
 
-  /** Delivers one emission (at a realm position) to the queues that want it and opened before it:
-   * one shared QueuedEvent per variant. Returns how many queues it reached. */
-  private deliver({ event, message, forQueue, allPublicStreamsOnly }: Emitted, queues: Iterable<EventQueue>, position: number): number {
+  /** What delivers one emission (at a realm position) to a queue, if the queue wants it and opened
+   * before it: one ID for the emission, one shared QueuedEvent per variant. Answers whether the
+   * queue got it. */
+  private deliverer({ event, message, forQueue, allPublicStreamsOnly }: Emitted, position: number): (queue: EventQueue) => boolean {
     const id = this.nextId();
     const variants = new Map<ZulipEvent, QueuedEvent>();
-    let reached = 0;
-    for (const queue of queues) {
-      if ((this.openedAt.get(queue) ?? -1) >= position) continue;
-      if ((allPublicStreamsOnly && !queue.settings.allPublicStreams) || !queue.wants(event, message)) continue;
+    return (queue) => {
+      if ((this.openedAt.get(queue) ?? -1) >= position) return false;
+      if ((allPublicStreamsOnly && !queue.settings.allPublicStreams) || !queue.wants(event, message)) return false;
       const variant = forQueue ? forQueue(queue.settings) : event;
       let queued = variants.get(variant);
       if (!queued) variants.set(variant, (queued = { id, event: variant }));
       queue.deliver(queued);
-      reached++;
-    }
-    return reached;
+      return true;
+    };
   }
 
   /** Whether a user holds an event queue on this server (a client is connected, for notifications). */

@@ -2,13 +2,14 @@
 import { isInGroup } from '../groups/membership.js';
 import type { MentionResolver, Mentions } from '../markdown/index.js';
 import type { RealmView } from '../organization/state.js';
+import type { UserRecord } from '../users/records.js';
 import { Flag } from './records.js';
 
 /** Full names match case-insensitively, as in Zulip; `Name|id` picks one of several. */
 export function mentionResolver(state: RealmView): MentionResolver {
   return {
     user(name, id) {
-      const user = id === undefined ? [...state.users.values()].find((candidate) => candidate.isActive && candidate.fullName.toLowerCase() === name.toLowerCase()) : state.users.get(id);
+      const user = id === undefined ? activeUserNamed(state, name.toLowerCase()) : state.users.get(id);
       return user?.isActive ? { id: user.id, fullName: user.fullName } : undefined;
     },
     group(name) {
@@ -22,14 +23,19 @@ export function mentionResolver(state: RealmView): MentionResolver {
   };
 }
 
+function activeUserNamed(state: RealmView, lowercased: string): UserRecord | undefined {
+  for (const user of state.users.values()) if (user.isActive && user.fullName.toLowerCase() === lowercased) return user;
+  return undefined;
+}
+
 const MENTION_BITS = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned;
 
 /** A recipient's flags with the mention bits recomputed for new content (the others kept). Being
  * in a mentioned group, through subgroups too, counts as mentioned (spec: Message flags). */
-export function withMentionFlags(state: RealmView, flags: number, mentions: Mentions, userId: number, inChannel: boolean): number {
+export function withMentionFlags(state: RealmView, flags: number, mentions: Mentions, userId: number, inChannel: boolean, user = state.users.get(userId)): number {
   let next = flags & ~MENTION_BITS;
-  const user = state.users.get(userId);
-  const inGroup = user !== undefined && [...mentions.groupIds].some((groupId) => isInGroup(state, groupId, user));
+  let inGroup = false;
+  if (user !== undefined) for (const groupId of mentions.groupIds) inGroup ||= isInGroup(state, groupId, user);
   if (mentions.userIds.has(userId) || inGroup) next |= Flag.mentioned;
   if (inChannel && mentions.channelWildcard) next |= Flag.stream_wildcard_mentioned;
   if (inChannel && mentions.topicWildcard) next |= Flag.topic_wildcard_mentioned;

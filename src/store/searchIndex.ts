@@ -24,6 +24,10 @@ export interface Indexed {
   renderedContent: string;
 }
 
+/** How many of a realm's terms memory remembers as stored in searchWords (beyond it, it starts
+ * over): most messages are made of words the realm has used before. */
+const KNOWN_WORDS = 100_000;
+
 /** The most terms a prefix stands for: the first ones in alphabetical order. */
 const PREFIX_TERMS = 200;
 const NEWEST = Number.MAX_SAFE_INTEGER;
@@ -34,6 +38,10 @@ function span(realmId: number, term: string, from: number, reverse: boolean) {
 }
 
 export class SearchIndex {
+  /** Terms known to be in searchWords, by realm: their row needs no look-up when a message holds
+   * them again. */
+  private readonly knownWords = new Map<number, Set<string>>();
+
   constructor(
     private readonly postings: Database<true, Posting>,
     private readonly words: Database<true, Word>,
@@ -60,11 +68,22 @@ export class SearchIndex {
 
   private post(realmId: number, term: string, messageId: number): void {
     this.postings.put([realmId, term, messageId], true);
+    let known = this.knownWords.get(realmId);
+    if (!known) this.knownWords.set(realmId, (known = new Set()));
+    if (known.has(term)) return;
     if (!this.words.doesExist([realmId, term])) this.words.put([realmId, term], true);
+    if (known.size >= KNOWN_WORDS) known.clear();
+    known.add(term);
+  }
+
+  /** Forgets which terms are stored: after a write that may have added some was rolled back. */
+  forget(): void {
+    this.knownWords.clear();
   }
 
   /** Empties the index of every realm, before it is rebuilt (outside any write). */
   clear(): void {
+    this.forget();
     this.postings.clearSync();
     this.words.clearSync();
   }

@@ -128,6 +128,17 @@ function isStorageFailure(error: unknown): boolean {
   return code === 28 || code === 5 || code === 27 || code === 122 || code === -30792 || code === 'MDB_MAP_FULL';
 }
 
+/** A write waiting for its transaction, then what came of it. */
+interface PendingWrite {
+  run: () => unknown;
+  /** Its puts and removes are recorded (into `changes`). */
+  record: boolean;
+  changes: Change[];
+  outcome?: { ok: true; result: unknown } | { ok: false; error: unknown };
+  resolve(value: { result: unknown; changes: Change[] }): void;
+  reject(error: unknown): void;
+}
+
 /** How many message headers stay in memory (~100 bytes each). */
 const HEADER_CACHE_SIZE = 250_000;
 
@@ -442,9 +453,13 @@ export class Store {
   /** Why the last write batch could not be saved, until a later one is (GET /ready reports it). */
   storageFailure: string | null = null;
 
-  /** Runs `fn` in a child transaction of the next write batch (group commit): everything it wrote is
-   * rolled back if it throws. Resolves with its result once the batch is durable on disk; rejects
-   * with a StorageError when the batch could not be (disk full, map full, I/O error). */
+  /** Writes waiting for the next transaction. */
+  private pending: PendingWrite[] = [];
+
+  /** Runs `fn` in the next write transaction (group commit), as a child transaction of its own:
+   * everything it wrote is rolled back if it throws. Resolves with its result once the transaction
+   * is durable on disk; rejects with a StorageError when it could not be (disk full, map full, I/O
+   * error). */
   write<T>(fn: () => T): Promise<T> {
     return this.commit(fn, false).then(({ result }) => result);
   }
@@ -457,6 +472,8 @@ export class Store {
       this.ids = ids;
       try {
         const result = fn();
+        // The rows it appended belong to its change set.
+        this.userMessages.flush();
         recorded?.(this.tap.current ?? []);
         return result;
       } finally {
@@ -484,50 +501,77 @@ export class Store {
   private forgetCaches(rolledBack = false): void {
     this.headerCache.clear();
     this.userMessages.forget(rolledBack);
+    this.search.forget();
     this.channelTopics.forget(rolledBack);
     this.lastIds.clear();
   }
 
+  /** Group commit: a write joins the transaction LMDB starts next. While one transaction commits
+   * and is made durable, the writes that arrive wait together for the next, which runs them all,
+   * each in a child transaction, then writes the message rows they appended (once per
+   * conversation chunk, however many of its messages the batch holds). Each write is answered once
+   * its transaction is durable. */
   private commit<T>(fn: () => T, record: boolean): Promise<{ result: T; changes: Change[] }> {
-    // A write that fails is rolled back; what it cached in memory may not have been committed.
-    // Forgotten at once (later writes of the same batch must not see it); everything is forgotten
-    // should the whole batch fail to commit.
-    const forgetUncommitted = (error: unknown, rolledBack: boolean): never => {
-      this.forgetCaches(rolledBack);
-      throw error;
-    };
-    let ran = false;
-    let threw = false;
-    const changes: Change[] = [];
-    return (
-      this.env.childTransaction(() => {
-        ran = true;
-        this.tap.current = record ? changes : undefined;
-        this.userMessages.beginWrite();
-        this.channelTopics.beginWrite();
-        try {
-          return { result: fn(), changes };
-        } catch (error) {
-          threw = true;
-          return forgetUncommitted(error, true);
-        } finally {
-          this.tap.current = undefined;
-        }
-      }) as Promise<{ result: T; changes: Change[] }>
-    ).then(
-      (result) => {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ run: fn, record, changes: [], resolve: resolve as PendingWrite['resolve'], reject });
+      if (this.pending.length === 1) this.startBatch();
+    });
+  }
+
+  private startBatch(): void {
+    let batch: PendingWrite[] = [];
+    let queued: Promise<void>;
+    try {
+      queued = this.env.childTransaction(() => {
+        batch = this.pending;
+        this.pending = [];
+        this.userMessages.deferAppends = batch.length > 1;
+        for (const write of batch) this.runWrite(write);
+        this.userMessages.flush();
+        this.userMessages.deferAppends = false;
+      });
+    } catch (error) {
+      // LMDB took no transaction (the store is closed): the writes waiting for it are refused.
+      for (const write of this.pending.splice(0)) write.reject(error);
+      return;
+    }
+    queued.then(
+      () => {
         this.storageFailure = null;
-        return result;
+        for (const write of batch) {
+          if (write.outcome?.ok) write.resolve({ result: write.outcome.result, changes: write.changes });
+          else write.reject(write.outcome?.error);
+        }
       },
       async (error: unknown) => {
-        // The write itself threw: rolled back and forgotten above, the batch went on.
-        if (threw) throw error;
-        if (ran && !isStorageFailure(error)) return forgetUncommitted(error, false);
+        // Nothing of the batch was kept: what memory holds of it goes, and every write of it
+        // learns why (a write that failed on its own, with its own error).
+        this.forgetCaches();
         const failure = new StorageError(await rootCause(error));
         this.storageFailure = failure.reason;
-        return forgetUncommitted(failure, false);
+        for (const write of batch) write.reject(write.outcome?.ok === false && !isStorageFailure(write.outcome.error) ? write.outcome.error : failure);
       },
     );
+  }
+
+  /** Runs one write of a batch in a child transaction. A write that fails is rolled back, and what
+   * it cached in memory may not have been committed: the message rows it appended are taken back,
+   * those of the batch's earlier writes written, and the caches forgotten. */
+  private runWrite(write: PendingWrite): void {
+    this.tap.current = write.record ? write.changes : undefined;
+    this.userMessages.beginWrite();
+    this.channelTopics.beginWrite();
+    try {
+      write.outcome = { ok: true, result: this.env.transactionSync(write.run) };
+      this.userMessages.endWrite();
+    } catch (error) {
+      this.userMessages.rollBackWrite();
+      this.userMessages.flush();
+      this.forgetCaches(true);
+      write.outcome = { ok: false, error: isStorageFailure(error) ? new StorageError(error) : error };
+    } finally {
+      this.tap.current = undefined;
+    }
   }
 
   /** Where this node's copy of a realm stands in the realm's log (cluster mode). */

@@ -79,12 +79,44 @@ function upperBound(sorted: readonly number[], value: number): number {
   return low;
 }
 
+/** A conversation of a user's as memory knows it: where its chunks start and, while a write batch
+ * appends to it, its last chunk as the appends left it, not yet written. */
+interface Conversation {
+  userId: number;
+  recipientId: number;
+  starts: number[];
+  unwritten: Unwritten | undefined;
+  /** The write that last changed `unwritten` (see `remember`), and `unwritten` before it. */
+  changedBy: number;
+  before: Unwritten | undefined;
+}
+
+/** A conversation's last chunk with appends not yet written: the first `length` bytes of a buffer
+ * with room for more. Appends only add bytes after `length`, so an earlier state of the chunk is
+ * the same buffer with its earlier length. */
+interface Unwritten {
+  firstId: number;
+  bytes: Buffer;
+  length: number;
+}
+
+const CHUNK_BYTES = MAX_ENTRIES * ENTRY_BYTES;
+
 export class UserMessageIndex {
-  /** Where each conversation's chunks start, by user and recipient, read from LMDB on first use
+  /** Each conversation by user and recipient: where its chunks start, read from LMDB on first use
    * and kept in step with every write (a cursor seek costs ten times a point read). */
-  private readonly chunkStarts = new Map<number, Map<number, number[]>>();
+  private readonly chunkStarts = new Map<number, Map<number, Conversation>>();
   /** Each user's conversations, read on first use and kept in step likewise. */
   private readonly userConversations = new Map<number, Set<number>>();
+  /** The conversations whose last chunk holds appends not yet written (see `append`). */
+  private dirty: Conversation[] = [];
+  /** Whether appends wait for `flush` (set by the store for a batch of several writes; a write
+   * alone puts its rows at once, which costs less than keeping them). */
+  deferAppends = false;
+  /** The write running (0: none), and the conversations whose unwritten chunk it changed. */
+  private write = 0;
+  private writes = 0;
+  private readonly changed: Conversation[] = [];
   /** Active users' rows: flags in `first`, the conversation in `second`. */
   private readonly active = new TableCache<RowTable>(ACTIVE_ROWS);
   /** Each user's newest row (`newest`), read on first use and forgotten by any write of the user's. */
@@ -94,24 +126,79 @@ export class UserMessageIndex {
 
   /** Forgets what was read or written in memory: after another writer changed rows, or after a
    * write was rolled back (`rolledBack`: of the users' rows in memory, only those it loaded or
-   * changed). */
+   * changed). Appends not yet written are forgotten too: call `flush` first to keep them. */
   forget(rolledBack = false): void {
     this.chunkStarts.clear();
     this.userConversations.clear();
     this.newestIds.clear();
+    this.dirty = [];
     if (rolledBack) this.active.dropWritten();
     else this.active.clear();
   }
 
-  /** A write begins (see TableCache.beginWrite). */
+  /** A write of a batch starts: what it appends can be taken back (`rollBackWrite`), and the rows
+   * in memory it loads or changes are known (TableCache.beginWrite). */
   beginWrite(): void {
+    this.write = ++this.writes;
     this.active.beginWrite();
+  }
+
+  /** The write succeeded: its appends stay with the batch's. */
+  endWrite(): void {
+    for (const conversation of this.changed) conversation.before = undefined;
+    this.changed.length = 0;
+    this.write = 0;
+  }
+
+  /** The write failed (LMDB rolled its transaction back): its appends are taken back, those of the
+   * batch's earlier writes kept, to be written by `flush`. */
+  rollBackWrite(): void {
+    for (const conversation of this.changed) {
+      if (conversation.before !== undefined && conversation.unwritten === undefined) this.dirty.push(conversation);
+      conversation.unwritten = conversation.before;
+    }
+    this.endWrite();
+  }
+
+  /** Writes the chunks appends changed: once per conversation and batch, however many of its
+   * messages the batch holds. Every other use of the index flushes first; the store flushes at
+   * the end of each write batch. */
+  flush(): void {
+    if (this.dirty.length === 0) return;
+    for (const conversation of this.dirty) {
+      const unwritten = conversation.unwritten;
+      if (unwritten === undefined) continue;
+      this.remember(conversation);
+      this.putChunk(conversation.userId, conversation.recipientId, unwritten.firstId, unwritten.bytes.subarray(0, unwritten.length));
+      conversation.unwritten = undefined;
+    }
+    this.dirty = [];
+  }
+
+  /** Keeps, for a write that may yet fail, how a conversation's unwritten chunk was before it. */
+  private remember(conversation: Conversation): void {
+    if (this.write === 0 || conversation.changedBy === this.write) return;
+    conversation.changedBy = this.write;
+    conversation.before = conversation.unwritten;
+    this.changed.push(conversation);
+  }
+
+  private conversation(userId: number, recipientId: number): Conversation {
+    let byRecipient = this.chunkStarts.get(userId);
+    if (!byRecipient) this.chunkStarts.set(userId, (byRecipient = new Map()));
+    let conversation = byRecipient.get(recipientId);
+    if (!conversation) {
+      const starts = [...this.db.getKeys({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] })].map((chunkKey) => chunkKey[2]);
+      byRecipient.set(recipientId, (conversation = { userId, recipientId, starts, unwritten: undefined, changedBy: 0, before: undefined }));
+    }
+    return conversation;
   }
 
   /** The user's rows in memory, read from LMDB when not held: every conversation's chunks, merged
    * by message ID (one sort of packed numbers). */
   rows(userId: number): RowTable {
     return this.active.load(userId, () => {
+      this.flush();
       const conversations = this.conversations(userId);
       if (conversations.length >= CONVERSATIONS) throw new Error(`user ${userId} has too many conversations to hold in memory`);
       const chunks = conversations.map((recipientId) =>
@@ -157,14 +244,7 @@ export class UserMessageIndex {
   }
 
   private starts(userId: number, recipientId: number): number[] {
-    let byRecipient = this.chunkStarts.get(userId);
-    if (!byRecipient) this.chunkStarts.set(userId, (byRecipient = new Map()));
-    let starts = byRecipient.get(recipientId);
-    if (!starts) {
-      starts = [...this.db.getKeys({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] })].map((chunkKey) => chunkKey[2]);
-      byRecipient.set(recipientId, starts);
-    }
-    return starts;
+    return this.conversation(userId, recipientId).starts;
   }
 
   private store(userId: number, recipientId: number, firstId: number, bytes: Buffer): void {
@@ -222,20 +302,43 @@ export class UserMessageIndex {
       const at = table.indexOf(messageId);
       return at >= 0 && table.second[at] === recipientId ? table.first[at] : undefined;
     }
+    this.flush();
     const chunk = this.locate(userId, recipientId, messageId);
     if (!chunk) return undefined;
     const index = lowerBound(chunk.bytes, messageId);
     return index < count(chunk.bytes) && idAt(chunk.bytes, index) === messageId ? flagsAt(chunk.bytes, index) : undefined;
   }
 
-  /** Adds the row of a new message (its ID above every other): the send path, one point read and
-   * one write per recipient. Call inside a write. */
+  /** Adds the row of a new message (its ID above every other): the send path. In a batch of
+   * several writes, the conversation's last chunk is read once and kept in memory with the rows
+   * added, to be written once at the batch's end (`flush`): one point read and one write per
+   * recipient and batch, not per message. Call inside a write. */
   append(userId: number, recipientId: number, messageId: number, flags: number): void {
-    const lastStart = this.starts(userId, recipientId).at(-1);
-    const last = lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart);
-    if (!last || count(last) >= MAX_ENTRIES || idAt(last, count(last) - 1) >= messageId) return this.apply(userId, recipientId, [[messageId, flags]]);
-    this.putChunk(userId, recipientId, lastStart!, withRow(last, messageId, flags));
+    this.newestIds.delete(userId);
+    const conversation = this.conversation(userId, recipientId);
+    const lastStart = conversation.starts.at(-1);
+    // The last chunk as the batch's appends left it, else as stored.
+    const unwritten = conversation.unwritten;
+    let bytes = unwritten ? unwritten.bytes : lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart);
+    const length = unwritten ? unwritten.length : (bytes?.length ?? 0);
+    if (!bytes || length >= CHUNK_BYTES || bytes.readUInt32LE(length - ENTRY_BYTES) >= messageId) return this.apply(userId, recipientId, [[messageId, flags]]);
     this.held(userId, recipientId, [[messageId, flags]]);
+    if (!this.deferAppends) {
+      this.putChunk(userId, recipientId, lastStart!, withRow(bytes, messageId, flags));
+      return;
+    }
+    // A stored chunk is copied out of lmdb-js's read buffer, with room for more rows; a full
+    // buffer grows (an earlier state stays valid: it is the old buffer with its length).
+    if (!unwritten || length === bytes.length) {
+      const roomier = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, length * 2 + ENTRY_BYTES * 4));
+      bytes.copy(roomier, 0, 0, length);
+      bytes = roomier;
+    }
+    bytes.writeUInt32LE(messageId, length);
+    bytes.writeUInt16LE(flags, length + 4);
+    this.remember(conversation);
+    if (!unwritten) this.dirty.push(conversation);
+    conversation.unwritten = { firstId: lastStart!, bytes, length: length + ENTRY_BYTES };
   }
 
   /** Sets one row (creating it if needed); call inside a write. */
@@ -246,6 +349,7 @@ export class UserMessageIndex {
   /** Removes the user's rows for these messages of one conversation, returning the flags each
    * had (messages without a row are absent); call inside a write. */
   take(userId: number, recipientId: number, messageIds: readonly number[]): Map<number, number> {
+    this.flush();
     const flagsOf = this.reader(userId, recipientId);
     const had = new Map<number, number>();
     for (const id of [...messageIds].sort((a, b) => a - b)) {
@@ -258,6 +362,7 @@ export class UserMessageIndex {
 
   /** Sets (or, with undefined, removes) rows of one conversation: one write per chunk touched. */
   apply(userId: number, recipientId: number, changes: Iterable<readonly [messageId: number, flags: number | undefined]>): void {
+    this.flush();
     const sorted = [...changes].sort((a, b) => a[0] - b[0]);
     let next = 0;
     while (next < sorted.length) {
@@ -310,6 +415,7 @@ export class UserMessageIndex {
 
   /** One conversation's rows from `from` (inclusive) on, oldest first, or from `from` back. */
   *conversationRange(userId: number, recipientId: number, from: number, reverse = false): Generator<Row> {
+    this.flush();
     // Forward, the chunk holding `from` starts before it.
     const range = reverse
       ? { start: [userId, recipientId, from], end: [userId, recipientId, -1], reverse: true }
@@ -325,6 +431,7 @@ export class UserMessageIndex {
 
   /** The conversations the user has rows in. */
   conversations(userId: number): number[] {
+    this.flush();
     let known = this.userConversations.get(userId);
     if (!known) {
       known = new Set();
@@ -361,6 +468,7 @@ export class UserMessageIndex {
   }
 
   private readNewest(userId: number): number {
+    this.flush();
     let newest = -1;
     for (const recipientId of this.conversations(userId)) {
       const lastStart = this.starts(userId, recipientId).at(-1);

@@ -97,21 +97,13 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, flagsByUser: M
     if (users) users.push(userId);
     else byFlags.set(flags, [userId]);
   }
-  const views = new Map<string, ReturnType<typeof messageView>>();
-  const viewFor = (options: MessageViewOptions) => {
-    const key = `${options.applyMarkdown}:${options.clientGravatar}`;
-    let view = views.get(key);
-    if (!view) views.set(key, (view = messageView(ctx.state, message, ctx.fakeEmailDomain, options)));
-    return view;
-  };
+  // One view and one event per client variant, built on first use (called once per queue).
+  const variant = (options: MessageViewOptions): number => (options.applyMarkdown ? 2 : 0) + (options.clientGravatar ? 1 : 0);
+  const views: ReturnType<typeof messageView>[] = [];
+  const viewFor = (options: MessageViewOptions) => (views[variant(options)] ??= messageView(ctx.state, message, ctx.fakeEmailDomain, options));
   const emitGroup = (flags: number, names: string[], userIds: number[], extra: { allPublicStreamsOnly?: true } = {}) => {
-    const events = new Map<string, ZulipEvent>();
-    const forQueue = (options: MessageViewOptions): ZulipEvent => {
-      const key = `${options.applyMarkdown}:${options.clientGravatar}`;
-      let event = events.get(key);
-      if (!event) events.set(key, (event = { type: 'message', message: viewFor(options), flags: names }));
-      return event;
-    };
+    const events: ZulipEvent[] = [];
+    const forQueue = (options: MessageViewOptions): ZulipEvent => (events[variant(options)] ??= { type: 'message', message: viewFor(options), flags: names });
     ctx.emit(forQueue({ applyMarkdown: true, clientGravatar: false }), userIds, { message: { record: message, flags }, forQueue, ...extra });
   };
   for (const [flags, userIds] of byFlags) emitGroup(flags, flagNames(flags), userIds);
@@ -220,10 +212,11 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
   const { mentions } = prepared.rendered;
   const flagsByUser = new Map<number, number>();
   for (const userId of recipients) {
+    const user = ctx.state.users.get(userId);
     // Read from the start: one's own message (if the client says so), and a muted sender's.
-    const read = (userId === sender.id && options.readBySender) || hasMuted(ctx.state.users.get(userId), sender.id);
-    const base = withMentionFlags(ctx.state, read ? Flag.read : 0, mentions, userId, channel !== undefined);
-    const flags = userId === sender.id ? base : withAlertWordFlag(base, ctx.state.users.get(userId)?.alertWords, content);
+    const read = (userId === sender.id && options.readBySender) || hasMuted(user, sender.id);
+    const base = withMentionFlags(ctx.state, read ? Flag.read : 0, mentions, userId, channel !== undefined, user);
+    const flags = userId === sender.id ? base : withAlertWordFlag(base, user?.alertWords, content);
     flagsByUser.set(userId, flags);
     ctx.store.userMessages.append(userId, message.recipientId, message.id, flags);
   }
