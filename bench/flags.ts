@@ -49,8 +49,9 @@ interface Measured {
   seconds: number;
 }
 
-/** Rounds before timing: a window marked read and unread again (the first one reported apart). */
-const WARM_UP = 2;
+/** Rounds before timing (the first one reported apart): windows marked read and unread again, while
+ * the JIT compiles the path (the first case measured would otherwise pay for it). */
+const WARM_UP = 10;
 
 async function measure(repeats: number, run: (round: number) => Promise<number>): Promise<Measured> {
   const timed = async (round: number) => {

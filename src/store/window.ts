@@ -8,6 +8,7 @@ import { Flag, headerOf, type MessageHeader, type MessageRecord } from '../messa
 import { phrasesHold, wordsOf, type SearchQuery } from '../messages/search.js';
 import { RangeCursor } from './idCursors.js';
 import type { RowTable } from './rowTables.js';
+import type { TopicTable } from './channelTopics.js';
 
 export type Anchor = number | 'newest' | 'oldest' | 'first_unread';
 
@@ -41,18 +42,36 @@ export interface WindowEntry {
   readonly recipientId: number;
 }
 
-/** A message's header from memory when it is a channel's (the channel from its conversation, the
- * topic from the channel's messages), else the stored one. */
-function headerIn(store: Store, channelOf: ChannelOf, id: number, recipientId: number): MessageHeader {
-  const channelId = channelOf(recipientId);
-  const topic = channelId === undefined ? undefined : store.channelTopics.topicOf(channelId, id);
-  return topic === undefined ? store.messageHeader(id)! : { type: 'stream', channelId: channelId!, recipientId, topic, participants: [] };
+const NO_PARTICIPANTS: number[] = [];
+
+/** Messages' headers from memory when they are a channel's (the channel from the conversation,
+ * the topic from the channel's messages), else the stored ones; each conversation's channel and
+ * topics looked up once for a window's thousands of entries. */
+export class MessageHeaders {
+  private readonly channels = new Map<number, { channelId: number; table: TopicTable } | null>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly channelOf: ChannelOf,
+  ) {}
+
+  of(id: number, recipientId: number): MessageHeader {
+    let channel = this.channels.get(recipientId);
+    if (channel === undefined) {
+      const channelId = this.channelOf(recipientId);
+      channel = channelId === undefined ? null : { channelId, table: this.store.channelTopics.table(channelId) };
+      this.channels.set(recipientId, channel);
+    }
+    const at = channel ? channel.table.indexOf(id) : -1;
+    if (at < 0) return this.store.messageHeader(id)!;
+    return { type: 'stream', channelId: channel!.channelId, recipientId, topic: channel!.table.topicAt(at), participants: NO_PARTICIPANTS };
+  }
 }
 
 class LazyEntry implements WindowEntry {
   constructor(
     private readonly store: Store,
-    private readonly channelOf: ChannelOf,
+    private readonly headers: MessageHeaders,
     readonly id: number,
     readonly flags: number,
     readonly received: boolean,
@@ -67,15 +86,15 @@ class LazyEntry implements WindowEntry {
   }
 
   get header(): MessageHeader {
-    this.known ??= this.record ? headerOf(this.record) : headerIn(this.store, this.channelOf, this.id, this.recipientId);
+    this.known ??= this.record ? headerOf(this.record) : this.headers.of(this.id, this.recipientId);
     return this.known;
   }
 }
 
 /** The entry of a message known by its header (flag updates by message ID); its record is read
  * only when asked for. */
-export const headerEntry = (store: Store, channelOf: ChannelOf, header: MessageHeader, id: number, flags: number, received: boolean): WindowEntry =>
-  new LazyEntry(store, channelOf, id, flags, received, header.recipientId, undefined, header);
+export const headerEntry = (store: Store, headers: MessageHeaders, header: MessageHeader, id: number, flags: number, received: boolean): WindowEntry =>
+  new LazyEntry(store, headers, id, flags, received, header.recipientId, undefined, header);
 
 /** Whether every term can be decided from an index row: flags and IDs always, and on a channel's
  * index its channel and topic (the index stores the topic). Then no message is decoded. */
@@ -117,7 +136,7 @@ function* messageIds(rows: Iterable<[messageId: number, topic: string]>): Genera
 /** The messages of a search, one direction from `from` (inclusive): those the full-text index finds
  * that the user may read — holds a row for, or reads through the narrowed channel's history —
  * and that match the narrow's other terms and the query's phrases. */
-function* searchCandidates(store: Store, request: WindowRequest, query: SearchQuery, from: number, reverse: boolean): Generator<WindowEntry> {
+function* searchCandidates(store: Store, headers: MessageHeaders, request: WindowRequest, query: SearchQuery, from: number, reverse: boolean): Generator<WindowEntry> {
   const channel = request.historyChannel;
   const searchTerm = request.terms.find((term) => term.op === 'search' && term.query === query);
   const others = request.terms.filter((term) => term !== searchTerm);
@@ -144,17 +163,17 @@ function* searchCandidates(store: Store, request: WindowRequest, query: SearchQu
     const record = checkRecord ? store.messages.get(id) : undefined;
     if (checkRecord && (!record || !matchesNarrow(rest, record, flags))) continue;
     if (record && query.phrases.length > 0 && !phrasesHold(query, wordsOf(record))) continue;
-    yield new LazyEntry(store, request.channelOf, id, flags, stored !== undefined, header.recipientId, record, header);
+    yield new LazyEntry(store, headers, id, flags, stored !== undefined, header.recipientId, record, header);
   }
 }
 
 /** The messages of the narrow's index, one direction from `from` (inclusive): the channel's
  * index (rows hold the topic) when the narrow is one channel whose history the user may read, else
  * the user's own rows (which hold the flags). */
-function* candidates(store: Store, request: WindowRequest, from: number, reverse: boolean): Generator<WindowEntry> {
+function* candidates(store: Store, headers: MessageHeaders, request: WindowRequest, from: number, reverse: boolean): Generator<WindowEntry> {
   const query = narrowSearch(request.terms);
   if (query) {
-    yield* searchCandidates(store, request, query, from, reverse);
+    yield* searchCandidates(store, headers, request, query, from, reverse);
     return;
   }
   const channel = request.historyChannel;
@@ -168,7 +187,7 @@ function* candidates(store: Store, request: WindowRequest, from: number, reverse
     indexed.id = id;
     indexed.topic = topic;
     if (request.terms.length > 0 && !matchesNarrow(request.terms, record ?? indexed, flags)) return undefined;
-    return new LazyEntry(store, request.channelOf, id, flags, stored !== undefined, recipientId, record);
+    return new LazyEntry(store, headers, id, flags, stored !== undefined, recipientId, record);
   };
   // Rows in memory are walked by position, from `from` one way or the other.
   const positions = function* (table: RowTable): Generator<number> {
@@ -206,19 +225,20 @@ function take(source: Generator<WindowEntry>, count: number): WindowEntry[] {
 }
 
 export function messageWindow(store: Store, request: WindowRequest): MessageWindow {
+  const headers = new MessageHeaders(store, request.channelOf);
   let anchor: number;
   if (request.anchor === 'newest' || (typeof request.anchor === 'number' && request.anchor >= AFTER_NEWEST)) anchor = AFTER_NEWEST;
   else if (request.anchor === 'oldest') anchor = 0;
   else if (request.anchor === 'first_unread') {
-    const firstUnread = [...take(candidates(store, { ...request, terms: [...request.terms, { op: 'is', what: 'unread', negated: false }] }, 0, false), 1)];
+    const firstUnread = [...take(candidates(store, headers, { ...request, terms: [...request.terms, { op: 'is', what: 'unread', negated: false }] }, 0, false), 1)];
     anchor = firstUnread[0]?.id ?? AFTER_NEWEST;
   } else anchor = request.anchor;
 
-  const before = take(candidates(store, request, anchor - 1, true), request.numBefore).reverse();
+  const before = take(candidates(store, headers, request, anchor - 1, true), request.numBefore).reverse();
   const afterStart = request.includeAnchor ? anchor : anchor + 1;
   // One more than asked tells whether the newest message was reached.
   const extra = request.includeAnchor ? 1 : 0;
-  const after = anchor === AFTER_NEWEST ? [] : take(candidates(store, request, afterStart, false), request.numAfter + extra + 1);
+  const after = anchor === AFTER_NEWEST ? [] : take(candidates(store, headers, request, afterStart, false), request.numAfter + extra + 1);
   const foundAnchor = request.includeAnchor && after[0]?.id === anchor;
   const afterLimit = request.numAfter + (foundAnchor ? 1 : 0);
   return {

@@ -3,7 +3,7 @@
 import { canReadChannel } from '../../channels/access.js';
 import { errors } from '../../errors.js';
 import { Flag, headerOf, type FlagName, type MessageHeader } from '../../messages/records.js';
-import { headerEntry, type WindowEntry } from '../../store/window.js';
+import { headerEntry, MessageHeaders, type WindowEntry } from '../../store/window.js';
 import type { UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { channelsOf, MAX_MESSAGES_PER_FETCH, narrowWindow, normalizeTopic, type WindowInput } from './messages.js';
@@ -116,13 +116,13 @@ class SharedDetails {
  * the realm's, places the message in the realm); any the user cannot access is refused, as Zulip
  * does. */
 function entriesFor(ctx: CommandContext, user: UserRecord, ids: readonly number[]): WindowEntry[] {
-  const channelOf = channelsOf(ctx);
+  const headers = new MessageHeaders(ctx.store, channelsOf(ctx));
   return ids.map((id) => {
     const header = ctx.store.messageHeader(id);
     const flags = header && ctx.store.userMessages.get(user.id, header.recipientId, id);
-    if (header && flags !== undefined) return headerEntry(ctx.store, channelOf, header, id, flags, true);
+    if (header && flags !== undefined) return headerEntry(ctx.store, headers, header, id, flags, true);
     const channel = header?.channelId == null ? undefined : ctx.state.channels.get(header.channelId);
-    if (header && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return headerEntry(ctx.store, channelOf, header, id, Flag.read | Flag.historical, false);
+    if (header && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return headerEntry(ctx.store, headers, header, id, Flag.read | Flag.historical, false);
     throw errors.badRequest('Invalid message(s)');
   });
 }
