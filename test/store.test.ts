@@ -128,6 +128,18 @@ test('a write rolled back leaves the rows and topics in memory as committed; oth
   rmSync(dirname(path), { recursive: true, force: true });
 });
 
+test("a write whose function returns a put's promise commits it (presence, a cluster's log position)", async () => {
+  const path = tempStorePath();
+  const store = new Store(path);
+  const snapshot = { lastUpdateId: 7, users: [] };
+  await store.savePresence(3, snapshot);
+  await store.close();
+  const reopened = new Store(path);
+  assert.equal(reopened.savedPresence(3), snapshot);
+  await reopened.close();
+  rmSync(dirname(path), { recursive: true, force: true });
+});
+
 test("appending new messages fills a conversation's last chunk, then starts the next", async () => {
   const path = tempStorePath();
   const store = new Store(path);

@@ -562,7 +562,13 @@ export class Store {
     this.userMessages.beginWrite();
     this.channelTopics.beginWrite();
     try {
-      write.outcome = { ok: true, result: this.env.transactionSync(write.run) };
+      // The callback returns nothing: lmdb-js would wait for a returned promise (a put's, say) to
+      // settle before finishing the child transaction, after the batch's transaction is gone.
+      let result: unknown;
+      this.env.transactionSync(() => {
+        result = write.run();
+      });
+      write.outcome = { ok: true, result };
       this.userMessages.endWrite();
     } catch (error) {
       this.userMessages.rollBackWrite();
