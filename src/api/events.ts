@@ -2,7 +2,8 @@
 import type * as schemas from '../../schemas/index.js';
 import type { Params } from '../http/validation.js';
 import { waitForEvents } from '../events/longPoll.js';
-import type { QueuedEvent } from '../events/types.js';
+import { eventJson } from '../events/types.js';
+import { JsonFields } from '../http/jsonFields.js';
 import type { UserRequest } from '../http/route.js';
 
 /** Registers a queue: the realm's state, and a queue that starts right after it. */
@@ -32,8 +33,6 @@ const registerInput = (params: Params<typeof schemas.registerQueue>) => ({
     presenceHistoryLimitDays: params.presence_history_limit_days ?? null,
 });
 
-const wire = ({ id, event }: QueuedEvent) => ({ ...event, id });
-
 export async function getEvents(request: UserRequest, params: Params<typeof schemas.getEvents>) {
   const queue = request.queues.get(params.queue_id, request.realm.realm.id, request.user.userId);
   queue.acknowledge(params.last_event_id);
@@ -43,7 +42,8 @@ export async function getEvents(request: UserRequest, params: Params<typeof sche
       ? ready
       : await waitForEvents(queue, params.last_event_id, { ms: request.config.heartbeatSeconds * 1000, clock: request.config.clock }, request.signal);
   queue.touch();
-  return { events: events.map(wire), queue_id: queue.id };
+  // Each event's JSON is made once, whatever the number of queues that get it.
+  return new JsonFields(`"events":[${events.map(eventJson).join(',')}],"queue_id":${JSON.stringify(queue.id)}`);
 }
 
 export function deleteQueue(request: UserRequest, params: Params<typeof schemas.deleteQueue>) {

@@ -32,14 +32,24 @@ export interface QueuedEvent {
 export type FrameFormat = 'json' | 'msgpack';
 
 const frames: Record<FrameFormat, WeakMap<QueuedEvent, Buffer>> = { json: new WeakMap(), msgpack: new WeakMap() };
+const texts = new WeakMap<QueuedEvent, string>();
 
-/** The WebSocket frame of an event, `{...event, id}`. A QueuedEvent is shared by every queue that
- * gets it, so the frame is encoded once per event and format, however many sockets it goes to. */
+/** An event as the client gets it, `{...event, id}`, in JSON. A QueuedEvent is shared by every
+ * queue that gets it, so it is encoded once, however many long-polls and sockets it goes to. */
+export function eventJson(queued: QueuedEvent): string {
+  let text = texts.get(queued);
+  if (text === undefined) {
+    text = JSON.stringify({ ...queued.event, id: queued.id });
+    texts.set(queued, text);
+  }
+  return text;
+}
+
+/** The WebSocket frame of an event: encoded once per event and format. */
 export function eventFrame(queued: QueuedEvent, format: FrameFormat): Buffer {
   let frame = frames[format].get(queued);
   if (!frame) {
-    const wire = { ...queued.event, id: queued.id };
-    frame = format === 'json' ? Buffer.from(JSON.stringify(wire)) : pack(wire);
+    frame = format === 'json' ? Buffer.from(eventJson(queued)) : pack({ ...queued.event, id: queued.id });
     frames[format].set(queued, frame);
   }
   return frame;
