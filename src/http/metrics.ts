@@ -51,8 +51,7 @@ export async function serveMetrics(listen: { host: string; port: number }, metri
   app.get('/status', (res) => answer(res, file(webAssets().page('status'))));
   app.get('/status.json', (res) => answer(res, async () => ({ headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, body: JSON.stringify(await metrics.status()) })));
   app.get('/static/:file', (res, req) => answer(res, file(webAssets().asset(req.getParameter(0) ?? ''))));
-  // `any` is uWebSockets.js's route for every HTTP method (not TypeScript's `any`).
-  app.any('/*', (res) => void res.writeStatus('404 Not Found').end(NOT_FOUND));
+  app.any('/*', (res) => void res.writeStatus('404 Not Found').end(NOT_FOUND)); // uWebSockets.js's route for every HTTP method, not TypeScript's `any` type
   const socket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
     app.listen(listen.host, listen.port, uWS.LIBUS_LISTEN_EXCLUSIVE_PORT, (listening) =>
       listening ? resolve(listening) : reject(new Error(`cannot serve metrics on ${listen.host}:${listen.port}: the address is in use or not available`)),

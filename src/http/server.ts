@@ -90,8 +90,8 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
 
   const app = uWS.App();
   const sockets = addEventSocket(app, server, socketTokens);
-  // Every method of every path (uWebSockets.js's `any` route); the router below decides.
-  app.any('/*', (res, req) => {
+  // Every method of every path; the router below decides.
+  app.any('/*', (res, req) => { // uWebSockets.js's route for every HTTP method, not TypeScript's `any` type
     lastArrival = performance.now();
     const head: RequestHead = {
       method: req.getCaseSensitiveMethod().toUpperCase(),

@@ -33,6 +33,12 @@ export class TopicTable extends RowTable {
     return numbers;
   }
 
+  /** A message's topic (undefined when the message is not in the channel). */
+  topicOf(messageId: number): string | undefined {
+    const at = this.indexOf(messageId);
+    return at < 0 ? undefined : this.topicAt(at);
+  }
+
   topicAt(index: number): string {
     return this.names[this.first[index]!]!;
   }
@@ -52,13 +58,6 @@ export class ChannelTopics {
       for (const { key, value } of this.index.getRange(range())) table.push(key[1], table.numberOf(value), 0);
       return table;
     });
-  }
-
-  /** A channel message's topic (undefined when the message is not in the channel). */
-  topicOf(channelId: number, messageId: number): string | undefined {
-    const table = this.table(channelId);
-    const at = table.indexOf(messageId);
-    return at < 0 ? undefined : table.topicAt(at);
   }
 
   /** A message entered the channel's index: added when it is the newest, else the table is read

@@ -62,9 +62,9 @@ export class MessageHeaders {
       channel = channelId === undefined ? null : { channelId, table: this.store.channelTopics.table(channelId) };
       this.channels.set(recipientId, channel);
     }
-    const at = channel ? channel.table.indexOf(id) : -1;
-    if (at < 0) return this.store.messageHeader(id)!;
-    return { type: 'stream', channelId: channel!.channelId, recipientId, topic: channel!.table.topicAt(at), participants: NO_PARTICIPANTS };
+    const topic = channel?.table.topicOf(id);
+    if (topic === undefined) return this.store.messageHeader(id)!;
+    return { type: 'stream', channelId: channel!.channelId, recipientId, topic, participants: NO_PARTICIPANTS };
   }
 }
 
