@@ -105,6 +105,41 @@ socket('msgpack: binary frames both ways when the client asks for them', async (
   stream.close();
 });
 
+socket('marking messages unread: JSON and msgpack frames carry the same message_details', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const sent = async (body: Record<string, unknown>) => Number((await othello.post('/messages', body)).body.id);
+  const channelId = Number((await hamlet.get('/get_stream_id', { stream: 'Verona' })).body.stream_id);
+  const plain = await sent({ type: 'stream', to: 'Verona', topic: 'details', content: 'plain' });
+  const mention = await sent({ type: 'stream', to: 'Verona', topic: 'details', content: 'hi @**King Hamlet**' });
+  const direct = await sent({ type: 'direct', to: JSON.stringify(['hamlet@zulip.com']), content: 'psst' });
+  const ids = [plain, mention, direct];
+  assert.is((await hamlet.post('/messages/flags', { messages: ids, op: 'add', flag: 'read' })).status, 200);
+  const streams = await Promise.all(
+    ['', '?format=msgpack'].map(async (query) => {
+      const { queueId } = await register(hamlet, { event_types: ['update_message_flags'] });
+      const stream = await open(server, hamlet, query);
+      stream.socket.send(query === '' ? JSON.stringify({ op: 'attach', queue_id: queueId, last_event_id: -1 }) : pack({ op: 'attach', queue_id: queueId, last_event_id: -1 }));
+      await stream.until((s) => s.frames.length >= 1);
+      return stream;
+    }),
+  );
+  assert.is((await hamlet.post('/messages/flags', { messages: ids, op: 'remove', flag: 'read' })).status, 200);
+  const othelloId = Number((await othello.get('/users/me')).body.user_id);
+  const expected = {
+    [plain]: { type: 'stream', stream_id: channelId, topic: 'details' },
+    [mention]: { type: 'stream', stream_id: channelId, topic: 'details', mentioned: true },
+    [direct]: { type: 'private', user_ids: [othelloId] },
+  };
+  for (const stream of streams) {
+    await stream.until((s) => s.events().length >= 1);
+    const [event] = stream.events();
+    assert.equal([event!.op, event!.messages], ['remove', ids]);
+    assert.equal(event!.message_details, expected);
+    stream.close();
+  }
+});
+
 socket("another user's queue is refused with BAD_EVENT_QUEUE_ID and close code 4004", async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const othello = await server.as('othello@zulip.com');

@@ -5,7 +5,7 @@
 // their clients get BAD_EVENT_QUEUE_ID and register again, as Zulip's clients do after a restart.
 import type { Subscription } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
-import type { ZulipEvent } from '../events/catalogue.js';
+import type { ZulipEvent } from '../events/types.js';
 import type { EventQueues, EventSink } from '../events/queues.js';
 import type { Emitted } from '../events/types.js';
 import { subjects, type Cluster } from './connection.js';

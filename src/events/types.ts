@@ -2,9 +2,14 @@
 // each event holds is the catalogue (catalogue.ts).
 import { pack } from 'msgpackr';
 import type { MessageRecord } from '../messages/records.js';
-import type { ZulipEvent } from './catalogue.js';
+import type { MessageDetails, UpdateMessageFlagsEvent, ZulipEvent as WireEvent } from './catalogue.js';
+import { jsonWithTexts, type JsonText } from './jsonText.js';
 
-export type { ZulipEvent } from './catalogue.js';
+/** An event as commands emit it and queues hold it: the catalogue's (what clients receive), except
+ * that an update_message_flags event's message_details may be JSON text the server wrote. */
+export type ZulipEvent =
+  | Exclude<WireEvent, UpdateMessageFlagsEvent>
+  | (Omit<UpdateMessageFlagsEvent, 'message_details'> & { message_details?: UpdateMessageFlagsEvent['message_details'] | JsonText<Record<string, MessageDetails>> });
 
 /** An event with the users who may see it, emitted by a realm command after its commit. */
 export interface Emitted {
@@ -39,7 +44,7 @@ const texts = new WeakMap<QueuedEvent, string>();
 export function eventJson(queued: QueuedEvent): string {
   let text = texts.get(queued);
   if (text === undefined) {
-    text = JSON.stringify({ ...queued.event, id: queued.id });
+    text = jsonWithTexts({ ...queued.event, id: queued.id });
     texts.set(queued, text);
   }
   return text;

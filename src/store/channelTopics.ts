@@ -33,12 +33,6 @@ export class TopicTable extends RowTable {
     return numbers;
   }
 
-  /** A message's topic (undefined when the message is not in the channel). */
-  topicOf(messageId: number): string | undefined {
-    const at = this.indexOf(messageId);
-    return at < 0 ? undefined : this.topicAt(at);
-  }
-
   topicAt(index: number): string {
     return this.names[this.first[index]!]!;
   }

@@ -19,10 +19,13 @@ export class RowTable {
     this.second = new Uint32Array(this.ids.length);
   }
 
-  /** The index of the first row whose ID is at least `messageId` (length when none is), searched
-   * from `low` on. */
-  lowerBound(messageId: number, low = 0): number {
-    let high = this.length;
+  /** The index of the first row whose ID is at least `messageId` (length when none is). */
+  lowerBound(messageId: number): number {
+    return this.search(messageId, 0, this.length);
+  }
+
+  /** The lower bound of `messageId` among rows low to high (exclusive), all before low below it. */
+  private search(messageId: number, low: number, high: number): number {
     const ids = this.ids;
     while (low < high) {
       const middle = (low + high) >>> 1;
@@ -30,6 +33,19 @@ export class RowTable {
       else high = middle;
     }
     return low;
+  }
+
+  /** As lowerBound from `from`, for IDs searched in ascending order: it gallops from `from` (the
+   * one before's place), so an ID a few rows on is found in a few steps, not a full search. */
+  seek(messageId: number, from: number): number {
+    const ids = this.ids;
+    let low = from;
+    let step = 1;
+    while (low + step < this.length && ids[low + step - 1]! < messageId) {
+      low += step;
+      step *= 2;
+    }
+    return this.search(messageId, low, Math.min(low + step, this.length));
   }
 
   /** The index of the row of `messageId`, or -1. */

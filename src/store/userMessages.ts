@@ -228,7 +228,7 @@ export class UserMessageIndex {
     // Changes come sorted by ID: each is searched for after the one before.
     let from = 0;
     for (const [id, flags] of changes) {
-      from = table.lowerBound(id, from);
+      from = table.seek(id, from);
       const at = from < table.length && table.ids[from] === id ? from : -1;
       if (flags !== undefined && at >= 0 && table.second[at] === recipientId) {
         table.first[at] = flags;
@@ -389,8 +389,10 @@ export class UserMessageIndex {
     // Flag changes on rows the chunk has (the flag updates' case): the same chunk, new flags.
     if (chunk && changes.every(([, flags]) => flags !== undefined)) {
       const updated = Buffer.from(chunk.bytes);
+      // Changes and rows both ascend: each change is looked for from the one before's place.
+      let index = 0;
       const found = changes.every(([id, flags]) => {
-        const index = lowerBound(updated, id);
+        while (index < count(updated) && idAt(updated, index) < id) index++;
         if (index >= count(updated) || idAt(updated, index) !== id) return false;
         updated.writeUInt16LE(flags!, index * ENTRY_BYTES + 4);
         return true;

@@ -46,9 +46,10 @@ const NO_PARTICIPANTS: number[] = [];
 
 /** Messages' headers from memory when they are a channel's (the channel from the conversation,
  * the topic from the channel's messages), else the stored ones; each conversation's channel and
- * topics looked up once for a window's thousands of entries. */
+ * topics looked up once for a window's thousands of entries, and one header shared by the
+ * messages of each topic (headers are never changed). */
 export class MessageHeaders {
-  private readonly channels = new Map<number, { channelId: number; table: TopicTable } | null>();
+  private readonly channels = new Map<number, { channelId: number; table: TopicTable; byTopic: MessageHeader[] } | null>();
 
   constructor(
     private readonly store: Store,
@@ -59,12 +60,14 @@ export class MessageHeaders {
     let channel = this.channels.get(recipientId);
     if (channel === undefined) {
       const channelId = this.channelOf(recipientId);
-      channel = channelId === undefined ? null : { channelId, table: this.store.channelTopics.table(channelId) };
+      channel = channelId === undefined ? null : { channelId, table: this.store.channelTopics.table(channelId), byTopic: [] };
       this.channels.set(recipientId, channel);
     }
-    const topic = channel?.table.topicOf(id);
-    if (topic === undefined) return this.store.messageHeader(id)!;
-    return { type: 'stream', channelId: channel!.channelId, recipientId, topic, participants: NO_PARTICIPANTS };
+    const at = channel ? channel.table.indexOf(id) : -1;
+    if (at < 0) return this.store.messageHeader(id)!;
+    const { channelId, table, byTopic } = channel!;
+    const topic = table.first[at]!;
+    return (byTopic[topic] ??= { type: 'stream', channelId, recipientId, topic: table.names[topic]!, participants: NO_PARTICIPANTS });
   }
 }
 

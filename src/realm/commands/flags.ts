@@ -7,7 +7,9 @@ import { headerEntry, MessageHeaders, type WindowEntry } from '../../store/windo
 import type { UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { channelsOf, MAX_MESSAGES_PER_FETCH, narrowWindow, normalizeTopic, type WindowInput } from './messages.js';
-import type { MessageDetails, UpdateMessageFlagsEvent } from '../../events/catalogue.js';
+import type { MessageDetails } from '../../events/catalogue.js';
+import { JsonText } from '../../events/jsonText.js';
+import type { ZulipEvent } from '../../events/types.js';
 import { retractNotifications } from './notifications.js';
 
 /** The flags a user may set directly (spec: Message flags). */
@@ -74,34 +76,34 @@ function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly Wind
   return applied;
 }
 
-function flagEvent(user: UserRecord, applied: Applied, ids: number[], change: FlagChange): UpdateMessageFlagsEvent {
-  const event: UpdateMessageFlagsEvent = { type: 'update_message_flags', op: change.op, operation: change.op, flag: change.flag, messages: ids, all: false };
+function flagEvent(user: UserRecord, applied: Applied, ids: number[], change: FlagChange): ZulipEvent {
+  const event: ZulipEvent = { type: 'update_message_flags', op: change.op, operation: change.op, flag: change.flag, messages: ids, all: false };
   // Clients put messages marked unread back into their unread counts from these details.
   if (change.op === 'remove' && change.flag === 'read') {
-    const details: Record<string, MessageDetails> = {};
     const shared = new SharedDetails(user);
+    let text = '';
     applied.entries.forEach((entry, index) => {
-      details[entry.id] = shared.of(entry.header, (applied.flags[index]! & anyMention) !== 0);
+      text += `${text === '' ? '{' : ','}"${entry.id}":${shared.of(entry.header, (applied.flags[index]! & anyMention) !== 0)}`;
     });
-    event.message_details = details;
+    event.message_details = new JsonText(text === '' ? '{}' : `${text}}`);
   }
   return event;
 }
 
-/** One details object for each conversation, topic and mention state: messages alike share it
- * (a window of thousands has a few dozen). */
+/** One details text for each conversation, topic and mention state: messages alike share it (a
+ * window of thousands has a few dozen). */
 class SharedDetails {
-  private readonly byConversation = new Map<number, Map<string, [plain?: MessageDetails, mentioned?: MessageDetails]>>();
+  private readonly byConversation = new Map<number, Map<string, [plain?: string, mentioned?: string]>>();
 
   constructor(private readonly user: UserRecord) {}
 
-  of(message: MessageHeader, mentioned: boolean): MessageDetails {
+  of(message: MessageHeader, mentioned: boolean): string {
     let byTopic = this.byConversation.get(message.recipientId);
     if (!byTopic) this.byConversation.set(message.recipientId, (byTopic = new Map()));
     let pair = byTopic.get(message.topic);
     if (!pair) byTopic.set(message.topic, (pair = []));
     const at = mentioned ? 1 : 0;
-    return (pair[at] ??= this.build(message, mentioned));
+    return (pair[at] ??= JSON.stringify(this.build(message, mentioned)));
   }
 
   private build(message: MessageHeader, mentioned: boolean): MessageDetails {
