@@ -120,7 +120,7 @@ export async function runFlags(options: FlagsOptions): Promise<void> {
 
     const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'production' });
     try {
-      const client = new ApiClient(server.baseUrl, { email: dataset.ownerEmail, apiKey: dataset.apiKey });
+      const client = new ApiClient(server.baseUrl, { email: dataset.ownerEmail, apiKey: dataset.apiKey }).keptAlive();
       for (const { name, narrow } of cases(dataset)) {
         const result = await measure(options.repeats, async (round) => {
           const request = narrowRequest(dataset, narrow, round);

@@ -7,7 +7,6 @@
 // index's size on disk and its cost per sent message; writes bench/results/search.json and an HTML
 // chart beside it.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,7 +20,7 @@ import { Realms } from '../src/realm/registry.js';
 import type { Store } from '../src/store/store.js';
 import { messageWindow } from '../src/store/window.js';
 import { Role } from '../src/users/records.js';
-import { formEncode } from '../test/helpers/client.js';
+import { ApiClient } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { startPostgres, type Postgres } from './lib/postgres.js';
 import { addChannel, addUser } from './lib/dataset.js';
@@ -245,23 +244,13 @@ function indexSearch(store: Store, realmId: number, userId: number, query: Query
 /** GET /messages on one kept-alive connection (as PostgreSQL's client keeps its one): the
  * number of messages found. */
 function searcher(baseUrl: string, email: string, apiKey: string): (narrow: RawTerm[]) => Promise<number> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const authorization = `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}`;
-  return (narrow) =>
-    new Promise((resolve, reject) => {
-      const query = formEncode({ anchor: 'newest', num_before: LIMIT, num_after: 0, narrow });
-      const req = request(`${baseUrl}/api/v1/messages?${query}`, { agent, headers: { authorization } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages?: unknown[] };
-          if (res.statusCode !== 200 || !body.messages) reject(new Error(JSON.stringify(body)));
-          else resolve(body.messages.length);
-        });
-      });
-      req.on('error', reject);
-      req.end();
-    });
+  const client = new ApiClient(baseUrl, { email, apiKey }).keptAlive();
+  return async (narrow) => {
+    const response = await client.get('/messages', { anchor: 'newest', num_before: LIMIT, num_after: 0, narrow });
+    const messages = response.body.messages as unknown[] | undefined;
+    if (response.status !== 200 || !messages) throw new Error(JSON.stringify(response.body));
+    return messages.length;
+  };
 }
 
 /** Bytes a sub-database takes in the LMDB file, and its entries. */

@@ -1,6 +1,6 @@
 // A small HTTP client for the API under test: form-encodes parameters the way Zulip clients do
 // (arrays and objects JSON-encoded) and returns status, headers and the parsed JSON body.
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 
 export interface Credentials {
   email: string;
@@ -37,12 +37,13 @@ export interface RawResponse {
   text: string;
 }
 
-/** Sends one request on its own connection and returns the answer as it came. A body is sent with
- * its Content-Length whatever the method (Node sends none for a GET's or a DELETE's body). */
-export function sendRaw(baseUrl: string, raw: RawRequest): Promise<RawResponse> {
+/** Sends one request on its own connection (or the agent's) and returns the answer as it came. A
+ * body is sent with its Content-Length whatever the method (Node sends none for a GET's or a
+ * DELETE's body). */
+export function sendRaw(baseUrl: string, raw: RawRequest, agent: Agent | false = false): Promise<RawResponse> {
   const length = raw.body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(raw.body)) };
   return new Promise((resolve, reject) => {
-    const req = request(`${baseUrl}${raw.path}`, { method: raw.method, headers: { ...length, ...raw.headers }, agent: false }, (res) => {
+    const req = request(`${baseUrl}${raw.path}`, { method: raw.method, headers: { ...length, ...raw.headers }, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
@@ -52,9 +53,9 @@ export function sendRaw(baseUrl: string, raw: RawRequest): Promise<RawResponse> 
   });
 }
 
-/** Sends one request on its own connection and parses the JSON answer. */
-export async function rawRequest(baseUrl: string, raw: RawRequest): Promise<ApiResponse> {
-  const { status, headers, text } = await sendRaw(baseUrl, raw);
+/** Sends one request on its own connection (or the agent's) and parses the JSON answer. */
+export async function rawRequest(baseUrl: string, raw: RawRequest, agent: Agent | false = false): Promise<ApiResponse> {
+  const { status, headers, text } = await sendRaw(baseUrl, raw, agent);
   try {
     return { status, headers, body: JSON.parse(text) as Record<string, unknown> };
   } catch {
@@ -69,6 +70,8 @@ export class ApiClient {
     /** The Host header, which names the realm (a subdomain of the external host); by default the
      * server's address, which names the default realm. */
     readonly host?: string,
+    /** Requests go each on a connection of its own, unless on this agent's. */
+    private readonly agent: Agent | false = false,
   ) {}
 
   get email(): string {
@@ -78,7 +81,13 @@ export class ApiClient {
 
   /** The same server with other credentials. */
   withCredentials(credentials: Credentials | undefined): ApiClient {
-    return new ApiClient(this.baseUrl, credentials, this.host);
+    return new ApiClient(this.baseUrl, credentials, this.host, this.agent);
+  }
+
+  /** The same client on one kept-alive connection, as a real client holds its own: benchmarks'
+   * latencies then leave out opening a connection per request. */
+  keptAlive(): ApiClient {
+    return new ApiClient(this.baseUrl, this.credentials, this.host, new Agent({ keepAlive: true, maxSockets: 1 }));
   }
 
   authHeader(): Record<string, string> {
@@ -101,7 +110,7 @@ export class ApiClient {
       path: `/api/v1${path}${inQuery && encoded ? `?${encoded}` : ''}`,
       headers: { ...this.identity(), ...(inQuery ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
       body: inQuery ? undefined : encoded,
-    });
+    }, this.agent);
   }
 
   get = (path: string, params?: Params) => this.call('GET', path, params);
