@@ -15,7 +15,7 @@ import { Realms } from '../src/realm/registry.js';
 import { ApiClient } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { buildDataset, type Dataset } from './lib/dataset.js';
-import { percentile, printTable, writeResult, type Row } from './lib/stats.js';
+import { latencyChart, percentile, printTable, writeResult, type Row } from './lib/stats.js';
 
 export interface FlagsOptions {
   users: number;
@@ -100,21 +100,23 @@ export async function runFlags(options: FlagsOptions): Promise<void> {
     const dataset = await buildDataset(realms, { ...options, perUser: Math.max(1, Math.floor(options.channels / 2)) }, 'Flags');
     const { realm } = dataset;
     const setupSeconds = (performance.now() - setupStart) / 1000;
-    const rows: Row[] = [];
+    const measured: { path: string; name: string; result: Measured }[] = [];
     for (const { name, narrow } of cases(dataset)) {
       const result = await measure(options.repeats, async (round) => {
         const answer = await realm.ask('flags.updateNarrow', dataset.ownerId, narrowRequest(dataset, narrow, round));
         return answer.updated_count;
       });
-      rows.push(row('actor', name, result));
+      measured.push({ path: 'actor', name, result });
     }
     const ids = (round: number) => dataset.messageIds.slice((round * 1000) % Math.max(1, dataset.messageIds.length - 1000)).slice(0, 1000);
-    rows.push(
-      row('actor', 'POST /messages/flags, 1,000 IDs', await measure(options.repeats, async (round) => {
+    measured.push({
+      path: 'actor',
+      name: 'POST /messages/flags, 1,000 IDs',
+      result: await measure(options.repeats, async (round) => {
         const answer = await realm.ask('flags.update', dataset.ownerId, { messages: ids(Math.floor(round / 2)), op: round % 2 === 0 ? 'add' : 'remove', flag: 'starred' });
         return answer.messages.length;
-      })),
-    );
+      }),
+    });
     await realms.idle();
     await store.close();
 
@@ -135,20 +137,30 @@ export async function runFlags(options: FlagsOptions): Promise<void> {
           if (response.status !== 200) throw new Error(JSON.stringify(response.body));
           return Number(response.body.updated_count);
         });
-        rows.push(row('HTTP', name, result));
+        measured.push({ path: 'HTTP', name, result });
       }
-      rows.push(
-        row('HTTP', 'POST /messages/flags, 1,000 IDs', await measure(options.repeats, async (round) => {
+      measured.push({
+        path: 'HTTP',
+        name: 'POST /messages/flags, 1,000 IDs',
+        result: await measure(options.repeats, async (round) => {
           const response = await client.post('/messages/flags', { messages: ids(Math.floor(round / 2)), op: round % 2 === 0 ? 'add' : 'remove', flag: 'starred' });
           return (response.body.messages as number[]).length;
-        })),
-      );
+        }),
+      });
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
     }
+    const rows = measured.map(({ path, name, result }) => row(path, name, result));
     printTable(`narrow flags: ${options.messages} messages, ${options.users} users, ${options.channels} channels, ${options.repeats} repeats (setup ${setupSeconds.toFixed(1)} s)`, rows);
-    console.log(`results: ${writeResult(options.quick ? 'flags-quick' : 'flags', { options, setup_seconds: setupSeconds, rows })}`);
+    // Each path's latency distributions, one line per case.
+    const charts = ['actor', 'HTTP'].map((path) =>
+      latencyChart(
+        `narrow flags at the ${path === 'actor' ? 'realm actor' : 'HTTP API'}: latency by percentile`,
+        measured.filter((entry) => entry.path === path).map(({ name, result }) => ({ name, latencies: result.latencies })),
+      ),
+    );
+    console.log(`results: ${writeResult(options.quick ? 'flags-quick' : 'flags', { options, setup_seconds: setupSeconds, rows }, { charts })}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

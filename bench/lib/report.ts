@@ -1,8 +1,8 @@
 // The HTML report a benchmark writes beside its JSON result: what it was measured on, every table
 // it printed, a bar chart for each unit the table's columns share (p50 ms and p99 ms together,
-// requests/s alone…), and whatever charts and notes the benchmark adds. Self-contained: no script,
-// no file fetched.
-import { barChart, escapeHtml, type Chart } from './chart.js';
+// requests/s alone…), and whatever charts (latency distributions, throughput by connections) and
+// notes the benchmark adds. Self-contained: no script, no file fetched.
+import { barChart, escapeHtml, lineChart, type Chart, type LineChart } from './chart.js';
 
 export type Row = Record<string, string | number>;
 
@@ -12,7 +12,7 @@ export interface Table {
 }
 
 export interface ReportExtras {
-  charts?: readonly Chart[];
+  charts?: readonly (Chart | LineChart)[];
   notes?: readonly string[];
 }
 
@@ -64,7 +64,7 @@ function htmlTable(table: Table): string {
 
 export function htmlReport(name: string, measuredOn: string, tables: readonly Table[], extras: ReportExtras = {}): string {
   const sections = tables.map((table) => `${htmlTable(table)}\n${tableCharts(table).map(barChart).join('\n')}`);
-  const charts = (extras.charts ?? []).map(barChart);
+  const charts = (extras.charts ?? []).map((chart) => (chart.kind === 'lines' ? lineChart(chart) : barChart(chart)));
   const notes = (extras.notes ?? []).map((note) => `<p>${escapeHtml(note)}</p>`);
   return `<!doctype html><meta charset="utf-8"><title>${escapeHtml(name)}</title>
 <style>body{font-family:sans-serif;max-width:960px;margin:1em auto}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}th{background:#f3f4f6}</style>

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import type { LineChart } from './chart.js';
 import { htmlReport, type ReportExtras, type Row, type Table } from './report.js';
 
 export type { Row };
@@ -11,6 +12,21 @@ export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** The percentiles a latency distribution is drawn at (100: the slowest). */
+const DISTRIBUTION = [50, 75, 90, 95, 99, 99.9, 100];
+
+/** A chart of latency distributions: each series' latency (ms) at the same percentiles. */
+export function latencyChart(title: string, series: readonly { name: string; latencies: readonly number[] }[]): LineChart {
+  return {
+    kind: 'lines',
+    title,
+    unit: 'ms',
+    xTitle: 'percentile',
+    points: DISTRIBUTION.map((p) => (p === 100 ? 'max' : `p${p}`)),
+    lines: series.map(({ name, latencies }) => ({ name, values: DISTRIBUTION.map((p) => percentile(latencies, p)) })),
+  };
 }
 
 /** The tables printed since the last result was written: its HTML report shows them. */
