@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { ApiClient } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { buildChannelRealm, type Member } from './lib/dataset.js';
-import { cpuSeconds, percentile, pool, printTable, rssBytes, writeResult } from './lib/stats.js';
+import { cpuSeconds, latencyChart, percentile, pool, printTable, rssBytes, writeResult } from './lib/stats.js';
 
 export interface FanoutOptions {
   clients: number;
@@ -65,7 +65,7 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
     try {
       const pid = server.child.pid!;
       const idleRss = rssBytes(pid);
-      const sender = new ApiClient(server.baseUrl, owner);
+      const sender = new ApiClient(server.baseUrl, owner).keptAlive();
       const connectStart = performance.now();
       const watchers = await pool(members, 200, (member) => connect(server.baseUrl, member));
       const connectMs = performance.now() - connectStart;
@@ -129,7 +129,12 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
         { measure: 'server memory per socket+queue (KiB)', value: result.server_bytes_per_socket / 1024 },
         { measure: 'register+connect all clients (s)', value: connectMs / 1000 },
       ]);
-      console.log(`results: ${writeResult(options.clients === 10_000 ? 'fanout' : `fanout-${options.clients}`, result)}`);
+      const distributions = latencyChart(`fan-out to ${options.clients} WebSocket clients: latency by percentile`, [
+        { name: 'POST → each delivery', latencies: deliveries },
+        { name: 'POST → last delivery', latencies: lastDelivery },
+        { name: 'POST reply', latencies: replies },
+      ]);
+      console.log(`results: ${writeResult(options.clients === 10_000 ? 'fanout' : `fanout-${options.clients}`, result, { charts: [distributions] })}`);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
