@@ -119,7 +119,9 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     }
     inFlight.add(exchange);
     const match = router.match(head.method, head.path);
+    exchange.inHandler = true;
     void serve(exchange, head, match);
+    exchange.inHandler = false;
   });
 
   /** Answers one request, and logs and measures it. Each step that can finish at once does, without
