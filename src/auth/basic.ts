@@ -1,4 +1,13 @@
-// HTTP Basic credentials: the Authorization header's e-mail (or the dummy form) and API key.
+// HTTP Basic credentials: the Authorization header's e-mail (or the dummy form) and API key, and
+// the user they name.
+
+/** Whose request it is, once its credentials are checked. */
+export interface Principal {
+  userId: number;
+  role: number;
+  isBot: boolean;
+}
+
 export interface BasicCredentials {
   username: string;
   password: string;

@@ -1,7 +1,7 @@
 // HTTP Basic authentication: the Authorization header, checked by the realm actor.
 import { errors } from '../errors.js';
 import type { RealmHandle } from '../realm/handle.js';
-import type { Principal } from '../realm/commands/auth.js';
+import type { Principal } from '../auth/basic.js';
 
 /** The user an Authorization header names; 401 errors for a missing, malformed or wrong one. A
  * local realm answers at once (no promise); a remote one through a promise. */

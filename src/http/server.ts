@@ -13,7 +13,7 @@ import { Router, type Match, type PathParams } from './router.js';
 import { HeldBody, receiveUpload, type ReceivedFile, type UploadLimits } from './upload.js';
 import { addEventSocket } from './socket.js';
 import { Role } from '../users/records.js';
-import type { Principal } from '../realm/commands/auth.js';
+import type { Principal } from '../auth/basic.js';
 import type { Config } from '../config.js';
 import type { EventQueues } from '../events/queues.js';
 import type { FileStorage } from '../files/storage.js';
@@ -152,20 +152,22 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
    * has used its attempts up, failures are 429s. Valid credentials always pass: people behind the
    * same address as a guesser are not locked out. */
   function authenticateLimited(exchange: Exchange, realm: RealmHandle, head: RequestHead): Principal | Promise<Principal> {
-    const refused = (address: string) => (error: unknown): never => {
+    const refused = (address: string | undefined) => (error: unknown): never => {
       if (error instanceof ApiError && error.status === 401) spendAddress(address);
       throw error;
     };
     try {
       const principal = authenticate(realm, head.authorization);
       // The address is read now: by the time another node answers, the client may have gone.
-      return principal instanceof Promise ? principal.catch(refused(remoteAddress(exchange))) : principal;
+      return principal instanceof Promise ? principal.catch(refused(limitedAddress(exchange))) : principal;
     } catch (error) {
-      return refused(remoteAddress(exchange))(error);
+      return refused(limitedAddress(exchange))(error);
     }
   }
 
-  const spendAddress = (address: string) => rateLimiter.spend(`address:${address}`, rateLimiter.settings.address);
+  /** The client's address, when rate limits are on (reading it costs; they need it). */
+  const limitedAddress = (exchange: Exchange) => (rateLimiter.settings.enabled ? remoteAddress(exchange) : undefined);
+  const spendAddress = (address: string | undefined) => (address === undefined ? {} : rateLimiter.spend(`address:${address}`, rateLimiter.settings.address));
 
   /** Routes, authenticates, rate-limits and checks the caller's role: the route to run and the
    * request its handler gets (at once, unless the realm answers credentials through a promise). */
@@ -185,7 +187,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     if (!route.unlimited) {
       exchange.headers = principal
         ? rateLimiter.spend(`user:${realm.realm.id}:${principal.userId}`, rateLimiter.userRule(realm.realm.subdomain))
-        : spendAddress(remoteAddress(exchange));
+        : spendAddress(limitedAddress(exchange));
     }
     if (route.auth === 'admin' && principal && principal.role > Role.administrator) throw errors.adminRequired();
     if (route.auth === 'human' && principal?.isBot) throw errors.humanOnly();

@@ -8,7 +8,7 @@ import { compileLinkifier, type CompiledLinkifier, type LinkifierRecord } from '
 import type { ScheduledMessageRecord } from '../messages/records.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
-import type { Principal } from '../realm/commands/auth.js';
+import type { Principal } from '../auth/basic.js';
 import type { RealmRecord } from './records.js';
 
 /** The realm's state as read commands and the code they call see it: lookups, and nothing that

@@ -1,5 +1,5 @@
 // Authentication commands: HTTP Basic credentials and the development key fetch.
-import { parseBasic } from '../../auth/basic.js';
+import { parseBasic, type Principal } from '../../auth/basic.js';
 import { errors } from '../../errors.js';
 import { apiKeyMatches, newApiKey } from '../../users/apiKey.js';
 import { isAdmin, type UserRecord } from '../../users/records.js';
@@ -8,12 +8,6 @@ import { viewAs } from './users.js';
 
 // Compared against when the user does not exist, so the answer takes as long either way.
 const absentKey = newApiKey();
-
-export interface Principal {
-  userId: number;
-  role: number;
-  isBot: boolean;
-}
 
 export const authCommands = {
   /** An Authorization header's user. An accepted header is kept until the realm's state next
