@@ -34,6 +34,16 @@ realm('an administrator changes settings; the answer names what changed, strings
   assert.equal(Object.keys(unchanged.body).sort(), ['msg', 'result'], 'a setting already at its value is not reported');
 });
 
+realm("GET /server_settings shows the organization's name and description as they change", async ({ server }) => {
+  const settings = async () => (await server.anonymous.get('/server_settings')).body;
+  const before = await settings();
+  const iago = await server.as('iago@zulip.com');
+  assert.is((await iago.patch('/realm', { name: 'Settings Lab', description: 'Renamed *today*' })).status, 200);
+  const after = await settings();
+  assert.equal([after.realm_name, after.realm_description], ['Settings Lab', 'Renamed *today*']);
+  assert.not.equal(after.realm_name, before.realm_name);
+});
+
 realm('members may not; owner-only settings need an owner; bad values change nothing', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const iago = await server.as('iago@zulip.com');

@@ -1,13 +1,22 @@
 // Server-wide, unauthenticated endpoints: GET /server_settings, and the operator's probes.
 import { errors } from '../errors.js';
+import { JsonFields } from '../http/jsonFields.js';
 import { onceReady, type PublicRequest } from '../http/route.js';
 import { realmUrl } from '../organization/records.js';
 import type { OutputOf } from '../realm/commands/index.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 
+/** Each realm summary's answer as JSON. The realm gives the same summary until its record changes,
+ * and a summary belongs to one server (one config): most requests reuse the answer. */
+const answers = new WeakMap<OutputOf<'realm.summary'>, JsonFields>();
+
 /** At once when the realm answers at once (no write under way). */
 export function getServerSettings(request: PublicRequest) {
-  return onceReady(request.realm.answer('realm.summary', null, {}), (realm) => serverSettings(request, realm));
+  return onceReady(request.realm.answer('realm.summary', null, {}), (realm) => {
+    let answer = answers.get(realm);
+    if (!answer) answers.set(realm, (answer = new JsonFields(JSON.stringify(serverSettings(request, realm)).slice(1, -1))));
+    return answer;
+  });
 }
 
 function serverSettings(request: PublicRequest, realm: OutputOf<'realm.summary'>) {

@@ -38,6 +38,9 @@ export interface Exchange {
   headers: Record<string, string>;
   /** When the request arrived (performance.now()). */
   started: number;
+  /** Set while uWS's handler for the request runs, which has corked the socket already: an answer
+   * written then is not corked again. */
+  inHandler: boolean;
   /** Whose request it is, once known (logs and metrics). */
   realmId?: number;
   userId?: number;
@@ -48,12 +51,18 @@ export interface Exchange {
 
 /** Starts an exchange; must be called before the uWS handler returns. */
 export function openExchange(res: HttpResponse): Exchange {
-  const exchange: Exchange = { res, aborted: false, done: false, closeConnection: false, challenge: true, headers: {}, started: performance.now(), status: 0, bytes: 0 };
+  const exchange: Exchange = { res, aborted: false, done: false, closeConnection: false, challenge: true, headers: {}, started: performance.now(), inHandler: false, status: 0, bytes: 0 };
   res.onAborted(() => {
     exchange.aborted = true;
     exchange.abort?.abort();
   });
   return exchange;
+}
+
+/** The client's address (uWS's text form), read only where it is needed: reading it costs about as
+ * much as all of a request's headers. Only while the exchange is open (not aborted). */
+export function remoteAddress(exchange: Exchange): string {
+  return Buffer.from(exchange.res.getRemoteAddressAsText()).toString();
 }
 
 /** Fires when the client goes away before the exchange is answered (at once if it already has). */
@@ -70,13 +79,17 @@ function finish(exchange: Exchange, status: number, headers: Record<string, stri
   exchange.done = true;
   exchange.status = status;
   exchange.bytes = typeof body === 'string' ? Buffer.byteLength(body) : (body?.length ?? 0);
+  if (exchange.inHandler) write(exchange, status, headers, body);
+  else exchange.res.cork(() => write(exchange, status, headers, body));
+}
+
+function write(exchange: Exchange, status: number, headers: Record<string, string>, body?: string | Buffer): void {
   const { res } = exchange;
-  res.cork(() => {
-    res.writeStatus(statusText[status] ?? String(status));
-    for (const name in exchange.headers) if (!Object.hasOwn(headers, name)) res.writeHeader(name, exchange.headers[name]!);
-    for (const name in headers) res.writeHeader(name, headers[name]!);
-    res.end(body, exchange.closeConnection);
-  });
+  // uWS answers 200 OK when given no status.
+  if (status !== 200) res.writeStatus(statusText[status] ?? String(status));
+  for (const name in exchange.headers) if (!Object.hasOwn(headers, name)) res.writeHeader(name, exchange.headers[name]!);
+  for (const name in headers) res.writeHeader(name, headers[name]!);
+  res.end(body, exchange.closeConnection);
 }
 
 const JSON_HEADERS: Record<string, string> = { 'Content-Type': 'application/json' };

@@ -7,7 +7,7 @@ import type { RateLimiter } from './rateLimit.js';
 import type { EventQueues } from '../events/queues.js';
 import type { Grants } from '../auth/grants.js';
 import type { RealmDirectory, RealmHandle } from '../realm/handle.js';
-import type { Principal } from '../realm/commands/auth.js';
+import type { Principal } from '../auth/basic.js';
 import type { RawParams } from './params.js';
 import type { ReceivedFile, UploadLimits } from './upload.js';
 import { compileValidator, type ParamSchema, type Params } from './validation.js';

@@ -23,6 +23,9 @@ const paramSegment = /^\{([a-z_]+)(:int|:path)?\}$/;
 
 export class Router<T> {
   private readonly root: Node<T> = newNode();
+  /** The nodes of patterns without parameters, by the pattern itself: a path written as its
+   * pattern is (static segments win) found without walking the tree. */
+  private readonly exact = new Map<string, Node<T>>();
 
   add(method: string, pattern: string, value: T): void {
     if (/\{[a-z_]+:path\}./.test(pattern)) throw new Error(`${pattern}: a path parameter must come last`);
@@ -42,11 +45,12 @@ export class Router<T> {
     }
     if (node.methods.has(method)) throw new Error(`duplicate route ${method} ${pattern}`);
     node.methods.set(method, value);
+    if (!pattern.includes('{')) this.exact.set(pattern, node);
   }
 
   match(method: string, path: string): Match<T> {
     const params: PathParams = {};
-    const node = this.walk(this.root, path.split('/').filter(Boolean), 0, params);
+    const node = this.exact.get(path) ?? this.walk(this.root, path.split('/').filter(Boolean), 0, params);
     if (!node || node.methods.size === 0) return { kind: 'notFound' };
     const value = node.methods.get(method);
     return value === undefined ? { kind: 'wrongMethod', allowed: [...node.methods.keys()] } : { kind: 'found', value, params };

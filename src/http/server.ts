@@ -7,13 +7,18 @@ import type { RealmHandle } from '../realm/handle.js';
 import { authenticate } from './auth.js';
 import { BodyReader, NO_BODY } from './body.js';
 import { readParams } from './params.js';
-import { abortSignal, openExchange, sendError, sendFile, sendPage, sendRedirect, sendStream, sendSuccess, type Exchange } from './response.js';
+import { abortSignal, openExchange, remoteAddress, sendError, sendFile, sendPage, sendRedirect, sendStream, sendSuccess, type Exchange } from './response.js';
 import { FileBody, FileStream, onceReady, Page, Redirect, type Body, type PublicRequest, type Route, type ServerContext, type UploadRequest, type UserRequest } from './route.js';
 import { Router, type Match, type PathParams } from './router.js';
 import { HeldBody, receiveUpload, type ReceivedFile, type UploadLimits } from './upload.js';
 import { addEventSocket } from './socket.js';
 import { Role } from '../users/records.js';
-import type { Principal } from '../realm/commands/auth.js';
+import type { Principal } from '../auth/basic.js';
+import type { Config } from '../config.js';
+import type { EventQueues } from '../events/queues.js';
+import type { FileStorage } from '../files/storage.js';
+import type { Grants } from '../auth/grants.js';
+import type { LoginLimiter } from '../auth/loginLimiter.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -28,8 +33,6 @@ interface RequestHead {
   contentLength: string;
   transferEncoding: string;
   userAgent: string;
-  /** The client's address (uWS's text form). */
-  address: string;
 }
 
 /** A stopping server closes its connections once no request has arrived for this long… */
@@ -79,7 +82,7 @@ export function buildRouter(routes: readonly Route[]): Router<CompiledRoute> {
 }
 
 export async function startHttpServer(server: ServerContext, routes: readonly Route[]): Promise<HttpServer> {
-  const { config, realms, queues, socketTokens, callAuthorizations, loginLimiter, rateLimiter, files } = server;
+  const { config, realms, socketTokens, rateLimiter, files } = server;
   const router = buildRouter(routes);
   const inFlight = new Set<Exchange>();
   const bodies = new BodyReader(config.maxBodyBytes, config.maxBufferedBodyBytes);
@@ -103,7 +106,6 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       contentLength: req.getHeader('content-length'),
       transferEncoding: req.getHeader('transfer-encoding'),
       userAgent: req.getHeader('user-agent'),
-      address: Buffer.from(res.getRemoteAddressAsText()).toString(),
     };
     const exchange = openExchange(res);
     exchange.challenge = req.getHeader('x-requested-with') === '';
@@ -117,7 +119,9 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     }
     inFlight.add(exchange);
     const match = router.match(head.method, head.path);
+    exchange.inHandler = true;
     void serve(exchange, head, match);
+    exchange.inHandler = false;
   });
 
   /** Answers one request, and logs and measures it. Each step that can finish at once does, without
@@ -147,18 +151,23 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
   /** Authenticates; a failed attempt counts against the client's address, and once the address
    * has used its attempts up, failures are 429s. Valid credentials always pass: people behind the
    * same address as a guesser are not locked out. */
-  function authenticateLimited(realm: RealmHandle, head: RequestHead): Principal | Promise<Principal> {
-    const refused = (error: unknown): never => {
-      if (error instanceof ApiError && error.status === 401) rateLimiter.spend(`address:${head.address}`, rateLimiter.settings.address);
+  function authenticateLimited(exchange: Exchange, realm: RealmHandle, head: RequestHead): Principal | Promise<Principal> {
+    const refused = (address: string | undefined) => (error: unknown): never => {
+      if (error instanceof ApiError && error.status === 401) spendAddress(address);
       throw error;
     };
     try {
       const principal = authenticate(realm, head.authorization);
-      return principal instanceof Promise ? principal.catch(refused) : principal;
+      // The address is read now: by the time another node answers, the client may have gone.
+      return principal instanceof Promise ? principal.catch(refused(limitedAddress(exchange))) : principal;
     } catch (error) {
-      return refused(error);
+      return refused(limitedAddress(exchange))(error);
     }
   }
+
+  /** The client's address, when rate limits are on (reading it costs; they need it). */
+  const limitedAddress = (exchange: Exchange) => (rateLimiter.settings.enabled ? remoteAddress(exchange) : undefined);
+  const spendAddress = (address: string | undefined) => (address === undefined ? {} : rateLimiter.spend(`address:${address}`, rateLimiter.settings.address));
 
   /** Routes, authenticates, rate-limits and checks the caller's role: the route to run and the
    * request its handler gets (at once, unless the realm answers credentials through a promise). */
@@ -169,7 +178,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     if (!realm) throw errors.notFound();
     exchange.realmId = realm.realm.id;
     if (match.value.route.auth === 'none') return admitted(exchange, head, match, realm, undefined);
-    return onceReady(authenticateLimited(realm, head), (principal) => admitted(exchange, head, match, realm, principal));
+    return onceReady(authenticateLimited(exchange, realm, head), (principal) => admitted(exchange, head, match, realm, principal));
   }
 
   function admitted(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute> & { kind: 'found' }, realm: RealmHandle, principal: Principal | undefined): Admitted {
@@ -178,25 +187,11 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     if (!route.unlimited) {
       exchange.headers = principal
         ? rateLimiter.spend(`user:${realm.realm.id}:${principal.userId}`, rateLimiter.userRule(realm.realm.subdomain))
-        : rateLimiter.spend(`address:${head.address}`, rateLimiter.settings.address);
+        : spendAddress(limitedAddress(exchange));
     }
     if (route.auth === 'admin' && principal && principal.role > Role.administrator) throw errors.adminRequired();
     if (route.auth === 'human' && principal?.isBot) throw errors.humanOnly();
-    const request: PublicRequest | UserRequest = {
-      realm,
-      config,
-      queues,
-      socketTokens,
-      callAuthorizations,
-      loginLimiter,
-      files,
-      get signal() {
-        return abortSignal(exchange);
-      },
-      client: clientName(head.userAgent),
-      ...(principal && { user: principal }),
-    };
-    return { run, request, principal, params: match.params };
+    return { run, request: new HandlerRequest(server, realm, exchange, head.userAgent, principal), principal, params: match.params };
   }
 
   /** An upload route: its parameters come from the query string, and its handler streams the body
@@ -276,7 +271,38 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
   };
 }
 
-/** Zulip's client name: the User-Agent's product token ("ZulipMobile/27.1 …" → "ZulipMobile"). */
-function clientName(userAgent: string): string {
-  return /^[^\s/]+/.exec(userAgent)?.[0] ?? 'API';
+/** The request a handler gets. Its abort signal and client name are made only if the handler asks
+ * (few do, and each costs). */
+class HandlerRequest implements PublicRequest {
+  readonly config: Config;
+  readonly queues: EventQueues;
+  readonly socketTokens: Grants;
+  readonly callAuthorizations: Grants;
+  readonly loginLimiter: LoginLimiter;
+  readonly files: FileStorage;
+
+  constructor(
+    server: ServerContext,
+    readonly realm: RealmHandle,
+    private readonly exchange: Exchange,
+    private readonly userAgent: string,
+    /** Set for every route whose `auth` is not 'none' (a UserRequest). */
+    readonly user: Principal | undefined,
+  ) {
+    this.config = server.config;
+    this.queues = server.queues;
+    this.socketTokens = server.socketTokens;
+    this.callAuthorizations = server.callAuthorizations;
+    this.loginLimiter = server.loginLimiter;
+    this.files = server.files;
+  }
+
+  get signal(): AbortSignal {
+    return abortSignal(this.exchange);
+  }
+
+  /** Zulip's client name: the User-Agent's product token ("ZulipMobile/27.1 …" → "ZulipMobile"). */
+  get client(): string {
+    return /^[^\s/]+/.exec(this.userAgent)?.[0] ?? 'API';
+  }
 }

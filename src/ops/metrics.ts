@@ -4,6 +4,7 @@
 // has a registry of its own; the process's metrics (CPU, memory, event-loop lag, GC) join it when
 // it is served.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { ArrayHistogram } from './histogram.js';
 
 /** A realm as the operator's status page lists it. */
 export interface RealmOverview {
@@ -71,14 +72,15 @@ export class Metrics {
   private sources: MetricSources | undefined;
   private processMetrics = false;
 
-  private readonly requests = new Histogram({
+  // Observed per request and per command: kept in typed arrays (ArrayHistogram).
+  private readonly requests = new ArrayHistogram({
     name: 'parley_http_request_duration_seconds',
     help: 'HTTP requests by method, route pattern and status: time from the request to the answer',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: SECONDS,
     registers: [this.registry],
   });
-  private readonly commands = new Histogram({
+  private readonly commands = new ArrayHistogram({
     name: 'parley_command_duration_seconds',
     help: 'Realm commands by name: time from entering the mailbox to the answer',
     labelNames: ['command', 'outcome'] as const,
@@ -126,11 +128,11 @@ export class Metrics {
   }
 
   request(method: string, route: string, status: number, seconds: number): void {
-    this.requests.observe({ method, route, status }, seconds);
+    this.requests.record([method, route, status], seconds);
   }
 
   command(command: string, outcome: 'ok' | 'error', seconds: number): void {
-    this.commands.observe({ command, outcome }, seconds);
+    this.commands.record([command, outcome], seconds);
   }
 
   commit(seconds: number): void {

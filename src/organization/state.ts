@@ -8,6 +8,7 @@ import { compileLinkifier, type CompiledLinkifier, type LinkifierRecord } from '
 import type { ScheduledMessageRecord } from '../messages/records.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
+import type { Principal } from '../auth/basic.js';
 import type { RealmRecord } from './records.js';
 
 /** The realm's state as read commands and the code they call see it: lookups, and nothing that
@@ -43,22 +44,33 @@ export interface RealmView {
   userByApiEmail(email: string, fakeDomain: string): UserRecord | undefined;
   /** Each user's own User object (GET /users/me) as JSON, kept until the state next changes. */
   readonly ownUserJson: DerivedValues<number, string>;
+  /** Accepted Authorization headers' users, kept until the state next changes. */
+  readonly principals: DerivedValues<string, Principal>;
 }
 
-/** Values derived from a realm's state and kept until it next changes (its `version` moves). */
+/** Values derived from a realm's state and kept until it next changes (its `version` moves); at
+ * most `limit` keys at once (reaching it forgets them all: keys a client chooses cannot grow it
+ * without bound). A derivation that throws keeps nothing. */
 export class DerivedValues<K, V> {
   private readonly values = new Map<K, { version: number; value: V }>();
 
-  constructor(private readonly state: { readonly version: number }) {}
+  constructor(
+    private readonly state: { readonly version: number },
+    private readonly limit = Infinity,
+  ) {}
 
   get(key: K, derive: () => V): V {
     const kept = this.values.get(key);
     if (kept?.version === this.state.version) return kept.value;
     const value = derive();
+    if (!kept && this.values.size >= this.limit) this.values.clear();
     this.values.set(key, { version: this.state.version, value });
     return value;
   }
 }
+
+/** How many accepted Authorization headers a realm keeps (a few per user of a large realm). */
+const KEPT_PRINCIPALS = 20_000;
 
 export class RealmState implements RealmView {
   readonly users = new Map<number, UserRecord>();
@@ -85,6 +97,7 @@ export class RealmState implements RealmView {
   /** Moved by every change to the state after it was loaded (the one save step, `changed`). */
   private changes = 0;
   readonly ownUserJson = new DerivedValues<number, string>(this);
+  readonly principals = new DerivedValues<string, Principal>(this, KEPT_PRINCIPALS);
 
   constructor(public realm: RealmRecord) {}
 

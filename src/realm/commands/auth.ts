@@ -1,4 +1,5 @@
 // Authentication commands: HTTP Basic credentials and the development key fetch.
+import { parseBasic, type Principal } from '../../auth/basic.js';
 import { errors } from '../../errors.js';
 import { apiKeyMatches, newApiKey } from '../../users/apiKey.js';
 import { isAdmin, type UserRecord } from '../../users/records.js';
@@ -8,21 +9,10 @@ import { viewAs } from './users.js';
 // Compared against when the user does not exist, so the answer takes as long either way.
 const absentKey = newApiKey();
 
-export interface Principal {
-  userId: number;
-  role: number;
-  isBot: boolean;
-}
-
 export const authCommands = {
-  'auth.basic': instantCommand((ctx, input: { username: string; apiKey: string }): Principal => {
-    const user = ctx.state.userByApiEmail(input.username, ctx.fakeEmailDomain);
-    const matches = apiKeyMatches(user?.apiKey ?? absentKey, input.apiKey);
-    if (!user || !matches) throw errors.invalidApiKey();
-    if (!user.isActive) throw errors.userDeactivated();
-    if (ctx.state.realm.deactivated) throw errors.realmDeactivated();
-    return { userId: user.id, role: user.role, isBot: user.isBot };
-  }),
+  /** An Authorization header's user. An accepted header is kept until the realm's state next
+   * changes: a new key, a deactivation (or any other save) has the next request checked anew. */
+  'auth.basic': instantCommand((ctx, input: { authorization: string }): Principal => ctx.state.principals.get(input.authorization, () => checkBasic(ctx, input.authorization))),
 
   /** Issues the API key of a user whose identity was proven outside (development key fetch,
    * password, JWT): records the first login and answers as the key-fetch endpoints do. */
@@ -50,6 +40,17 @@ export const authCommands = {
     return hash;
   }),
 };
+
+function checkBasic(ctx: ReadContext, authorization: string): Principal {
+  const credentials = parseBasic(authorization);
+  if (!credentials) throw errors.unauthorized('Invalid authorization header for basic auth');
+  const user = ctx.state.userByApiEmail(credentials.username, ctx.fakeEmailDomain);
+  const matches = apiKeyMatches(user?.apiKey ?? absentKey, credentials.password);
+  if (!user || !matches) throw errors.invalidApiKey();
+  if (!user.isActive) throw errors.userDeactivated();
+  if (ctx.state.realm.deactivated) throw errors.realmDeactivated();
+  return { userId: user.id, role: user.role, isBot: user.isBot };
+}
 
 function loginCandidate(ctx: ReadContext, email: string): UserRecord {
   const user = ctx.state.userByEmail(email);

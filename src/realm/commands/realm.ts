@@ -1,11 +1,18 @@
 // Organization-level commands of the system itself: bootstrapping a new realm (its notification
 // bot) and the settings the management tools set.
 import { errors } from '../../errors.js';
+import type { RealmRecord } from '../../organization/records.js';
 import { Role } from '../../users/records.js';
 import { readCommand, writeCommand } from '../context.js';
 import { insertUser } from './users.js';
 
 const NOTIFICATION_BOT_NAME = 'Notification Bot';
+
+type RealmSummary = Pick<RealmRecord, 'id' | 'subdomain' | 'name' | 'description' | 'enableSpectatorAccess'>;
+
+/** Each realm record's summary. A record is replaced, never changed in place, when the realm
+ * changes (`saveRealm`). */
+const summaries = new WeakMap<RealmRecord, RealmSummary>();
 
 
 export const realmCommands = {
@@ -13,10 +20,16 @@ export const realmCommands = {
    * write batch was saved. */
   'realm.health': readCommand((ctx) => ({ storageFailure: ctx.store.storageFailure })),
 
-  /** What unauthenticated pages show of the organization (server settings, push payloads). */
+  /** What unauthenticated pages show of the organization (server settings, push payloads): the
+   * same object until the realm's record changes (what is made of it can be kept by it). */
   'realm.summary': readCommand((ctx) => {
-    const { id, subdomain, name, description, enableSpectatorAccess } = ctx.state.realm;
-    return { id, subdomain, name, description, enableSpectatorAccess };
+    const record = ctx.state.realm;
+    let summary = summaries.get(record);
+    if (!summary) {
+      const { id, subdomain, name, description, enableSpectatorAccess } = record;
+      summaries.set(record, (summary = { id, subdomain, name, description, enableSpectatorAccess }));
+    }
+    return summary;
   }),
 
   /** Run once by Realms.create: the notification bot, a bot without an owner. */
