@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import { ApiClient } from '../test/helpers/client.js';
 import { spawnScript, spawnServer, type ServerProcess } from '../test/helpers/process.js';
 import { cpuSeconds, printTable, writeResult, type Row } from './lib/stats.js';
+import type { LineChart } from './lib/chart.js';
 
 export interface HttpBenchOptions {
   seconds: number;
@@ -96,5 +97,18 @@ export async function runHttp(options: HttpBenchOptions): Promise<void> {
   const logged = Math.max(...options.connections.filter((count) => count <= 64));
   rows.push(await withParley('info', async (baseUrl, auth, pid) => row(`Parley ${usersMe!.name}, request log on`, logged, await load(`${baseUrl}${usersMe!.path}`, auth, logged, options.seconds, pid))));
   printTable(`http: keep-alive connections for ${options.seconds} s each, on loopback (request log off unless said)`, rows);
-  console.log(`results: ${writeResult(options.quick ? 'http-quick' : 'http', { options, rows })}`);
+  console.log(`results: ${writeResult(options.quick ? 'http-quick' : 'http', { options, rows }, { charts: [byConnections(rows, options, 'requests/s'), byConnections(rows, options, 'p99 ms')] })}`);
+}
+
+/** A column by connection count: one line per server and endpoint measured at every count. */
+function byConnections(rows: readonly Row[], options: HttpBenchOptions, column: 'requests/s' | 'p99 ms'): LineChart {
+  const servers = [...new Set(rows.map((row) => String(row.server)))].filter((server) => rows.filter((row) => row.server === server).length === options.connections.length);
+  return {
+    kind: 'lines',
+    title: `http: ${column === 'requests/s' ? 'throughput' : 'p99 latency'} by keep-alive connections`,
+    unit: column,
+    xTitle: 'connections',
+    points: options.connections,
+    lines: servers.map((server) => ({ name: server, values: options.connections.map((connections) => Number(rows.find((row) => row.server === server && row.connections === connections)?.[column])) })),
+  };
 }
