@@ -58,6 +58,12 @@ export class EventQueues implements EventSink {
   private readonly byUser = new Map<number, Map<number, Set<EventQueue>>>();
   /** How many emissions each realm has published: the position a register's state is read at. */
   private readonly positions = new Map<number, number>();
+  /** Emissions published but not yet in their queues, in order, each at its realm position: they
+   * are delivered on this turn of the event loop's check phase (setImmediate), after the answers
+   * of the writes that made them went out, and before any later request is read (a client that
+   * reads its queue once it has an answer finds the events of its change there). Whatever reads or
+   * opens queues delivers them first. */
+  private pending: { realmId: number; emission: Emitted; position: number }[] = [];
   /** Registrations under way, by realm. */
   private readonly registering = new Map<number, Set<Kept>>();
   /** The realm position each queue opened at: it takes only later emissions. */
@@ -82,6 +88,7 @@ export class EventQueues implements EventSink {
 
   /** Tells every queue the server restarted (Zulip's `restart` event), after queues were restored. */
   announceRestart(): void {
+    this.deliverPending();
     if (this.byId.size === 0) return;
     const event: RestartEvent = {
       type: 'restart',
@@ -103,6 +110,8 @@ export class EventQueues implements EventSink {
     registering.add(kept);
     return {
       open: (settings, position) => {
+        // What is pending goes to the queues there are now; this one gets what is kept for it.
+        this.deliverPending();
         this.checkRoom(realmId, userId);
         const queue = new EventQueue({ ...settings, realmId, userId, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.clock, this.lastId);
         this.add(queue);
@@ -129,6 +138,7 @@ export class EventQueues implements EventSink {
 
   /** The queue, if it exists and belongs to this user; else BAD_EVENT_QUEUE_ID. */
   get(queueId: string, realmId: number, userId: number): EventQueue {
+    this.deliverPending();
     const queue = this.byId.get(queueId);
     if (!queue || queue.userId !== userId || queue.settings.realmId !== realmId) throw errors.badEventQueueId(queueId);
     return queue;
@@ -153,31 +163,40 @@ export class EventQueues implements EventSink {
     for (const queue of [...(this.byUser.get(realmId)?.get(userId) ?? [])]) this.delete(queue);
   }
 
-  /** Delivers a realm's emissions, each to the queues of the users it names, and keeps them for
-   * those users' registrations under way; each emission moves the realm's position on by one. */
+  /** Takes a realm's emissions: each moves the realm's position on by one and is kept for the
+   * registrations under way of the users it names at once; it reaches those users' queues when
+   * the pending emissions are delivered (`deliverPending`). */
   publish(realmId: number, emitted: readonly Emitted[], from = this.position(realmId) + 1): void {
-    const started = performance.now();
-    const users = this.byUser.get(realmId);
     const registering = this.registering.get(realmId);
     let position = from - 1;
-    let deliveries = 0;
-    for (const emission of emitted) {
+    for (let emission of emitted) {
       position++;
-      let userIds = emission.userIds;
       if (registering) {
         // Listed once: the registrations and the delivery both go through it.
-        const listed = [...userIds];
+        const listed = [...emission.userIds];
         for (const kept of registering) if (listed.includes(kept.userId)) kept.emissions.push({ position, emitted: emission });
-        userIds = listed;
+        emission = { ...emission, userIds: listed };
       }
+      if (this.pending.length === 0) setImmediate(() => this.deliverPending());
+      this.pending.push({ realmId, emission, position });
+    }
+    this.positions.set(realmId, position);
+  }
+
+  /** Puts the pending emissions into the queues of the users each names. */
+  deliverPending(): void {
+    if (this.pending.length === 0) return;
+    const started = performance.now();
+    let deliveries = 0;
+    for (const { realmId, emission, position } of this.pending.splice(0)) {
+      const users = this.byUser.get(realmId);
       if (users) {
         const deliver = this.deliverer(emission, position);
-        for (const userId of userIds) for (const queue of users.get(userId) ?? []) if (deliver(queue)) deliveries++;
+        for (const userId of emission.userIds) for (const queue of users.get(userId) ?? []) if (deliver(queue)) deliveries++;
       }
       for (const userId of emission.closesQueuesOf ?? []) this.deleteUserQueues(realmId, userId);
     }
-    this.positions.set(realmId, position);
-    if (emitted.length > 0) this.metrics?.fanout(deliveries, (performance.now() - started) / 1000);
+    this.metrics?.fanout(deliveries, (performance.now() - started) / 1000);
   }
 
   /** What delivers one emission (at a realm position) to a queue, if the queue wants it and opened
@@ -269,6 +288,7 @@ export class EventQueues implements EventSink {
 
   /** Last step of a graceful shutdown, once every write is committed: saves every queue. */
   async persist(): Promise<void> {
+    this.deliverPending();
     await this.shelf.saveQueues([...this.byId.values()].map((queue) => queue.snapshot()));
   }
 
