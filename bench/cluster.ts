@@ -4,12 +4,16 @@
 //   messages per second and latency — what the log append costs against a plain LMDB commit;
 // - fan-out: one message to WebSocket clients spread over 1 or 2 gateway nodes: the last delivery,
 //   deliveries per second, and the sender's reply while the fan-out runs;
-// - failover: kill -9 of the realm's owner → the first successful write on another node, over rounds.
+// - failover: kill -9 of the realm's owner → the first successful write on another node, over rounds;
+// - presence at takeover: a new owner reading a realm's presence from the bucket, for many users.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startLocalCluster, type LocalCluster } from '../src/cli/localCluster.js';
+import { openCluster } from '../src/cluster/connection.js';
+import { presenceKeeper } from '../src/cluster/presence.js';
+import { createLogger } from '../src/ops/log.js';
 import { ApiClient } from '../test/helpers/client.js';
 import { devClient } from '../test/helpers/operator.js';
 import { spawnServer } from '../test/helpers/process.js';
@@ -24,6 +28,9 @@ export interface ClusterBenchOptions {
   fanoutClients: number;
   fanoutRepeats: number;
   failoverRounds: number;
+  /** Users whose presence the bucket holds when a realm is taken over. */
+  presenceUsers: number;
+  presenceRounds: number;
   quick: boolean;
 }
 
@@ -156,6 +163,38 @@ async function benchFailover(options: ClusterBenchOptions): Promise<Row[]> {
   return [{ rounds: times.length, 'lease ms': LEASE_MS, 'failover p50 ms': percentile(times, 50), 'failover max ms': Math.max(...times) }];
 }
 
+/** A node taking a realm over reads its presence from the bucket: the time that takes with
+ * `presenceUsers` records there (and as many of another realm beside them). */
+async function benchPresence(options: ClusterBenchOptions): Promise<Row[]> {
+  const running = await startLocalCluster({ nodes: 0 });
+  const shared = await openCluster(
+    { servers: running.nats.map((server) => server.url), nodeId: 'bench', replicas: 1, leaseMs: LEASE_MS, pinned: [], snapshotEvery: 1000 },
+    createLogger({ level: 'silent', format: 'json' }),
+  );
+  const times: number[] = [];
+  try {
+    const realmId = 1;
+    const now = Math.floor(Date.now() / 1000);
+    for (const realm of [realmId, realmId + 1]) {
+      const keeper = await presenceKeeper(shared.presence, realm);
+      const users = Array.from({ length: options.presenceUsers }, (_, index) => index + 1);
+      for (let start = 0; start < users.length; start += 500) {
+        await keeper.keep(realm, users.slice(start, start + 500).map((userId) => [userId, { lastActive: now, lastConnected: now, lastUpdateId: userId }]));
+      }
+    }
+    for (let round = 0; round < options.presenceRounds; round++) {
+      const started = performance.now();
+      const { saved } = await presenceKeeper(shared.presence, realmId);
+      times.push(performance.now() - started);
+      if (saved?.users.length !== options.presenceUsers) throw new Error(`read ${saved?.users.length} of ${options.presenceUsers} presence records`);
+    }
+  } finally {
+    await shared.nc.close();
+    await running.stop();
+  }
+  return [{ users: options.presenceUsers, rounds: times.length, 'read p50 ms': percentile(times, 50), 'read max ms': Math.max(...times) }];
+}
+
 export async function runCluster(options: ClusterBenchOptions): Promise<void> {
   const send = await benchSend(options);
   printTable(`cluster send: ${options.senders} concurrent senders for ${options.sendSeconds} s, spread over the nodes`, send);
@@ -163,5 +202,7 @@ export async function runCluster(options: ClusterBenchOptions): Promise<void> {
   printTable(`cluster fan-out: one message to ${options.fanoutClients} WebSocket clients, ${options.fanoutRepeats} repeats`, fanout);
   const failover = await benchFailover(options);
   printTable('cluster failover: kill -9 of the owner → first successful write on another node', failover);
-  console.log(`results: ${writeResult(options.quick ? 'cluster-quick' : 'cluster', { options, send, fanout, failover })}`);
+  const presence = await benchPresence(options);
+  printTable('cluster takeover: a new owner reads the realm\'s presence from the bucket', presence);
+  console.log(`results: ${writeResult(options.quick ? 'cluster-quick' : 'cluster', { options, send, fanout, failover, presence })}`);
 }
