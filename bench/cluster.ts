@@ -2,8 +2,9 @@
 // nodes as processes), measured against a standalone server under the same load.
 // - send: POST /messages from concurrent senders spread over 1, 2 and 3 nodes, and standalone:
 //   messages per second and latency — what the log append costs against a plain LMDB commit;
-// - fan-out: one message to WebSocket clients spread over 1 or 2 gateway nodes: the last delivery,
-//   deliveries per second, and the sender's reply while the fan-out runs;
+// - fan-out: one message to WebSocket clients spread over 1 or 2 gateway nodes, and standalone: the
+//   last delivery, deliveries per second, and the sender's reply while the fan-out runs (timed on a
+//   thread of its own);
 // - failover: kill -9 of the realm's owner → the first successful write on another node, over rounds;
 // - presence at takeover: a new owner reading a realm's presence from the bucket, for many users.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,11 +15,12 @@ import { startLocalCluster, type LocalCluster } from '../src/cli/localCluster.js
 import { openCluster } from '../src/cluster/connection.js';
 import { presenceKeeper } from '../src/cluster/presence.js';
 import { createLogger } from '../src/ops/log.js';
-import { ApiClient } from '../test/helpers/client.js';
+import type { ApiClient } from '../test/helpers/client.js';
 import { devClient } from '../test/helpers/operator.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { connect, type Watcher } from './fanout.js';
 import type { Member } from './lib/dataset.js';
+import { SenderThread } from './lib/senderThread.js';
 import { percentile, pool, printTable, writeResult, type Row } from './lib/stats.js';
 
 export interface ClusterBenchOptions {
@@ -40,6 +42,45 @@ function cluster(nodes: number): Promise<LocalCluster> {
   return startLocalCluster({ nodes, env: { PARLEY_LEASE_MS: String(LEASE_MS), PARLEY_RATE_LIMITS: 'false' } });
 }
 
+/** A setup measured: a standalone server (`nodes` 0), or a cluster of that many nodes. */
+interface Running {
+  setup: string;
+  baseUrls: string[];
+  stop(): Promise<void>;
+}
+
+async function start(nodes: number, what: string): Promise<Running> {
+  if (nodes > 0) {
+    const running = await cluster(nodes);
+    return { setup: `cluster, ${nodes} ${what}${nodes > 1 ? 's' : ''}`, baseUrls: running.nodes.map((node) => node.baseUrl), stop: () => running.stop() };
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-standalone-'));
+  const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'development' });
+  return {
+    setup: 'standalone',
+    baseUrls: [server.baseUrl],
+    async stop() {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `measure` against each setup in turn, one at a time. */
+async function each(setups: readonly number[], what: string, measure: (running: Running) => Promise<Row>): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const nodes of setups) {
+    const running = await start(nodes, what);
+    try {
+      rows.push({ setup: running.setup, ...(await measure(running)) });
+    } finally {
+      await running.stop();
+    }
+  }
+  return rows;
+}
+
 /** Senders spread over the base URLs, each sending one message after another for `seconds`. */
 async function sendLoad(baseUrls: string[], senders: number, seconds: number): Promise<Row> {
   const clients = await Promise.all(Array.from({ length: senders }, (_, index) => devClient(baseUrls[index % baseUrls.length]!, ['iago@zulip.com', 'hamlet@zulip.com', 'othello@zulip.com', 'cordelia@zulip.com'][index % 4]!)));
@@ -59,26 +100,8 @@ async function sendLoad(baseUrls: string[], senders: number, seconds: number): P
   return { 'messages/s': latencies.length / seconds, 'p50 ms': percentile(latencies, 50), 'p99 ms': percentile(latencies, 99), failures };
 }
 
-async function benchSend(options: ClusterBenchOptions): Promise<Row[]> {
-  const rows: Row[] = [];
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-standalone-'));
-  const standalone = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'development' });
-  try {
-    rows.push({ setup: 'standalone', ...(await sendLoad([standalone.baseUrl], options.senders, options.sendSeconds)) });
-  } finally {
-    standalone.child.kill('SIGTERM');
-    await standalone.exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  for (const nodes of [1, 2, 3]) {
-    const running = await cluster(nodes);
-    try {
-      rows.push({ setup: `cluster, ${nodes} node${nodes > 1 ? 's' : ''}`, ...(await sendLoad(running.nodes.map((node) => node.baseUrl), options.senders, options.sendSeconds)) });
-    } finally {
-      await running.stop();
-    }
-  }
-  return rows;
+function benchSend(options: ClusterBenchOptions): Promise<Row[]> {
+  return each([0, 1, 2, 3], 'node', (running) => sendLoad(running.baseUrls, options.senders, options.sendSeconds));
 }
 
 /** Members for the fan-out: a queue each, at most 100 per user (the queue limit), so users enough. */
@@ -96,15 +119,26 @@ async function fanoutMembers(owner: ApiClient, clients: number): Promise<Member[
   return Array.from({ length: clients }, (_, index) => members[index % members.length]!);
 }
 
-async function benchFanout(options: ClusterBenchOptions): Promise<Row[]> {
-  const rows: Row[] = [];
-  for (const gateways of [1, 2]) {
-    const running = await cluster(gateways);
+/** One message per round to WebSocket clients spread over every node (a standalone server, or the
+ * gateways of a cluster, the first of which seeded the realm and owns it), sent from a thread of its
+ * own: its reply is timed while the clients' frames arrive. */
+function benchFanout(options: ClusterBenchOptions): Promise<Row[]> {
+  return each([0, 1, 2], 'gateway', async ({ baseUrls }) => {
+    const owner = await devClient(baseUrls[0]!, 'iago@zulip.com');
+    const members = await fanoutMembers(owner, options.fanoutClients);
+    const sender = new SenderThread(owner.baseUrl, owner.credentials!);
+    const send = async (content: string) => {
+      const reply = await sender.call('POST', '/messages', { type: 'stream', to: 'fanout', topic: 'bench', content });
+      if (reply.status !== 200) throw new Error(JSON.stringify(reply.body));
+      return reply.ms;
+    };
+    let watchers: Watcher[] = [];
     try {
-      // The first node seeded the realm and owns it; clients spread over every gateway.
-      const owner = await devClient(running.nodes[0]!.baseUrl, 'iago@zulip.com');
-      const members = await fanoutMembers(owner, options.fanoutClients);
-      const watchers: Watcher[] = await pool(members, 100, (member, index) => connect(running.nodes[index % gateways]!.baseUrl, member));
+      // The same message with no client connected: what the write itself costs (a row per
+      // subscriber), without the fan-out.
+      const alone: number[] = [];
+      for (let round = 0; round < options.fanoutRepeats; round++) alone.push(await send(`alone ${round}`));
+      watchers = await pool(members, 100, (member, index) => connect(baseUrls[index % baseUrls.length]!, member));
       const last: number[] = [];
       const replies: number[] = [];
       for (let round = 0; round < options.fanoutRepeats; round++) {
@@ -114,26 +148,24 @@ async function benchFanout(options: ClusterBenchOptions): Promise<Row[]> {
           for (const watcher of watchers) watcher.watch(marker, () => --pending === 0 && resolve());
         });
         const sentAt = performance.now();
-        const response = await owner.post('/messages', { type: 'stream', to: 'fanout', topic: 'bench', content: marker });
-        if (response.status !== 200) throw new Error(JSON.stringify(response.body));
-        replies.push(performance.now() - sentAt);
+        replies.push(await send(marker));
         await received;
         last.push(Math.max(...watchers.map((watcher) => watcher.received.get(marker)! - sentAt)));
       }
-      for (const watcher of watchers) watcher.socket.terminate();
-      rows.push({
-        gateways,
+      return {
         clients: options.fanoutClients,
         'last delivery p50 ms': percentile(last, 50),
         'last delivery p99 ms': percentile(last, 99),
         'deliveries/s': Math.round(options.fanoutClients / (percentile(last, 50) / 1000)),
         'reply p50 ms': percentile(replies, 50),
-      });
+        'reply p99 ms': percentile(replies, 99),
+        'reply, no clients, p50 ms': percentile(alone, 50),
+      };
     } finally {
-      await running.stop();
+      await sender.close();
+      for (const watcher of watchers) watcher.socket.terminate();
     }
-  }
-  return rows;
+  });
 }
 
 async function benchFailover(options: ClusterBenchOptions): Promise<Row[]> {
