@@ -2,19 +2,25 @@
 // nodes as processes), measured against a standalone server under the same load.
 // - send: POST /messages from concurrent senders spread over 1, 2 and 3 nodes, and standalone:
 //   messages per second and latency — what the log append costs against a plain LMDB commit;
-// - fan-out: one message to WebSocket clients spread over 1 or 2 gateway nodes: the last delivery,
-//   deliveries per second, and the sender's reply while the fan-out runs;
-// - failover: kill -9 of the realm's owner → the first successful write on another node, over rounds.
+// - fan-out: one message to WebSocket clients spread over 1 or 2 gateway nodes, and standalone: the
+//   last delivery, deliveries per second, and the sender's reply while the fan-out runs (timed on a
+//   thread of its own);
+// - failover: kill -9 of the realm's owner → the first successful write on another node, over rounds;
+// - presence at takeover: a new owner reading a realm's presence from the bucket, for many users.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startLocalCluster, type LocalCluster } from '../src/cli/localCluster.js';
-import { ApiClient } from '../test/helpers/client.js';
+import { openCluster } from '../src/cluster/connection.js';
+import { presenceKeeper } from '../src/cluster/presence.js';
+import { createLogger } from '../src/ops/log.js';
+import type { ApiClient } from '../test/helpers/client.js';
 import { devClient } from '../test/helpers/operator.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { connect, type Watcher } from './fanout.js';
 import type { Member } from './lib/dataset.js';
+import { SenderThread } from './lib/senderThread.js';
 import { percentile, pool, printTable, writeResult, type Row } from './lib/stats.js';
 
 export interface ClusterBenchOptions {
@@ -24,6 +30,9 @@ export interface ClusterBenchOptions {
   fanoutClients: number;
   fanoutRepeats: number;
   failoverRounds: number;
+  /** Users whose presence the bucket holds when a realm is taken over. */
+  presenceUsers: number;
+  presenceRounds: number;
   quick: boolean;
 }
 
@@ -31,6 +40,45 @@ const LEASE_MS = 2000;
 
 function cluster(nodes: number): Promise<LocalCluster> {
   return startLocalCluster({ nodes, env: { PARLEY_LEASE_MS: String(LEASE_MS), PARLEY_RATE_LIMITS: 'false' } });
+}
+
+/** A setup measured: a standalone server (`nodes` 0), or a cluster of that many nodes. */
+interface Running {
+  setup: string;
+  baseUrls: string[];
+  stop(): Promise<void>;
+}
+
+async function start(nodes: number, what: string): Promise<Running> {
+  if (nodes > 0) {
+    const running = await cluster(nodes);
+    return { setup: `cluster, ${nodes} ${what}${nodes > 1 ? 's' : ''}`, baseUrls: running.nodes.map((node) => node.baseUrl), stop: () => running.stop() };
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-standalone-'));
+  const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'development' });
+  return {
+    setup: 'standalone',
+    baseUrls: [server.baseUrl],
+    async stop() {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `measure` against each setup in turn, one at a time. */
+async function each(setups: readonly number[], what: string, measure: (running: Running) => Promise<Row>): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const nodes of setups) {
+    const running = await start(nodes, what);
+    try {
+      rows.push({ setup: running.setup, ...(await measure(running)) });
+    } finally {
+      await running.stop();
+    }
+  }
+  return rows;
 }
 
 /** Senders spread over the base URLs, each sending one message after another for `seconds`. */
@@ -52,26 +100,8 @@ async function sendLoad(baseUrls: string[], senders: number, seconds: number): P
   return { 'messages/s': latencies.length / seconds, 'p50 ms': percentile(latencies, 50), 'p99 ms': percentile(latencies, 99), failures };
 }
 
-async function benchSend(options: ClusterBenchOptions): Promise<Row[]> {
-  const rows: Row[] = [];
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-standalone-'));
-  const standalone = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'development' });
-  try {
-    rows.push({ setup: 'standalone', ...(await sendLoad([standalone.baseUrl], options.senders, options.sendSeconds)) });
-  } finally {
-    standalone.child.kill('SIGTERM');
-    await standalone.exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  for (const nodes of [1, 2, 3]) {
-    const running = await cluster(nodes);
-    try {
-      rows.push({ setup: `cluster, ${nodes} node${nodes > 1 ? 's' : ''}`, ...(await sendLoad(running.nodes.map((node) => node.baseUrl), options.senders, options.sendSeconds)) });
-    } finally {
-      await running.stop();
-    }
-  }
-  return rows;
+function benchSend(options: ClusterBenchOptions): Promise<Row[]> {
+  return each([0, 1, 2, 3], 'node', (running) => sendLoad(running.baseUrls, options.senders, options.sendSeconds));
 }
 
 /** Members for the fan-out: a queue each, at most 100 per user (the queue limit), so users enough. */
@@ -89,15 +119,26 @@ async function fanoutMembers(owner: ApiClient, clients: number): Promise<Member[
   return Array.from({ length: clients }, (_, index) => members[index % members.length]!);
 }
 
-async function benchFanout(options: ClusterBenchOptions): Promise<Row[]> {
-  const rows: Row[] = [];
-  for (const gateways of [1, 2]) {
-    const running = await cluster(gateways);
+/** One message per round to WebSocket clients spread over every node (a standalone server, or the
+ * gateways of a cluster, the first of which seeded the realm and owns it), sent from a thread of its
+ * own: its reply is timed while the clients' frames arrive. */
+function benchFanout(options: ClusterBenchOptions): Promise<Row[]> {
+  return each([0, 1, 2], 'gateway', async ({ baseUrls }) => {
+    const owner = await devClient(baseUrls[0]!, 'iago@zulip.com');
+    const members = await fanoutMembers(owner, options.fanoutClients);
+    const sender = new SenderThread(owner.baseUrl, owner.credentials!);
+    const send = async (content: string) => {
+      const reply = await sender.call('POST', '/messages', { type: 'stream', to: 'fanout', topic: 'bench', content });
+      if (reply.status !== 200) throw new Error(JSON.stringify(reply.body));
+      return reply.ms;
+    };
+    let watchers: Watcher[] = [];
     try {
-      // The first node seeded the realm and owns it; clients spread over every gateway.
-      const owner = await devClient(running.nodes[0]!.baseUrl, 'iago@zulip.com');
-      const members = await fanoutMembers(owner, options.fanoutClients);
-      const watchers: Watcher[] = await pool(members, 100, (member, index) => connect(running.nodes[index % gateways]!.baseUrl, member));
+      // The same message with no client connected: what the write itself costs (a row per
+      // subscriber), without the fan-out.
+      const alone: number[] = [];
+      for (let round = 0; round < options.fanoutRepeats; round++) alone.push(await send(`alone ${round}`));
+      watchers = await pool(members, 100, (member, index) => connect(baseUrls[index % baseUrls.length]!, member));
       const last: number[] = [];
       const replies: number[] = [];
       for (let round = 0; round < options.fanoutRepeats; round++) {
@@ -107,26 +148,24 @@ async function benchFanout(options: ClusterBenchOptions): Promise<Row[]> {
           for (const watcher of watchers) watcher.watch(marker, () => --pending === 0 && resolve());
         });
         const sentAt = performance.now();
-        const response = await owner.post('/messages', { type: 'stream', to: 'fanout', topic: 'bench', content: marker });
-        if (response.status !== 200) throw new Error(JSON.stringify(response.body));
-        replies.push(performance.now() - sentAt);
+        replies.push(await send(marker));
         await received;
         last.push(Math.max(...watchers.map((watcher) => watcher.received.get(marker)! - sentAt)));
       }
-      for (const watcher of watchers) watcher.socket.terminate();
-      rows.push({
-        gateways,
+      return {
         clients: options.fanoutClients,
         'last delivery p50 ms': percentile(last, 50),
         'last delivery p99 ms': percentile(last, 99),
         'deliveries/s': Math.round(options.fanoutClients / (percentile(last, 50) / 1000)),
         'reply p50 ms': percentile(replies, 50),
-      });
+        'reply p99 ms': percentile(replies, 99),
+        'reply, no clients, p50 ms': percentile(alone, 50),
+      };
     } finally {
-      await running.stop();
+      await sender.close();
+      for (const watcher of watchers) watcher.socket.terminate();
     }
-  }
-  return rows;
+  });
 }
 
 async function benchFailover(options: ClusterBenchOptions): Promise<Row[]> {
@@ -156,6 +195,38 @@ async function benchFailover(options: ClusterBenchOptions): Promise<Row[]> {
   return [{ rounds: times.length, 'lease ms': LEASE_MS, 'failover p50 ms': percentile(times, 50), 'failover max ms': Math.max(...times) }];
 }
 
+/** A node taking a realm over reads its presence from the bucket: the time that takes with
+ * `presenceUsers` records there (and as many of another realm beside them). */
+async function benchPresence(options: ClusterBenchOptions): Promise<Row[]> {
+  const running = await startLocalCluster({ nodes: 0 });
+  const shared = await openCluster(
+    { servers: running.nats.map((server) => server.url), nodeId: 'bench', replicas: 1, leaseMs: LEASE_MS, pinned: [], snapshotEvery: 1000 },
+    createLogger({ level: 'silent', format: 'json' }),
+  );
+  const times: number[] = [];
+  try {
+    const realmId = 1;
+    const now = Math.floor(Date.now() / 1000);
+    for (const realm of [realmId, realmId + 1]) {
+      const keeper = await presenceKeeper(shared.presence, realm);
+      const users = Array.from({ length: options.presenceUsers }, (_, index) => index + 1);
+      for (let start = 0; start < users.length; start += 500) {
+        await keeper.keep(realm, users.slice(start, start + 500).map((userId) => [userId, { lastActive: now, lastConnected: now, lastUpdateId: userId }]));
+      }
+    }
+    for (let round = 0; round < options.presenceRounds; round++) {
+      const started = performance.now();
+      const { saved } = await presenceKeeper(shared.presence, realmId);
+      times.push(performance.now() - started);
+      if (saved?.users.length !== options.presenceUsers) throw new Error(`read ${saved?.users.length} of ${options.presenceUsers} presence records`);
+    }
+  } finally {
+    await shared.nc.close();
+    await running.stop();
+  }
+  return [{ users: options.presenceUsers, rounds: times.length, 'read p50 ms': percentile(times, 50), 'read max ms': Math.max(...times) }];
+}
+
 export async function runCluster(options: ClusterBenchOptions): Promise<void> {
   const send = await benchSend(options);
   printTable(`cluster send: ${options.senders} concurrent senders for ${options.sendSeconds} s, spread over the nodes`, send);
@@ -163,5 +234,7 @@ export async function runCluster(options: ClusterBenchOptions): Promise<void> {
   printTable(`cluster fan-out: one message to ${options.fanoutClients} WebSocket clients, ${options.fanoutRepeats} repeats`, fanout);
   const failover = await benchFailover(options);
   printTable('cluster failover: kill -9 of the owner → first successful write on another node', failover);
-  console.log(`results: ${writeResult(options.quick ? 'cluster-quick' : 'cluster', { options, send, fanout, failover })}`);
+  const presence = await benchPresence(options);
+  printTable('cluster takeover: a new owner reads the realm\'s presence from the bucket', presence);
+  console.log(`results: ${writeResult(options.quick ? 'cluster-quick' : 'cluster', { options, send, fanout, failover, presence })}`);
 }

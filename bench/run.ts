@@ -49,6 +49,8 @@ const benchmarks: Record<string, () => Promise<void>> = {
       fanoutClients: Number(values.clients ?? (values.quick ? 200 : 4_000)),
       fanoutRepeats: Number(values.repeats ?? (values.quick ? 3 : 10)),
       failoverRounds: values.quick ? 2 : 10,
+      presenceUsers: values.quick ? 500 : 5_000,
+      presenceRounds: values.quick ? 2 : 5,
       quick: values.quick,
     }),
 };

@@ -3,8 +3,9 @@
 // gets a public channel's messages by all_public_streams. Each node tells a realm's owner how
 // each user's queues there changed (`parley.realm.<id>.holders`), and all of them when a new owner
 // asks or after the node (re)started; a gateway tells it of a registration before asking the owner
-// for the register state, so the owner counts the queue from before it exists. The owner drops
-// what nodes that stopped beating told it.
+// for the register state, so the owner counts the queue from before it exists, and tells it again
+// at once when the registration opened no queue (refused by the owner, or by the gateway after the
+// owner answered). The owner drops what nodes that stopped beating told it.
 import type { Subscription } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
 import type { EventQueues } from '../events/queues.js';
@@ -116,11 +117,6 @@ export class ClusterHolders {
   /** A queue of the user is being registered here (told before the owner is asked for its state). */
   registering(realmId: number, userId: number, allPublicStreams: boolean): void {
     this.tell(realmId, false, [[userId, allPublicStreams || this.queues.hasAllPublicStreams(realmId, userId) ? 'all-public' : 'queue']]);
-  }
-
-  /** Tells the owner how the user's queues here stand now (a registration that failed). */
-  settle(realmId: number, userId: number): void {
-    this.tell(realmId, false, [[userId, this.holding(realmId, userId)]]);
   }
 
   private holding(realmId: number, userId: number): Holding {

@@ -9,17 +9,17 @@ import { kvCodec } from './watched.js';
 
 const keyOf = (realmId: number, userId: number): string => `${realmId}.${userId}`;
 
-/** The keeper of a realm's presence, with the records the bucket holds for it now. */
+/** The keeper of a realm's presence, with the records the bucket holds for it now: read in one pass
+ * (an ordered consumer over the realm's keys; a get per user took seconds at 10,000 users). Entries
+ * come oldest first, so a key's later entry replaces an earlier one, and a deletion drops it. */
 export async function presenceKeeper(bucket: KV, realmId: number): Promise<PresenceKeeper> {
-  const users: [number, PresenceRecord][] = [];
-  const keys: string[] = [];
-  for await (const key of await bucket.keys(`${realmId}.*`)) keys.push(key);
-  await Promise.all(
-    keys.map(async (key) => {
-      const entry = await bucket.get(key);
-      if (entry?.operation === 'PUT') users.push([Number(key.split('.')[1]), kvCodec.unpack(entry.value) as PresenceRecord]);
-    }),
-  );
+  const records = new Map<number, PresenceRecord>();
+  for await (const entry of await bucket.history({ key: `${realmId}.*` })) {
+    const userId = Number(entry.key.split('.')[1]);
+    if (entry.operation === 'PUT') records.set(userId, kvCodec.unpack(entry.value) as PresenceRecord);
+    else records.delete(userId);
+  }
+  const users = [...records];
   const saved: PresenceSnapshot | undefined = users.length === 0 ? undefined : { lastUpdateId: users.reduce((newest, [, record]) => Math.max(newest, record.lastUpdateId), 0), users };
   return {
     saved,

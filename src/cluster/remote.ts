@@ -60,15 +60,10 @@ export class RemoteRealm implements RealmHandle {
   }
 
   async ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
-    if (name !== 'events.register' || userId === null || !this.holders) return this.request(name, userId, input);
-    const holders = this.holders;
-    holders.registering(this.realm.id, userId, (input as InputOf<'events.register'>).allPublicStreams);
-    try {
-      return await this.request(name, userId, input);
-    } catch (error) {
-      holders.settle(this.realm.id, userId);
-      throw error;
-    }
+    // A registration that opens no queue here, refused by the owner or by this node, is settled
+    // when it ends (EventQueues tells the holders).
+    if (name === 'events.register' && userId !== null) this.holders?.registering(this.realm.id, userId, (input as InputOf<'events.register'>).allPublicStreams);
+    return this.request(name, userId, input);
   }
 
   private async request<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {

@@ -70,7 +70,9 @@ export class EventQueues implements EventSink {
   private readonly openedAt = new WeakMap<EventQueue, number>();
   /** realmId → userId → how many of the user's queues were registered with all_public_streams. */
   private readonly allPublic = new Map<number, Map<number, number>>();
-  /** Told whenever a user's queues here were added to or deleted (a cluster tells the realm's owner). */
+  /** Told whenever a user's queues here were added to or deleted, or a registration of theirs ended
+   * without opening one (a cluster tells the realm's owner, which counted the queue from the start
+   * of its registration). */
   onHoldersChanged: ((realmId: number, userId: number) => void) | undefined;
 
   /** Zulip's server_generation: when this server process started (seconds); register returns it
@@ -108,6 +110,7 @@ export class EventQueues implements EventSink {
     let registering = this.registering.get(realmId);
     if (!registering) this.registering.set(realmId, (registering = new Set()));
     registering.add(kept);
+    let opened = false;
     return {
       open: (settings, position) => {
         // What is pending goes to the queues there are now; this one gets what is kept for it.
@@ -115,6 +118,7 @@ export class EventQueues implements EventSink {
         this.checkRoom(realmId, userId);
         const queue = new EventQueue({ ...settings, realmId, userId, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.clock, this.lastId);
         this.add(queue);
+        opened = true;
         this.openedAt.set(queue, position);
         for (const { position: at, emitted } of kept.emissions) if (at > position) this.deliverer(emitted, at)(queue);
         return queue;
@@ -122,6 +126,8 @@ export class EventQueues implements EventSink {
       end: () => {
         registering.delete(kept);
         if (registering.size === 0) this.registering.delete(realmId);
+        // Refused by the realm or here (too many queues by the time the state came back).
+        if (!opened) this.onHoldersChanged?.(realmId, userId);
       },
     };
   }

@@ -1,15 +1,16 @@
 // Queues held on other nodes count at the realm's owner: a public channel's message reaches the
 // all_public_streams queues registered on any node (and the owner names only their users between
-// nodes, not every reader), and a user whose client holds a queue on another node is not pushed a
-// missed-message notification; once that queue is gone, or its node died or restarted, they are;
-// a new owner asks the nodes what they hold.
+// nodes, not every reader, nor a registration that opened no queue), and a user whose client holds
+// a queue on another node is not pushed a missed-message notification; once that queue is gone, or
+// its node died or restarted, they are; a new owner asks the nodes what they hold.
 import { connect } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { subjects } from '../../src/cluster/connection.js';
 import { stop, type ParleyNode } from '../../src/cli/processes.js';
-import type { ApiClient } from '../helpers/client.js';
+import { MAX_QUEUES_PER_USER } from '../../src/events/queues.js';
+import type { ApiClient, ApiResponse } from '../helpers/client.js';
 import { eventually, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { pollEvents, register, type Event } from '../helpers/events.js';
 import { registerDevice, type Device } from '../helpers/pushDevices.js';
@@ -72,11 +73,28 @@ test('all_public_streams queues on any node get public messages; the owner names
     // Deleted on the gateway: the owner stops naming that user (told without waiting: soon after).
     assert.is((await cordelia.delete('/events', { queue_id: everywhere.queueId })).status, 200);
     const hamletId = await idOf(hamlet);
-    await eventually(async () => {
-      const id = await send('Lobby', 'after the queue went');
-      const emission = await eventually(async () => emissions.find((candidate) => candidate.allPublicStreamsOnly && candidate.event.message?.id === id), 5_000, 'the emission');
-      return emission.userIds.length === 1 && emission.userIds[0] === hamletId ? true : undefined;
-    }, 10_000, 'an emission naming only the owner\'s all_public_streams user');
+    const namingOnlyHamlet = (what: string) =>
+      eventually(async () => {
+        const id = await send('Lobby', what);
+        const emission = await eventually(async () => emissions.find((candidate) => candidate.allPublicStreamsOnly && candidate.event.message?.id === id), 5_000, 'the emission');
+        return emission.userIds.length === 1 && emission.userIds[0] === hamletId ? true : undefined;
+      }, 10_000, `${what}: an emission naming only the owner's all_public_streams user`);
+    await namingOnlyHamlet('after the queue went');
+
+    // Refused by the gateway after the owner answered: Othello's queues there reached the limit while
+    // the owner read the state. The owner counted the all_public_streams queue from the start of its
+    // registration, and is told at once that it never opened (no later queue change of Othello's).
+    await Promise.all(Array.from({ length: MAX_QUEUES_PER_USER - 2 }, () => register(othello, { event_types: ['message'] })));
+    let refused: ApiResponse | undefined;
+    for (let attempt = 0; attempt < 10 && !refused; attempt++) {
+      // One queue short of the limit, two at once: whichever the gateway opens second is refused.
+      const [plain, everything] = await Promise.all([othello.post('/register', { event_types: ['message'] }), othello.post('/register', { event_types: ['message'], all_public_streams: true })]);
+      assert.equal([plain.status, everything.status].sort(), [200, 400], JSON.stringify([plain.body, everything.body]));
+      if (everything.status === 400) refused = everything;
+      else assert.is((await othello.delete('/events', { queue_id: String(everything.body.queue_id) })).status, 200);
+    }
+    assert.match(String(refused?.body.msg), /Too many event queues/);
+    await namingOnlyHamlet('after the refused registration');
   } finally {
     await nc.close();
     await cluster.stop();
