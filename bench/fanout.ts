@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { ApiClient } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
+import { ApiClient } from '../test/helpers/client.js';
+import { SenderThread } from './lib/senderThread.js';
 import { buildChannelRealm, type Member } from './lib/dataset.js';
 import { cpuSeconds, latencyChart, percentile, pool, printTable, rssBytes, writeResult } from './lib/stats.js';
 
@@ -65,7 +66,8 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
     try {
       const pid = server.child.pid!;
       const idleRss = rssBytes(pid);
-      const sender = new ApiClient(server.baseUrl, owner).keptAlive();
+      // The sender posts and times its replies on a thread of its own (see senderThread.ts).
+      const sender = new SenderThread(server.baseUrl, owner);
       const connectStart = performance.now();
       const watchers = await pool(members, 200, (member) => connect(server.baseUrl, member));
       const connectMs = performance.now() - connectStart;
@@ -92,9 +94,9 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
           }
         });
         const sentAt = performance.now();
-        const response = await sender.post('/messages', { type: 'stream', to: 'fanout', topic: 'bench', content: marker });
+        const response = await sender.call('POST', '/messages', { type: 'stream', to: 'fanout', topic: 'bench', content: marker });
         if (response.status !== 200) throw new Error(`send failed: ${JSON.stringify(response.body)}`);
-        replies.push(performance.now() - sentAt);
+        replies.push(response.ms);
         await allReceived;
         const times = watchers.map((watcher) => watcher.received.get(marker)! - sentAt);
         lastDelivery.push(Math.max(...times));
@@ -104,6 +106,7 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
       // per delivery.
       const cpuPerDelivery = (cpuSeconds(pid) - cpuBefore) / (options.clients * options.repeats);
       for (const watcher of watchers) watcher.socket.terminate();
+      await sender.close();
 
       const result = {
         clients: options.clients,

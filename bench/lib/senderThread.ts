@@ -43,7 +43,7 @@ export class SenderThread {
 if (!isMainThread && parentPort) {
   const port = parentPort;
   const { baseUrl, credentials } = workerData as { baseUrl: string; credentials: Credentials };
-  const client = new ApiClient(baseUrl, credentials);
+  const client = new ApiClient(baseUrl, credentials).keptAlive();
   port.on('message', async ({ method, path, params }: Job) => {
     const started = performance.now();
     const { status, body } = await client.call(method, path, params);
