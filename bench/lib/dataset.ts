@@ -53,7 +53,9 @@ export async function buildDataset(realms: Realms, shape: DatasetShape, name: st
   const others = await Promise.all(Array.from({ length: shape.users - 1 }, (_, i) => addUser(realm, `user${i}@bench.test`, Role.member)));
   const channelNames = Array.from({ length: shape.channels }, (_, i) => `channel ${i}`);
   for (const [c, channel] of channelNames.entries()) {
-    const members = others.filter((_, u) => (c - u + shape.channels * 2) % shape.channels < shape.perUser).map((user) => user.userId);
+    // User u is in channels u, u + 1, … u + perUser - 1 (round the end): channel c's distance from u,
+    // kept non-negative whatever the number of users (JavaScript's % keeps a negative's sign).
+    const members = others.filter((_, u) => (((c - u) % shape.channels) + shape.channels) % shape.channels < shape.perUser).map((user) => user.userId);
     await addChannel(realm, owner.userId, channel, [owner.userId, ...members]);
   }
   const messageIds: number[] = [];
