@@ -243,6 +243,16 @@ export class UserMessageIndex {
     }
   }
 
+  /** `held` for the send path's one new row, without building a list of changes: the common case,
+   * a row after the user's last, is added; anything else is left to `held`. */
+  private heldAppended(userId: number, recipientId: number, messageId: number, flags: number): void {
+    const table = this.active.get(userId);
+    if (!table) return;
+    if (messageId <= table.last) return this.held(userId, recipientId, [[messageId, flags]]);
+    table.push(messageId, flags, recipientId);
+    this.active.changed(userId, 1);
+  }
+
   private starts(userId: number, recipientId: number): number[] {
     return this.conversation(userId, recipientId).starts;
   }
@@ -322,7 +332,7 @@ export class UserMessageIndex {
     let bytes = unwritten ? unwritten.bytes : lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart);
     const length = unwritten ? unwritten.length : (bytes?.length ?? 0);
     if (!bytes || length >= CHUNK_BYTES || bytes.readUInt32LE(length - ENTRY_BYTES) >= messageId) return this.apply(userId, recipientId, [[messageId, flags]]);
-    this.held(userId, recipientId, [[messageId, flags]]);
+    this.heldAppended(userId, recipientId, messageId, flags);
     if (!this.deferAppends) {
       this.putChunk(userId, recipientId, lastStart!, withRow(bytes, messageId, flags));
       return;
