@@ -188,7 +188,7 @@ export class UserMessageIndex {
       const unwritten = conversation.unwritten;
       if (unwritten === undefined) continue;
       this.remember(conversation);
-      this.putChunk(conversation.userId, conversation.recipientId, unwritten.firstId, unwritten.bytes.subarray(0, unwritten.length));
+      this.putChunk(conversation, unwritten.firstId, unwritten.bytes.subarray(0, unwritten.length));
       conversation.unwritten = undefined;
     }
     this.dirty = [];
@@ -291,14 +291,14 @@ export class UserMessageIndex {
       this.tails.remove([recipientId, userId]);
       conversation.tailStart = undefined;
     }
-    this.putChunk(userId, recipientId, firstId, bytes);
+    this.putChunk(conversation, firstId, bytes);
     this.userConversations.get(userId)?.add(recipientId);
   }
 
   /** Writes a chunk whose start is known already; every write of a chunk comes through here or
    * `drop`. The last chunk's entries go to the conversation's tail. */
-  private putChunk(userId: number, recipientId: number, firstId: number, bytes: Buffer): void {
-    const conversation = this.conversation(userId, recipientId);
+  private putChunk(conversation: Conversation, firstId: number, bytes: Buffer): void {
+    const { userId, recipientId } = conversation;
     if (firstId === conversation.starts.at(-1)) {
       const tail = Buffer.allocUnsafe(TAIL_HEADER + bytes.length);
       tail.writeUInt32LE(firstId, 0);
@@ -339,8 +339,9 @@ export class UserMessageIndex {
 
   /** A chunk's bytes: lmdb-js's shared read buffer (valid until the next read), which reports the
    * value's size as its length — hence a view of exactly that size. */
-  private read(userId: number, recipientId: number, firstId: number): Buffer | undefined {
-    if (this.conversation(userId, recipientId).tailStart === firstId) {
+  private read(conversation: Conversation, firstId: number): Buffer | undefined {
+    const { userId, recipientId } = conversation;
+    if (conversation.tailStart === firstId) {
       const tail = this.tails.getBinaryFast([recipientId, userId])!;
       return tail.subarray(TAIL_HEADER, tail.length);
     }
@@ -351,7 +352,7 @@ export class UserMessageIndex {
   /** The chunk holding `messageId`'s place. */
   private locate(userId: number, recipientId: number, messageId: number): { firstId: number; bytes: Buffer } | undefined {
     const firstId = this.startOf(userId, recipientId, messageId);
-    const bytes = firstId === undefined ? undefined : this.read(userId, recipientId, firstId);
+    const bytes = firstId === undefined ? undefined : this.read(this.conversation(userId, recipientId), firstId);
     return bytes && { firstId: firstId!, bytes };
   }
 
@@ -384,12 +385,12 @@ export class UserMessageIndex {
     const lastStart = conversation.starts.at(-1);
     // The last chunk as the batch's appends left it, else as stored.
     const unwritten = conversation.unwritten;
-    let bytes = unwritten ? unwritten.bytes : lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart);
+    let bytes = unwritten ? unwritten.bytes : lastStart === undefined ? undefined : this.read(conversation, lastStart);
     const length = unwritten ? unwritten.length : (bytes?.length ?? 0);
     if (!bytes || length >= CHUNK_BYTES || bytes.readUInt32LE(length - ENTRY_BYTES) >= messageId) return this.apply(userId, recipientId, [[messageId, flags]]);
     this.heldAppended(userId, recipientId, messageId, flags);
     if (!this.deferAppends) {
-      this.putChunk(userId, recipientId, lastStart!, withRow(bytes, messageId, flags));
+      this.putChunk(conversation, lastStart!, withRow(bytes, messageId, flags));
       return;
     }
     // A stored chunk is copied out of lmdb-js's read buffer, with room for more rows; a full
@@ -461,7 +462,7 @@ export class UserMessageIndex {
         return true;
       });
       if (found) {
-        this.putChunk(userId, recipientId, chunk.firstId, updated);
+        this.putChunk(this.conversation(userId, recipientId), chunk.firstId, updated);
         return;
       }
     }
@@ -537,8 +538,9 @@ export class UserMessageIndex {
     this.flush();
     let newest = -1;
     for (const recipientId of this.conversations(userId)) {
-      const lastStart = this.starts(userId, recipientId).at(-1);
-      const last = lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart);
+      const conversation = this.conversation(userId, recipientId);
+      const lastStart = conversation.starts.at(-1);
+      const last = lastStart === undefined ? undefined : this.read(conversation, lastStart);
       if (last && count(last) > 0) newest = Math.max(newest, idAt(last, count(last) - 1));
     }
     return newest;
