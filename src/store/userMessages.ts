@@ -176,6 +176,9 @@ export class UserMessageIndex {
       if (conversation.before !== undefined && conversation.unwritten === undefined) this.dirty.push(conversation);
       conversation.unwritten = conversation.before;
     }
+    // Where their chunks start and which one is in the tail, as LMDB has it again (the write may
+    // have moved them), for `flush` to write the batch's earlier appends.
+    for (const conversation of this.dirty) Object.assign(conversation, this.chunksOf(conversation.userId, conversation.recipientId));
     this.endWrite();
   }
 
@@ -206,14 +209,17 @@ export class UserMessageIndex {
     let byRecipient = this.chunkStarts.get(userId);
     if (!byRecipient) this.chunkStarts.set(userId, (byRecipient = new Map()));
     let conversation = byRecipient.get(recipientId);
-    if (!conversation) {
-      const starts = [...this.db.getKeys({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] })].map((chunkKey) => chunkKey[2]);
-      // A tail belongs to the last chunk (one of an earlier chunk has been moved out, see `store`).
-      const tail = this.tails.getBinaryFast([recipientId, userId]);
-      const tailStart = tail && tail.length >= TAIL_HEADER && tail.readUInt32LE(0) === starts.at(-1) ? starts.at(-1) : undefined;
-      byRecipient.set(recipientId, (conversation = { userId, recipientId, starts, tailStart, unwritten: undefined, changedBy: 0, before: undefined }));
-    }
+    if (!conversation) byRecipient.set(recipientId, (conversation = { userId, recipientId, ...this.chunksOf(userId, recipientId), unwritten: undefined, changedBy: 0, before: undefined }));
     return conversation;
+  }
+
+  /** Where a conversation's chunks start, and which one's entries are in its tail, read from LMDB. */
+  private chunksOf(userId: number, recipientId: number): Pick<Conversation, 'starts' | 'tailStart'> {
+    const starts = [...this.db.getKeys({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] })].map((chunkKey) => chunkKey[2]);
+    // A tail belongs to the last chunk (one of an earlier chunk has been moved out, see `store`).
+    const tail = this.tails.getBinaryFast([recipientId, userId]);
+    const tailStart = tail && tail.length >= TAIL_HEADER && tail.readUInt32LE(0) === starts.at(-1) ? starts.at(-1) : undefined;
+    return { starts, tailStart };
   }
 
   /** The user's rows in memory, read from LMDB when not held: every conversation's chunks, merged
