@@ -45,6 +45,26 @@ messages('a channel message reaches its subscribers with their flags; mentions a
   assertEventMatchesReference(toHamlet!);
 });
 
+messages('a mention by name finds the user by their current name, and no longer once they are deactivated', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const before = fresh('Mentioned');
+  const after = fresh('Renamed');
+  const created = await iago.post('/users', { email: `mentioned${counter}@zulip.com`, full_name: before, password: 'secret-pw' });
+  const userId = Number(created.body.user_id);
+  const rendered = async (content: string): Promise<string> => {
+    const id = await send(othello, { type: 'stream', to: 'Verona', topic: 'mentions by name', content });
+    return ((await othello.get(`/messages/${id}`)).body.message as Message).content;
+  };
+  const mention = `data-user-id="${userId}"`;
+  assert.ok((await rendered(`@**${before}**`)).includes(mention));
+  assert.is((await iago.patch(`/users/${userId}`, { full_name: after })).status, 200);
+  assert.not.ok((await rendered(`@**${before}**`)).includes(mention));
+  assert.ok((await rendered(`@**${after.toUpperCase()}**`)).includes(mention));
+  assert.is((await iago.delete(`/users/${userId}`)).status, 200);
+  assert.not.ok((await rendered(`@**${after}**`)).includes(mention));
+});
+
 messages('a channel can be named by ID; "channel" and "stream" are the same type', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const veronaId = Number((await hamlet.get('/get_stream_id', { stream: 'Verona' })).body.stream_id);

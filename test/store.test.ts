@@ -263,6 +263,35 @@ test('writes of one batch: rows appended by a failing write are taken back, the 
   rmSync(dirname(path), { recursive: true, force: true });
 });
 
+test("a failing write that moved a conversation's tail: the batch's other appends are kept, read back from the chunks and the tails", async () => {
+  const path = tempStorePath();
+  const setup = new Store(path);
+  // A conversation whose last chunk is stored whole under its own key, as format 3 stored it.
+  const chunk = Buffer.alloc(6);
+  chunk.writeUInt32LE(1, 0);
+  await setup.write(() => setup.tables.get('userMessageRows')!.put([1, 3, 1], chunk));
+  await setup.close();
+  const store = new Store(path);
+  const outcomes = await Promise.allSettled([
+    store.write(() => store.userMessages.append(1, 3, 10, 1)),
+    store.write(() => {
+      // Setting a row writes the batch's appends first (into the tail), then throws.
+      store.userMessages.put(1, 3, 11, 2);
+      throw new Error('refused');
+    }),
+    store.write(() => store.userMessages.append(1, 3, 12, 3)),
+  ]);
+  assert.equal(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'fulfilled']);
+  const expected = [[1, 0], [10, 1], [12, 3]];
+  assert.equal([...store.userMessages.conversationRange(1, 3, 0)], expected);
+  await store.close();
+  const reopened = new Store(path);
+  assert.equal([...reopened.userMessages.conversationRange(1, 3, 0)], expected);
+  assert.equal([...reopened.userMessages.range(1, 0)].map(([id, flags]) => [id, flags]), expected);
+  await reopened.close();
+  rmSync(dirname(path), { recursive: true, force: true });
+});
+
 test('writes to a closed store are refused, each of them (none waits for a transaction that never comes)', async () => {
   const path = tempStorePath();
   const store = new Store(path);

@@ -3,7 +3,7 @@
 // budget of bytes buffered across every request in flight, so many large bodies at once are
 // refused (503) instead of growing the process without bound.
 import { errors } from '../errors.js';
-import { abortSignal, type Exchange } from './response.js';
+import type { Exchange } from './response.js';
 
 export interface BodyHead {
   contentLength: string;
@@ -40,7 +40,7 @@ export class BodyReader {
     if (declared !== undefined && declared > this.maxBytes) return this.refuse(exchange, errors.bodyTooLarge(this.maxBytes));
     if (declared !== undefined && !this.reserve(exchange, declared)) return this.refuse(exchange, errors.serverBusy());
     return new Promise((resolve, reject) => {
-      abortSignal(exchange).addEventListener('abort', () => reject(new Error('client went away before sending the whole body')));
+      exchange.onAbort = () => reject(new Error('client went away before sending the whole body'));
       const fixed = declared === undefined ? undefined : Buffer.allocUnsafe(declared);
       const chunks: Buffer[] = [];
       let size = 0;

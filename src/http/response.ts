@@ -21,13 +21,15 @@ const statusText: Record<number, string> = {
   507: '507 Insufficient Storage',
 };
 
-/** One in-flight exchange; uWS's onAborted sets `aborted` and fires the abort signal, if anyone
- * asked for it (`abortSignal`: most requests never do, and an AbortController costs). */
+/** One in-flight exchange; uWS's onAborted sets `aborted`, calls `onAbort` and fires the abort
+ * signal, if anyone asked for it (`abortSignal`: most requests never do, and an AbortController
+ * costs: reading a body sets `onAbort` instead). */
 export interface Exchange {
   res: HttpResponse;
   aborted: boolean;
   done: boolean;
   abort?: AbortController;
+  onAbort?: () => void;
   /** Close the connection after the response (the server is shutting down, or the client is
    * sending a body it will not be read). */
   closeConnection: boolean;
@@ -54,6 +56,7 @@ export function openExchange(res: HttpResponse): Exchange {
   const exchange: Exchange = { res, aborted: false, done: false, closeConnection: false, challenge: true, headers: {}, started: performance.now(), inHandler: false, status: 0, bytes: 0 };
   res.onAborted(() => {
     exchange.aborted = true;
+    exchange.onAbort?.();
     exchange.abort?.abort();
   });
   return exchange;

@@ -91,7 +91,13 @@ export function compileValidator(schema: ParamSchema): Validator {
   return validator;
 }
 
+/** What JSON text starts with, after any whitespace. Text that does not cannot be JSON, and a plain
+ * string (a channel's name in `to`, say) is kept without the parse's exception, which costs more
+ * than the rest of the request's validation. */
+const JSON_START = /^\s*[[{"\d\-tfn]/;
+
 function decodeJson(key: string, value: string, stringAllowed: boolean): unknown {
+  if (stringAllowed && !JSON_START.test(value)) return value;
   try {
     return parseClientJson(value);
   } catch {

@@ -2,14 +2,13 @@
 import { isInGroup } from '../groups/membership.js';
 import type { MentionResolver, Mentions } from '../markdown/index.js';
 import type { RealmView } from '../organization/state.js';
-import type { UserRecord } from '../users/records.js';
 import { Flag } from './records.js';
 
 /** Full names match case-insensitively, as in Zulip; `Name|id` picks one of several. */
 export function mentionResolver(state: RealmView): MentionResolver {
   return {
     user(name, id) {
-      const user = id === undefined ? activeUserNamed(state, name.toLowerCase()) : state.users.get(id);
+      const user = id === undefined ? state.activeUserNamed(name.toLowerCase()) : state.users.get(id);
       return user?.isActive ? { id: user.id, fullName: user.fullName } : undefined;
     },
     group(name) {
@@ -21,11 +20,6 @@ export function mentionResolver(state: RealmView): MentionResolver {
       return channel && { id: channel.id, name: channel.name };
     },
   };
-}
-
-function activeUserNamed(state: RealmView, lowercased: string): UserRecord | undefined {
-  for (const user of state.users.values()) if (user.isActive && user.fullName.toLowerCase() === lowercased) return user;
-  return undefined;
 }
 
 const MENTION_BITS = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned;

@@ -69,8 +69,22 @@ function messageTokens(message: { topic: string; renderedContent: string }): Tok
 /** The distinct terms of a message's words that are not stop words. */
 const termSet = (found: readonly Token[]): Set<string> => new Set(found.filter((token) => !token.stop).map((token) => token.term));
 
+/** Adds the terms of a text's words that are not stop words to `terms` (what `tokens` and
+ * `termSet` give, without a token per word: the send path indexes every message). */
+function addTerms(text: string, terms: Set<string>): void {
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0].toLowerCase();
+    if (!stopWords.has(word)) terms.add(termOf(word));
+  }
+}
+
 /** The distinct terms the index holds for a message. */
-export const indexTerms = (message: { topic: string; renderedContent: string }): Set<string> => termSet(messageTokens(message));
+export function indexTerms(message: { topic: string; renderedContent: string }): Set<string> {
+  const terms = new Set<string>();
+  addTerms(message.topic, terms);
+  for (const piece of htmlText(message.renderedContent)) addTerms(piece.text, terms);
+  return terms;
+}
 
 /** A `search:` operand: the terms every match holds, the last word typed as a prefix, and quoted
  * phrases whose words must stand together. Plain data (event queues keep their narrows). */

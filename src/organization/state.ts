@@ -41,6 +41,8 @@ export interface RealmView {
   subscription(channelId: number, userId: number): SubscriptionRecord | undefined;
   isSubscribed(channelId: number, userId: number): boolean;
   userByEmail(email: string): UserRecord | undefined;
+  /** The first active user (in the users' order) whose full name, lowercased, is `lowercased`. */
+  activeUserNamed(lowercased: string): UserRecord | undefined;
   userByApiEmail(email: string, fakeDomain: string): UserRecord | undefined;
   /** Each user's own User object (GET /users/me) as JSON, kept until the state next changes. */
   readonly ownUserJson: DerivedValues<number, string>;
@@ -98,6 +100,9 @@ export class RealmState implements RealmView {
   private changes = 0;
   readonly ownUserJson = new DerivedValues<number, string>(this);
   readonly principals = new DerivedValues<string, Principal>(this, KEPT_PRINCIPALS);
+  /** Active users by full name lowercased, the first of each name: a mention looks a name up per
+   * message, which scanning every user made cost as much as the realm is large. */
+  private readonly activeUsersByName = new DerivedValues<null, Map<string, UserRecord>>(this);
 
   constructor(public realm: RealmRecord) {}
 
@@ -245,6 +250,18 @@ export class RealmState implements RealmView {
 
   userByEmail(email: string): UserRecord | undefined {
     return this.byEmail.get(email.toLowerCase());
+  }
+
+  activeUserNamed(lowercased: string): UserRecord | undefined {
+    const byName = this.activeUsersByName.get(null, () => {
+      const named = new Map<string, UserRecord>();
+      for (const user of this.users.values()) {
+        const name = user.fullName.toLowerCase();
+        if (user.isActive && !named.has(name)) named.set(name, user);
+      }
+      return named;
+    });
+    return byName.get(lowercased);
   }
 
   /** A user by real e-mail or by the dummy `user{id}@{fakeDomain}` form. */

@@ -20,7 +20,9 @@
 //                                          participants), small enough to read thousands at once
 //   userMessageRows [userId, recipientId, first message ID] → the user's message rows of one
 //                                          conversation with their flag bits (Zulip's values), in
-//                                          chunks (userMessages.ts)
+//                                          chunks (userMessages.ts); empty for the chunk in the tail:
+//   userMessageTails [recipientId, userId] → the conversation's last chunk written, after its first
+//                                          message ID
 //   channelMessages [channelId, messageId] → topic; a channel's messages in order
 //   topicMessages [channelId, topic lowercased, messageId] → topic; a topic's messages in order
 //   searchPostings [realmId, term, messageId] → true; searchWords [realmId, term] → true: the
@@ -177,8 +179,10 @@ function span(prefix: (number | string)[], from: number, reverse: boolean) {
 }
 
 /** The data layout this version writes. Format 1 is every layout from before the format was
- * recorded (brought up to date by the migrations below); a data directory records its format. */
-export const STORE_FORMAT = 3;
+ * recorded (brought up to date by the migrations below); a data directory records its format.
+ * Format 4 keeps conversations' last chunks in userMessageTails; format 3's chunks are read as they
+ * are (a chunk moves to the tail when next written), but a version before it would not read them. */
+export const STORE_FORMAT = 4;
 /** The first format with the full-text index: older directories are indexed at open. */
 const SEARCH_INDEX_FORMAT = 3;
 /** Messages indexed per transaction when the search index is built. */
@@ -272,7 +276,7 @@ export class Store {
     this.backfill(this.senderMessages, this.messages, () => {
       for (const { value } of this.messages.getRange()) this.senderMessages.put([value.senderId, value.id], true);
     });
-    this.userMessages = new UserMessageIndex(this.open('userMessageRows', { encoding: 'binary' }));
+    this.userMessages = new UserMessageIndex(this.open('userMessageRows', { encoding: 'binary' }), this.open('userMessageTails', { encoding: 'binary' }));
     this.migrateUserMessageRows();
     this.channelMessages = this.open('channelMessages');
     this.topicMessages = this.open('topicMessages');

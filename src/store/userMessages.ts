@@ -10,6 +10,15 @@
 // Message IDs are server-wide and increasing, so a new message is appended to the conversation's
 // last chunk (or starts a new one when that is full).
 //
+// The last chunk a message was appended to (the tail) is kept apart, keyed by conversation first,
+// so that the tails of a channel's subscribers lie together in a few pages: a message written
+// alone in its transaction dirties those few pages instead of one page per recipient (each user's
+// last chunk sits after their other chunks, on pages of its own). The chunk's key then holds an
+// empty value, which stands for the tail:
+//
+//   userMessageTails [recipientId, userId] → value: the tail's first message ID (uint32), then its
+//                                            entries as above
+//
 // Active users' rows are also held in memory (rowTables.ts), all conversations merged by message
 // ID: a window of everything, or a flag update over thousands of rows, reads them there.
 import type { Database } from 'lmdb';
@@ -23,8 +32,13 @@ const ACTIVE_ROWS = 4_000_000;
 /** Merging a user's conversations at load sorts message ID × CONVERSATIONS + conversation index:
  * exact in a double for 32-bit IDs and up to 2^21 conversations. */
 const CONVERSATIONS = 2 ** 21;
+/** A tail's value starts with its chunk's first message ID. */
+const TAIL_HEADER = 4;
+/** The value of a chunk whose entries are its conversation's tail. */
+const IN_TAIL = Buffer.alloc(0);
 
 type Key = [userId: number, recipientId: number, firstId: number];
+type TailKey = [recipientId: number, userId: number];
 export type Row = [messageId: number, flags: number];
 
 const idAt = (bytes: Buffer, index: number): number => bytes.readUInt32LE(index * ENTRY_BYTES);
@@ -85,6 +99,8 @@ interface Conversation {
   userId: number;
   recipientId: number;
   starts: number[];
+  /** The first ID of the chunk whose entries are in the conversation's tail, if one's are. */
+  tailStart: number | undefined;
   unwritten: Unwritten | undefined;
   /** The write that last changed `unwritten` (see `remember`), and `unwritten` before it. */
   changedBy: number;
@@ -122,7 +138,10 @@ export class UserMessageIndex {
   /** Each user's newest row (`newest`), read on first use and forgotten by any write of the user's. */
   private readonly newestIds = new Map<number, number>();
 
-  constructor(private readonly db: Database<Buffer, Key>) {}
+  constructor(
+    private readonly db: Database<Buffer, Key>,
+    private readonly tails: Database<Buffer, TailKey>,
+  ) {}
 
   /** Forgets what was read or written in memory: after another writer changed rows, or after a
    * write was rolled back (`rolledBack`: of the users' rows in memory, only those it loaded or
@@ -157,6 +176,9 @@ export class UserMessageIndex {
       if (conversation.before !== undefined && conversation.unwritten === undefined) this.dirty.push(conversation);
       conversation.unwritten = conversation.before;
     }
+    // Where their chunks start and which one is in the tail, as LMDB has it again (the write may
+    // have moved them), for `flush` to write the batch's earlier appends.
+    for (const conversation of this.dirty) Object.assign(conversation, this.chunksOf(conversation.userId, conversation.recipientId));
     this.endWrite();
   }
 
@@ -169,7 +191,7 @@ export class UserMessageIndex {
       const unwritten = conversation.unwritten;
       if (unwritten === undefined) continue;
       this.remember(conversation);
-      this.putChunk(conversation.userId, conversation.recipientId, unwritten.firstId, unwritten.bytes.subarray(0, unwritten.length));
+      this.putChunk(conversation, unwritten.firstId, unwritten.bytes.subarray(0, unwritten.length));
       conversation.unwritten = undefined;
     }
     this.dirty = [];
@@ -187,11 +209,17 @@ export class UserMessageIndex {
     let byRecipient = this.chunkStarts.get(userId);
     if (!byRecipient) this.chunkStarts.set(userId, (byRecipient = new Map()));
     let conversation = byRecipient.get(recipientId);
-    if (!conversation) {
-      const starts = [...this.db.getKeys({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] })].map((chunkKey) => chunkKey[2]);
-      byRecipient.set(recipientId, (conversation = { userId, recipientId, starts, unwritten: undefined, changedBy: 0, before: undefined }));
-    }
+    if (!conversation) byRecipient.set(recipientId, (conversation = { userId, recipientId, ...this.chunksOf(userId, recipientId), unwritten: undefined, changedBy: 0, before: undefined }));
     return conversation;
+  }
+
+  /** Where a conversation's chunks start, and which one's entries are in its tail, read from LMDB. */
+  private chunksOf(userId: number, recipientId: number): Pick<Conversation, 'starts' | 'tailStart'> {
+    const starts = [...this.db.getKeys({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] })].map((chunkKey) => chunkKey[2]);
+    // A tail belongs to the last chunk (one of an earlier chunk has been moved out, see `store`).
+    const tail = this.tails.getBinaryFast([recipientId, userId]);
+    const tailStart = tail && tail.length >= TAIL_HEADER && tail.readUInt32LE(0) === starts.at(-1) ? starts.at(-1) : undefined;
+    return { starts, tailStart };
   }
 
   /** The user's rows in memory, read from LMDB when not held: every conversation's chunks, merged
@@ -202,7 +230,7 @@ export class UserMessageIndex {
       const conversations = this.conversations(userId);
       if (conversations.length >= CONVERSATIONS) throw new Error(`user ${userId} has too many conversations to hold in memory`);
       const chunks = conversations.map((recipientId) =>
-        Buffer.concat([...(this.db.getRange({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] }) as Iterable<{ value: Buffer }>)].map(({ value }) => value)),
+        Buffer.concat([...(this.db.getRange({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] }) as Iterable<{ value: Buffer }>)].map(({ value }) => this.entries(userId, recipientId, value))),
       );
       const keys = new Float64Array(chunks.reduce((total, bytes) => total + count(bytes), 0));
       let filled = 0;
@@ -243,28 +271,67 @@ export class UserMessageIndex {
     }
   }
 
+  /** `held` for the send path's one new row, without building a list of changes: the common case,
+   * a row after the user's last, is added; anything else is left to `held`. */
+  private heldAppended(userId: number, recipientId: number, messageId: number, flags: number): void {
+    const table = this.active.get(userId);
+    if (!table) return;
+    if (messageId <= table.last) return this.held(userId, recipientId, [[messageId, flags]]);
+    table.push(messageId, flags, recipientId);
+    this.active.changed(userId, 1);
+  }
+
   private starts(userId: number, recipientId: number): number[] {
     return this.conversation(userId, recipientId).starts;
   }
 
   private store(userId: number, recipientId: number, firstId: number, bytes: Buffer): void {
-    this.putChunk(userId, recipientId, firstId, bytes);
-    const starts = this.starts(userId, recipientId);
+    const conversation = this.conversation(userId, recipientId);
+    const { starts } = conversation;
     const at = upperBound(starts, firstId);
     if (starts[at - 1] !== firstId) starts.splice(at, 0, firstId);
+    // A chunk after the tail's: the tail's entries go back under their chunk's key.
+    if (conversation.tailStart !== undefined && conversation.tailStart !== starts.at(-1)) {
+      const tail = this.tails.getBinary([recipientId, userId])!;
+      this.db.put([userId, recipientId, conversation.tailStart], tail.subarray(TAIL_HEADER));
+      this.tails.remove([recipientId, userId]);
+      conversation.tailStart = undefined;
+    }
+    this.putChunk(conversation, firstId, bytes);
     this.userConversations.get(userId)?.add(recipientId);
   }
 
-  /** Writes a chunk whose start is known already; every write of a chunk comes through here or `drop`. */
-  private putChunk(userId: number, recipientId: number, firstId: number, bytes: Buffer): void {
-    this.db.put([userId, recipientId, firstId], bytes);
+  /** Writes a chunk whose start is known already; every write of a chunk comes through here or
+   * `drop`. The last chunk's entries go to the conversation's tail. */
+  private putChunk(conversation: Conversation, firstId: number, bytes: Buffer): void {
+    const { userId, recipientId } = conversation;
+    if (firstId === conversation.starts.at(-1)) {
+      const tail = Buffer.allocUnsafe(TAIL_HEADER + bytes.length);
+      tail.writeUInt32LE(firstId, 0);
+      bytes.copy(tail, TAIL_HEADER);
+      this.tails.put([recipientId, userId], tail);
+      if (conversation.tailStart !== firstId) this.db.put([userId, recipientId, firstId], IN_TAIL);
+      conversation.tailStart = firstId;
+    } else {
+      this.db.put([userId, recipientId, firstId], bytes);
+    }
     this.newestIds.delete(userId);
+  }
+
+  /** A chunk's entries as a range read its value: an empty value stands for the conversation's tail. */
+  private entries(userId: number, recipientId: number, value: Buffer): Buffer {
+    return value.length > 0 ? value : this.tails.getBinary([recipientId, userId])!.subarray(TAIL_HEADER);
   }
 
   private drop(userId: number, recipientId: number, firstId: number): void {
     this.db.remove([userId, recipientId, firstId]);
     this.newestIds.delete(userId);
-    const starts = this.starts(userId, recipientId);
+    const conversation = this.conversation(userId, recipientId);
+    if (conversation.tailStart === firstId) {
+      this.tails.remove([recipientId, userId]);
+      conversation.tailStart = undefined;
+    }
+    const { starts } = conversation;
     const at = upperBound(starts, firstId) - 1;
     if (starts[at] === firstId) starts.splice(at, 1);
     if (starts.length === 0) this.userConversations.get(userId)?.delete(recipientId);
@@ -278,7 +345,12 @@ export class UserMessageIndex {
 
   /** A chunk's bytes: lmdb-js's shared read buffer (valid until the next read), which reports the
    * value's size as its length — hence a view of exactly that size. */
-  private read(userId: number, recipientId: number, firstId: number): Buffer | undefined {
+  private read(conversation: Conversation, firstId: number): Buffer | undefined {
+    const { userId, recipientId } = conversation;
+    if (conversation.tailStart === firstId) {
+      const tail = this.tails.getBinaryFast([recipientId, userId])!;
+      return tail.subarray(TAIL_HEADER, tail.length);
+    }
     const bytes = this.db.getBinaryFast([userId, recipientId, firstId]);
     return bytes?.subarray(0, bytes.length);
   }
@@ -286,7 +358,7 @@ export class UserMessageIndex {
   /** The chunk holding `messageId`'s place. */
   private locate(userId: number, recipientId: number, messageId: number): { firstId: number; bytes: Buffer } | undefined {
     const firstId = this.startOf(userId, recipientId, messageId);
-    const bytes = firstId === undefined ? undefined : this.read(userId, recipientId, firstId);
+    const bytes = firstId === undefined ? undefined : this.read(this.conversation(userId, recipientId), firstId);
     return bytes && { firstId: firstId!, bytes };
   }
 
@@ -319,12 +391,12 @@ export class UserMessageIndex {
     const lastStart = conversation.starts.at(-1);
     // The last chunk as the batch's appends left it, else as stored.
     const unwritten = conversation.unwritten;
-    let bytes = unwritten ? unwritten.bytes : lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart);
+    let bytes = unwritten ? unwritten.bytes : lastStart === undefined ? undefined : this.read(conversation, lastStart);
     const length = unwritten ? unwritten.length : (bytes?.length ?? 0);
     if (!bytes || length >= CHUNK_BYTES || bytes.readUInt32LE(length - ENTRY_BYTES) >= messageId) return this.apply(userId, recipientId, [[messageId, flags]]);
-    this.held(userId, recipientId, [[messageId, flags]]);
+    this.heldAppended(userId, recipientId, messageId, flags);
     if (!this.deferAppends) {
-      this.putChunk(userId, recipientId, lastStart!, withRow(bytes, messageId, flags));
+      this.putChunk(conversation, lastStart!, withRow(bytes, messageId, flags));
       return;
     }
     // A stored chunk is copied out of lmdb-js's read buffer, with room for more rows; a full
@@ -398,7 +470,7 @@ export class UserMessageIndex {
         return true;
       });
       if (found) {
-        this.putChunk(userId, recipientId, chunk.firstId, updated);
+        this.putChunk(this.conversation(userId, recipientId), chunk.firstId, updated);
         return;
       }
     }
@@ -422,7 +494,8 @@ export class UserMessageIndex {
     const range = reverse
       ? { start: [userId, recipientId, from], end: [userId, recipientId, -1], reverse: true }
       : { start: [userId, recipientId, this.startOf(userId, recipientId, from) ?? from], end: [userId, recipientId, NEWEST] };
-    for (const { value } of this.db.getRange(range) as Iterable<{ value: Buffer }>) {
+    for (const { value: stored } of this.db.getRange(range) as Iterable<{ value: Buffer }>) {
+      const value = this.entries(userId, recipientId, stored);
       if (reverse) {
         for (let index = lowerBound(value, from + 1) - 1; index >= 0; index--) yield [idAt(value, index), flagsAt(value, index)];
       } else {
@@ -473,8 +546,9 @@ export class UserMessageIndex {
     this.flush();
     let newest = -1;
     for (const recipientId of this.conversations(userId)) {
-      const lastStart = this.starts(userId, recipientId).at(-1);
-      const last = lastStart === undefined ? undefined : this.read(userId, recipientId, lastStart);
+      const conversation = this.conversation(userId, recipientId);
+      const lastStart = conversation.starts.at(-1);
+      const last = lastStart === undefined ? undefined : this.read(conversation, lastStart);
       if (last && count(last) > 0) newest = Math.max(newest, idAt(last, count(last) - 1));
     }
     return newest;
