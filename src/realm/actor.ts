@@ -304,8 +304,9 @@ export class RealmActor implements RealmHandle {
   }
 
 
-  /** Events go out after the commit and before the answer, so a client that reads its queue once
-   * it has the answer finds the events of its own change there. */
+  /** Events are published after the commit; the queues get them once the answer is written, in
+   * the same turn of the event loop, so a client that reads its queue once it has the answer finds
+   * the events of its own change there (EventQueues.publish). */
   private write(def: CommandDef<unknown, unknown>, envelope: Envelope): Promise<unknown> {
     const ctx = this.context(envelope.userId);
     const started = performance.now();
