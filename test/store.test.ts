@@ -292,6 +292,29 @@ test("a failing write that moved a conversation's tail: the batch's other append
   rmSync(dirname(path), { recursive: true, force: true });
 });
 
+test("after a restart, a user's newest row is read from each conversation's end: a tail, or a chunk stored whole (format 3)", async () => {
+  const path = tempStorePath();
+  const setup = new Store(path);
+  const chunk = (ids: number[]) => {
+    const bytes = Buffer.alloc(ids.length * 6);
+    ids.forEach((id, index) => bytes.writeUInt32LE(id, index * 6));
+    return bytes;
+  };
+  await setup.write(() => {
+    setup.tables.get('userMessageRows')!.put([1, 3, 1], chunk([1, 5]));
+    setup.tables.get('userMessageRows')!.put([1, 3, 6], chunk([6, 9]));
+  });
+  await setup.write(() => {
+    for (const id of [7, 8]) setup.userMessages.append(1, 4, id, 0);
+    for (const id of [10, 12]) setup.userMessages.append(2, 4, id, 0);
+  });
+  await setup.close();
+  const store = new Store(path);
+  assert.equal([store.userMessages.newest(1), store.userMessages.newest(2), store.userMessages.newest(3)], [9, 12, -1]);
+  await store.close();
+  rmSync(dirname(path), { recursive: true, force: true });
+});
+
 test('writes to a closed store are refused, each of them (none waits for a transaction that never comes)', async () => {
   const path = tempStorePath();
   const store = new Store(path);

@@ -546,13 +546,25 @@ export class UserMessageIndex {
     this.flush();
     let newest = -1;
     for (const recipientId of this.conversations(userId)) {
-      const conversation = this.conversation(userId, recipientId);
-      const lastStart = conversation.starts.at(-1);
-      const last = lastStart === undefined ? undefined : this.read(conversation, lastStart);
+      const last = this.lastChunk(userId, recipientId);
       if (last && count(last) > 0) newest = Math.max(newest, idAt(last, count(last) - 1));
     }
     return newest;
   }
+
+  /** A conversation's last chunk: where memory knows its chunks start, else by one seek from its
+   * end (listing every chunk of a long history faults in pages from all over the file). */
+  private lastChunk(userId: number, recipientId: number): Buffer | undefined {
+    const known = this.chunkStarts.get(userId)?.get(recipientId);
+    if (known) {
+      const lastStart = known.starts.at(-1);
+      return lastStart === undefined ? undefined : this.read(known, lastStart);
+    }
+    const range = { start: [userId, recipientId, NEWEST], end: [userId, recipientId, -1], reverse: true, limit: 1 };
+    for (const { value } of this.db.getRange(range) as Iterable<{ value: Buffer }>) return this.entries(userId, recipientId, value);
+    return undefined;
+  }
+
 
   /** One user's flags on a conversation's messages, from memory. */
   reader(userId: number, recipientId: number): (messageId: number) => number | undefined {
