@@ -14,7 +14,7 @@ import { Realms } from '../src/realm/registry.js';
 import { ApiClient } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { buildDataset } from './lib/dataset.js';
-import { printTable, rssBytes, writeResult, type Row } from './lib/stats.js';
+import { printTable, residentMemory, writeResult, type Row } from './lib/stats.js';
 
 export interface StartupOptions {
   users: number;
@@ -45,11 +45,20 @@ async function measure(dataDir: string, owner: { email: string; apiKey: string }
     const me = await client.get('/users/me');
     if (me.status !== 200) throw new Error(JSON.stringify(me.body));
     const answering = performance.now() - spawned;
-    const rssStarted = rssBytes(server.child.pid!);
+    const started = residentMemory(server.child.pid!);
     const registered = await client.post('/register', {});
     if (registered.status !== 200) throw new Error(JSON.stringify(registered.body));
     const registering = performance.now() - spawned;
-    return { 'listening ms': listening, 'first answer ms': answering, 'registered ms': registering, 'RSS started MiB': rssStarted / MIB, 'RSS registered MiB': rssBytes(server.child.pid!) / MIB };
+    const afterRegister = residentMemory(server.child.pid!);
+    return {
+      'listening ms': listening,
+      'first answer ms': answering,
+      'registered ms': registering,
+      'RSS started MiB': started.rss / MIB,
+      'of it file MiB': started.file / MIB,
+      'RSS registered MiB': afterRegister.rss / MIB,
+      'of it file (registered) MiB': afterRegister.file / MIB,
+    };
   } finally {
     server.child.kill('SIGTERM');
     await server.exited;

@@ -85,11 +85,16 @@ export async function pool<T, R>(items: readonly T[], limit: number, task: (item
   return results;
 }
 
-/** Resident memory of a process in bytes (Linux). */
-export function rssBytes(pid: number): number {
+/** Resident memory of a process in bytes (Linux), and how much of it is pages of files it maps
+ * (LMDB's data file: clean page cache the kernel may drop at will, shared with other processes). */
+export function residentMemory(pid: number): { rss: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024;
+  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kib('VmRSS'), file: kib('RssFile') };
 }
+
+/** Resident memory of a process in bytes (Linux). */
+export const rssBytes = (pid: number): number => residentMemory(pid).rss;
 
 /** CPU time a process has used so far, all its threads together, in seconds (Linux: each thread's
  * time on a CPU from /proc/<pid>/task/<tid>/schedstat, in nanoseconds). Threads that ended are
