@@ -3,6 +3,7 @@
 import { canReadChannel } from '../../channels/access.js';
 import { errors } from '../../errors.js';
 import { Flag, headerOf, type FlagName, type MessageHeader } from '../../messages/records.js';
+import type { TopicTable } from '../../store/channelTopics.js';
 import { headerEntry, MessageHeaders, type WindowEntry } from '../../store/window.js';
 import type { UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
@@ -71,46 +72,69 @@ function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly Wind
   for (const [recipientId, rows] of byConversation) ctx.store.userMessages.apply(user.id, recipientId, rows);
   if (applied.entries.length === 0) return applied;
   const ids = applied.entries.map((entry) => entry.id);
-  ctx.emit(flagEvent(user, applied, ids, change), [user.id]);
+  ctx.emit(flagEvent(ctx, user, applied, ids, change), [user.id]);
   if (change.op === 'add' && bit === Flag.read) retractNotifications(ctx, user.id, ids);
   return applied;
 }
 
-function flagEvent(user: UserRecord, applied: Applied, ids: number[], change: FlagChange): ZulipEvent {
+function flagEvent(ctx: CommandContext, user: UserRecord, applied: Applied, ids: number[], change: FlagChange): ZulipEvent {
   const event: ZulipEvent = { type: 'update_message_flags', op: change.op, operation: change.op, flag: change.flag, messages: ids, all: false };
   // Clients put messages marked unread back into their unread counts from these details.
   if (change.op === 'remove' && change.flag === 'read') {
-    const shared = new SharedDetails(user);
+    const shared = new SharedDetails(ctx, user);
     let text = '';
     applied.entries.forEach((entry, index) => {
-      text += `${text === '' ? '{' : ','}"${entry.id}":${shared.of(entry.header, (applied.flags[index]! & anyMention) !== 0)}`;
+      text += `${text === '' ? '{' : ','}"${entry.id}":${shared.of(entry, (applied.flags[index]! & anyMention) !== 0)}`;
     });
     event.message_details = new JsonText(text === '' ? '{}' : `${text}}`);
   }
   return event;
 }
 
+/** A conversation's details texts, by topic number (a channel's) and mention state, and where in
+ * its channel's messages the last entry was found. */
+interface ConversationDetails {
+  channelId: number | undefined;
+  table: TopicTable | undefined;
+  at: number;
+  lastId: number;
+  texts: string[];
+}
+
 /** One details text for each conversation, topic and mention state: messages alike share it (a
- * window of thousands has a few dozen). */
+ * window of thousands has a few dozen). A channel message's topic is found by walking the channel's
+ * messages in memory along with the entries (which come in ID order), not by a header each. */
 class SharedDetails {
-  private readonly byConversation = new Map<number, Map<string, [plain?: string, mentioned?: string]>>();
+  private readonly conversations = new Map<number, ConversationDetails>();
 
-  constructor(private readonly user: UserRecord) {}
+  constructor(
+    private readonly ctx: CommandContext,
+    private readonly user: UserRecord,
+  ) {}
 
-  of(message: MessageHeader, mentioned: boolean): string {
-    let byTopic = this.byConversation.get(message.recipientId);
-    if (!byTopic) this.byConversation.set(message.recipientId, (byTopic = new Map()));
-    let pair = byTopic.get(message.topic);
-    if (!pair) byTopic.set(message.topic, (pair = []));
-    const at = mentioned ? 1 : 0;
-    return (pair[at] ??= JSON.stringify(this.build(message, mentioned)));
+  of(entry: WindowEntry, mentioned: boolean): string {
+    let conversation = this.conversations.get(entry.recipientId);
+    if (!conversation) {
+      const channelId = this.ctx.state.channelByRecipient(entry.recipientId)?.id;
+      const table = channelId === undefined ? undefined : this.ctx.store.channelTopics.table(channelId);
+      this.conversations.set(entry.recipientId, (conversation = { channelId, table, at: 0, lastId: -1, texts: [] }));
+    }
+    const mention = mentioned ? 1 : 0;
+    const { table } = conversation;
+    if (!table) return (conversation.texts[mention] ??= this.text(entry.header, mentioned));
+    // Entries in ID order are found from the one before's place; any other order searches anew.
+    conversation.at = table.seek(entry.id, entry.id > conversation.lastId ? conversation.at : 0);
+    conversation.lastId = entry.id;
+    if (conversation.at >= table.length || table.ids[conversation.at] !== entry.id) return this.text(entry.header, mentioned);
+    const topic = table.first[conversation.at]!;
+    return (conversation.texts[topic * 2 + mention] ??= this.text({ type: 'stream', channelId: conversation.channelId!, recipientId: entry.recipientId, topic: table.names[topic]!, participants: [] }, mentioned));
   }
 
-  private build(message: MessageHeader, mentioned: boolean): MessageDetails {
+  private text(message: MessageHeader, mentioned: boolean): string {
     const details: MessageDetails =
       message.type === 'stream' ? { type: 'stream', stream_id: message.channelId, topic: message.topic } : { type: 'private', user_ids: message.participants.filter((id) => id !== this.user.id) };
     if (mentioned) details.mentioned = true;
-    return details;
+    return JSON.stringify(details);
   }
 }
 
