@@ -107,6 +107,13 @@ generated("Zulip's fetch-type names are the ones clients use; the old spellings 
   assert.not.ok('realm_user_groups' in old || 'channel_folders' in old);
 });
 
+generated("event types named like an object's own properties open a queue like any unknown type (no 500)", async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const response = await hamlet.post('/register', { event_types: ['constructor', 'toString', '__proto__', 'message'], fetch_event_types: ['message'] });
+  assert.is(response.status, 200, JSON.stringify(response.body));
+  assert.type(response.body.queue_id, 'string');
+});
+
 generated('the URLs register gives for emoji data and the logo are served by the server', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const { state } = await register(hamlet, { fetch_event_types: ['realm'] });

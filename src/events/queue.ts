@@ -21,13 +21,13 @@ export interface ClientCapabilities {
 
 /** Register names state by fetch type; a client that lists a fetch type in `event_types` wants the
  * events that keep that state current, whose type may be named otherwise. */
-const eventTypesOfFetchType: Record<string, string[]> = {
-  realm_user_groups: ['user_group'],
-  channel_folders: ['channel_folder'],
-  starred_messages: ['update_message_flags'],
-  recent_private_conversations: ['message'],
-  video_calls: ['has_provider_token'],
-};
+const eventTypesOfFetchType = new Map<string, string[]>([
+  ['realm_user_groups', ['user_group']],
+  ['channel_folders', ['channel_folder']],
+  ['starred_messages', ['update_message_flags']],
+  ['recent_private_conversations', ['message']],
+  ['video_calls', ['has_provider_token']],
+]);
 
 /** Settings events in their pre-`user_settings` shapes. */
 const legacySettingsEvents = new Set(['update_display_settings', 'update_global_notifications']);
@@ -94,7 +94,7 @@ export class EventQueue {
     this.lastActive = clock.now();
     this.events = events;
     this.newestId = lastEventId;
-    this.eventTypes = settings.eventTypes === null ? null : new Set(settings.eventTypes.flatMap((name) => [name, ...(eventTypesOfFetchType[name] ?? [])]));
+    this.eventTypes = settings.eventTypes === null ? null : new Set(settings.eventTypes.flatMap((name) => [name, ...(eventTypesOfFetchType.get(name) ?? [])]));
   }
 
   get id(): string {
