@@ -44,6 +44,9 @@ export type Row = [messageId: number, flags: number];
 const idAt = (bytes: Buffer, index: number): number => bytes.readUInt32LE(index * ENTRY_BYTES);
 const flagsAt = (bytes: Buffer, index: number): number => bytes.readUInt16LE(index * ENTRY_BYTES + 4);
 const count = (bytes: Buffer): number => bytes.length / ENTRY_BYTES;
+/** A tail's entries: its value after the chunk's first ID (a view of exactly the value's size, as
+ * lmdb-js's shared read buffer reports it). */
+const tailEntries = (tail: Buffer): Buffer => tail.subarray(TAIL_HEADER, tail.length);
 
 /** The index of the first entry whose ID is at least `messageId`. */
 function lowerBound(bytes: Buffer, messageId: number): number {
@@ -293,7 +296,7 @@ export class UserMessageIndex {
     // A chunk after the tail's: the tail's entries go back under their chunk's key.
     if (conversation.tailStart !== undefined && conversation.tailStart !== starts.at(-1)) {
       const tail = this.tails.getBinary([recipientId, userId])!;
-      this.db.put([userId, recipientId, conversation.tailStart], tail.subarray(TAIL_HEADER));
+      this.db.put([userId, recipientId, conversation.tailStart], tailEntries(tail));
       this.tails.remove([recipientId, userId]);
       conversation.tailStart = undefined;
     }
@@ -320,7 +323,7 @@ export class UserMessageIndex {
 
   /** A chunk's entries as a range read its value: an empty value stands for the conversation's tail. */
   private entries(userId: number, recipientId: number, value: Buffer): Buffer {
-    return value.length > 0 ? value : this.tails.getBinary([recipientId, userId])!.subarray(TAIL_HEADER);
+    return value.length > 0 ? value : tailEntries(this.tails.getBinary([recipientId, userId])!);
   }
 
   private drop(userId: number, recipientId: number, firstId: number): void {
@@ -348,8 +351,7 @@ export class UserMessageIndex {
   private read(conversation: Conversation, firstId: number): Buffer | undefined {
     const { userId, recipientId } = conversation;
     if (conversation.tailStart === firstId) {
-      const tail = this.tails.getBinaryFast([recipientId, userId])!;
-      return tail.subarray(TAIL_HEADER, tail.length);
+      return tailEntries(this.tails.getBinaryFast([recipientId, userId])!);
     }
     const bytes = this.db.getBinaryFast([userId, recipientId, firstId]);
     return bytes?.subarray(0, bytes.length);
