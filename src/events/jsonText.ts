@@ -1,6 +1,8 @@
 // A value held as the JSON text that encodes it, written by the server: for an event field of
 // thousands of entries (an update_message_flags event's message_details), which costs a tenth to
 // write as text of shared parts than to build as objects and serialize. Clients get the same JSON.
+import { isAscii } from 'node:buffer';
+
 export class JsonText<T> {
   constructor(readonly text: string) {}
 
@@ -24,4 +26,52 @@ export function jsonWithTexts(value: Record<string, unknown>): string {
   }
   const json = JSON.stringify(plain);
   return texts === '' ? json : `${json.slice(0, -1)}${json === '{}' ? texts.slice(1) : texts}}`;
+}
+
+const OPEN = 0x7b; // {
+const CLOSE = 0x7d; // }
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const COLON = 0x3a;
+const DIGIT_ZERO = 0x30;
+
+/** The JSON text of an object keyed by non-negative integers, whose values are given as JSON text in
+ * UTF-8: written into one growing buffer, so thousands of entries make one string, not one each. */
+export class NumberKeyedJson {
+  private bytes = Buffer.allocUnsafe(4096);
+  private length = 1;
+
+  constructor() {
+    this.bytes[0] = OPEN;
+  }
+
+  add(key: number, value: Buffer): void {
+    // A comma, the key's digits (at most 16 for a safe integer) in quotes, a colon, the value.
+    this.reserve(20 + value.length);
+    const { bytes } = this;
+    if (this.length > 1) bytes[this.length++] = COMMA;
+    bytes[this.length++] = QUOTE;
+    let digits = 1;
+    for (let rest = key; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    for (let at = this.length + digits - 1, rest = key; at >= this.length; at--, rest = Math.floor(rest / 10)) bytes[at] = DIGIT_ZERO + (rest % 10);
+    this.length += digits;
+    bytes[this.length++] = QUOTE;
+    bytes[this.length++] = COLON;
+    this.length += value.copy(bytes, this.length);
+  }
+
+  text(): string {
+    this.reserve(1);
+    this.bytes[this.length] = CLOSE;
+    const json = this.bytes.subarray(0, this.length + 1);
+    // Text all ASCII (topics mostly are) is copied as it is, not decoded.
+    return json.toString(isAscii(json) ? 'latin1' : 'utf8');
+  }
+
+  private reserve(more: number): void {
+    if (this.length + more <= this.bytes.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + more));
+    this.bytes.copy(grown, 0, 0, this.length);
+    this.bytes = grown;
+  }
 }

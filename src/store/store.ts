@@ -78,7 +78,7 @@ import type { UserRecord } from '../users/records.js';
 import { changeCodec, tapWrites, type Change, type ChangeTap } from './changes.js';
 import { SearchIndex } from './searchIndex.js';
 import { hasKeys, OwnedTable, RealmTable } from './tables.js';
-import { UserMessageIndex } from './userMessages.js';
+import { RowChanges, UserMessageIndex } from './userMessages.js';
 import { ChannelTopics } from './channelTopics.js';
 
 export const idKinds = ['realm', 'user', 'channel', 'group', 'message', 'recipient', 'field', 'draft', 'scheduled', 'folder', 'linkifier', 'attachment', 'realmEmoji', 'savedSnippet', 'playground', 'navigationView', 'invite', 'notification'] as const;
@@ -355,7 +355,7 @@ export class Store {
       for (const { value } of this.messages.getRange()) recipients.set(value.id, value.recipientId);
       // userId → recipientId → rows, one user at a time (rows come ordered by user).
       let userId = -1;
-      let byConversation = new Map<number, [number, number][]>();
+      let byConversation = new Map<number, RowChanges>();
       const flush = () => {
         for (const [recipientId, rows] of byConversation) this.userMessages.apply(userId, recipientId, rows);
       };
@@ -367,9 +367,9 @@ export class Store {
         }
         const recipientId = recipients.get(key[1]);
         if (recipientId === undefined) continue;
-        const rows = byConversation.get(recipientId) ?? [];
+        const rows = byConversation.get(recipientId) ?? new RowChanges();
         byConversation.set(recipientId, rows);
-        rows.push([key[1], value]);
+        rows.add(key[1], value);
       }
       flush();
       old.clearSync();

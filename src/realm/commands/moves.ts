@@ -6,6 +6,7 @@ import { canReadChannel } from '../../channels/access.js';
 import type { ChannelRecord } from '../../channels/records.js';
 import { Flag, type MessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
+import { RowChanges } from '../../store/userMessages.js';
 import type { CommandContext } from '../context.js';
 import { sendMessage } from './messages.js';
 
@@ -19,7 +20,7 @@ export function moveRows(ctx: CommandContext, messages: readonly MessageRecord[]
   const members = new Set([...ctx.state.conversationMembers({ channelId: from.id, participants: [] }), ...subscribers]);
   for (const userId of members) {
     const had = ctx.store.userMessages.take(userId, from.recipientId, ids);
-    if (subscribers.has(userId)) ctx.store.userMessages.apply(userId, to.recipientId, ids.map((id) => [id, had.get(id) ?? Flag.read] as const));
+    if (subscribers.has(userId)) ctx.store.userMessages.apply(userId, to.recipientId, RowChanges.of(ids.map((id) => [id, had.get(id) ?? Flag.read])));
     else if (had.size > 0 && !canReadChannel(ctx.state, to, ctx.state.users.get(userId)!)) losingAccess.push(userId);
   }
   if (losingAccess.length > 0) {
