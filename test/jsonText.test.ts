@@ -17,12 +17,12 @@ test('number-keyed JSON reads back as the object: keys of every length, UTF-8 va
     json.add(key, encoded[index % values.length]!);
     expected[String(key)] = values[index % values.length];
   });
-  assert.equal(JSON.parse(json.text()), expected);
-  assert.is(new NumberKeyedJson().text(), '{}');
+  assert.equal(JSON.parse(json.json().toString()), expected);
+  assert.is(new NumberKeyedJson().json().toString(), '{}');
 });
 
 test('a JsonText field is spliced into the event as it is; elsewhere it is its value', () => {
-  const details = new JsonText<Record<string, unknown>>('{"5":{"type":"private","user_ids":[2]}}');
+  const details = new JsonText<Record<string, unknown>>(Buffer.from('{"5":{"type":"private","user_ids":[2]}}'));
   const event = { type: 'update_message_flags', message_details: details, messages: [5] };
   assert.equal(JSON.parse(jsonWithTexts(event)), { type: 'update_message_flags', messages: [5], message_details: { 5: { type: 'private', user_ids: [2] } } });
   assert.equal(JSON.parse(JSON.stringify(event)), JSON.parse(jsonWithTexts(event)));

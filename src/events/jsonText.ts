@@ -1,10 +1,17 @@
 // A value held as the JSON text that encodes it, written by the server: for an event field of
 // thousands of entries (an update_message_flags event's message_details), which costs a tenth to
 // write as text of shared parts than to build as objects and serialize. Clients get the same JSON.
-import { isAscii } from 'node:buffer';
-
+// Given as UTF-8 bytes, it is decoded once, when first read: a queue's delivery (after the write
+// was answered) or a frame; an event no queue wants is never decoded.
 export class JsonText<T> {
-  constructor(readonly text: string) {}
+  private decoded: string | undefined;
+
+  constructor(private readonly source: string | Buffer) {}
+
+  get text(): string {
+    this.decoded ??= typeof this.source === 'string' ? this.source : this.source.toString();
+    return this.decoded;
+  }
 
   /** The value, where text cannot be spliced in: msgpack frames and other nodes (msgpackr calls
    * toJSON), a plain JSON.stringify. */
@@ -57,15 +64,15 @@ export class NumberKeyedJson {
     this.length += digits;
     bytes[this.length++] = QUOTE;
     bytes[this.length++] = COLON;
-    this.length += value.copy(bytes, this.length);
+    bytes.set(value, this.length);
+    this.length += value.length;
   }
 
-  text(): string {
+  /** The object's JSON text, in UTF-8. */
+  json(): Buffer {
     this.reserve(1);
     this.bytes[this.length] = CLOSE;
-    const json = this.bytes.subarray(0, this.length + 1);
-    // Text all ASCII (topics mostly are) is copied as it is, not decoded.
-    return json.toString(isAscii(json) ? 'latin1' : 'utf8');
+    return this.bytes.subarray(0, this.length + 1);
   }
 
   private reserve(more: number): void {

@@ -85,7 +85,7 @@ function flagEvent(ctx: CommandContext, user: UserRecord, applied: Applied, ids:
     const shared = new SharedDetails(ctx, user);
     const details = new NumberKeyedJson();
     applied.entries.forEach((entry, index) => details.add(entry.id, shared.of(entry, (applied.flags[index]! & anyMention) !== 0)));
-    event.message_details = new JsonText(details.text());
+    event.message_details = new JsonText(details.json());
   }
   return event;
 }
