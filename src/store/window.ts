@@ -99,6 +99,11 @@ class LazyEntry implements WindowEntry {
 export const headerEntry = (store: Store, headers: MessageHeaders, header: MessageHeader, id: number, flags: number, received: boolean): WindowEntry =>
   new LazyEntry(store, headers, id, flags, received, header.recipientId, undefined, header);
 
+/** The entry of a message the user has a row for, known by the row (its conversation and flags);
+ * its header and record are read only when asked for. */
+export const rowEntry = (store: Store, headers: MessageHeaders, id: number, flags: number, recipientId: number): WindowEntry =>
+  new LazyEntry(store, headers, id, flags, true, recipientId);
+
 /** Whether every term can be decided from an index row: flags and IDs always, and on a channel's
  * index its channel and topic (the index stores the topic). Then no message is decoded. */
 function decidableFromIndex(terms: readonly ResolvedTerm[], channelIndex: boolean): boolean {

@@ -5,7 +5,7 @@ import { errors } from '../../errors.js';
 import { Flag, headerOf, type FlagName, type MessageHeader } from '../../messages/records.js';
 import type { TopicTable } from '../../store/channelTopics.js';
 import { RowChanges } from '../../store/userMessages.js';
-import { headerEntry, MessageHeaders, type WindowEntry } from '../../store/window.js';
+import { headerEntry, MessageHeaders, rowEntry, type WindowEntry } from '../../store/window.js';
 import type { UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { channelsOf, MAX_MESSAGES_PER_FETCH, narrowWindow, normalizeTopic, type WindowInput } from './messages.js';
@@ -137,15 +137,16 @@ class SharedDetails {
   }
 }
 
-/** The entries for explicit message IDs, from their headers (a row of the user's, or a channel of
- * the realm's, places the message in the realm); any the user cannot access is refused, as Zulip
- * does. */
+/** The entries for explicit message IDs: the user's rows in memory place most (no header read); a
+ * message without one is the user's through a channel whose history they may read. Any the user
+ * cannot access is refused, as Zulip does. */
 function entriesFor(ctx: CommandContext, user: UserRecord, ids: readonly number[]): WindowEntry[] {
   const headers = new MessageHeaders(ctx.store, channelsOf(ctx));
+  const rows = ctx.store.userMessages.rows(user.id);
   return ids.map((id) => {
+    const at = rows.indexOf(id);
+    if (at >= 0) return rowEntry(ctx.store, headers, id, rows.first[at]!, rows.second[at]!);
     const header = ctx.store.messageHeader(id);
-    const flags = header && ctx.store.userMessages.get(user.id, header.recipientId, id);
-    if (header && flags !== undefined) return headerEntry(ctx.store, headers, header, id, flags, true);
     const channel = header?.channelId == null ? undefined : ctx.state.channels.get(header.channelId);
     if (header && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return headerEntry(ctx.store, headers, header, id, Flag.read | Flag.historical, false);
     throw errors.badRequest('Invalid message(s)');
