@@ -133,8 +133,9 @@ function isStorageFailure(error: unknown): boolean {
 /** A write waiting for its transaction, then what came of it. */
 interface PendingWrite {
   run: () => unknown;
-  /** Its puts and removes are recorded (into `changes`). */
-  record: boolean;
+  /** Set when its puts and removes are recorded (into `changes`): told them and the write's
+   * result once the write has run in its batch. */
+  recorded: ((changes: readonly Change[], result: unknown) => void) | undefined;
   changes: Change[];
   outcome?: { ok: true; result: unknown } | { ok: false; error: unknown };
   resolve(value: { result: unknown; changes: Change[] }): void;
@@ -465,25 +466,25 @@ export class Store {
    * is durable on disk; rejects with a StorageError when it could not be (disk full, map full, I/O
    * error). */
   write<T>(fn: () => T): Promise<T> {
-    return this.commit(fn, false).then(({ result }) => result);
+    return this.commit(fn, undefined).then(({ result }) => result);
   }
 
   /** As `write`, and hands back every put and remove the write made (its change set), also to
-   * `recorded` as soon as the write has run (before its batch is durable); IDs come from `ids`
-   * when given. */
-  recordedWrite<T>(fn: () => T, ids?: IdSource, recorded?: (changes: readonly Change[]) => void): Promise<{ result: T; changes: Change[] }> {
-    return this.commit(() => {
+   * `recorded` with the write's result as soon as the write has run in its batch (before the batch
+   * commits; never for a write that failed); IDs come from `ids` when given. */
+  recordedWrite<T>(fn: () => T, ids?: IdSource, recorded?: (changes: readonly Change[], result: T) => void): Promise<{ result: T; changes: Change[] }> {
+    const run = () => {
       this.ids = ids;
       try {
         const result = fn();
         // The rows it appended belong to its change set.
         this.userMessages.flush();
-        recorded?.(this.tap.current ?? []);
         return result;
       } finally {
         this.ids = undefined;
       }
-    }, true);
+    };
+    return this.commit(run, (changes, result) => recorded?.(changes, result as T));
   }
 
   /** Makes a change set recorded elsewhere (by `recordedWrite`) to this store, in one write. */
@@ -515,9 +516,9 @@ export class Store {
    * each in a child transaction, then writes the message rows they appended (once per
    * conversation chunk, however many of its messages the batch holds). Each write is answered once
    * its transaction is durable. */
-  private commit<T>(fn: () => T, record: boolean): Promise<{ result: T; changes: Change[] }> {
+  private commit<T>(fn: () => T, recorded: PendingWrite['recorded']): Promise<{ result: T; changes: Change[] }> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ run: fn, record, changes: [], resolve: resolve as PendingWrite['resolve'], reject });
+      this.pending.push({ run: fn, recorded, changes: [], resolve: resolve as PendingWrite['resolve'], reject });
       if (this.pending.length === 1) this.startBatch();
     });
   }
@@ -562,7 +563,7 @@ export class Store {
    * it cached in memory may not have been committed: the message rows it appended are taken back,
    * those of the batch's earlier writes written, and the caches forgotten. */
   private runWrite(write: PendingWrite): void {
-    this.tap.current = write.record ? write.changes : undefined;
+    this.tap.current = write.recorded ? write.changes : undefined;
     this.userMessages.beginWrite();
     this.channelTopics.beginWrite();
     try {
@@ -582,6 +583,7 @@ export class Store {
     } finally {
       this.tap.current = undefined;
     }
+    if (write.outcome.ok) write.recorded?.(write.changes, write.outcome.result);
   }
 
   /** Where this node's copy of a realm stands in the realm's log (cluster mode). */
