@@ -42,6 +42,22 @@ const QUOTE = 0x22;
 const COLON = 0x3a;
 const DIGIT_ZERO = 0x30;
 
+/** A non-negative integer divided by ten, rounded down: by integer division (`| 0`, twice as fast
+ * as Math.floor) where it fits 31 bits. */
+const tenth = (value: number): number => (value <= 0x7fffffff ? (value / 10) | 0 : Math.floor(value / 10));
+
+/** Writes a non-negative integer's decimal digits at `at`; returns where they end. */
+function writeDigits(bytes: Buffer, at: number, value: number): number {
+  let end = at + 1;
+  for (let rest = tenth(value); rest > 0; rest = tenth(rest)) end++;
+  for (let index = end - 1, rest = value; index >= at; index--) {
+    const next = tenth(rest);
+    bytes[index] = DIGIT_ZERO + (rest - next * 10);
+    rest = next;
+  }
+  return end;
+}
+
 /** The JSON text of an object keyed by non-negative integers, whose values are given as JSON text in
  * UTF-8: written into one growing buffer, so thousands of entries make one string, not one each. */
 export class NumberKeyedJson {
@@ -58,10 +74,7 @@ export class NumberKeyedJson {
     const { bytes } = this;
     if (this.length > 1) bytes[this.length++] = COMMA;
     bytes[this.length++] = QUOTE;
-    let digits = 1;
-    for (let rest = key; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-    for (let at = this.length + digits - 1, rest = key; at >= this.length; at--, rest = Math.floor(rest / 10)) bytes[at] = DIGIT_ZERO + (rest % 10);
-    this.length += digits;
+    this.length = writeDigits(bytes, this.length, key);
     bytes[this.length++] = QUOTE;
     bytes[this.length++] = COLON;
     bytes.set(value, this.length);
