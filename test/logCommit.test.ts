@@ -12,7 +12,7 @@ import { RealmActor } from '../src/realm/actor.js';
 import type { Change } from '../src/store/changes.js';
 import { StorageError, Store, type IdSource } from '../src/store/store.js';
 import { MemoryLog } from './helpers/memoryLog.js';
-import { startTestServer } from './helpers/server.js';
+import { startTestServer, waitFor } from './helpers/server.js';
 
 /** A store whose write batches are reported done only once the test lets them be, or failed. */
 class HeldStore extends Store {
@@ -77,6 +77,9 @@ test("a write is answered once the log holds it, before LMDB's batch is done; a 
   try {
     store.hold();
     const sending = send('answered by the log');
+    // The write runs in LMDB's batch when LMDB's write thread says so (later on a busy machine);
+    // once the log holds it, the answer follows at once, the batch still held.
+    await waitFor(() => log.entries.length === 1, 10_000);
     assert.ok(await settlesSoon(sending), "the send was not answered while LMDB's batch was held");
     const { id } = await sending;
     assert.is(log.entries.length, 1, 'the log holds the write');

@@ -45,6 +45,9 @@
 //   notificationOutbox [realmId, notificationId] → OutboxRecord (push notifications not yet
 //                                          acknowledged by the relay)
 //   pushShown [realmId, userId, messageId, route] → ShownRecord (notified, not yet read)
+//   historicalHolders [realmId, recipientId, userId] → true: the user holds rows in a channel's
+//                                          conversation without ever having been subscribed (flags
+//                                          set on messages read through its public history)
 //   emailBatches [realmId, userId]       → EmailBatchRecord (missed messages to e-mail at dueAt)
 //   linkifiers [realmId, linkifierId]     → LinkifierRecord
 //   attachments [realmId, attachmentId]   → AttachmentRecord (uploaded files; the bytes are in the
@@ -229,6 +232,7 @@ export class Store {
   readonly pushTokens: OwnedTable<PushTokenRecord>;
   readonly notificationOutbox: RealmTable<OutboxRecord>;
   readonly pushShown: OwnedTable<ShownRecord>;
+  private readonly historicalHolders: Database<true, [realmId: number, recipientId: number, userId: number]>;
   readonly emailBatches: RealmTable<EmailBatchRecord>;
   private readonly queues: Database<Shelved, string>;
   private readonly presence: Database<PresenceSnapshot, number>;
@@ -302,6 +306,7 @@ export class Store {
     this.pushTokens = new OwnedTable(this.open('pushTokens'), (token) => [token.kind, tokenKey(token.token)]);
     this.notificationOutbox = new RealmTable(this.open('notificationOutbox'), (notification) => [notification.id]);
     this.pushShown = new OwnedTable(this.open('pushShown'), (shown) => [shown.messageId, shown.route]);
+    this.historicalHolders = this.open('historicalHolders');
     this.emailBatches = new RealmTable(this.open('emailBatches'), (batch) => [batch.userId]);
     this.queues = this.env.openDB({ name: 'queues' });
     this.presence = this.env.openDB({ name: 'presence' });
@@ -375,6 +380,17 @@ export class Store {
       flush();
       old.clearSync();
     });
+  }
+
+  /** Records that a user holds rows in a channel's conversation without being (or having been) a
+   * subscriber: deleting or moving its messages must find their rows too. Call inside a write. */
+  addHistoricalHolder(realmId: number, recipientId: number, userId: number): void {
+    if (this.historicalHolders.get([realmId, recipientId, userId]) === undefined) this.historicalHolders.put([realmId, recipientId, userId], true);
+  }
+
+  /** The users recorded by addHistoricalHolder for a conversation. */
+  historicalHoldersOf(realmId: number, recipientId: number): number[] {
+    return [...this.historicalHolders.getKeys({ start: [realmId, recipientId], end: [realmId, recipientId + 1] })].map((key) => key[2]);
   }
 
   /** Adds a channel message to the channel's and its topic's indexes; call inside a write. */

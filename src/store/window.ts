@@ -57,17 +57,29 @@ export class MessageHeaders {
   ) {}
 
   of(id: number, recipientId: number): MessageHeader {
+    const channel = this.channel(recipientId);
+    const at = channel ? channel.table.indexOf(id) : -1;
+    if (at < 0) return this.store.messageHeader(id)!;
+    const { channelId, table, byTopic } = channel!;
+    const topic = table.first[at]!;
+    return (byTopic[topic] ??= { type: 'stream', channelId, recipientId, topic: table.names[topic]!, participants: NO_PARTICIPANTS });
+  }
+
+  /** Whether the message is in the conversation now (not deleted, not moved elsewhere): a channel's
+   * from memory, a direct conversation's by the stored header. */
+  holds(id: number, recipientId: number): boolean {
+    const channel = this.channel(recipientId);
+    return channel ? channel.table.indexOf(id) >= 0 : this.store.messageHeader(id)?.recipientId === recipientId;
+  }
+
+  private channel(recipientId: number) {
     let channel = this.channels.get(recipientId);
     if (channel === undefined) {
       const channelId = this.channelOf(recipientId);
       channel = channelId === undefined ? null : { channelId, table: this.store.channelTopics.table(channelId), byTopic: [] };
       this.channels.set(recipientId, channel);
     }
-    const at = channel ? channel.table.indexOf(id) : -1;
-    if (at < 0) return this.store.messageHeader(id)!;
-    const { channelId, table, byTopic } = channel!;
-    const topic = table.first[at]!;
-    return (byTopic[topic] ??= { type: 'stream', channelId, recipientId, topic: table.names[topic]!, participants: NO_PARTICIPANTS });
+    return channel;
   }
 }
 

@@ -13,6 +13,7 @@ import type { MessageDetails } from '../../events/catalogue.js';
 import { JsonText, NumberKeyedJson } from '../../events/jsonText.js';
 import type { ZulipEvent } from '../../events/types.js';
 import { retractNotifications } from './notifications.js';
+import { noteHistoricalRows } from './rowHolders.js';
 
 /** The flags a user may set directly (spec: Message flags). */
 const settable = new Set(['read', 'starred', 'collapsed']);
@@ -55,6 +56,8 @@ function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly Wind
   };
   const removingRead = change.op === 'remove' && bit === Flag.read;
   const byConversation = new Map<number, RowChanges>();
+  // Conversations where a row is made from the channel's history (the user never received it).
+  const fromHistory = new Set<number>();
   for (const entry of entries) {
     if (removingRead && skippedChannel(entry.recipientId) !== null) continue;
     // A message the user never received reads as historical and read; flagging it otherwise
@@ -67,10 +70,12 @@ function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly Wind
     let rows = byConversation.get(entry.recipientId);
     if (!rows) byConversation.set(entry.recipientId, (rows = new RowChanges()));
     rows.add(entry.id, next);
+    if (!entry.received) fromHistory.add(entry.recipientId);
   }
   for (const channelId of skipped.values()) if (channelId !== null) applied.ignoredChannels.push(channelId);
   applied.ignoredChannels.sort((a, b) => a - b);
   for (const [recipientId, rows] of byConversation) ctx.store.userMessages.apply(user.id, recipientId, rows);
+  noteHistoricalRows(ctx, user.id, fromHistory);
   if (applied.entries.length === 0) return applied;
   const ids = applied.entries.map((entry) => entry.id);
   ctx.emit(flagEvent(ctx, user, applied, ids, change), [user.id]);
@@ -137,16 +142,19 @@ class SharedDetails {
   }
 }
 
-/** The entries for explicit message IDs: the user's rows in memory place most (no header read); a
- * message without one is the user's through a channel whose history they may read. Any the user
- * cannot access is refused, as Zulip does. */
+/** The entries for explicit message IDs: the user's rows in memory place most, when the row's
+ * conversation still holds the message (a channel's known from memory: no header read); else the
+ * message's header places it, with the user's row there or through a channel whose history they
+ * may read. Any the user cannot access is refused, as Zulip does. */
 function entriesFor(ctx: CommandContext, user: UserRecord, ids: readonly number[]): WindowEntry[] {
   const headers = new MessageHeaders(ctx.store, channelsOf(ctx));
   const rows = ctx.store.userMessages.rows(user.id);
   return ids.map((id) => {
     const at = rows.indexOf(id);
-    if (at >= 0) return rowEntry(ctx.store, headers, id, rows.first[at]!, rows.second[at]!);
+    if (at >= 0 && headers.holds(id, rows.second[at]!)) return rowEntry(ctx.store, headers, id, rows.first[at]!, rows.second[at]!);
     const header = ctx.store.messageHeader(id);
+    const flags = header && ctx.store.userMessages.get(user.id, header.recipientId, id);
+    if (header && flags !== undefined) return headerEntry(ctx.store, headers, header, id, flags, true);
     const channel = header?.channelId == null ? undefined : ctx.state.channels.get(header.channelId);
     if (header && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return headerEntry(ctx.store, headers, header, id, Flag.read | Flag.historical, false);
     throw errors.badRequest('Invalid message(s)');
