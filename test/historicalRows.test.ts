@@ -1,10 +1,12 @@
 // Rows a user holds without a subscription: flagging a public channel's message enters it into the
 // user's history (Zulip's "historical" rows). Deleting or moving the message must find those rows
 // as it finds subscribers', and flags by message ID must never take a row left where the message
-// no longer is.
+// no longer is. A move takes the rows of the old channel's subscribers who are not in the new one
+// (Zulip's subs_losing_usermessages); read receipts count every row's holder.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ApiClient } from './helpers/client.js';
+import { pollEvents, register } from './helpers/events.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const historical = suite<{ server: TestServer }>('rows from a channel’s history');
@@ -26,6 +28,8 @@ async function starredFromHistory(server: TestServer, options: { inviteOnly?: bo
   return { iago, hamlet, name, id };
 }
 
+const userId = async (client: ApiClient) => Number((await client.get('/users/me')).body.user_id);
+const channelId = async (client: ApiClient, name: string) => Number((await client.get('/get_stream_id', { stream: name })).body.stream_id);
 const flagsOf = async (client: ApiClient, id: number) => ((await client.get(`/messages/${id}`)).body.message as { flags: string[] }).flags;
 
 historical('a deleted message leaves no row: windows skip it, flagging it is refused (also after subscribing)', async ({ server }) => {
@@ -69,6 +73,49 @@ historical('a message moved to a private channel the user cannot read is refused
   assert.equal([read.status, read.body.msg], [400, 'Invalid message(s)']);
   const starred = await hamlet.get('/messages', { anchor: 'newest', num_before: 20, num_after: 0, narrow: JSON.stringify([['is', 'starred']]) });
   assert.not.ok((starred.body.messages as { id: number }[]).some((message) => message.id === id));
+});
+
+historical('moving a message to a public channel drops the rows of the old channel’s subscribers not subscribed there (Zulip: subs_losing_usermessages)', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const from = `History ${++channels}`;
+  const to = `History ${++channels}`;
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name: from }], principals: ['iago@zulip.com', 'hamlet@zulip.com'] });
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name: to }], principals: ['iago@zulip.com'] });
+  const id = Number((await iago.post('/messages', { type: 'stream', to: from, topic: 't', content: 'unread by hamlet' })).body.id);
+  assert.is((await iago.patch(`/messages/${id}`, { stream_id: await channelId(iago, to) })).status, 200);
+  const unread = ((await hamlet.post('/register', { fetch_event_types: ['message'] })).body.unread_msgs as { streams: { unread_message_ids: number[] }[] }).streams.flatMap((s) => s.unread_message_ids);
+  assert.not.ok(unread.includes(id), `hamlet, not subscribed to ${to}, still counts message ${id} unread there`);
+  assert.equal(((await hamlet.get(`/messages/${id}`)).body.message as { flags: string[] }).flags.sort(), ['historical', 'read']);
+});
+
+historical('read receipts list a user whose row came from the channel’s history (Zulip: every UserMessage row with read)', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  assert.is((await iago.patch('/realm', { enable_read_receipts: true })).status, 200);
+  const name = `History ${++channels}`;
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name }], principals: ['iago@zulip.com'] });
+  const id = Number((await iago.post('/messages', { type: 'stream', to: name, topic: 't', content: 'from history' })).body.id);
+  assert.equal((await hamlet.post('/messages/flags', { messages: [id], op: 'add', flag: 'starred' })).body.messages, [id]);
+  assert.equal(((await hamlet.get(`/messages/${id}`)).body.message as { flags: string[] }).flags.sort(), ['historical', 'read', 'starred']);
+  const receipts = await iago.get(`/messages/${id}/read_receipts`);
+  assert.equal(receipts.body.user_ids, [await userId(hamlet)]);
+});
+
+historical('a historical holder hears of a move that keeps their rows (update_message with their flags)', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  const from = `History ${++channels}`;
+  const to = `History ${++channels}`;
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name: from }], principals: ['iago@zulip.com'] });
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name: to }], principals: ['iago@zulip.com'] });
+  const id = Number((await iago.post('/messages', { type: 'stream', to: from, topic: 't', content: 'from history' })).body.id);
+  await hamlet.post('/messages/flags', { messages: [id], op: 'add', flag: 'starred' });
+  const watch = await register(hamlet, { event_types: ['update_message', 'delete_message'] });
+  assert.is((await iago.patch(`/messages/${id}`, { stream_id: await channelId(iago, to) })).status, 200);
+  const [event] = await pollEvents(hamlet, watch.queueId, 1);
+  assert.is(event!.type, 'update_message');
+  assert.equal((event!.flags as string[]).sort(), ['historical', 'read', 'starred']);
 });
 
 historical.run();

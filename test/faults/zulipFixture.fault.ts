@@ -3,15 +3,18 @@
 // included: audit log, onboarding steps, analytics, authentication methods…). Imported, it is
 // served like any realm: its users, channel, subscriptions, messages with Zulip's rendered HTML
 // (IDs re-mapped), flags, reactions, groups, profile fields and settings. An import that would
-// overwrite a realm, or of an export that is not whole, is refused and changes nothing.
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+// overwrite a realm, or of an export that is not whole, is refused and changes nothing. A row of
+// someone who never subscribed (starred from the channel's history) goes when its message does.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { devClient, tempDataDir } from '../helpers/operator.js';
 import { runManage, spawnServer } from '../helpers/process.js';
 import { damagedExport, dataDirContents, zulipExportFixture as fixture } from '../helpers/zulipFixture.js';
 import { assertMatchesReference, specUserFields } from '../helpers/reference.js';
+
+type Row = Record<string, unknown>;
 
 interface User {
   user_id: number;
@@ -142,6 +145,38 @@ test('import refuses an existing subdomain and an export whose rows point nowher
     assert.equal(dataDirContents(dataDir, 'zephyr'), before, 'the data directory is unchanged');
   } finally {
     for (const dir of [dataDir, dirname(broken)]) rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an imported historical row goes with its message when the message is deleted', async () => {
+  // Jon never subscribed to #engineering; he starred message 100 from its public history.
+  const exported = damagedExport('realm.json', (data) => {
+    data.zerver_subscription = data.zerver_subscription!.filter((row) => (row as Row).id !== 6);
+  });
+  const file = join(exported, 'messages-000001.json');
+  const data = JSON.parse(readFileSync(file, 'utf8')) as { zerver_usermessage: Row[] };
+  for (const row of data.zerver_usermessage) if (row.user_profile === 11 && (row.message === 100 || row.message === 103)) row.flags_mask = row.message === 100 ? 1 | 2 | 1024 : 1 | 1024;
+  writeFileSync(file, JSON.stringify(data));
+  const dataDir = tempDataDir();
+  const imported = runManage(['import', '--from', exported, '--subdomain', 'zephyr'], { PARLEY_DATA_DIR: dataDir });
+  assert.is(imported.status, 0, imported.stderr);
+  const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'development' });
+  try {
+    const iris = await devClient(server.baseUrl, 'iris@zephyr.example');
+    const jon = await devClient(server.baseUrl, 'jon@zephyr.example');
+    const starred = await jon.get('/messages', { anchor: 'newest', num_before: 20, num_after: 0, narrow: JSON.stringify([['is', 'starred']]) });
+    const [message] = starred.body.messages as { id: number; flags: string[] }[];
+    assert.ok(message, JSON.stringify(starred.body));
+    assert.equal([...message!.flags].sort(), ['historical', 'read', 'starred']);
+    assert.is((await iris.delete(`/messages/${message!.id}`)).status, 200);
+    const window = await jon.get('/messages', { anchor: 'newest', num_before: 20, num_after: 0, narrow: '[]' });
+    assert.is(window.status, 200, JSON.stringify(window.body));
+    assert.not.ok((window.body.messages as { id: number }[]).some((m) => m.id === message!.id));
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dirname(exported), { recursive: true, force: true });
   }
 });
 

@@ -23,6 +23,7 @@ import { writeCommand, type CommandContext } from '../context.js';
 import { channelSettings, KEPT_FLAGS, NOTIFICATION_BOT_EMAIL, RecipientType, rowsBy, type ZulipMessageFile, type ZulipNamedUserGroup, type ZulipReaction, type ZulipRealmTables, type ZulipStream } from '../zulipFormat.js';
 import { setFirstMessageId } from './firstMessage.js';
 import { dmRecipientId } from './messages.js';
+import { noteHistoricalRows } from './rowHolders.js';
 
 /** Where an exported recipient's messages go: a channel, or the users of a direct message (a
  * personal recipient's one user, with the sender added per message; a group's every member). */
@@ -414,7 +415,12 @@ function importMessages(ctx: CommandContext, batch: MessageBatch): number {
     }));
     if (messageReactions.length > 0) message.reactions = messageReactions;
     // Only the flags Parley has (Zulip's is_private, push-notification and other bits go).
-    for (const userMessage of rows.get(row.id) ?? []) ctx.store.userMessages.append(lookup(users, userMessage.user_profile, 'user'), message.recipientId, message.id, userMessage.flags_mask & KEPT_FLAGS);
+    for (const userMessage of rows.get(row.id) ?? []) {
+      const userId = lookup(users, userMessage.user_profile, 'user');
+      ctx.store.userMessages.append(userId, message.recipientId, message.id, userMessage.flags_mask & KEPT_FLAGS);
+      // A row of someone never subscribed came from the channel's history (Zulip's historical).
+      if (channel) noteHistoricalRows(ctx, userId, [message.recipientId]);
+    }
     ctx.store.saveMessage(message);
     if (channel) {
       ctx.store.indexInChannel(channel.id, message.id, message.topic);

@@ -9,6 +9,7 @@ import { hasMuted } from '../../users/records.js';
 import { userSetting } from '../../users/settings.js';
 import { readCommand } from '../context.js';
 import { accessibleMessage } from './messageAccess.js';
+import { rowHolders } from './rowHolders.js';
 
 export const messageCheckCommands = {
   /** Who has read a message: never its sender, nor users whose send_read_receipts is off, nor
@@ -18,7 +19,7 @@ export const messageCheckCommands = {
     const viewer = ctx.user;
     const { message } = accessibleMessage(ctx, viewer, input.messageId);
     const readers: number[] = [];
-    for (const id of ctx.state.conversationMembers(message)) {
+    for (const id of rowHolders(ctx, message)) {
       const reader = ctx.state.users.get(id);
       if (!reader?.isActive || id === message.senderId || userSetting(reader, 'send_read_receipts') === false) continue;
       if (hasMuted(reader, viewer.id) || hasMuted(viewer, id)) continue;

@@ -24,12 +24,13 @@ export function moveRows(ctx: CommandContext, messages: readonly MessageRecord[]
     if (subscribers.has(userId)) ctx.store.userMessages.apply(userId, to.recipientId, RowChanges.of(ids.map((id) => [id, had.get(id) ?? Flag.read])));
     else if (had.size === 0) continue;
     else if (!canReadChannel(ctx.state, to, ctx.state.users.get(userId)!)) losingAccess.push(userId);
-    else {
-      // Who may still read the messages keeps the rows they had (a star, say), as Zulip's rows
-      // follow their message.
+    else if (!ctx.state.isSubscribed(from.id, userId)) {
+      // Rows of someone not in either channel who may still read the messages (a star set from the
+      // history, say) follow them, as Zulip's rows follow their message.
       ctx.store.userMessages.apply(userId, to.recipientId, RowChanges.of(had));
       noteHistoricalRows(ctx, userId, [to.recipientId]);
     }
+    // The old channel's subscribers not in the new one lose theirs (Zulip's subs_losing_usermessages).
   }
   if (losingAccess.length > 0) {
     ctx.emit({ type: 'delete_message', message_ids: messages.map((message) => message.id), message_type: 'stream', stream_id: from.id, topic }, losingAccess);

@@ -3,7 +3,7 @@
 // included; a direct conversation's participants) and, in a channel, the users who set flags on its
 // messages through its public history without ever subscribing (each such row is
 // read|historical, Zulip's "historical" UserMessage).
-import type { CommandContext } from '../context.js';
+import type { CommandContext, ReadContext } from '../context.js';
 
 interface Conversation {
   channelId: number | null;
@@ -11,7 +11,7 @@ interface Conversation {
   recipientId: number;
 }
 
-export function rowHolders(ctx: CommandContext, conversation: Conversation): number[] {
+export function rowHolders(ctx: ReadContext, conversation: Conversation): number[] {
   const members = ctx.state.conversationMembers(conversation);
   if (conversation.channelId === null) return members;
   const historical = ctx.store.historicalHoldersOf(ctx.state.realm.id, conversation.recipientId);
