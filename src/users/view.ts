@@ -58,6 +58,11 @@ export const dummyEmail = (userId: number, domain: string): string => `user${use
 export const apiEmail = (user: UserRecord, domain: string): string =>
   user.emailAddressVisibility === EmailVisibility.everyone || user.isBot ? user.email : dummyEmail(user.id, domain);
 
+/** The user's avatar_url as a viewer sees it (`visible`: the viewer may see the real e-mail). Zulip's
+ * client_gravatar: the client computes a gravatar URL itself when it knows the e-mail. */
+export const avatarUrlFor = (target: UserRecord, visible: boolean, clientGravatar: boolean): string | null =>
+  clientGravatar && visible && target.avatarSource === 'G' ? null : userAvatarUrl(target);
+
 const isoTime = (seconds: number): string => new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
 
 export function userView(target: UserRecord, viewer: Pick<UserRecord, 'id' | 'role'>, options: ViewOptions): UserView {
@@ -76,8 +81,7 @@ export function userView(target: UserRecord, viewer: Pick<UserRecord, 'id' | 'ro
     ...(target.isBot ? { bot_type: target.botType, bot_owner_id: target.botOwnerId } : {}),
     role: target.role,
     timezone: target.timezone,
-    // Zulip's client_gravatar: the client computes a gravatar URL itself when it knows the e-mail.
-    avatar_url: options.clientGravatar && visible && target.avatarSource === 'G' ? null : userAvatarUrl(target),
+    avatar_url: avatarUrlFor(target, visible, options.clientGravatar),
     avatar_version: target.avatarVersion,
     is_imported_stub: target.isImportedStub,
   };

@@ -35,6 +35,8 @@ export interface SendInput {
 }
 
 function truncate(text: string, limit: number, marker: string): string {
+  // No longer in UTF-16 units than the limit: no longer in code points either (no array of them).
+  if (text.length <= limit) return text;
   const points = [...text];
   return points.length <= limit ? text : points.slice(0, limit - [...marker].length).join('') + marker;
 }
