@@ -14,6 +14,7 @@ import { apiEmail } from '../../users/view.js';
 import { userSetting } from '../../users/settings.js';
 import { dueEmails, settleEmails, type BatchPart, type DueEmail, type EmailSettlement } from './missedEmails.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
+import type { RecipientFlags } from './messages.js';
 
 /** A notification the relay has not taken for this long is dropped (it would only confuse). */
 const GIVE_UP_SECONDS = 24 * 3600;
@@ -48,12 +49,13 @@ function queue(ctx: CommandContext, userId: number, route: PushRoute, kind: Outb
 }
 
 /** Queues the notifications a new message causes, in its commit; call from the send path. */
-export function queueNotifications(ctx: CommandContext, message: MessageRecord, flagsByUser: ReadonlyMap<number, number>): void {
+export function queueNotifications(ctx: CommandContext, message: MessageRecord, recipients: RecipientFlags): void {
   const push = ctx.config.pushRelay !== null;
   const mail = ctx.config.mail !== null;
   if (!push && !mail) return;
   const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
-  for (const [userId, flags] of flagsByUser) {
+  for (const [index, userId] of recipients.userIds.entries()) {
+    const flags = recipients.flags[index]!;
     const user = ctx.state.users.get(userId);
     if (!user || userId === message.senderId) continue;
     const subscription = channel ? ctx.state.subscription(channel.id, userId) : undefined;
