@@ -7,7 +7,7 @@ import { withAlertWordFlag } from '../../messages/alertWords.js';
 import { withMentionFlags } from '../../messages/mentions.js';
 import { narrowSearch, resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { searchHighlights } from '../../messages/search.js';
-import { Flag, flagNames, type MessageRecord } from '../../messages/records.js';
+import { Flag, flagNames, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
 import { renderAs, type RenderedMessage } from '../../messages/render.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
 import { messageWindow, type Anchor, type ChannelOf } from '../../store/window.js';
@@ -87,13 +87,6 @@ export function dmRecipientId(ctx: CommandContext, participants: number[]): numb
   const id = ctx.store.nextId('recipient');
   ctx.store.meta.put(key, id);
   return id;
-}
-
-/** A new message's recipients and each one's flags, in the same order (two arrays rather than a
- * map: the send path fills one entry per recipient for every message). */
-export interface RecipientFlags {
-  userIds: readonly number[];
-  flags: readonly number[];
 }
 
 /** Announces a new message: one event per distinct flag set, each built once per client variant.

@@ -4,7 +4,7 @@
 import { backoff } from '../../clock.js';
 import { visibilityPolicies } from '../../machines/topic.js';
 import { notificationTrigger, type NotificationCandidate } from '../../messages/notifications.js';
-import { Flag, type MessageRecord } from '../../messages/records.js';
+import { Flag, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
 import { realmUrl } from '../../organization/records.js';
 import { e2eeMessagePayload, e2eeRemovePayload, plainText, tokenMessageBody, tokenRemoveBody, type MessageSummary, type PayloadBase } from '../../push/payloads.js';
 import type { OutboxRecord, PushRoute } from '../../push/records.js';
@@ -14,7 +14,6 @@ import { apiEmail } from '../../users/view.js';
 import { userSetting } from '../../users/settings.js';
 import { dueEmails, settleEmails, type BatchPart, type DueEmail, type EmailSettlement } from './missedEmails.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
-import type { RecipientFlags } from './messages.js';
 
 /** A notification the relay has not taken for this long is dropped (it would only confuse). */
 const GIVE_UP_SECONDS = 24 * 3600;
