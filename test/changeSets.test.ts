@@ -6,27 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { RealmLog } from '../src/realm/log.js';
-import type { Change } from '../src/store/changes.js';
 import { realmDigest, realmRows } from '../src/store/realmData.js';
 import { Store } from '../src/store/store.js';
+import { MemoryLog } from './helpers/memoryLog.js';
 import { startTestServer } from './helpers/server.js';
-
-/** A log that keeps what it is given, and can be told to refuse. */
-class MemoryLog implements RealmLog {
-  readonly entries: { realmId: number; changes: readonly Change[] }[] = [];
-  refusing = false;
-
-  async append(realmId: number, changes: readonly Change[]): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    if (this.refusing) throw new Error('the log refused');
-    this.entries.push({ realmId, changes });
-  }
-
-  abandon(): void {
-    this.refusing = true;
-  }
-}
 
 test('the logged change sets of a day of chat rebuild the realm byte for byte', async () => {
   const log = new MemoryLog();

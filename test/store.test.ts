@@ -9,7 +9,7 @@ import { open } from 'lmdb';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Store, STORE_FORMAT, StoreFormatError } from '../src/store/store.js';
-import { MAX_ENTRIES } from '../src/store/userMessages.js';
+import { MAX_ENTRIES, RowChanges } from '../src/store/userMessages.js';
 import { parseSearch } from '../src/messages/search.js';
 
 /** A channel message of realm 1 holding one word. */
@@ -57,7 +57,7 @@ test('rows match a plain model through sets, removals, batches and ranges across
         const changes: [number, number | undefined][] = [];
         for (let k = 0; k < 60; k++) changes.push([idIn(recipientId), next() < 0.2 ? undefined : Math.floor(next() * 2048)]);
         changes.push([changes[0]![0], 1]);
-        store.userMessages.apply(userId, recipientId, changes);
+        store.userMessages.apply(userId, recipientId, RowChanges.of(changes));
         for (const [batchId, flags] of changes) {
           if (flags === undefined) conversation.delete(batchId);
           else conversation.set(batchId, flags);
@@ -115,7 +115,7 @@ test('a write rolled back leaves the rows and topics in memory as committed; oth
   assert.is(topicOf(3), 'before');
   const other = store.userMessages.rows(2);
   const failing = store.write(() => {
-    store.userMessages.apply(1, 10, [[3, 1], [4, 1]]);
+    store.userMessages.apply(1, 10, RowChanges.of([[3, 1], [4, 1]]));
     store.userMessages.append(1, 10, 11, 0);
     store.unindexInChannel(5, 3, 'before');
     store.indexInChannel(5, 3, 'after');

@@ -137,16 +137,26 @@ export class EventQueue {
 
   /** Drops every event up to and including `lastEventId`: the client has them. */
   acknowledge(lastEventId: number): void {
-    let keep = 0;
-    while (keep < this.events.length && this.events[keep]!.id <= lastEventId) keep++;
+    const keep = this.firstAfter(lastEventId);
     if (keep > 0) this.events = this.events.slice(keep);
   }
 
   /** Events after `lastEventId`, oldest first. */
   after(lastEventId: number): QueuedEvent[] {
-    let first = 0;
-    while (first < this.events.length && this.events[first]!.id <= lastEventId) first++;
-    return this.events.slice(first);
+    return this.events.slice(this.firstAfter(lastEventId));
+  }
+
+  /** The index of the first event after `lastEventId` (IDs increase along the queue): a search, as
+   * a reader that never acknowledges leaves thousands of events in its queue. */
+  private firstAfter(lastEventId: number): number {
+    let low = 0;
+    let high = this.events.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.events[middle]!.id <= lastEventId) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   attach(consumer: Consumer): void {

@@ -1,7 +1,7 @@
 // The message object of the API. Its content and avatar depend only on the client's
 // apply_markdown and client_gravatar, so one object per combination serves every recipient.
 import type { RealmView } from '../organization/state.js';
-import { apiEmail, avatarUrlFor, canSeeDeliveryEmail } from '../users/view.js';
+import { apiEmail, avatarUrlFor } from '../users/view.js';
 import type { MessageRecord, ReactionRecord } from './records.js';
 
 export interface MessageViewOptions {
@@ -19,8 +19,6 @@ export const reactionView = (reaction: ReactionRecord) => ({
 
 export function messageView(state: RealmView, message: MessageRecord, fakeDomain: string, options: MessageViewOptions) {
   const sender = state.users.get(message.senderId)!;
-  // The sender's avatar as the sender sees it (the same for every recipient).
-  const avatarUrl = avatarUrlFor(sender, canSeeDeliveryEmail(sender, sender), options.clientGravatar);
   const channel = message.channelId === null ? undefined : state.channels.get(message.channelId);
   const displayRecipient = channel
     ? channel.name
@@ -34,7 +32,8 @@ export function messageView(state: RealmView, message: MessageRecord, fakeDomain
     sender_email: apiEmail(sender, fakeDomain),
     sender_full_name: sender.fullName,
     sender_realm_str: state.realm.subdomain,
-    avatar_url: avatarUrl,
+    // As the sender sees their own avatar: client_gravatar applies whatever their e-mail's visibility.
+    avatar_url: avatarUrlFor(sender, true, options.clientGravatar),
     client: message.client,
     content: options.applyMarkdown ? message.renderedContent : message.content,
     content_type: options.applyMarkdown ? 'text/html' : 'text/x-markdown',

@@ -89,7 +89,7 @@ export class Metrics {
   });
   private readonly commits = new Histogram({
     name: 'parley_write_commit_seconds',
-    help: "A write command's commit: the LMDB batch made durable (and, in a cluster, the log append)",
+    help: "A write command's commit, until it may be answered: the LMDB batch made durable (in a cluster, the log append)",
     buckets: SECONDS,
     registers: [this.registry],
   });

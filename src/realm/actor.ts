@@ -1,7 +1,8 @@
 // The realm actor: the only writer of its realm's data. Commands (plain, serializable objects)
 // are taken from a mailbox one at a time. A write runs inside a child transaction of LMDB's next
 // write batch (so commands of many realms share one commit) and is answered only once that batch
-// is durable; a read waits until every earlier write of the realm is durable, then runs.
+// is durable (in a cluster, once the realm's log holds it); a read waits until every earlier write
+// of the realm is durable in LMDB, then runs.
 import { nowSeconds } from '../clock.js';
 import type { Config } from '../config.js';
 import { ApiError, errors } from '../errors.js';
@@ -18,6 +19,7 @@ import { PresenceTable } from '../users/presence.js';
 import { loadRealmState } from './load.js';
 import type { PresenceKeeper, QueueHolders } from './links.js';
 import { IdsExhausted, LogRefusal, type IdSupply, type RealmLog } from './log.js';
+import type { Change } from '../store/changes.js';
 
 /** A command as it travels through the mailbox: plain data plus the promise to settle. */
 interface Envelope {
@@ -303,14 +305,16 @@ export class RealmActor implements RealmHandle {
       .then(() => output);
   }
 
-
-  /** Events are published after the commit; the queues get them once the answer is written, in
-   * the same turn of the event loop, so a client that reads its queue once it has the answer finds
-   * the events of its own change there (EventQueues.publish). */
-  private write(def: CommandDef<unknown, unknown>, envelope: Envelope): Promise<unknown> {
+  /** Events are published once the write may be answered (its commit: standalone, LMDB's batch
+   * made durable; in a cluster, the log append); the queues get them once the answer is written,
+   * in the same turn of the event loop, so a client that reads its queue once it has the answer
+   * finds the events of its own change there (EventQueues.publish). Resolves, never rejecting,
+   * once the write is settled: durable in LMDB too, for the reads that follow. */
+  private write(def: CommandDef<unknown, unknown>, envelope: Envelope): Promise<void> {
     const ctx = this.context(envelope.userId);
     const started = performance.now();
-    return this.commit(() => def.run(ctx, envelope.input)).then(
+    const { answered, settled } = this.commit(() => def.run(ctx, envelope.input));
+    answered.then(
       (output) => {
         this.config.metrics.commit((performance.now() - started) / 1000);
         this.sink.publish(this.state.realm.id, ctx.emitted);
@@ -325,41 +329,60 @@ export class RealmActor implements RealmHandle {
         envelope.reject(this.failure(error, envelope.name));
       },
     );
+    return this.settled(settled);
   }
 
-  /** Runs a write in LMDB's next batch and, with a log, appends its changes (after the previous
-   * write's) while the batch is made durable: resolves once both hold it. */
-  private commit(run: () => unknown): Promise<unknown> {
+  /** Runs a write in LMDB's next batch: `answered` with its result once the write is committed,
+   * `settled` once LMDB's batch is durable as well. Standalone, LMDB is the commit. With a log, the
+   * log is: the write's changes are appended (after the previous write's) as soon as it has run in
+   * the batch, and it is answered once the log holds them, while LMDB makes the batch durable (this
+   * node's copy is rebuilt from the log unless it was handed over cleanly). */
+  private commit(run: () => unknown): { answered: Promise<unknown>; settled: Promise<unknown> } {
     const log = this.log;
-    if (!log) return this.store.write(run);
+    if (!log) {
+      const written = this.store.write(run);
+      return { answered: written, settled: written };
+    }
     const realmId = this.state.realm.id;
-    let appended: Promise<void> = Promise.resolve();
-    const committed = this.store.recordedWrite(run, this.ids?.sourceFor(realmId), (changes) => {
-      appended = this.lastAppend.then(async () => {
-        if (this.fenced) throw new LogRefusal('an earlier write was refused');
-        try {
-          if (changes.length > 0) await log.append(realmId, changes);
-        } catch (error) {
-          this.fenced = true;
-          throw error instanceof LogRefusal ? error : new LogRefusal(String(error), { cause: error });
-        }
-      });
-      this.lastAppend = appended.catch(() => undefined);
+    let appended: Promise<void> | undefined;
+    let answer!: { resolve(outcome: Promise<unknown>): void; reject(error: unknown): void };
+    const answered = new Promise<unknown>((resolve, reject) => (answer = { resolve, reject }));
+    const committed = this.store.recordedWrite(run, this.ids?.sourceFor(realmId), (changes, result) => {
+      appended = this.append(log, realmId, changes);
+      answer.resolve(appended.then(() => result));
     });
-    return committed.then(
-      async ({ result }) => {
-        await appended;
-        return result;
-      },
+    // A write that never ran in its batch (it failed, or the batch did) is answered with why; one
+    // that ran is answered by the log alone.
+    committed.catch((error: unknown) => {
+      if (!appended) answer.reject(error);
+    });
+    const settled = committed.then(
+      () => appended,
       async (error: unknown) => {
         // In the log but not in this copy: the copy can serve the realm no more.
-        if (await appended.then(() => true, () => false)) {
+        if (appended && (await appended.then(() => true, () => false))) {
           this.fenced = true;
           log.abandon(realmId);
         }
         throw error;
       },
     );
+    return { answered, settled };
+  }
+
+  /** Appends a write's changes to the log after the previous write's; a refusal fences the realm. */
+  private append(log: RealmLog, realmId: number, changes: readonly Change[]): Promise<void> {
+    const appended = this.lastAppend.then(async () => {
+      if (this.fenced) throw new LogRefusal('an earlier write was refused');
+      try {
+        if (changes.length > 0) await log.append(realmId, changes);
+      } catch (error) {
+        this.fenced = true;
+        throw error instanceof LogRefusal ? error : new LogRefusal(String(error), { cause: error });
+      }
+    });
+    this.lastAppend = appended.catch(() => undefined);
+    return appended;
   }
 
   private context(userId: number | null): CommandContext {

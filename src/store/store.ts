@@ -45,6 +45,9 @@
 //   notificationOutbox [realmId, notificationId] → OutboxRecord (push notifications not yet
 //                                          acknowledged by the relay)
 //   pushShown [realmId, userId, messageId, route] → ShownRecord (notified, not yet read)
+//   historicalHolders [realmId, recipientId, userId] → true: the user holds rows in a channel's
+//                                          conversation without ever having been subscribed (flags
+//                                          set on messages read through its public history)
 //   emailBatches [realmId, userId]       → EmailBatchRecord (missed messages to e-mail at dueAt)
 //   linkifiers [realmId, linkifierId]     → LinkifierRecord
 //   attachments [realmId, attachmentId]   → AttachmentRecord (uploaded files; the bytes are in the
@@ -78,7 +81,7 @@ import type { UserRecord } from '../users/records.js';
 import { changeCodec, tapWrites, type Change, type ChangeTap } from './changes.js';
 import { SearchIndex } from './searchIndex.js';
 import { hasKeys, OwnedTable, RealmTable } from './tables.js';
-import { UserMessageIndex } from './userMessages.js';
+import { RowChanges, UserMessageIndex } from './userMessages.js';
 import { ChannelTopics } from './channelTopics.js';
 
 export const idKinds = ['realm', 'user', 'channel', 'group', 'message', 'recipient', 'field', 'draft', 'scheduled', 'folder', 'linkifier', 'attachment', 'realmEmoji', 'savedSnippet', 'playground', 'navigationView', 'invite', 'notification'] as const;
@@ -133,8 +136,9 @@ function isStorageFailure(error: unknown): boolean {
 /** A write waiting for its transaction, then what came of it. */
 interface PendingWrite {
   run: () => unknown;
-  /** Its puts and removes are recorded (into `changes`). */
-  record: boolean;
+  /** Set when its puts and removes are recorded (into `changes`): told them and the write's
+   * result once the write has run in its batch. */
+  recorded: ((changes: readonly Change[], result: unknown) => void) | undefined;
   changes: Change[];
   outcome?: { ok: true; result: unknown } | { ok: false; error: unknown };
   resolve(value: { result: unknown; changes: Change[] }): void;
@@ -228,6 +232,7 @@ export class Store {
   readonly pushTokens: OwnedTable<PushTokenRecord>;
   readonly notificationOutbox: RealmTable<OutboxRecord>;
   readonly pushShown: OwnedTable<ShownRecord>;
+  private readonly historicalHolders: Database<true, [realmId: number, recipientId: number, userId: number]>;
   readonly emailBatches: RealmTable<EmailBatchRecord>;
   private readonly queues: Database<Shelved, string>;
   private readonly presence: Database<PresenceSnapshot, number>;
@@ -301,6 +306,7 @@ export class Store {
     this.pushTokens = new OwnedTable(this.open('pushTokens'), (token) => [token.kind, tokenKey(token.token)]);
     this.notificationOutbox = new RealmTable(this.open('notificationOutbox'), (notification) => [notification.id]);
     this.pushShown = new OwnedTable(this.open('pushShown'), (shown) => [shown.messageId, shown.route]);
+    this.historicalHolders = this.open('historicalHolders');
     this.emailBatches = new RealmTable(this.open('emailBatches'), (batch) => [batch.userId]);
     this.queues = this.env.openDB({ name: 'queues' });
     this.presence = this.env.openDB({ name: 'presence' });
@@ -355,7 +361,7 @@ export class Store {
       for (const { value } of this.messages.getRange()) recipients.set(value.id, value.recipientId);
       // userId → recipientId → rows, one user at a time (rows come ordered by user).
       let userId = -1;
-      let byConversation = new Map<number, [number, number][]>();
+      let byConversation = new Map<number, RowChanges>();
       const flush = () => {
         for (const [recipientId, rows] of byConversation) this.userMessages.apply(userId, recipientId, rows);
       };
@@ -367,13 +373,24 @@ export class Store {
         }
         const recipientId = recipients.get(key[1]);
         if (recipientId === undefined) continue;
-        const rows = byConversation.get(recipientId) ?? [];
+        const rows = byConversation.get(recipientId) ?? new RowChanges();
         byConversation.set(recipientId, rows);
-        rows.push([key[1], value]);
+        rows.add(key[1], value);
       }
       flush();
       old.clearSync();
     });
+  }
+
+  /** Records that a user holds rows in a channel's conversation without being (or having been) a
+   * subscriber: deleting or moving its messages must find their rows too. Call inside a write. */
+  addHistoricalHolder(realmId: number, recipientId: number, userId: number): void {
+    if (this.historicalHolders.get([realmId, recipientId, userId]) === undefined) this.historicalHolders.put([realmId, recipientId, userId], true);
+  }
+
+  /** The users recorded by addHistoricalHolder for a conversation. */
+  historicalHoldersOf(realmId: number, recipientId: number): number[] {
+    return [...this.historicalHolders.getKeys({ start: [realmId, recipientId], end: [realmId, recipientId + 1] })].map((key) => key[2]);
   }
 
   /** Adds a channel message to the channel's and its topic's indexes; call inside a write. */
@@ -465,26 +482,26 @@ export class Store {
    * is durable on disk; rejects with a StorageError when it could not be (disk full, map full, I/O
    * error). */
   write<T>(fn: () => T): Promise<T> {
-    return this.commit(fn, false).then(({ result }) => result);
+    return this.commit(fn, undefined).then(({ result }) => result);
   }
 
   /** As `write`, and hands back every put and remove the write made (its change set), also to
-   * `recorded` as soon as the write has run (before its batch is durable); IDs come from `ids`
-   * when given. */
-  recordedWrite<T>(fn: () => T, ids?: IdSource, recorded?: (changes: readonly Change[]) => void): Promise<{ result: T; changes: Change[] }> {
-    return this.commit(() => {
+   * `recorded` with the write's result as soon as the write has run in its batch (before the batch
+   * commits; never for a write that failed); IDs come from `ids` when given. */
+  recordedWrite<T>(fn: () => T, ids?: IdSource, recorded?: (changes: readonly Change[], result: T) => void): Promise<{ result: T; changes: Change[] }> {
+    const run = () => {
       this.ids = ids;
       try {
         const result = fn();
         // The rows it appended and the postings it deferred belong to its change set.
         this.userMessages.flush();
         this.search.flush();
-        recorded?.(this.tap.current ?? []);
         return result;
       } finally {
         this.ids = undefined;
       }
-    }, true);
+    };
+    return this.commit(run, (changes, result) => recorded?.(changes, result as T));
   }
 
   /** Makes a change set recorded elsewhere (by `recordedWrite`) to this store, in one write. */
@@ -517,9 +534,9 @@ export class Store {
    * conversation chunk, however many of its messages the batch holds) and their messages' search
    * postings (outside the child transactions, which would each copy the postings' pages). Each
    * write is answered once its transaction is durable. */
-  private commit<T>(fn: () => T, record: boolean): Promise<{ result: T; changes: Change[] }> {
+  private commit<T>(fn: () => T, recorded: PendingWrite['recorded']): Promise<{ result: T; changes: Change[] }> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ run: fn, record, changes: [], resolve: resolve as PendingWrite['resolve'], reject });
+      this.pending.push({ run: fn, recorded, changes: [], resolve: resolve as PendingWrite['resolve'], reject });
       if (this.pending.length === 1) this.startBatch();
     });
   }
@@ -567,7 +584,7 @@ export class Store {
    * it cached in memory may not have been committed: the message rows it appended are taken back,
    * those of the batch's earlier writes written, and the caches forgotten. */
   private runWrite(write: PendingWrite): void {
-    this.tap.current = write.record ? write.changes : undefined;
+    this.tap.current = write.recorded ? write.changes : undefined;
     this.userMessages.beginWrite();
     this.search.beginWrite();
     this.channelTopics.beginWrite();
@@ -590,6 +607,7 @@ export class Store {
     } finally {
       this.tap.current = undefined;
     }
+    if (write.outcome.ok) write.recorded?.(write.changes, write.outcome.result);
   }
 
   /** Where this node's copy of a realm stands in the realm's log (cluster mode). */

@@ -38,6 +38,8 @@ const TAIL_HEADER = 4;
 const IN_TAIL = Buffer.alloc(0);
 
 type Key = [userId: number, recipientId: number, firstId: number];
+/** A row's new flags, or undefined: the row is removed. */
+type Change = number | undefined;
 type TailKey = [recipientId: number, userId: number];
 export type Row = [messageId: number, flags: number];
 
@@ -76,6 +78,38 @@ function withRow(bytes: Buffer, messageId: number, flags: number): Buffer {
   appended.writeUInt32LE(messageId, bytes.length);
   appended.writeUInt16LE(flags, bytes.length + 4);
   return appended;
+}
+
+/** Changes to one conversation's rows, in two lists (one change an index, no object per row: a flag
+ * update by narrow changes thousands): message IDs, and the flags each row gets. */
+export class RowChanges {
+  readonly ids: number[] = [];
+  readonly flags: Change[] = [];
+
+  static of(rows: Iterable<readonly [messageId: number, flags: Change]>): RowChanges {
+    const changes = new RowChanges();
+    for (const [id, flags] of rows) changes.add(id, flags);
+    return changes;
+  }
+
+  get length(): number {
+    return this.ids.length;
+  }
+
+  add(messageId: number, flags: Change): void {
+    this.ids.push(messageId);
+    this.flags.push(flags);
+  }
+
+  /** The changes by ascending ID (this when they are; of one ID, the last one given is last). */
+  sorted(): RowChanges {
+    const { ids } = this;
+    if (ids.every((id, index) => index === 0 || ids[index - 1]! <= id)) return this;
+    const order = ids.map((_, index) => index).sort((a, b) => ids[a]! - ids[b]! || a - b);
+    const sorted = new RowChanges();
+    for (const index of order) sorted.add(ids[index]!, this.flags[index]);
+    return sorted;
+  }
 }
 
 function decode(bytes: Buffer): Row[] {
@@ -253,12 +287,14 @@ export class UserMessageIndex {
 
   /** Keeps the user's rows in memory in step with rows set (or, with undefined, removed) in LMDB:
    * flags set in place, a new newest row added; anything else drops them, to be read again. */
-  private held(userId: number, recipientId: number, changes: readonly (readonly [number, number | undefined])[]): void {
+  private held(userId: number, recipientId: number, changes: RowChanges): void {
     const table = this.active.get(userId);
     if (!table) return;
     // Changes come sorted by ID: each is searched for after the one before.
     let from = 0;
-    for (const [id, flags] of changes) {
+    for (let change = 0; change < changes.length; change++) {
+      const id = changes.ids[change]!;
+      const flags = changes.flags[change];
       from = table.seek(id, from);
       const at = from < table.length && table.ids[from] === id ? from : -1;
       if (flags !== undefined && at >= 0 && table.second[at] === recipientId) {
@@ -279,7 +315,7 @@ export class UserMessageIndex {
   private heldAppended(userId: number, recipientId: number, messageId: number, flags: number): void {
     const table = this.active.get(userId);
     if (!table) return;
-    if (messageId <= table.last) return this.held(userId, recipientId, [[messageId, flags]]);
+    if (messageId <= table.last) return this.held(userId, recipientId, RowChanges.of([[messageId, flags]]));
     table.push(messageId, flags, recipientId);
     this.active.changed(userId, 1);
   }
@@ -395,7 +431,7 @@ export class UserMessageIndex {
     const unwritten = conversation.unwritten;
     let bytes = unwritten ? unwritten.bytes : lastStart === undefined ? undefined : this.read(conversation, lastStart);
     const length = unwritten ? unwritten.length : (bytes?.length ?? 0);
-    if (!bytes || length >= CHUNK_BYTES || bytes.readUInt32LE(length - ENTRY_BYTES) >= messageId) return this.apply(userId, recipientId, [[messageId, flags]]);
+    if (!bytes || length >= CHUNK_BYTES || bytes.readUInt32LE(length - ENTRY_BYTES) >= messageId) return this.put(userId, recipientId, messageId, flags);
     this.heldAppended(userId, recipientId, messageId, flags);
     if (!this.deferAppends) {
       this.putChunk(conversation, lastStart!, withRow(bytes, messageId, flags));
@@ -417,7 +453,7 @@ export class UserMessageIndex {
 
   /** Sets one row (creating it if needed); call inside a write. */
   put(userId: number, recipientId: number, messageId: number, flags: number): void {
-    this.apply(userId, recipientId, [[messageId, flags]]);
+    this.apply(userId, recipientId, RowChanges.of([[messageId, flags]]));
   }
 
   /** Removes the user's rows for these messages of one conversation, returning the flags each
@@ -426,60 +462,69 @@ export class UserMessageIndex {
     this.flush();
     const flagsOf = this.reader(userId, recipientId);
     const had = new Map<number, number>();
+    const removals = new RowChanges();
     for (const id of [...messageIds].sort((a, b) => a - b)) {
       const flags = flagsOf(id);
-      if (flags !== undefined) had.set(id, flags);
+      if (flags === undefined) continue;
+      had.set(id, flags);
+      removals.add(id, undefined);
     }
-    if (had.size > 0) this.apply(userId, recipientId, [...had.keys()].map((id) => [id, undefined] as const));
+    if (removals.length > 0) this.apply(userId, recipientId, removals);
     return had;
   }
 
   /** Sets (or, with undefined, removes) rows of one conversation: one write per chunk touched. */
-  apply(userId: number, recipientId: number, changes: Iterable<readonly [messageId: number, flags: number | undefined]>): void {
+  apply(userId: number, recipientId: number, changes: RowChanges): void {
     this.flush();
-    const sorted = [...changes].sort((a, b) => a[0] - b[0]);
+    const sorted = changes.sorted();
+    const { ids } = sorted;
     let next = 0;
-    while (next < sorted.length) {
-      const [firstChange] = sorted[next]!;
+    while (next < ids.length) {
+      const firstChange = ids[next]!;
       // The chunk the change falls in; a change before every chunk goes to the first one.
       const chunk = this.locate(userId, recipientId, firstChange) ?? this.locate(userId, recipientId, this.firstIdAfter(userId, recipientId, firstChange));
       const limit = chunk ? this.firstIdAfter(userId, recipientId, Math.max(chunk.firstId, firstChange)) : NEWEST;
       let end = next;
-      while (end < sorted.length && sorted[end]![0] < limit) end++;
-      this.rewrite(userId, recipientId, chunk, sorted.slice(next, end));
+      while (end < ids.length && ids[end]! < limit) end++;
+      this.rewrite(userId, recipientId, chunk, sorted, next, end);
       next = end;
     }
     this.held(userId, recipientId, sorted);
   }
 
-  private rewrite(userId: number, recipientId: number, chunk: { firstId: number; bytes: Buffer } | undefined, changes: readonly (readonly [number, number | undefined])[]): void {
-    const [only] = changes;
+  /** Writes the changes `start` to `end` (exclusive, ascending), which fall in one chunk's place. */
+  private rewrite(userId: number, recipientId: number, chunk: { firstId: number; bytes: Buffer } | undefined, changes: RowChanges, start: number, end: number): void {
+    const { ids, flags } = changes;
+    const only = flags[start];
     // The common case, a new message: appended to the conversation's last chunk, or a new chunk.
-    if (changes.length === 1 && only![1] !== undefined && (!chunk || idAt(chunk.bytes, count(chunk.bytes) - 1) < only![0])) {
-      if (chunk && count(chunk.bytes) < MAX_ENTRIES) this.store(userId, recipientId, chunk.firstId, withRow(chunk.bytes, only![0], only![1]));
-      else this.store(userId, recipientId, only![0], encode([[only![0], only![1]]]));
+    if (end - start === 1 && only !== undefined && (!chunk || idAt(chunk.bytes, count(chunk.bytes) - 1) < ids[start]!)) {
+      if (chunk && count(chunk.bytes) < MAX_ENTRIES) this.store(userId, recipientId, chunk.firstId, withRow(chunk.bytes, ids[start]!, only));
+      else this.store(userId, recipientId, ids[start]!, encode([[ids[start]!, only]]));
       return;
     }
     // Flag changes on rows the chunk has (the flag updates' case): the same chunk, new flags.
-    if (chunk && changes.every(([, flags]) => flags !== undefined)) {
+    // Changes and rows both ascend: each change is looked for from the one before's place.
+    if (chunk) {
       const updated = Buffer.from(chunk.bytes);
-      // Changes and rows both ascend: each change is looked for from the one before's place.
       let index = 0;
-      const found = changes.every(([id, flags]) => {
+      let change = start;
+      for (; change < end; change++) {
+        const id = ids[change]!;
+        const next = flags[change];
         while (index < count(updated) && idAt(updated, index) < id) index++;
-        if (index >= count(updated) || idAt(updated, index) !== id) return false;
-        updated.writeUInt16LE(flags!, index * ENTRY_BYTES + 4);
-        return true;
-      });
-      if (found) {
+        if (next === undefined || index >= count(updated) || idAt(updated, index) !== id) break;
+        updated.writeUInt16LE(next, index * ENTRY_BYTES + 4);
+      }
+      if (change === end) {
         this.putChunk(this.conversation(userId, recipientId), chunk.firstId, updated);
         return;
       }
     }
     const rows = new Map<number, number>(chunk ? decode(chunk.bytes) : []);
-    for (const [id, flags] of changes) {
-      if (flags === undefined) rows.delete(id);
-      else rows.set(id, flags);
+    for (let change = start; change < end; change++) {
+      const next = flags[change];
+      if (next === undefined) rows.delete(ids[change]!);
+      else rows.set(ids[change]!, next);
     }
     const merged = [...rows].sort((a, b) => a[0] - b[0]);
     if (chunk && merged[0]?.[0] !== chunk.firstId) this.drop(userId, recipientId, chunk.firstId);

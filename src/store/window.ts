@@ -57,17 +57,29 @@ export class MessageHeaders {
   ) {}
 
   of(id: number, recipientId: number): MessageHeader {
+    const channel = this.channel(recipientId);
+    const at = channel ? channel.table.indexOf(id) : -1;
+    if (at < 0) return this.store.messageHeader(id)!;
+    const { channelId, table, byTopic } = channel!;
+    const topic = table.first[at]!;
+    return (byTopic[topic] ??= { type: 'stream', channelId, recipientId, topic: table.names[topic]!, participants: NO_PARTICIPANTS });
+  }
+
+  /** Whether the message is in the conversation now (not deleted, not moved elsewhere): a channel's
+   * from memory, a direct conversation's by the stored header. */
+  holds(id: number, recipientId: number): boolean {
+    const channel = this.channel(recipientId);
+    return channel ? channel.table.indexOf(id) >= 0 : this.store.messageHeader(id)?.recipientId === recipientId;
+  }
+
+  private channel(recipientId: number) {
     let channel = this.channels.get(recipientId);
     if (channel === undefined) {
       const channelId = this.channelOf(recipientId);
       channel = channelId === undefined ? null : { channelId, table: this.store.channelTopics.table(channelId), byTopic: [] };
       this.channels.set(recipientId, channel);
     }
-    const at = channel ? channel.table.indexOf(id) : -1;
-    if (at < 0) return this.store.messageHeader(id)!;
-    const { channelId, table, byTopic } = channel!;
-    const topic = table.first[at]!;
-    return (byTopic[topic] ??= { type: 'stream', channelId, recipientId, topic: table.names[topic]!, participants: NO_PARTICIPANTS });
+    return channel;
   }
 }
 
@@ -98,6 +110,11 @@ class LazyEntry implements WindowEntry {
  * only when asked for. */
 export const headerEntry = (store: Store, headers: MessageHeaders, header: MessageHeader, id: number, flags: number, received: boolean): WindowEntry =>
   new LazyEntry(store, headers, id, flags, received, header.recipientId, undefined, header);
+
+/** The entry of a message the user has a row for, known by the row (its conversation and flags);
+ * its header and record are read only when asked for. */
+export const rowEntry = (store: Store, headers: MessageHeaders, id: number, flags: number, recipientId: number): WindowEntry =>
+  new LazyEntry(store, headers, id, flags, true, recipientId);
 
 /** Whether every term can be decided from an index row: flags and IDs always, and on a channel's
  * index its channel and topic (the index stores the topic). Then no message is decoded. */
@@ -139,7 +156,7 @@ function* messageIds(rows: Iterable<[messageId: number, topic: string]>): Genera
 /** The messages of a search, one direction from `from` (inclusive): those the full-text index finds
  * that the user may read — holds a row for, or reads through the narrowed channel's history —
  * and that match the narrow's other terms and the query's phrases. */
-function* searchCandidates(store: Store, headers: MessageHeaders, request: WindowRequest, query: SearchQuery, from: number, reverse: boolean): Generator<WindowEntry> {
+function searchCandidates(store: Store, headers: MessageHeaders, request: WindowRequest, query: SearchQuery, from: number, reverse: boolean, visit: Visit): void {
   const channel = request.historyChannel;
   const searchTerm = request.terms.find((term) => term.op === 'search' && term.query === query);
   const others = request.terms.filter((term) => term !== searchTerm);
@@ -166,19 +183,20 @@ function* searchCandidates(store: Store, headers: MessageHeaders, request: Windo
     const record = checkRecord ? store.messages.get(id) : undefined;
     if (checkRecord && (!record || !matchesNarrow(rest, record, flags))) continue;
     if (record && query.phrases.length > 0 && !phrasesHold(query, wordsOf(record))) continue;
-    yield new LazyEntry(store, headers, id, flags, stored !== undefined, header.recipientId, record, header);
+    if (!visit(new LazyEntry(store, headers, id, flags, stored !== undefined, header.recipientId, record, header))) return;
   }
 }
 
-/** The messages of the narrow's index, one direction from `from` (inclusive): the channel's
- * index (rows hold the topic) when the narrow is one channel whose history the user may read, else
- * the user's own rows (which hold the flags). */
-function* candidates(store: Store, headers: MessageHeaders, request: WindowRequest, from: number, reverse: boolean): Generator<WindowEntry> {
+/** Takes the candidates one by one, in order, until it returns false. */
+type Visit = (entry: WindowEntry) => boolean;
+
+/** The messages of the narrow's index, one direction from `from` (inclusive), each visited in turn:
+ * the channel's index (rows hold the topic) when the narrow is one channel whose history the user
+ * may read, else the user's own rows (which hold the flags). A visitor, not a generator: a window
+ * of everything is thousands of rows, and a generator's step allocates. */
+function candidates(store: Store, headers: MessageHeaders, request: WindowRequest, from: number, reverse: boolean, visit: Visit): void {
   const query = narrowSearch(request.terms);
-  if (query) {
-    yield* searchCandidates(store, headers, request, query, from, reverse);
-    return;
-  }
+  if (query) return searchCandidates(store, headers, request, query, from, reverse, visit);
   const channel = request.historyChannel;
   const decidable = decidableFromIndex(request.terms, channel !== undefined);
   // Terms decidable from the index are checked against one record shape, refilled for each row.
@@ -192,10 +210,10 @@ function* candidates(store: Store, headers: MessageHeaders, request: WindowReque
     if (request.terms.length > 0 && !matchesNarrow(request.terms, record ?? indexed, flags)) return undefined;
     return new LazyEntry(store, headers, id, flags, stored !== undefined, recipientId, record);
   };
-  // Rows in memory are walked by position, from `from` one way or the other.
-  const positions = function* (table: RowTable): Generator<number> {
-    if (reverse) for (let at = table.lowerBound(from + 1) - 1; at >= 0; at--) yield at;
-    else for (let at = table.lowerBound(from); at < table.length; at++) yield at;
+  // Rows in memory are walked by position, from `from` one way or the other, while `row` goes on.
+  const walk = (table: RowTable, row: (at: number) => boolean): void => {
+    if (reverse) for (let at = table.lowerBound(from + 1) - 1; at >= 0 && row(at); at--);
+    else for (let at = table.lowerBound(from); at < table.length && row(at); at++);
   };
   if (channel) {
     const flagsOf = store.userMessages.reader(request.userId, channel.recipientId);
@@ -203,53 +221,57 @@ function* candidates(store: Store, headers: MessageHeaders, request: WindowReque
     // A topic's messages are those of the channel with one of the topic's spellings.
     const topicTerm = topicOf(request.terms);
     const spellings = topicTerm?.op === 'topic' ? table.numbersOf(topicTerm.topic) : undefined;
-    for (const at of positions(table)) {
-      if (spellings && !spellings.includes(table.first[at]!)) continue;
+    walk(table, (at) => {
+      if (spellings && !spellings.includes(table.first[at]!)) return true;
       const found = entry(table.ids[at]!, flagsOf(table.ids[at]!), table.topicAt(at), channel.recipientId);
-      if (found) yield found;
-    }
+      return !found || visit(found);
+    });
   } else {
     const table = store.userMessages.rows(request.userId);
-    for (const at of positions(table)) {
+    walk(table, (at) => {
       const found = entry(table.ids[at]!, table.first[at]!, '', table.second[at]!);
-      if (found) yield found;
-    }
+      return !found || visit(found);
+    });
   }
 }
 
-function take(source: Generator<WindowEntry>, count: number): WindowEntry[] {
-  const out: WindowEntry[] = [];
-  if (count <= 0) return out;
-  for (const entry of source) {
-    out.push(entry);
-    if (out.length >= count) break;
-  }
+/** The first `count` candidates, appended to `out`. */
+function take(out: WindowEntry[], count: number, from: number, reverse: boolean, source: (from: number, reverse: boolean, visit: Visit) => void): WindowEntry[] {
+  const limit = out.length + count;
+  if (count > 0) source(from, reverse, (entry) => out.push(entry) < limit);
   return out;
 }
 
 export function messageWindow(store: Store, request: WindowRequest): MessageWindow {
   const headers = new MessageHeaders(store, request.channelOf);
+  const source = (terms: readonly ResolvedTerm[]) => (from: number, reverse: boolean, visit: Visit) => candidates(store, headers, { ...request, terms }, from, reverse, visit);
+  const narrowed = source(request.terms);
   let anchor: number;
   if (request.anchor === 'newest' || (typeof request.anchor === 'number' && request.anchor >= AFTER_NEWEST)) anchor = AFTER_NEWEST;
   else if (request.anchor === 'oldest') anchor = 0;
   else if (request.anchor === 'first_unread') {
-    const firstUnread = [...take(candidates(store, headers, { ...request, terms: [...request.terms, { op: 'is', what: 'unread', negated: false }] }, 0, false), 1)];
-    anchor = firstUnread[0]?.id ?? AFTER_NEWEST;
+    const [firstUnread] = take([], 1, 0, false, source([...request.terms, { op: 'is', what: 'unread', negated: false }]));
+    anchor = firstUnread?.id ?? AFTER_NEWEST;
   } else anchor = request.anchor;
 
-  const before = take(candidates(store, headers, request, anchor - 1, true), request.numBefore).reverse();
+  // The messages before the anchor are taken newest first, then turned; those after it follow in
+  // the same list.
+  const entries = take([], request.numBefore, anchor - 1, true, narrowed).reverse();
+  const before = entries.length;
   const afterStart = request.includeAnchor ? anchor : anchor + 1;
   // One more than asked tells whether the newest message was reached.
   const extra = request.includeAnchor ? 1 : 0;
-  const after = anchor === AFTER_NEWEST ? [] : take(candidates(store, headers, request, afterStart, false), request.numAfter + extra + 1);
-  const foundAnchor = request.includeAnchor && after[0]?.id === anchor;
+  if (anchor !== AFTER_NEWEST) take(entries, request.numAfter + extra + 1, afterStart, false, narrowed);
+  const after = entries.length - before;
+  const foundAnchor = request.includeAnchor && after > 0 && entries[before]!.id === anchor;
   const afterLimit = request.numAfter + (foundAnchor ? 1 : 0);
+  entries.length = before + Math.min(after, afterLimit);
   return {
     anchor: anchor === AFTER_NEWEST ? LARGER_THAN_MAX_MESSAGE_ID : anchor,
-    entries: [...before, ...after.slice(0, afterLimit)],
+    entries,
     foundAnchor,
     // Anchored at either end, that end is reached whatever the counts (as in Zulip).
-    foundOldest: anchor === 0 || before.length < request.numBefore,
-    foundNewest: anchor === AFTER_NEWEST || after.length <= afterLimit,
+    foundOldest: anchor === 0 || before < request.numBefore,
+    foundNewest: anchor === AFTER_NEWEST || after <= afterLimit,
   };
 }

@@ -58,10 +58,10 @@ export const dummyEmail = (userId: number, domain: string): string => `user${use
 export const apiEmail = (user: UserRecord, domain: string): string =>
   user.emailAddressVisibility === EmailVisibility.everyone || user.isBot ? user.email : dummyEmail(user.id, domain);
 
-/** The user's avatar_url as a viewer sees it (`visible`: the viewer may see the real e-mail). Zulip's
- * client_gravatar: the client computes a gravatar URL itself when it knows the e-mail. */
-export const avatarUrlFor = (target: UserRecord, visible: boolean, clientGravatar: boolean): string | null =>
-  clientGravatar && visible && target.avatarSource === 'G' ? null : userAvatarUrl(target);
+/** The avatar URL a view shows: none when the client computes the gravatar itself from an e-mail
+ * it may see (Zulip's client_gravatar). */
+export const avatarUrlFor = (target: UserRecord, emailVisible: boolean, clientGravatar: boolean): string | null =>
+  clientGravatar && emailVisible && target.avatarSource === 'G' ? null : userAvatarUrl(target);
 
 const isoTime = (seconds: number): string => new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
 

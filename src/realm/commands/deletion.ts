@@ -9,12 +9,13 @@ import { isAdmin } from '../../users/records.js';
 import { refreshFirstMessageId } from './firstMessage.js';
 import { relinkAttachments } from './attachments.js';
 import { normalizeTopic } from './messages.js';
+import { rowHolders } from './rowHolders.js';
 
 export function deleteMessages(ctx: CommandContext, messages: readonly MessageRecord[]): void {
   if (messages.length === 0) return;
   const byConversation = new Map<number, { members: number[]; ids: number[] }>();
   for (const message of messages) {
-    const conversation = byConversation.get(message.recipientId) ?? { members: ctx.state.conversationMembers(message), ids: [] };
+    const conversation = byConversation.get(message.recipientId) ?? { members: rowHolders(ctx, message), ids: [] };
     conversation.ids.push(message.id);
     byConversation.set(message.recipientId, conversation);
   }

@@ -18,6 +18,7 @@ import { limits } from './limits.js';
 import { refreshFirstMessageId } from './firstMessage.js';
 import { checkContent, normalizeTopic } from './messages.js';
 import { announceMove, moveRows } from './moves.js';
+import { rowHolders } from './rowHolders.js';
 
 export interface EditInput {
   messageId: number;
@@ -117,7 +118,7 @@ function recomputeFlags(ctx: CommandContext, plan: EditPlan): Map<number, number
   const { message, content, target } = plan;
   const recipientAfter = target?.recipientId ?? message.recipientId;
   const byFlags = new Map<number, number[]>();
-  for (const userId of ctx.state.conversationMembers({ channelId: target?.id ?? message.channelId, participants: message.participants })) {
+  for (const userId of rowHolders(ctx, { channelId: target?.id ?? message.channelId, participants: message.participants, recipientId: recipientAfter })) {
     const flags = ctx.store.userMessages.get(userId, recipientAfter, message.id);
     if (flags === undefined) continue;
     const mentions = plan.rendered?.mentions;

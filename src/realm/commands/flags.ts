@@ -4,14 +4,16 @@ import { canReadChannel } from '../../channels/access.js';
 import { errors } from '../../errors.js';
 import { Flag, headerOf, type FlagName, type MessageHeader } from '../../messages/records.js';
 import type { TopicTable } from '../../store/channelTopics.js';
-import { headerEntry, MessageHeaders, type WindowEntry } from '../../store/window.js';
+import { RowChanges } from '../../store/userMessages.js';
+import { headerEntry, MessageHeaders, rowEntry, type WindowEntry } from '../../store/window.js';
 import type { UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { channelsOf, MAX_MESSAGES_PER_FETCH, narrowWindow, normalizeTopic, type WindowInput } from './messages.js';
 import type { MessageDetails } from '../../events/catalogue.js';
-import { JsonText } from '../../events/jsonText.js';
+import { JsonText, NumberKeyedJson } from '../../events/jsonText.js';
 import type { ZulipEvent } from '../../events/types.js';
 import { retractNotifications } from './notifications.js';
+import { noteHistoricalRows } from './rowHolders.js';
 
 /** The flags a user may set directly (spec: Message flags). */
 const settable = new Set(['read', 'starred', 'collapsed']);
@@ -53,7 +55,9 @@ function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly Wind
     return channelId;
   };
   const removingRead = change.op === 'remove' && bit === Flag.read;
-  const byConversation = new Map<number, [number, number][]>();
+  const byConversation = new Map<number, RowChanges>();
+  // Conversations where a row is made from the channel's history (the user never received it).
+  const fromHistory = new Set<number>();
   for (const entry of entries) {
     if (removingRead && skippedChannel(entry.recipientId) !== null) continue;
     // A message the user never received reads as historical and read; flagging it otherwise
@@ -64,12 +68,14 @@ function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly Wind
     applied.entries.push(entry);
     applied.flags.push(next);
     let rows = byConversation.get(entry.recipientId);
-    if (!rows) byConversation.set(entry.recipientId, (rows = []));
-    rows.push([entry.id, next]);
+    if (!rows) byConversation.set(entry.recipientId, (rows = new RowChanges()));
+    rows.add(entry.id, next);
+    if (!entry.received) fromHistory.add(entry.recipientId);
   }
   for (const channelId of skipped.values()) if (channelId !== null) applied.ignoredChannels.push(channelId);
   applied.ignoredChannels.sort((a, b) => a - b);
   for (const [recipientId, rows] of byConversation) ctx.store.userMessages.apply(user.id, recipientId, rows);
+  noteHistoricalRows(ctx, user.id, fromHistory);
   if (applied.entries.length === 0) return applied;
   const ids = applied.entries.map((entry) => entry.id);
   ctx.emit(flagEvent(ctx, user, applied, ids, change), [user.id]);
@@ -82,23 +88,21 @@ function flagEvent(ctx: CommandContext, user: UserRecord, applied: Applied, ids:
   // Clients put messages marked unread back into their unread counts from these details.
   if (change.op === 'remove' && change.flag === 'read') {
     const shared = new SharedDetails(ctx, user);
-    let text = '';
-    applied.entries.forEach((entry, index) => {
-      text += `${text === '' ? '{' : ','}"${entry.id}":${shared.of(entry, (applied.flags[index]! & anyMention) !== 0)}`;
-    });
-    event.message_details = new JsonText(text === '' ? '{}' : `${text}}`);
+    const details = new NumberKeyedJson();
+    applied.entries.forEach((entry, index) => details.add(entry.id, shared.of(entry, (applied.flags[index]! & anyMention) !== 0)));
+    event.message_details = new JsonText(details.json());
   }
   return event;
 }
 
-/** A conversation's details texts, by topic number (a channel's) and mention state, and where in
+/** A conversation's details texts (UTF-8), by topic number (a channel's) and mention state, and where in
  * its channel's messages the last entry was found. */
 interface ConversationDetails {
   channelId: number | undefined;
   table: TopicTable | undefined;
   at: number;
   lastId: number;
-  texts: string[];
+  texts: Buffer[];
 }
 
 /** One details text for each conversation, topic and mention state: messages alike share it (a
@@ -112,7 +116,7 @@ class SharedDetails {
     private readonly user: UserRecord,
   ) {}
 
-  of(entry: WindowEntry, mentioned: boolean): string {
+  of(entry: WindowEntry, mentioned: boolean): Buffer {
     let conversation = this.conversations.get(entry.recipientId);
     if (!conversation) {
       const channelId = this.ctx.state.channelByRecipient(entry.recipientId)?.id;
@@ -130,20 +134,24 @@ class SharedDetails {
     return (conversation.texts[topic * 2 + mention] ??= this.text({ type: 'stream', channelId: conversation.channelId!, recipientId: entry.recipientId, topic: table.names[topic]!, participants: [] }, mentioned));
   }
 
-  private text(message: MessageHeader, mentioned: boolean): string {
+  private text(message: MessageHeader, mentioned: boolean): Buffer {
     const details: MessageDetails =
       message.type === 'stream' ? { type: 'stream', stream_id: message.channelId, topic: message.topic } : { type: 'private', user_ids: message.participants.filter((id) => id !== this.user.id) };
     if (mentioned) details.mentioned = true;
-    return JSON.stringify(details);
+    return Buffer.from(JSON.stringify(details));
   }
 }
 
-/** The entries for explicit message IDs, from their headers (a row of the user's, or a channel of
- * the realm's, places the message in the realm); any the user cannot access is refused, as Zulip
- * does. */
+/** The entries for explicit message IDs: the user's rows in memory place most, when the row's
+ * conversation still holds the message (a channel's known from memory: no header read); else the
+ * message's header places it, with the user's row there or through a channel whose history they
+ * may read. Any the user cannot access is refused, as Zulip does. */
 function entriesFor(ctx: CommandContext, user: UserRecord, ids: readonly number[]): WindowEntry[] {
   const headers = new MessageHeaders(ctx.store, channelsOf(ctx));
+  const rows = ctx.store.userMessages.rows(user.id);
   return ids.map((id) => {
+    const at = rows.indexOf(id);
+    if (at >= 0 && headers.holds(id, rows.second[at]!)) return rowEntry(ctx.store, headers, id, rows.first[at]!, rows.second[at]!);
     const header = ctx.store.messageHeader(id);
     const flags = header && ctx.store.userMessages.get(user.id, header.recipientId, id);
     if (header && flags !== undefined) return headerEntry(ctx.store, headers, header, id, flags, true);

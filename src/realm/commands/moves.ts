@@ -6,8 +6,10 @@ import { canReadChannel } from '../../channels/access.js';
 import type { ChannelRecord } from '../../channels/records.js';
 import { Flag, type MessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
+import { RowChanges } from '../../store/userMessages.js';
 import type { CommandContext } from '../context.js';
 import { sendMessage } from './messages.js';
+import { noteHistoricalRows, rowHolders } from './rowHolders.js';
 
 /** Zulip's prefix of resolved topics. */
 const RESOLVED_PREFIX = '✔ ';
@@ -16,11 +18,18 @@ export function moveRows(ctx: CommandContext, messages: readonly MessageRecord[]
   const subscribers = new Set(ctx.state.subscriberIds(to.id));
   const losingAccess: number[] = [];
   const ids = messages.map((message) => message.id);
-  const members = new Set([...ctx.state.conversationMembers({ channelId: from.id, participants: [] }), ...subscribers]);
-  for (const userId of members) {
+  const holders = new Set([...rowHolders(ctx, { channelId: from.id, participants: [], recipientId: from.recipientId }), ...subscribers]);
+  for (const userId of holders) {
     const had = ctx.store.userMessages.take(userId, from.recipientId, ids);
-    if (subscribers.has(userId)) ctx.store.userMessages.apply(userId, to.recipientId, ids.map((id) => [id, had.get(id) ?? Flag.read] as const));
-    else if (had.size > 0 && !canReadChannel(ctx.state, to, ctx.state.users.get(userId)!)) losingAccess.push(userId);
+    if (subscribers.has(userId)) ctx.store.userMessages.apply(userId, to.recipientId, RowChanges.of(ids.map((id) => [id, had.get(id) ?? Flag.read])));
+    else if (had.size === 0) continue;
+    else if (!canReadChannel(ctx.state, to, ctx.state.users.get(userId)!)) losingAccess.push(userId);
+    else {
+      // Who may still read the messages keeps the rows they had (a star, say), as Zulip's rows
+      // follow their message.
+      ctx.store.userMessages.apply(userId, to.recipientId, RowChanges.of(had));
+      noteHistoricalRows(ctx, userId, [to.recipientId]);
+    }
   }
   if (losingAccess.length > 0) {
     ctx.emit({ type: 'delete_message', message_ids: messages.map((message) => message.id), message_type: 'stream', stream_id: from.id, topic }, losingAccess);

@@ -10,6 +10,7 @@ import { apiEmail } from '../../users/view.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { customEmojiOf } from './customEmoji.js';
 import { accessibleMessage } from './messageAccess.js';
+import { rowHolders } from './rowHolders.js';
 
 export interface ReactionInput {
   messageId: number;
@@ -33,7 +34,7 @@ const isReaction = (reaction: ReactionRecord, code: string, type: string, userId
 function audience(ctx: CommandContext, message: MessageRecord, reactor: UserRecord): number[] {
   const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
   const ids = new Set<number>([reactor.id]);
-  for (const userId of ctx.state.conversationMembers(message)) {
+  for (const userId of rowHolders(ctx, message)) {
     const sharedHistory = channel !== undefined && channel.historyPublicToSubscribers && ctx.state.isSubscribed(channel.id, userId);
     const received = ctx.store.userMessages.get(userId, message.recipientId, message.id) !== undefined;
     if (ctx.state.users.get(userId)?.isActive && (sharedHistory || received)) ids.add(userId);

@@ -1,0 +1,114 @@
+// A realm with a log (a cluster's): the log is the commit. A write is answered once the log holds
+// it, while LMDB's batch is still being made durable; the reads after it wait for that batch, and a
+// batch that fails once the log took the write leaves the write acknowledged and the realm given
+// up by this copy (another node rebuilds it from the log).
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ApiError } from '../src/errors.js';
+import { EventQueues } from '../src/events/queues.js';
+import { RealmActor } from '../src/realm/actor.js';
+import type { Change } from '../src/store/changes.js';
+import { StorageError, Store, type IdSource } from '../src/store/store.js';
+import { MemoryLog } from './helpers/memoryLog.js';
+import { startTestServer, waitFor } from './helpers/server.js';
+
+/** A store whose write batches are reported done only once the test lets them be, or failed. */
+class HeldStore extends Store {
+  private held: Promise<void> = Promise.resolve();
+  private let: () => void = () => undefined;
+  failure: StorageError | undefined;
+
+  hold(): void {
+    this.held = new Promise((resolve) => (this.let = resolve));
+  }
+
+  release(): void {
+    this.let();
+  }
+
+  override recordedWrite<T>(fn: () => T, ids?: IdSource, recorded?: (changes: readonly Change[], result: T) => void): Promise<{ result: T; changes: Change[] }> {
+    return super.recordedWrite(fn, ids, recorded).then(async (written) => {
+      await this.held;
+      if (this.failure) throw this.failure;
+      return written;
+    });
+  }
+}
+
+/** The demo realm's actor on a HeldStore, with a log in memory. */
+async function heldRealm() {
+  const server = await startTestServer();
+  const hamletId = Number((await (await server.as('hamlet@zulip.com')).get('/users/me')).body.user_id);
+  await server.parley.close();
+  const store = new HeldStore(join(server.config.dataDir, 'parley.mdb'));
+  const log = new MemoryLog();
+  const actor = new RealmActor(store, server.config, new EventQueues(store, server.config.clock, server.config.metrics), store.realms.get(1)!, { log });
+  const send = (content: string) => actor.ask('messages.send', hamletId, { type: 'stream', to: ['Verona'], topic: 'log commit', content, readBySender: true, client: 'test' });
+  const read = (messageId: number) => actor.ask('messages.get', hamletId, { messageId, applyMarkdown: false });
+  return {
+    store,
+    log,
+    actor,
+    send,
+    read,
+    async close() {
+      await store.close();
+      rmSync(server.config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Whether a promise settles within a turn of the event loop after the log's appends. */
+async function settlesSoon(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  void promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  // The MemoryLog appends on a timer: two timer turns see the append done and its answer out.
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
+  return settled;
+}
+
+test("a write is answered once the log holds it, before LMDB's batch is done; a read after it waits for the batch", async () => {
+  const { store, log, send, read, close } = await heldRealm();
+  try {
+    store.hold();
+    const sending = send('answered by the log');
+    // The write runs in LMDB's batch when LMDB's write thread says so (later on a busy machine);
+    // once the log holds it, the answer follows at once, the batch still held.
+    await waitFor(() => log.entries.length === 1, 10_000);
+    assert.ok(await settlesSoon(sending), "the send was not answered while LMDB's batch was held");
+    const { id } = await sending;
+    assert.is(log.entries.length, 1, 'the log holds the write');
+    const reading = read(id);
+    assert.not.ok(await settlesSoon(reading), "a read ran before the earlier write's batch was done");
+    store.release();
+    assert.is((await reading).raw_content, 'answered by the log');
+  } finally {
+    await close();
+  }
+});
+
+test("a batch that fails once the log took the write: the write stays acknowledged, and this copy gives the realm up", async () => {
+  const { store, log, actor, send, read, close } = await heldRealm();
+  try {
+    store.failure = new StorageError(new Error('ENOSPC: no space left on device'));
+    const { id } = await send('kept by the log');
+    assert.is(log.entries.length, 1);
+    await actor.idle();
+    assert.ok(log.refusing, 'the realm was abandoned: the log is refused to this copy');
+    const refused = await read(id).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.instance(refused, ApiError);
+    assert.is((refused as ApiError).code, 'REALM_UNAVAILABLE');
+  } finally {
+    await close();
+  }
+});
+
+test.run();
