@@ -153,6 +153,16 @@ events('all_public_streams: a queue gets the messages of every public channel, w
   assert.equal((await cordelia.get('/events', { queue_id: usual.queueId, last_event_id: -1, dont_block: true })).body.events, [], 'her other queue asked for nothing of the kind');
 });
 
+events('all_public_streams: a subscriber holding such a queue gets a message once, with its own flags', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const hamlet = await server.as('hamlet@zulip.com');
+  await iago.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'Hall' }]), principals: JSON.stringify(['hamlet@zulip.com']) });
+  const everywhere = await register(hamlet, { all_public_streams: true, event_types: ['message'] });
+  const id = Number((await iago.post('/messages', { type: 'stream', to: 'Hall', topic: 'hello', content: 'hi @**King Hamlet**' })).body.id);
+  const received = (await hamlet.get('/events', { queue_id: everywhere.queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
+  assert.equal(received.map((event) => [(event.message as { id: number }).id, event.flags]), [[id, ['mentioned']]]);
+});
+
 events('the event endpoints require credentials', async ({ server }) => {
   await assertRequiresCredentials(server.anonymous, [
     ['POST', '/register'],

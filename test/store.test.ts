@@ -12,6 +12,9 @@ import { Store, STORE_FORMAT, StoreFormatError } from '../src/store/store.js';
 import { MAX_ENTRIES, RowChanges } from '../src/store/userMessages.js';
 import { parseSearch } from '../src/messages/search.js';
 
+/** A channel message of realm 1 holding one word. */
+const message = (id: number, word: string) => ({ id, realmId: 1, senderId: 2, recipientId: 3, type: 'stream' as const, channelId: 4, topic: 't', participants: [], content: word, renderedContent: `<p>${word}</p>`, timestamp: 0, client: 'test' });
+
 function tempStorePath(): string {
   return join(mkdtempSync(join(tmpdir(), 'parley-store-')), 'parley.mdb');
 }
@@ -228,7 +231,6 @@ test('writes of one batch: rows appended by a failing write are taken back, the 
   const path = tempStorePath();
   const store = new Store(path);
   await store.write(() => store.userMessages.append(1, 3, 1, 0));
-  const message = (id: number, word: string) => ({ id, realmId: 1, senderId: 2, recipientId: 3, type: 'stream' as const, channelId: 4, topic: 't', participants: [], content: word, renderedContent: `<p>${word}</p>`, timestamp: 0, client: 'test' });
   // Started in the same turn, these share a transaction (group commit).
   const outcomes = await Promise.allSettled([
     store.write(() => {
@@ -259,6 +261,33 @@ test('writes of one batch: rows appended by a failing write are taken back, the 
   // Reopened: what was committed is on disk.
   const reopened = new Store(path);
   assert.equal([...reopened.userMessages.conversationRange(2, 3, 0)], [[10, 1], [12, 3]]);
+  await reopened.close();
+  rmSync(dirname(path), { recursive: true, force: true });
+});
+
+test("search postings wait for the batch's end; a failing write that put its predecessors' (a search within it) is rolled back alone", async () => {
+  const path = tempStorePath();
+  const store = new Store(path);
+  const found = (word: string) => [...store.search.matches(1, parseSearch(word), 0, false)];
+  const outcomes = await Promise.allSettled([
+    store.write(() => store.search.add(message(20, 'walrus'))),
+    store.write(() => {
+      // A search within a write sees the batch's earlier messages (their postings are put first).
+      const seen = found('walrus');
+      store.search.add(message(21, 'walrus narwhal'));
+      if (seen.length === 1) throw new Error('refused');
+    }),
+    store.write(() => {
+      store.search.add(message(22, 'narwhal'));
+      return found('walrus');
+    }),
+  ]);
+  assert.equal(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'fulfilled']);
+  assert.equal((outcomes[2] as PromiseFulfilledResult<unknown>).value, [20]);
+  await store.close();
+  const reopened = new Store(path);
+  assert.equal([...reopened.search.matches(1, parseSearch('walrus'), 0, false)], [20]);
+  assert.equal([...reopened.search.matches(1, parseSearch('narwhal'), 0, false)], [22]);
   await reopened.close();
   rmSync(dirname(path), { recursive: true, force: true });
 });

@@ -81,6 +81,10 @@ export class EventQueue {
   private newestId: number;
   private readonly eventTypes: Set<string> | null;
   consumer: Consumer | null = null;
+  /** The realm position the queue opened at (EventQueues.begin; -1 for a queue restored after a
+   * restart): it takes only later emissions. A field, not a map beside the queues: it is read for
+   * every queue an emission reaches. */
+  openedAt = -1;
   /** When a consumer last read or let go of the queue (ms); idle time counts from here. */
   private lastActive: number;
 

@@ -66,8 +66,6 @@ export class EventQueues implements EventSink {
   private pending: { realmId: number; emission: Emitted; position: number }[] = [];
   /** Registrations under way, by realm. */
   private readonly registering = new Map<number, Set<Kept>>();
-  /** The realm position each queue opened at: it takes only later emissions. */
-  private readonly openedAt = new WeakMap<EventQueue, number>();
   /** realmId → userId → how many of the user's queues were registered with all_public_streams. */
   private readonly allPublic = new Map<number, Map<number, number>>();
   /** Told whenever a user's queues here were added to or deleted, or a registration of theirs ended
@@ -119,7 +117,7 @@ export class EventQueues implements EventSink {
         const queue = new EventQueue({ ...settings, realmId, userId, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.clock, this.lastId);
         this.add(queue);
         opened = true;
-        this.openedAt.set(queue, position);
+        queue.openedAt = position;
         for (const { position: at, emitted } of kept.emissions) if (at > position) this.deliverer(emitted, at)(queue);
         return queue;
       },
@@ -212,7 +210,7 @@ export class EventQueues implements EventSink {
     const id = this.nextId();
     const variants = new Map<ZulipEvent, QueuedEvent>();
     return (queue) => {
-      if ((this.openedAt.get(queue) ?? -1) >= position) return false;
+      if (queue.openedAt >= position) return false;
       if ((allPublicStreamsOnly && !queue.settings.allPublicStreams) || !queue.wants(event, message)) return false;
       const variant = forQueue ? forQueue(queue.settings) : event;
       let queued = variants.get(variant);

@@ -136,7 +136,8 @@ function termHolds(term: ResolvedTerm, message: MessageRecord, flags: number): b
 }
 
 export function matchesNarrow(terms: readonly ResolvedTerm[], message: MessageRecord, flags: number): boolean {
-  return terms.every((term) => termHolds(term, message, flags) !== term.negated);
+  // Most queues have no narrow: every message event asks, once per queue it reaches.
+  return terms.length === 0 || terms.every((term) => termHolds(term, message, flags) !== term.negated);
 }
 
 /** The query of the narrow's first search term that is not negated, if any: the index finds its

@@ -23,6 +23,13 @@ export interface MessageRecord {
   reactions?: ReactionRecord[];
 }
 
+/** A new message's recipients and each one's flags, in the same order (two arrays rather than a
+ * map: the send path fills one entry per recipient for every message). */
+export interface RecipientFlags {
+  userIds: readonly number[];
+  flags: readonly number[];
+}
+
 /** One user's emoji reaction to a message (Zulip's Reaction). */
 export interface ReactionRecord extends Emoji {
   userId: number;

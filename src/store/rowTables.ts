@@ -80,11 +80,13 @@ export class RowTable {
 /** Tables by key (a user, a channel), holding at most `budget` rows together (a table larger than
  * the budget is held alone); the table used least recently is dropped first. */
 export class TableCache<T extends RowTable> {
-  private readonly tables = new Map<number, { table: T; used: number }>();
+  /** Each table with when it was last used and the write that last loaded or changed it. */
+  private readonly tables = new Map<number, { table: T; used: number; written: number }>();
   private rows = 0;
   private clock = 0;
-  /** Tables the write under way loaded or changed: what its rollback drops. */
-  private readonly written = new Set<number>();
+  /** The write under way (its rollback drops the tables marked with it; a set of keys per write
+   * cost more on the send path, where a write changes every recipient's table). */
+  private write = 0;
 
   constructor(private readonly budget: number) {}
 
@@ -100,8 +102,7 @@ export class TableCache<T extends RowTable> {
     const held = this.get(key);
     if (held) return held;
     const table = load();
-    this.tables.set(key, { table, used: ++this.clock });
-    this.written.add(key);
+    this.tables.set(key, { table, used: ++this.clock, written: this.write });
     this.rows += table.length;
     while (this.rows > this.budget && this.tables.size > 1) {
       let oldest = key;
@@ -117,18 +118,19 @@ export class TableCache<T extends RowTable> {
   /** A held table was changed in place, `grown` rows added. */
   changed(key: number, grown = 0): void {
     this.rows += grown;
-    this.written.add(key);
+    const held = this.tables.get(key);
+    if (held) held.written = this.write;
   }
 
   /** A write begins: what the one before loaded or changed is settled. */
   beginWrite(): void {
-    this.written.clear();
+    this.write++;
   }
 
   /** The write under way was rolled back: the tables it loaded or changed go. */
   dropWritten(): void {
-    for (const key of this.written) this.delete(key);
-    this.written.clear();
+    for (const [key, { written }] of this.tables) if (written === this.write) this.delete(key);
+    this.write++;
   }
 
   delete(key: number): void {

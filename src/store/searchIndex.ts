@@ -41,6 +41,17 @@ export class SearchIndex {
   /** Terms known to be in searchWords, by realm: their row needs no look-up when a message holds
    * them again. */
   private readonly knownWords = new Map<number, Set<string>>();
+  /** Whether new messages' postings wait for `flush` (set by the store while a write batch runs:
+   * put after the batch's writes, outside their child transactions, a posting's page is copied
+   * once per batch instead of once per message). */
+  deferPostings = false;
+  /** New messages' postings not yet put, oldest first. */
+  private pending: Posting[] = [];
+  /** How many of `pending` belong to the batch's writes before the one under way. */
+  private earlier = 0;
+  /** Earlier writes' postings that the write under way put (a `flush` within it): rolled back
+   * with it, they wait again. */
+  private putInWrite: Posting[] = [];
 
   constructor(
     private readonly postings: Database<true, Posting>,
@@ -49,17 +60,50 @@ export class SearchIndex {
 
   /** Indexes a new message; call inside a write. */
   add(message: Indexed): void {
-    for (const term of indexTerms(message)) this.post(message.realmId, term, message.id);
+    for (const term of indexTerms(message)) {
+      if (this.deferPostings) this.pending.push([message.realmId, term, message.id]);
+      else this.post(message.realmId, term, message.id);
+    }
+  }
+
+  /** Puts the postings `add` deferred. The store flushes at the end of each write batch; every
+   * other use of the index flushes first. */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    for (let index = 0; index < this.earlier; index++) this.putInWrite.push(this.pending[index]!);
+    this.earlier = 0;
+    for (const [realmId, term, messageId] of this.pending) this.post(realmId, term, messageId);
+    this.pending = [];
+  }
+
+  /** A write of a batch starts: the postings it defers are told from its predecessors'. */
+  beginWrite(): void {
+    this.earlier = this.pending.length;
+  }
+
+  /** The write succeeded: its postings stay with the batch's. */
+  endWrite(): void {
+    this.earlier = 0;
+    this.putInWrite = [];
+  }
+
+  /** The write failed (LMDB rolled its transaction back): its postings go, and its predecessors'
+   * wait for `flush` again, those it had put included. */
+  rollBackWrite(): void {
+    this.pending = [...this.putInWrite, ...this.pending.slice(0, this.earlier)];
+    this.endWrite();
   }
 
   /** Takes a message out of the index; call inside a write. */
   remove(message: Indexed): void {
+    this.flush();
     for (const term of indexTerms(message)) this.postings.remove([message.realmId, term, message.id]);
   }
 
   /** Re-indexes an edited or moved message: only the terms that changed are written. */
   update(before: Indexed, after: Indexed): void {
     if (before.topic === after.topic && before.renderedContent === after.renderedContent) return;
+    this.flush();
     const old = indexTerms(before);
     const now = indexTerms(after);
     for (const term of old) if (!now.has(term)) this.postings.remove([before.realmId, term, before.id]);
@@ -83,6 +127,7 @@ export class SearchIndex {
 
   /** Empties the index of every realm, before it is rebuilt (outside any write). */
   clear(): void {
+    this.pending = [];
     this.forget();
     this.postings.clearSync();
     this.words.clearSync();
@@ -91,6 +136,7 @@ export class SearchIndex {
   /** The terms the query's prefix stands for: its own stem, and the realm's terms starting with
    * the word as typed. */
   private expand(realmId: number, prefix: NonNullable<SearchQuery['prefix']>): string[] {
+    this.flush();
     const terms = new Set<string>([prefix.term]);
     for (const [, term] of this.words.getKeys({ start: [realmId, prefix.word], end: [realmId + 1] })) {
       if (!term.startsWith(prefix.word) || terms.size >= PREFIX_TERMS) break;
@@ -109,6 +155,7 @@ export class SearchIndex {
    * from `from` (inclusive) on, or back when reverse. */
   matches(realmId: number, query: SearchQuery, from: number, reverse: boolean, within: readonly IdCursor[] = []): Generator<number> {
     if (!searchable(query)) return intersection([]);
+    this.flush();
     const cursor = (term: string) => new RangeCursor((start) => this.holding(realmId, term, start, reverse), from, reverse);
     const cursors: IdCursor[] = query.terms.map(cursor);
     if (query.prefix) cursors.push(new UnionCursor(this.expand(realmId, query.prefix).map(cursor), reverse));

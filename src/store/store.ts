@@ -493,8 +493,9 @@ export class Store {
       this.ids = ids;
       try {
         const result = fn();
-        // The rows it appended belong to its change set.
+        // The rows it appended and the postings it deferred belong to its change set.
         this.userMessages.flush();
+        this.search.flush();
         return result;
       } finally {
         this.ids = undefined;
@@ -530,8 +531,9 @@ export class Store {
   /** Group commit: a write joins the transaction LMDB starts next. While one transaction commits
    * and is made durable, the writes that arrive wait together for the next, which runs them all,
    * each in a child transaction, then writes the message rows they appended (once per
-   * conversation chunk, however many of its messages the batch holds). Each write is answered once
-   * its transaction is durable. */
+   * conversation chunk, however many of its messages the batch holds) and their messages' search
+   * postings (outside the child transactions, which would each copy the postings' pages). Each
+   * write is answered once its transaction is durable. */
   private commit<T>(fn: () => T, recorded: PendingWrite['recorded']): Promise<{ result: T; changes: Change[] }> {
     return new Promise((resolve, reject) => {
       this.pending.push({ run: fn, recorded, changes: [], resolve: resolve as PendingWrite['resolve'], reject });
@@ -547,9 +549,12 @@ export class Store {
         batch = this.pending;
         this.pending = [];
         this.userMessages.deferAppends = batch.length > 1;
+        this.search.deferPostings = true;
         for (const write of batch) this.runWrite(write);
         this.userMessages.flush();
         this.userMessages.deferAppends = false;
+        this.search.flush();
+        this.search.deferPostings = false;
       });
     } catch (error) {
       // LMDB took no transaction (the store is closed): the writes waiting for it are refused.
@@ -581,6 +586,7 @@ export class Store {
   private runWrite(write: PendingWrite): void {
     this.tap.current = write.recorded ? write.changes : undefined;
     this.userMessages.beginWrite();
+    this.search.beginWrite();
     this.channelTopics.beginWrite();
     try {
       // The callback returns nothing: lmdb-js would wait for a returned promise (a put's, say) to
@@ -591,8 +597,10 @@ export class Store {
       });
       write.outcome = { ok: true, result };
       this.userMessages.endWrite();
+      this.search.endWrite();
     } catch (error) {
       this.userMessages.rollBackWrite();
+      this.search.rollBackWrite();
       this.userMessages.flush();
       this.forgetCaches(true);
       write.outcome = { ok: false, error: isStorageFailure(error) ? new StorageError(error) : error };

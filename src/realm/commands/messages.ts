@@ -7,7 +7,7 @@ import { withAlertWordFlag } from '../../messages/alertWords.js';
 import { withMentionFlags } from '../../messages/mentions.js';
 import { narrowSearch, resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { searchHighlights } from '../../messages/search.js';
-import { Flag, flagNames, type MessageRecord } from '../../messages/records.js';
+import { Flag, flagNames, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
 import { renderAs, type RenderedMessage } from '../../messages/render.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
 import { messageWindow, type Anchor, type ChannelOf } from '../../store/window.js';
@@ -35,6 +35,8 @@ export interface SendInput {
 }
 
 function truncate(text: string, limit: number, marker: string): string {
+  // No longer in UTF-16 units than the limit: no longer in code points either (no array of them).
+  if (text.length <= limit) return text;
   const points = [...text];
   return points.length <= limit ? text : points.slice(0, limit - [...marker].length).join('') + marker;
 }
@@ -90,13 +92,14 @@ export function dmRecipientId(ctx: CommandContext, participants: number[]): numb
 /** Announces a new message: one event per distinct flag set, each built once per client variant.
  * A public channel's message also reaches, without flags, the queues registered with
  * all_public_streams of those who did not receive it and may read the channel (Zulip's). */
-function emitMessage(ctx: CommandContext, message: MessageRecord, flagsByUser: Map<number, number>): void {
+function emitMessage(ctx: CommandContext, message: MessageRecord, recipients: RecipientFlags): void {
   const byFlags = new Map<number, number[]>();
-  for (const [userId, flags] of flagsByUser) {
+  recipients.userIds.forEach((userId, index) => {
+    const flags = recipients.flags[index]!;
     const users = byFlags.get(flags);
     if (users) users.push(userId);
     else byFlags.set(flags, [userId]);
-  }
+  });
   // One view and one event per client variant, built on first use (called once per queue).
   const variant = (options: MessageViewOptions): number => (options.applyMarkdown ? 2 : 0) + (options.clientGravatar ? 1 : 0);
   const views: ReturnType<typeof messageView>[] = [];
@@ -110,9 +113,11 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, flagsByUser: M
   const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
   if (channel && !channel.inviteOnly) {
     // Those holding such a queue, on whichever node (a cluster's nodes tell the realm's owner).
-    const readers = [...ctx.holders.allPublicStreamsUsers(ctx.state.realm.id)].filter((id) => {
+    const holders = [...ctx.holders.allPublicStreamsUsers(ctx.state.realm.id)];
+    const received = new Set(holders.length > 0 ? recipients.userIds : []);
+    const readers = holders.filter((id) => {
       const user = ctx.state.users.get(id);
-      return !flagsByUser.has(id) && user !== undefined && canReadChannel(ctx.state, channel, user);
+      return !received.has(id) && user !== undefined && canReadChannel(ctx.state, channel, user);
     });
     if (readers.length > 0) emitGroup(0, [], readers, { allPublicStreamsOnly: true });
   }
@@ -210,24 +215,25 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
     client: options.client,
   };
   const { mentions } = prepared.rendered;
-  const flagsByUser = new Map<number, number>();
+  const flagsOf: number[] = [];
   for (const userId of recipients) {
     const user = ctx.state.users.get(userId);
     // Read from the start: one's own message (if the client says so), and a muted sender's.
     const read = (userId === sender.id && options.readBySender) || hasMuted(user, sender.id);
     const base = withMentionFlags(ctx.state, read ? Flag.read : 0, mentions, userId, channel !== undefined, user);
     const flags = userId === sender.id ? base : withAlertWordFlag(base, user?.alertWords, content);
-    flagsByUser.set(userId, flags);
+    flagsOf.push(flags);
     ctx.store.userMessages.append(userId, message.recipientId, message.id, flags);
   }
+  const received: RecipientFlags = { userIds: recipients, flags: flagsOf };
   ctx.store.saveMessage(message);
   claimAttachments(ctx, sender, message);
   if (channel) {
     ctx.store.indexInChannel(channel.id, message.id, topic);
     if (channel.firstMessageId === null) setFirstMessageId(ctx, channel, message.id);
   }
-  emitMessage(ctx, message, flagsByUser);
-  queueNotifications(ctx, message, flagsByUser);
+  emitMessage(ctx, message, received);
+  queueNotifications(ctx, message, received);
   return message;
 }
 

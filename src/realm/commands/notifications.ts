@@ -4,7 +4,7 @@
 import { backoff } from '../../clock.js';
 import { visibilityPolicies } from '../../machines/topic.js';
 import { notificationTrigger, type NotificationCandidate } from '../../messages/notifications.js';
-import { Flag, type MessageRecord } from '../../messages/records.js';
+import { Flag, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
 import { realmUrl } from '../../organization/records.js';
 import { e2eeMessagePayload, e2eeRemovePayload, plainText, tokenMessageBody, tokenRemoveBody, type MessageSummary, type PayloadBase } from '../../push/payloads.js';
 import type { OutboxRecord, PushRoute } from '../../push/records.js';
@@ -48,12 +48,13 @@ function queue(ctx: CommandContext, userId: number, route: PushRoute, kind: Outb
 }
 
 /** Queues the notifications a new message causes, in its commit; call from the send path. */
-export function queueNotifications(ctx: CommandContext, message: MessageRecord, flagsByUser: ReadonlyMap<number, number>): void {
+export function queueNotifications(ctx: CommandContext, message: MessageRecord, recipients: RecipientFlags): void {
   const push = ctx.config.pushRelay !== null;
   const mail = ctx.config.mail !== null;
   if (!push && !mail) return;
   const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
-  for (const [userId, flags] of flagsByUser) {
+  for (const [index, userId] of recipients.userIds.entries()) {
+    const flags = recipients.flags[index]!;
     const user = ctx.state.users.get(userId);
     if (!user || userId === message.senderId) continue;
     const subscription = channel ? ctx.state.subscription(channel.id, userId) : undefined;
