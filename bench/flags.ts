@@ -29,7 +29,11 @@ const WINDOW = 5000;
 
 type Case = { name: string; narrow: RawTerm[] };
 
-function cases(dataset: Dataset): Case[] {
+/** What the HTTP rounds need of the dataset (the actor's realm, store and caches are let go first,
+ * so the bench process's own garbage collection does not land in the HTTP figures). */
+type Requests = Pick<Dataset, 'ownerEmail' | 'apiKey' | 'messageIds' | 'channelNames'>;
+
+function cases(dataset: Requests): Case[] {
   const channel: RawTerm = ['channel', dataset.channelNames[0]!];
   return [
     { name: 'narrow []', narrow: [] },
@@ -82,7 +86,7 @@ const row = (path: string, name: string, result: Measured): Row => ({
 
 /** Each round marks a window read, the next one unread again (alternating), so every round updates.
  * Marking unread drops an `is:unread` term: the window has no unread message left to find. */
-function narrowRequest(dataset: Dataset, narrow: RawTerm[], round: number) {
+function narrowRequest(dataset: Requests, narrow: RawTerm[], round: number) {
   const windows = Math.max(1, Math.floor(dataset.messageIds.length / WINDOW));
   const anchor = dataset.messageIds[(Math.floor(round / 2) % windows) * WINDOW]!;
   const op = round % 2 === 0 ? ('add' as const) : ('remove' as const);
@@ -90,67 +94,82 @@ function narrowRequest(dataset: Dataset, narrow: RawTerm[], round: number) {
   return { anchor, numBefore: 0, numAfter: WINDOW - 1, includeAnchor: true, narrow: terms, op, flag: 'read' };
 }
 
+type Results = { path: string; name: string; result: Measured }[];
+
+/** The 1,000 message IDs of a round of POST /messages/flags. */
+const idsOf = (dataset: Requests, round: number) => dataset.messageIds.slice((round * 1000) % Math.max(1, dataset.messageIds.length - 1000)).slice(0, 1000);
+
+/** Builds the dataset into `dataDir` and measures at the realm actor, in this process. */
+async function measureActor(options: FlagsOptions, dataDir: string, measured: Results): Promise<{ dataset: Requests; setupSeconds: number }> {
+  const config = { ...loadConfig({}), dataDir, mode: 'production' as const };
+  const store = openStore(config);
+  const realms = new Realms(store, config, new EventQueues(store));
+  const setupStart = performance.now();
+  const dataset = await buildDataset(realms, { ...options, perUser: Math.max(1, Math.floor(options.channels / 2)) }, 'Flags');
+  const { realm } = dataset;
+  const setupSeconds = (performance.now() - setupStart) / 1000;
+  for (const { name, narrow } of cases(dataset)) {
+    const result = await measure(options.repeats, async (round) => {
+      const answer = await realm.ask('flags.updateNarrow', dataset.ownerId, narrowRequest(dataset, narrow, round));
+      return answer.updated_count;
+    });
+    measured.push({ path: 'actor', name, result });
+  }
+  measured.push({
+    path: 'actor',
+    name: 'POST /messages/flags, 1,000 IDs',
+    result: await measure(options.repeats, async (round) => {
+      const answer = await realm.ask('flags.update', dataset.ownerId, { messages: idsOf(dataset, Math.floor(round / 2)), op: round % 2 === 0 ? 'add' : 'remove', flag: 'starred' });
+      return answer.messages.length;
+    }),
+  });
+  await realms.idle();
+  await store.close();
+  const { ownerEmail, apiKey, messageIds, channelNames } = dataset;
+  return { dataset: { ownerEmail, apiKey, messageIds, channelNames }, setupSeconds };
+}
+
+/** Measures through HTTP against a server started on the dataset. */
+async function measureHttp(options: FlagsOptions, dataDir: string, dataset: Requests, measured: Results): Promise<void> {
+  const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'production' });
+  try {
+    const client = new ApiClient(server.baseUrl, { email: dataset.ownerEmail, apiKey: dataset.apiKey }).keptAlive();
+    for (const { name, narrow } of cases(dataset)) {
+      const result = await measure(options.repeats, async (round) => {
+        const request = narrowRequest(dataset, narrow, round);
+        const response = await client.post('/messages/flags/narrow', {
+          anchor: String(request.anchor),
+          num_before: request.numBefore,
+          num_after: request.numAfter,
+          narrow: request.narrow,
+          op: request.op,
+          flag: request.flag,
+        });
+        if (response.status !== 200) throw new Error(JSON.stringify(response.body));
+        return Number(response.body.updated_count);
+      });
+      measured.push({ path: 'HTTP', name, result });
+    }
+    measured.push({
+      path: 'HTTP',
+      name: 'POST /messages/flags, 1,000 IDs',
+      result: await measure(options.repeats, async (round) => {
+        const response = await client.post('/messages/flags', { messages: idsOf(dataset, Math.floor(round / 2)), op: round % 2 === 0 ? 'add' : 'remove', flag: 'starred' });
+        return (response.body.messages as number[]).length;
+      }),
+    });
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+}
+
 export async function runFlags(options: FlagsOptions): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-flags-'));
   try {
-    const config = { ...loadConfig({}), dataDir, mode: 'production' as const };
-    const store = openStore(config);
-    const realms = new Realms(store, config, new EventQueues(store));
-    const setupStart = performance.now();
-    const dataset = await buildDataset(realms, { ...options, perUser: Math.max(1, Math.floor(options.channels / 2)) }, 'Flags');
-    const { realm } = dataset;
-    const setupSeconds = (performance.now() - setupStart) / 1000;
-    const measured: { path: string; name: string; result: Measured }[] = [];
-    for (const { name, narrow } of cases(dataset)) {
-      const result = await measure(options.repeats, async (round) => {
-        const answer = await realm.ask('flags.updateNarrow', dataset.ownerId, narrowRequest(dataset, narrow, round));
-        return answer.updated_count;
-      });
-      measured.push({ path: 'actor', name, result });
-    }
-    const ids = (round: number) => dataset.messageIds.slice((round * 1000) % Math.max(1, dataset.messageIds.length - 1000)).slice(0, 1000);
-    measured.push({
-      path: 'actor',
-      name: 'POST /messages/flags, 1,000 IDs',
-      result: await measure(options.repeats, async (round) => {
-        const answer = await realm.ask('flags.update', dataset.ownerId, { messages: ids(Math.floor(round / 2)), op: round % 2 === 0 ? 'add' : 'remove', flag: 'starred' });
-        return answer.messages.length;
-      }),
-    });
-    await realms.idle();
-    await store.close();
-
-    const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'production' });
-    try {
-      const client = new ApiClient(server.baseUrl, { email: dataset.ownerEmail, apiKey: dataset.apiKey }).keptAlive();
-      for (const { name, narrow } of cases(dataset)) {
-        const result = await measure(options.repeats, async (round) => {
-          const request = narrowRequest(dataset, narrow, round);
-          const response = await client.post('/messages/flags/narrow', {
-            anchor: String(request.anchor),
-            num_before: request.numBefore,
-            num_after: request.numAfter,
-            narrow: request.narrow,
-            op: request.op,
-            flag: request.flag,
-          });
-          if (response.status !== 200) throw new Error(JSON.stringify(response.body));
-          return Number(response.body.updated_count);
-        });
-        measured.push({ path: 'HTTP', name, result });
-      }
-      measured.push({
-        path: 'HTTP',
-        name: 'POST /messages/flags, 1,000 IDs',
-        result: await measure(options.repeats, async (round) => {
-          const response = await client.post('/messages/flags', { messages: ids(Math.floor(round / 2)), op: round % 2 === 0 ? 'add' : 'remove', flag: 'starred' });
-          return (response.body.messages as number[]).length;
-        }),
-      });
-    } finally {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
+    const measured: Results = [];
+    const { dataset, setupSeconds } = await measureActor(options, dataDir, measured);
+    await measureHttp(options, dataDir, dataset, measured);
     const rows = measured.map(({ path, name, result }) => row(path, name, result));
     printTable(`narrow flags: ${options.messages} messages, ${options.users} users, ${options.channels} channels, ${options.repeats} repeats (setup ${setupSeconds.toFixed(1)} s)`, rows);
     // Each path's latency distributions, one line per case.
