@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { open } from 'lmdb';
+import { open, type Key } from 'lmdb';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Store, STORE_FORMAT, StoreFormatError } from '../src/store/store.js';
@@ -396,6 +396,39 @@ test('a data directory without the topic index gets it built from the channel in
   assert.ok(store.topicHasMessages(3, 'other'));
   assert.not.ok(store.topicHasMessages(3, 'none'));
   await store.close();
+  rmSync(dirname(path), { recursive: true, force: true });
+});
+
+test("rows given from a channel's history before their holders were recorded: traced once at open, stale ones dropped", async () => {
+  const path = tempStorePath();
+  const message = (id: number) => ({ id, realmId: 1, senderId: 8, recipientId: 30, type: 'stream' as const, channelId: 3, topic: 't', participants: [], content: 'x', renderedContent: '<p>x</p>', timestamp: 0, client: 'test' });
+  const store = new Store(path);
+  await store.write(() => {
+    store.saveMessage(message(100));
+    // User 7 never subscribed to channel 3 (conversation 30): a row for message 100, and one for
+    // message 99, deleted since (its row left behind); user 8 is subscribed.
+    store.userMessages.put(7, 30, 99, 1 | 2 | 1024);
+    store.userMessages.put(7, 30, 100, 1 | 2 | 1024);
+    store.userMessages.put(8, 30, 100, 1);
+  });
+  await store.close();
+  // As a directory written before historicalHolders: the realm's records, and no trace yet.
+  const env = open({ path, maxDbs: 64 });
+  const table = <V>(name: string) => env.openDB<V, Key>({ name });
+  await env.transaction(() => {
+    table<{ id: number }>('realms').put(1, { id: 1 });
+    for (const id of [7, 8]) table<{ realmId: number; id: number }>('users').put([1, id], { realmId: 1, id });
+    table<{ realmId: number; id: number; recipientId: number }>('channels').put([1, 3], { realmId: 1, id: 3, recipientId: 30 });
+    table<{ realmId: number; channelId: number; userId: number; active: boolean }>('subscriptions').put([1, 3, 8], { realmId: 1, channelId: 3, userId: 8, active: true });
+    table<number>('meta').remove('historicalHoldersTraced');
+  });
+  await env.close();
+
+  const traced = new Store(path);
+  assert.equal(traced.historicalHoldersOf(1, 30), [7], 'the user who never subscribed is recorded; the subscriber is not');
+  assert.equal([...traced.userMessages.conversationRange(7, 30, 0)], [[100, 1 | 2 | 1024]], "the deleted message's row is gone, the other kept");
+  assert.equal([...traced.userMessages.conversationRange(8, 30, 0)], [[100, 1]]);
+  await traced.close();
   rmSync(dirname(path), { recursive: true, force: true });
 });
 

@@ -195,6 +195,8 @@ const INDEX_BATCH = 10_000;
 /** Told how far building the search index has come. */
 export type IndexProgress = (indexed: number, total: number) => void;
 const FORMAT_KEY = 'storeFormat';
+/** Set once rows given from channels' history before their holders were recorded have been traced. */
+const HOLDERS_TRACED_KEY = 'historicalHoldersTraced';
 
 /** A data directory written by a newer Parley: this version does not open it. */
 export class StoreFormatError extends Error {}
@@ -317,6 +319,33 @@ export class Store {
       if (this.migratedFrom !== null && this.migratedFrom < SEARCH_INDEX_FORMAT) this.rebuildSearchIndex(progress);
       this.meta.putSync(FORMAT_KEY, STORE_FORMAT);
     }
+    this.traceHistoricalRows();
+  }
+
+  /** Rows a user was given from a channel's history (flags set without a subscription) before such
+   * holders were recorded in historicalHolders, which deletion and moves visit: found once, in one
+   * transaction, and recorded; those whose message is gone, or now in another conversation, are
+   * dropped (deletion and moves had left them behind). Each cluster node traces its own copy at
+   * open; the repair is not in the realms' logs. */
+  private traceHistoricalRows(): void {
+    if (this.meta.get(HOLDERS_TRACED_KEY) !== undefined) return;
+    this.env.transactionSync(() => {
+      for (const realmId of this.realms.getKeys()) {
+        const channelOf = new Map<number, number>([...this.channels.ofRealm(realmId)].map((channel) => [channel.recipientId, channel.id]));
+        const everSubscribed = new Set([...this.subscriptions.ofRealm(realmId)].map((subscription) => `${subscription.channelId}:${subscription.userId}`));
+        for (const user of this.users.ofRealm(realmId)) {
+          for (const recipientId of this.userMessages.conversations(user.id)) {
+            const channelId = channelOf.get(recipientId);
+            if (channelId === undefined || everSubscribed.has(`${channelId}:${user.id}`)) continue;
+            this.addHistoricalHolder(realmId, recipientId, user.id);
+            const stale = new RowChanges();
+            for (const [id] of this.userMessages.conversationRange(user.id, recipientId, 0)) if (this.messageHeader(id)?.recipientId !== recipientId) stale.add(id, undefined);
+            if (stale.length > 0) this.userMessages.apply(user.id, recipientId, stale);
+          }
+        }
+      }
+      this.meta.put(HOLDERS_TRACED_KEY, 1);
+    });
   }
 
   /** Builds the full-text index anew from every message, a batch per transaction, telling
