@@ -1,4 +1,4 @@
-// Zulip's global times, `<time:…>`: any date chrono-node's strict parser reads completely (a
+// Zulip's global times, `<time:…>`: each date chrono-node's strict parser reads completely (a
 // time without zone is UTC, missing parts are midnight), or UNIX seconds; shown in each reader's
 // zone. Anything else is a `timestamp-error`.
 import * as chrono from 'chrono-node';

@@ -78,7 +78,7 @@ export class OwnedTable<T> {
     return this.db.get([owner.realmId, owner.userId, ...id]);
   }
 
-  /** Whether the owner has any row (one key read). */
+  /** Whether the owner has at least one row (one key read). */
   hasRows(owner: Owner): boolean {
     return hasKeys(this.db, { start: [owner.realmId, owner.userId], end: [owner.realmId, owner.userId + 1] });
   }

@@ -385,6 +385,9 @@ function importMessages(ctx: CommandContext, batch: MessageBatch): number {
   const clients = new Map(batch.clients);
   const rows = rowsBy(batch.file.zerver_usermessage, (row) => row.message);
   const reactions = rowsBy(batch.reactions, (row) => row.message);
+  // Each user's channel conversations with rows in this batch: those of users never subscribed
+  // came from the channel's history (Zulip's historical rows), recorded once per batch.
+  const channelRows = new Map<number, Set<number>>();
   for (const row of [...batch.file.zerver_message].sort((a, b) => a.id - b.id)) {
     const sender = ctx.state.users.get(lookup(users, row.sender, 'user'))!;
     const target = lookup(targets, row.recipient, 'recipient');
@@ -418,8 +421,7 @@ function importMessages(ctx: CommandContext, batch: MessageBatch): number {
     for (const userMessage of rows.get(row.id) ?? []) {
       const userId = lookup(users, userMessage.user_profile, 'user');
       ctx.store.userMessages.append(userId, message.recipientId, message.id, userMessage.flags_mask & KEPT_FLAGS);
-      // A row of someone never subscribed came from the channel's history (Zulip's historical).
-      if (channel) noteHistoricalRows(ctx, userId, [message.recipientId]);
+      if (channel) channelRows.set(userId, (channelRows.get(userId) ?? new Set()).add(message.recipientId));
     }
     ctx.store.saveMessage(message);
     if (channel) {
@@ -427,6 +429,7 @@ function importMessages(ctx: CommandContext, batch: MessageBatch): number {
       if (channel.firstMessageId === null) setFirstMessageId(ctx, channel, message.id);
     }
   }
+  for (const [userId, recipientIds] of channelRows) noteHistoricalRows(ctx, userId, recipientIds);
   return batch.file.zerver_message.length;
 }
 
