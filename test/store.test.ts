@@ -1,6 +1,6 @@
 // The store's message indexes: the chunked per-user message rows (src/store/userMessages.ts),
 // checked against a plain map of rows under random sets, removals and batch updates across chunk
-// boundaries; and the one-time migrations of data directories written before the chunked rows
+// boundaries, and with flag marks kept in the users' flag journals (src/store/flagJournal.ts); and the one-time migrations of data directories written before the chunked rows
 // and the topic index.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { open, type Key } from 'lmdb';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Store, STORE_FORMAT, StoreFormatError } from '../src/store/store.js';
+import { FOLD_RECORDS, FOLD_ROWS } from '../src/store/flagJournal.js';
 import { MAX_ENTRIES, RowChanges } from '../src/store/userMessages.js';
 import { parseSearch } from '../src/messages/search.js';
 
@@ -91,6 +92,125 @@ test('rows match a plain model through sets, removals, batches and ranges across
     assert.equal([...store.userMessages.range(userId, Number.MAX_SAFE_INTEGER, true)].map(([id]) => id), merged.map(([id]) => id).reverse());
     assert.equal(store.userMessages.conversations(userId).sort(), [10, 11, 12]);
   }
+  await store.close();
+  rmSync(dirname(path), { recursive: true, force: true });
+});
+
+test("flag marks go to the user's journal: read back after restarts, folded by other writes and past its bounds, taken back with a failed write", async () => {
+  const path = tempStorePath();
+  let store = new Store(path);
+  const next = random(11);
+  const journalRecords = () => store.tables.get('userFlagOps')!.getKeysCount();
+  // userId → messageId → [flags, recipientId]
+  const model = new Map<number, Map<number, [number, number]>>([[1, new Map()], [2, new Map()]]);
+  let lastId = 0;
+  const appendRows = (count: number) =>
+    store.write(() => {
+      for (let k = 0; k < count; k++) {
+        const id = ++lastId;
+        const recipientId = 10 + (id % 3);
+        for (const userId of [1, 2]) {
+          if (userId === 2 && id % 5 === 0) continue;
+          store.userMessages.append(userId, recipientId, id, 0);
+          model.get(userId)!.set(id, [0, recipientId]);
+        }
+      }
+    });
+  const expectedRows = (userId: number) => [...model.get(userId)!].sort((a, b) => a[0] - b[0]).map(([id, [flags, recipientId]]) => [id, flags, recipientId]);
+  /** Reads every row back from LMDB (a new store: nothing in memory), point reads and conversation
+   * ranges before the merged rows. */
+  const checkAfterRestart = async (when: string) => {
+    await store.close();
+    store = new Store(path);
+    for (const userId of [1, 2]) {
+      for (const [id, [flags, recipientId]] of model.get(userId)!) if (id % 7 === 0) assert.is(store.userMessages.get(userId, recipientId, id), flags, `${when}: user ${userId}'s flags on ${id}, read alone`);
+      for (const recipientId of [10, 11, 12]) {
+        const expected = expectedRows(userId).filter((row) => row[2] === recipientId).map(([id, flags]) => [id, flags]);
+        assert.equal([...store.userMessages.conversationRange(userId, recipientId, 0)], expected, `${when}: user ${userId}, conversation ${recipientId}`);
+      }
+      assert.equal([...store.userMessages.range(userId, 0)], expectedRows(userId), `${when}: user ${userId}'s rows merged`);
+    }
+  };
+  await appendRows(3000);
+  const mark = (userId: number, ids: number[], add: boolean, bit: number) => {
+    store.userMessages.mark(userId, ids, add, bit);
+    for (const id of ids) {
+      const row = model.get(userId)!.get(id)!;
+      row[0] = add ? row[0] | bit : row[0] & ~bit;
+    }
+  };
+  const someRows = (userId: number, count: number) => {
+    const ids = [...model.get(userId)!.keys()];
+    const from = Math.floor(next() * (ids.length - count));
+    return ids.slice(from, from + count).filter(() => next() < 0.7);
+  };
+  for (let round = 0; round < 12; round++) {
+    await Promise.all(
+      [1, 2].map((userId) =>
+        store.write(() => {
+          for (let k = 0; k < 3; k++) mark(userId, someRows(userId, 400), next() < 0.6, [1, 2, 32][Math.floor(next() * 3)]!);
+        }),
+      ),
+    );
+    assert.equal([...store.userMessages.range(1, 0)], expectedRows(1), `round ${round}: in memory`);
+  }
+  assert.ok(journalRecords() > 0, 'marks are kept as journal records');
+  await checkAfterRestart('marks in the journal');
+
+  // A failed write's marks are taken back, in memory and in LMDB; the next write's record follows
+  // the last committed one (it does not take the failed one's place over a committed one).
+  const committed = expectedRows(1);
+  const failing = store.write(() => {
+    store.userMessages.mark(1, someRows(1, 300), true, 4);
+    throw new Error('refused');
+  });
+  await failing.then(
+    () => assert.unreachable('the write was refused'),
+    (error: Error) => assert.is(error.message, 'refused'),
+  );
+  assert.equal([...store.userMessages.range(1, 0)], committed, 'a failed mark is taken back in memory');
+  await store.write(() => mark(1, someRows(1, 100), true, 2));
+  await checkAfterRestart('after a failed mark');
+
+  // Any other change to a user's rows folds their journal into the chunks first.
+  const [firstRow] = model.get(2)!;
+  await store.write(() => mark(2, [firstRow![0]], true, 1));
+  const records = journalRecords();
+  await store.write(() => {
+    // Flags without the bit the journal sets on the row.
+    store.userMessages.put(2, firstRow![1][1], firstRow![0], 8);
+    model.get(2)!.set(firstRow![0], [8, firstRow![1][1]]);
+    const removed = [...model.get(2)!.keys()].filter((id) => id % 11 === 0);
+    for (const recipientId of [10, 11, 12]) store.userMessages.take(2, recipientId, removed);
+    for (const id of removed) model.get(2)!.delete(id);
+  });
+  assert.ok(journalRecords() < records, "another change to user 2's rows folded their journal");
+  await checkAfterRestart('after a fold by other changes');
+
+  // A journal past its bounds is folded by the write that grows it.
+  await appendRows(FOLD_ROWS + 10);
+  await store.write(() => mark(1, [...model.get(1)!.keys()].slice(0, FOLD_ROWS), true, 1));
+  assert.ok(journalRecords() > 0, 'a mark within the bounds stays in the journal');
+  await store.write(() => mark(1, [...model.get(1)!.keys()].slice(-20), true, 1));
+  await store.write(() => mark(2, [...model.get(2)!.keys()].slice(0, 10), false, 1));
+  await store.write(() => mark(2, [...model.get(2)!.keys()].slice(0, 10), true, 1));
+  assert.is(store.tables.get('userFlagOps')!.getKeysCount({ start: [1], end: [2] }), 0, "user 1's journal past its bound was folded");
+  const user2Records = () => store.tables.get('userFlagOps')!.getKeysCount({ start: [2], end: [3] });
+  // Rows of conversation 10's last chunk, where the append below goes.
+  const newest = [...model.get(2)!].filter(([, [, recipientId]]) => recipientId === 10).slice(-5).map(([id]) => id);
+  for (let k = 0; user2Records() < FOLD_RECORDS; k++) await store.write(() => mark(2, [newest[k % newest.length]!], k % 2 === 0, 2));
+  // The record past the bound is written in a batch whose earlier write appended to the user's
+  // rows: the fold writes those appends first (they would be written again over it).
+  const appended = ++lastId;
+  await Promise.all([
+    store.write(() => {
+      store.userMessages.append(2, 10, appended, 0);
+      model.get(2)!.set(appended, [0, 10]);
+    }),
+    store.write(() => mark(2, [newest[0]!], true, 32)),
+  ]);
+  assert.is(user2Records(), 0, "user 2's journal past its records bound was folded");
+  await checkAfterRestart('after folds past the bounds');
   await store.close();
   rmSync(dirname(path), { recursive: true, force: true });
 });

@@ -14,7 +14,7 @@ const realmKeyed = [
   'pushTokens', 'notificationOutbox', 'pushShown', 'emailBatches', 'historicalHolders',
 ];
 /** Server-wide tables keyed by a user, a channel or a message of the realm first. */
-const userKeyed = ['userMessageRows', 'senderMessages'];
+const userKeyed = ['userMessageRows', 'userFlagOps', 'senderMessages'];
 const channelKeyed = ['channelMessages', 'topicMessages'];
 const messageKeyed = ['messages', 'headers'];
 

@@ -23,6 +23,8 @@
 //                                          chunks (userMessages.ts); empty for the chunk in the tail:
 //   userMessageTails [recipientId, userId] → the conversation's last chunk written, after its first
 //                                          message ID
+//   userFlagOps [userId, sequence]        → a flag set or cleared on rows of the user's, not yet
+//                                          written into their chunks (flagJournal.ts)
 //   channelMessages [channelId, messageId] → topic; a channel's messages in order
 //   topicMessages [channelId, topic lowercased, messageId] → topic; a topic's messages in order
 //   searchPostings [realmId, term, messageId] → true; searchWords [realmId, term] → true: the
@@ -185,8 +187,10 @@ function span(prefix: (number | string)[], from: number, reverse: boolean) {
 /** The data layout this version writes. Format 1 is every layout from before the format was
  * recorded (brought up to date by the migrations below); a data directory records its format.
  * Format 4 keeps conversations' last chunks in userMessageTails; format 3's chunks are read as they
- * are (a chunk moves to the tail when next written), but a version before it would not read them. */
-export const STORE_FORMAT = 4;
+ * are (a chunk moves to the tail when next written), but a version before it would not read them.
+ * Format 5 keeps flag updates in userFlagOps until they are folded into the chunks; a version
+ * before it would not apply them. */
+export const STORE_FORMAT = 5;
 /** The first format with the full-text index: older directories are indexed at open. */
 const SEARCH_INDEX_FORMAT = 3;
 /** Messages indexed per transaction when the search index is built. */
@@ -283,7 +287,7 @@ export class Store {
     this.backfill(this.senderMessages, this.messages, () => {
       for (const { value } of this.messages.getRange()) this.senderMessages.put([value.senderId, value.id], true);
     });
-    this.userMessages = new UserMessageIndex(this.open('userMessageRows', { encoding: 'binary' }), this.open('userMessageTails', { encoding: 'binary' }));
+    this.userMessages = new UserMessageIndex(this.open('userMessageRows', { encoding: 'binary' }), this.open('userMessageTails', { encoding: 'binary' }), this.open('userFlagOps', { encoding: 'binary' }));
     this.migrateUserMessageRows();
     this.channelMessages = this.open('channelMessages');
     this.topicMessages = this.open('topicMessages');

@@ -19,9 +19,13 @@
 //   userMessageTails [recipientId, userId] → value: the tail's first message ID (uint32), then its
 //                                            entries as above
 //
+// Flag updates on rows a user has go to the user's flag journal (flagJournal.ts) instead of the
+// chunks, which it is folded into later; rows read from LMDB have it applied.
+//
 // Active users' rows are also held in memory (rowTables.ts), all conversations merged by message
 // ID: a window of everything, or a flag update over thousands of rows, reads them there.
 import type { Database } from 'lmdb';
+import { FlagJournal, FOLD_RECORDS, FOLD_ROWS } from './flagJournal.js';
 import { RowTable, TableCache } from './rowTables.js';
 
 export const MAX_ENTRIES = 160;
@@ -118,6 +122,12 @@ function decode(bytes: Buffer): Row[] {
   return rows;
 }
 
+/** The IDs ascending without repeats: the list itself when it is so already (a window's are). */
+function ascendingOnce(ids: readonly number[]): readonly number[] {
+  if (ids.every((id, index) => index === 0 || ids[index - 1]! < id)) return ids;
+  return [...new Set(ids)].sort((a, b) => a - b);
+}
+
 /** The index of the first element greater than `value` in a sorted array. */
 function upperBound(sorted: readonly number[], value: number): number {
   let low = 0;
@@ -175,10 +185,15 @@ export class UserMessageIndex {
   /** Each user's newest row (`newest`), read on first use and forgotten by any write of the user's. */
   private readonly newestIds = new Map<number, number>();
 
+  private readonly journal: FlagJournal;
+
   constructor(
     private readonly db: Database<Buffer, Key>,
     private readonly tails: Database<Buffer, TailKey>,
-  ) {}
+    journal: Database<Buffer, [userId: number, sequence: number]>,
+  ) {
+    this.journal = new FlagJournal(journal);
+  }
 
   /** Forgets what was read or written in memory: after another writer changed rows, or after a
    * write was rolled back (`rolledBack`: of the users' rows in memory, only those it loaded or
@@ -188,8 +203,12 @@ export class UserMessageIndex {
     this.userConversations.clear();
     this.newestIds.clear();
     this.dirty = [];
-    if (rolledBack) this.active.dropWritten();
-    else this.active.clear();
+    if (rolledBack) {
+      this.active.dropWritten();
+    } else {
+      this.active.clear();
+      this.journal.forget();
+    }
   }
 
   /** A write of a batch starts: what it appends can be taken back (`rollBackWrite`), and the rows
@@ -197,6 +216,7 @@ export class UserMessageIndex {
   beginWrite(): void {
     this.write = ++this.writes;
     this.active.beginWrite();
+    this.journal.beginWrite();
   }
 
   /** The write succeeded: its appends stay with the batch's. */
@@ -204,6 +224,7 @@ export class UserMessageIndex {
     for (const conversation of this.changed) conversation.before = undefined;
     this.changed.length = 0;
     this.write = 0;
+    this.journal.endWrite();
   }
 
   /** The write failed (LMDB rolled its transaction back): its appends are taken back, those of the
@@ -216,6 +237,7 @@ export class UserMessageIndex {
     // Where their chunks start and which one is in the tail, as LMDB has it again (the write may
     // have moved them), for `flush` to write the batch's earlier appends.
     for (const conversation of this.dirty) Object.assign(conversation, this.chunksOf(conversation.userId, conversation.recipientId));
+    this.journal.rollBackWrite();
     this.endWrite();
   }
 
@@ -260,7 +282,7 @@ export class UserMessageIndex {
   }
 
   /** The user's rows in memory, read from LMDB when not held: every conversation's chunks, merged
-   * by message ID (one sort of packed numbers). */
+   * by message ID (one sort of packed numbers), with the flag journal applied. */
   rows(userId: number): RowTable {
     return this.active.load(userId, () => {
       this.flush();
@@ -280,6 +302,11 @@ export class UserMessageIndex {
       for (const key of keys) {
         const conversation = key % CONVERSATIONS;
         table.push((key - conversation) / CONVERSATIONS, flagsAt(chunks[conversation]!, next[conversation]!++), conversations[conversation]!);
+      }
+      const overlay = this.journal.overlay(userId);
+      for (let index = 0, at = 0; index < overlay.length; index++) {
+        at = table.seek(overlay.ids[index]!, at);
+        if (at < table.length && table.ids[at] === overlay.ids[index]) table.first[at] = overlay.flagsAt(index, table.first[at]!);
       }
       return table;
     });
@@ -416,7 +443,10 @@ export class UserMessageIndex {
     const chunk = this.locate(userId, recipientId, messageId);
     if (!chunk) return undefined;
     const index = lowerBound(chunk.bytes, messageId);
-    return index < count(chunk.bytes) && idAt(chunk.bytes, index) === messageId ? flagsAt(chunk.bytes, index) : undefined;
+    if (index >= count(chunk.bytes) || idAt(chunk.bytes, index) !== messageId) return undefined;
+    // Read before the journal is: its read may reuse lmdb-js's read buffer, which holds the chunk.
+    const stored = flagsAt(chunk.bytes, index);
+    return this.journal.overlay(userId).flagsOf(messageId, stored);
   }
 
   /** Adds the row of a new message (its ID above every other): the send path. In a batch of
@@ -473,10 +503,57 @@ export class UserMessageIndex {
     return had;
   }
 
-  /** Sets (or, with undefined, removes) rows of one conversation: one write per chunk touched. */
+  /** Sets (or, with undefined, removes) rows of one conversation: one write per chunk touched,
+   * after the user's flag journal is folded into the chunks. */
   apply(userId: number, recipientId: number, changes: RowChanges): void {
     this.flush();
+    this.fold(userId);
     const sorted = changes.sorted();
+    this.writeChunks(userId, recipientId, sorted);
+    this.held(userId, recipientId, sorted);
+  }
+
+  /** Sets (add) or clears a flag bit on rows the user has (`messageIds`, each a row of theirs):
+   * in memory at once, in LMDB as one record of the user's flag journal, which is folded into the
+   * chunks once it has grown past its bounds. Call inside a write. */
+  mark(userId: number, messageIds: readonly number[], add: boolean, bit: number): void {
+    if (messageIds.length === 0) return;
+    const ids = ascendingOnce(messageIds);
+    const table = this.rows(userId);
+    // Marked before the change: a write that fails here drops the table on rollback.
+    this.active.changed(userId);
+    let at = 0;
+    for (const id of ids) {
+      at = table.seek(id, at);
+      if (at >= table.length || table.ids[at] !== id) throw new Error(`user ${userId} has no row for message ${id}`);
+      table.first[at] = add ? table.first[at]! | bit : table.first[at]! & ~bit;
+    }
+    const overlay = this.journal.record(userId, ids, add, bit);
+    if (overlay.length > FOLD_ROWS || overlay.records > FOLD_RECORDS) this.fold(userId);
+  }
+
+  /** Writes the user's flag journal into their chunks and removes its records: their rows in
+   * memory hold each row's flags as the journal left them, and its conversation. */
+  private fold(userId: number): void {
+    if (this.journal.overlay(userId).records === 0) return;
+    // The batch's appends first: a chunk they changed would be written again after the fold.
+    this.flush();
+    const table = this.rows(userId);
+    const overlay = this.journal.take(userId);
+    const byConversation = new Map<number, RowChanges>();
+    for (let index = 0, at = 0; index < overlay.length; index++) {
+      at = table.seek(overlay.ids[index]!, at);
+      if (at >= table.length || table.ids[at] !== overlay.ids[index]) continue;
+      const recipientId = table.second[at]!;
+      let changes = byConversation.get(recipientId);
+      if (!changes) byConversation.set(recipientId, (changes = new RowChanges()));
+      changes.add(overlay.ids[index]!, table.first[at]!);
+    }
+    for (const [recipientId, changes] of byConversation) this.writeChunks(userId, recipientId, changes);
+  }
+
+  /** Writes changes (ascending) to one conversation's chunks. */
+  private writeChunks(userId: number, recipientId: number, sorted: RowChanges): void {
     const { ids } = sorted;
     let next = 0;
     while (next < ids.length) {
@@ -489,7 +566,6 @@ export class UserMessageIndex {
       this.rewrite(userId, recipientId, chunk, sorted, next, end);
       next = end;
     }
-    this.held(userId, recipientId, sorted);
   }
 
   /** Writes the changes `start` to `end` (exclusive, ascending), which fall in one chunk's place. */
@@ -541,12 +617,13 @@ export class UserMessageIndex {
     const range = reverse
       ? { start: [userId, recipientId, from], end: [userId, recipientId, -1], reverse: true }
       : { start: [userId, recipientId, this.startOf(userId, recipientId, from) ?? from], end: [userId, recipientId, NEWEST] };
+    const overlay = this.journal.overlay(userId);
     for (const { value: stored } of this.db.getRange(range) as Iterable<{ value: Buffer }>) {
       const value = this.entries(userId, recipientId, stored);
       if (reverse) {
-        for (let index = lowerBound(value, from + 1) - 1; index >= 0; index--) yield [idAt(value, index), flagsAt(value, index)];
+        for (let index = lowerBound(value, from + 1) - 1; index >= 0; index--) yield [idAt(value, index), overlay.flagsOf(idAt(value, index), flagsAt(value, index))];
       } else {
-        for (let index = lowerBound(value, from); index < count(value); index++) yield [idAt(value, index), flagsAt(value, index)];
+        for (let index = lowerBound(value, from); index < count(value); index++) yield [idAt(value, index), overlay.flagsOf(idAt(value, index), flagsAt(value, index))];
       }
     }
   }

@@ -55,9 +55,10 @@ function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly Wind
     return channelId;
   };
   const removingRead = change.op === 'remove' && bit === Flag.read;
-  const byConversation = new Map<number, RowChanges>();
-  // Conversations where a row is made from the channel's history (the user never received it).
-  const fromHistory = new Set<number>();
+  // Rows the user has, whose bit changes; and rows made from a channel's history (the user never
+  // received the message), by conversation.
+  const marked: number[] = [];
+  const fromHistory = new Map<number, RowChanges>();
   for (const entry of entries) {
     if (removingRead && skippedChannel(entry.recipientId) !== null) continue;
     // A message the user never received reads as historical and read; flagging it otherwise
@@ -67,15 +68,19 @@ function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly Wind
     if (next === current) continue;
     applied.entries.push(entry);
     applied.flags.push(next);
-    let rows = byConversation.get(entry.recipientId);
-    if (!rows) byConversation.set(entry.recipientId, (rows = new RowChanges()));
+    if (entry.received) {
+      marked.push(entry.id);
+      continue;
+    }
+    let rows = fromHistory.get(entry.recipientId);
+    if (!rows) fromHistory.set(entry.recipientId, (rows = new RowChanges()));
     rows.add(entry.id, next);
-    if (!entry.received) fromHistory.add(entry.recipientId);
   }
   for (const channelId of skipped.values()) if (channelId !== null) applied.ignoredChannels.push(channelId);
   applied.ignoredChannels.sort((a, b) => a - b);
-  for (const [recipientId, rows] of byConversation) ctx.store.userMessages.apply(user.id, recipientId, rows);
-  noteHistoricalRows(ctx, user.id, fromHistory);
+  ctx.store.userMessages.mark(user.id, marked, change.op === 'add', bit);
+  for (const [recipientId, rows] of fromHistory) ctx.store.userMessages.apply(user.id, recipientId, rows);
+  noteHistoricalRows(ctx, user.id, fromHistory.keys());
   if (applied.entries.length === 0) return applied;
   const ids = applied.entries.map((entry) => entry.id);
   ctx.emit(flagEvent(ctx, user, applied, ids, change), [user.id]);

@@ -1,0 +1,198 @@
+// Flag changes on rows a user already has, kept as a journal beside the conversation chunks
+// (userMessages.ts) until they are folded into them. A flag update over a window of everything
+// changes a few rows in each of dozens of conversations; rewriting each one's chunks dirtied a
+// leaf page per conversation (65-92 pages and their fdatasync for 5,000 rows), where one journal
+// record is a few contiguous pages:
+//
+//   userFlagOps [userId, sequence] → value: op (uint8: 1 sets the bits, 0 clears them), the bits
+//                                    (uint16), then the message IDs ascending as LEB128 deltas
+//
+// A row's flags are its chunk's, with the user's records applied in sequence. Their sum is the
+// user's overlay: for each message ID, the bits set and the bits cleared by the last record that
+// named them (applying it twice changes nothing, so a chunk written from flags already overlaid
+// reads the same). A record names only rows the user has. Any other change to a user's rows than
+// an append (rows added, removed or moved; flags set by an edit) folds the journal first: its
+// flags are written into the chunks and its records removed. So does a journal grown past
+// FOLD_ROWS rows or FOLD_RECORDS records, in the write that grows it: what a record saves is paid
+// once per fold, however many records set the same rows.
+import type { Database } from 'lmdb';
+
+/** The rows, and the records, past which a write folds its journal into the user's chunks. */
+export const FOLD_ROWS = 16_384;
+export const FOLD_RECORDS = 64;
+const HEADER = 3;
+
+type Key = [userId: number, sequence: number];
+
+/** A user's journal summed: message IDs ascending, each with the bits its records set and clear. */
+export class FlagOverlay {
+  static readonly EMPTY = new FlagOverlay(new Uint32Array(0), new Uint16Array(0), new Uint16Array(0), 0, 0);
+
+  private constructor(
+    readonly ids: Uint32Array,
+    private readonly set: Uint16Array,
+    private readonly cleared: Uint16Array,
+    /** The sequence of the first record, and how many there are. */
+    readonly firstSequence: number,
+    readonly records: number,
+  ) {}
+
+  get length(): number {
+    return this.ids.length;
+  }
+
+  get nextSequence(): number {
+    return this.firstSequence + this.records;
+  }
+
+  /** A row's flags as stored in its chunk, with the journal applied. */
+  flagsOf(messageId: number, stored: number): number {
+    if (this.ids.length === 0) return stored;
+    let low = 0;
+    let high = this.ids.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.ids[middle]! < messageId) low = middle + 1;
+      else high = middle;
+    }
+    return low < this.ids.length && this.ids[low] === messageId ? this.flagsAt(low, stored) : stored;
+  }
+
+  /** The overlay's `index`th row's flags, stored as `stored`. */
+  flagsAt(index: number, stored: number): number {
+    return (stored & ~this.cleared[index]!) | this.set[index]!;
+  }
+
+  /** This overlay with one more record: `bits` set (add) or cleared on the rows of `ids`
+   * (ascending, without repeats), merged in one pass. */
+  with(ids: readonly number[], add: boolean, bits: number, sequence: number): FlagOverlay {
+    const capacity = this.ids.length + ids.length;
+    const merged = { ids: new Uint32Array(capacity), set: new Uint16Array(capacity), cleared: new Uint16Array(capacity) };
+    let length = 0;
+    const push = (id: number, set: number, cleared: number) => {
+      merged.ids[length] = id;
+      merged.set[length] = set;
+      merged.cleared[length++] = cleared;
+    };
+    let mine = 0;
+    for (const id of ids) {
+      while (mine < this.ids.length && this.ids[mine]! < id) push(this.ids[mine]!, this.set[mine]!, this.cleared[mine++]!);
+      const known = mine < this.ids.length && this.ids[mine] === id;
+      const set = known ? this.set[mine]! : 0;
+      const cleared = known ? this.cleared[mine++]! : 0;
+      push(id, add ? set | bits : set & ~bits, add ? cleared & ~bits : cleared | bits);
+    }
+    while (mine < this.ids.length) push(this.ids[mine]!, this.set[mine]!, this.cleared[mine++]!);
+    const first = this.records === 0 ? sequence : this.firstSequence;
+    return new FlagOverlay(merged.ids.subarray(0, length), merged.set.subarray(0, length), merged.cleared.subarray(0, length), first, sequence + 1 - first);
+  }
+}
+
+function encode(ids: readonly number[], add: boolean, bits: number): Buffer {
+  // A delta takes at most five bytes (uint32).
+  const bytes = Buffer.allocUnsafe(HEADER + ids.length * 5);
+  bytes[0] = add ? 1 : 0;
+  bytes.writeUInt16LE(bits, 1);
+  let at = HEADER;
+  let previous = 0;
+  for (const id of ids) {
+    let delta = id - previous;
+    previous = id;
+    while (delta >= 0x80) {
+      bytes[at++] = (delta & 0x7f) | 0x80;
+      delta >>>= 7;
+    }
+    bytes[at++] = delta;
+  }
+  return bytes.subarray(0, at);
+}
+
+function decode(bytes: Buffer): { ids: number[]; add: boolean; bits: number } {
+  const ids: number[] = [];
+  let previous = 0;
+  for (let at = HEADER; at < bytes.length; ) {
+    let delta = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = bytes[at++]!;
+      delta += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) break;
+    }
+    previous += delta;
+    ids.push(previous);
+  }
+  return { ids, add: bytes[0] === 1, bits: bytes.readUInt16LE(1) };
+}
+
+/** The journal's table and each user's overlay, read on first use and kept in step with every
+ * write; a write rolled back puts back the overlays it changed. */
+export class FlagJournal {
+  private readonly overlays = new Map<number, FlagOverlay>();
+  /** The overlays the write under way changed, as they were before it (undefined: not read yet). */
+  private readonly before = new Map<number, FlagOverlay | undefined>();
+
+  constructor(private readonly db: Database<Buffer, Key>) {}
+
+  /** The user's overlay (FlagOverlay.EMPTY when the journal is empty). */
+  overlay(userId: number): FlagOverlay {
+    let overlay = this.overlays.get(userId);
+    if (!overlay) {
+      overlay = FlagOverlay.EMPTY;
+      for (const { key, value } of this.db.getRange({ start: [userId, 0], end: [userId + 1] }) as Iterable<{ key: Key; value: Buffer }>) {
+        const { ids, add, bits } = decode(value);
+        overlay = overlay.with(ids, add, bits, key[1]);
+      }
+      this.overlays.set(userId, overlay);
+    }
+    return overlay;
+  }
+
+  /** Writes a record: `bits` set (add) or cleared on the user's rows of `ids` (ascending, without
+   * repeats). Returns the overlay with it. Call inside a write. */
+  record(userId: number, ids: readonly number[], add: boolean, bits: number): FlagOverlay {
+    const overlay = this.overlay(userId);
+    const sequence = overlay.nextSequence;
+    this.db.put([userId, sequence], encode(ids, add, bits));
+    return this.replace(userId, overlay.with(ids, add, bits, sequence));
+  }
+
+  /** Removes the user's records, returning their overlay, for the caller to write into the chunks.
+   * Call inside a write. */
+  take(userId: number): FlagOverlay {
+    const overlay = this.overlay(userId);
+    if (overlay.records === 0) return overlay;
+    for (let sequence = overlay.firstSequence; sequence < overlay.nextSequence; sequence++) this.db.remove([userId, sequence]);
+    this.replace(userId, FlagOverlay.EMPTY);
+    return overlay;
+  }
+
+  private replace(userId: number, overlay: FlagOverlay): FlagOverlay {
+    if (!this.before.has(userId)) this.before.set(userId, this.overlays.get(userId));
+    this.overlays.set(userId, overlay);
+    return overlay;
+  }
+
+  /** A write begins: what changed before it is settled. */
+  beginWrite(): void {
+    this.before.clear();
+  }
+
+  /** The write under way succeeded: its overlays stay. */
+  endWrite(): void {
+    this.before.clear();
+  }
+
+  /** The write under way was rolled back: the overlays it changed are as they were before it. */
+  rollBackWrite(): void {
+    for (const [userId, overlay] of this.before) {
+      if (overlay) this.overlays.set(userId, overlay);
+      else this.overlays.delete(userId);
+    }
+    this.before.clear();
+  }
+
+  /** Forgets every overlay (another writer changed the journal), to be read again when used. */
+  forget(): void {
+    this.overlays.clear();
+    this.before.clear();
+  }
+}
