@@ -67,24 +67,42 @@ export class FlagOverlay {
    * (ascending, without repeats), merged in one pass. */
   with(ids: readonly number[], add: boolean, bits: number, sequence: number): FlagOverlay {
     const capacity = this.ids.length + ids.length;
-    const merged = { ids: new Uint32Array(capacity), set: new Uint16Array(capacity), cleared: new Uint16Array(capacity) };
+    const [mergedIds, mergedSet, mergedCleared] = [new Uint32Array(capacity), new Uint16Array(capacity), new Uint16Array(capacity)];
+    const { ids: known, set, cleared } = this;
+    // The new record's bits, on a row without earlier ones.
+    const newSet = add ? bits : 0;
+    const newCleared = add ? 0 : bits;
     let length = 0;
-    const push = (id: number, set: number, cleared: number) => {
-      merged.ids[length] = id;
-      merged.set[length] = set;
-      merged.cleared[length++] = cleared;
-    };
     let mine = 0;
-    for (const id of ids) {
-      while (mine < this.ids.length && this.ids[mine]! < id) push(this.ids[mine]!, this.set[mine]!, this.cleared[mine++]!);
-      const known = mine < this.ids.length && this.ids[mine] === id;
-      const set = known ? this.set[mine]! : 0;
-      const cleared = known ? this.cleared[mine++]! : 0;
-      push(id, add ? set | bits : set & ~bits, add ? cleared & ~bits : cleared | bits);
+    for (let index = 0; index < ids.length; index++) {
+      const id = ids[index]!;
+      // Earlier rows before this one are kept as they are (whole runs of them, copied).
+      let run = mine;
+      while (run < known.length && known[run]! < id) run++;
+      if (run > mine) {
+        mergedIds.set(known.subarray(mine, run), length);
+        mergedSet.set(set.subarray(mine, run), length);
+        mergedCleared.set(cleared.subarray(mine, run), length);
+        length += run - mine;
+        mine = run;
+      }
+      mergedIds[length] = id;
+      if (mine < known.length && known[mine] === id) {
+        mergedSet[length] = add ? set[mine]! | bits : set[mine]! & ~bits;
+        mergedCleared[length] = add ? cleared[mine]! & ~bits : cleared[mine]! | bits;
+        mine++;
+      } else {
+        mergedSet[length] = newSet;
+        mergedCleared[length] = newCleared;
+      }
+      length++;
     }
-    while (mine < this.ids.length) push(this.ids[mine]!, this.set[mine]!, this.cleared[mine++]!);
+    mergedIds.set(known.subarray(mine), length);
+    mergedSet.set(set.subarray(mine), length);
+    mergedCleared.set(cleared.subarray(mine), length);
+    length += known.length - mine;
     const first = this.records === 0 ? sequence : this.firstSequence;
-    return new FlagOverlay(merged.ids.subarray(0, length), merged.set.subarray(0, length), merged.cleared.subarray(0, length), first, sequence + 1 - first);
+    return new FlagOverlay(mergedIds.subarray(0, length), mergedSet.subarray(0, length), mergedCleared.subarray(0, length), first, sequence + 1 - first);
   }
 }
 

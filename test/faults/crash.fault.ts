@@ -127,9 +127,10 @@ test(`kill -9 at random moments under mixed writes (${ROUNDS} rounds): nothing a
   const dataDir = tempDataDir('parley-crash-');
   const done: Acknowledged = { messages: [], starred: [], subscriptions: [], drafts: [], scheduled: [] };
   const started = Date.now();
+  let server: Awaited<ReturnType<typeof spawnServer>> | undefined;
   try {
     for (let round = 0; round <= ROUNDS; round++) {
-      const server = await spawnServer({ PARLEY_DATA_DIR: dataDir });
+      server = await spawnServer({ PARLEY_DATA_DIR: dataDir });
       const clients = await connect(server.baseUrl);
       if (round > 0) {
         const problems = await verify(clients, done);
@@ -165,6 +166,9 @@ test(`kill -9 at random moments under mixed writes (${ROUNDS} rounds): nothing a
       seconds: ((Date.now() - started) / 1000).toFixed(1),
     });
   } finally {
+    // A round that failed leaves its server running (the test runner would wait for it).
+    server?.child.kill('SIGKILL');
+    await server?.exited;
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
