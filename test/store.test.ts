@@ -124,9 +124,10 @@ test("flag marks go to the user's journal: read back after restarts, folded by o
     store = new Store(path);
     for (const userId of [1, 2]) {
       for (const [id, [flags, recipientId]] of model.get(userId)!) if (id % 7 === 0) assert.is(store.userMessages.get(userId, recipientId, id), flags, `${when}: user ${userId}'s flags on ${id}, read alone`);
-      for (const recipientId of [10, 11, 12]) {
+      for (const recipientId of [10, 11, 12, 13]) {
         const expected = expectedRows(userId).filter((row) => row[2] === recipientId).map(([id, flags]) => [id, flags]);
         assert.equal([...store.userMessages.conversationRange(userId, recipientId, 0)], expected, `${when}: user ${userId}, conversation ${recipientId}`);
+        assert.equal([...store.userMessages.conversationRange(userId, recipientId, Number.MAX_SAFE_INTEGER, true)], expected.reverse(), `${when}: user ${userId}, conversation ${recipientId}, newest first`);
       }
       assert.equal([...store.userMessages.range(userId, 0)], expectedRows(userId), `${when}: user ${userId}'s rows merged`);
     }
@@ -157,6 +158,20 @@ test("flag marks go to the user's journal: read back after restarts, folded by o
   assert.ok(journalRecords() > 0, 'marks are kept as journal records');
   await checkAfterRestart('marks in the journal');
 
+  // New rows leave the journal as it is: rows filling chunks and starting new ones, a new
+  // conversation's first row. So do marks given out of order and repeated.
+  const records = journalRecords();
+  await appendRows(400);
+  await store.write(() => {
+    const id = ++lastId;
+    store.userMessages.append(1, 13, id, 0);
+    model.get(1)!.set(id, [0, 13]);
+  });
+  const [a, b] = someRows(1, 50);
+  await store.write(() => mark(1, [b!, a!, b!], true, 2));
+  assert.is(journalRecords(), records + 1, 'new rows folded no journal');
+  await checkAfterRestart('after new rows');
+
   // A failed write's marks are taken back, in memory and in LMDB; the next write's record follows
   // the last committed one (it does not take the failed one's place over a committed one).
   const committed = expectedRows(1);
@@ -170,12 +185,24 @@ test("flag marks go to the user's journal: read back after restarts, folded by o
   );
   assert.equal([...store.userMessages.range(1, 0)], committed, 'a failed mark is taken back in memory');
   await store.write(() => mark(1, someRows(1, 100), true, 2));
-  await checkAfterRestart('after a failed mark');
+  // So is a failed write's fold: the journal stays as it was, to be folded by a later write.
+  const unfolded = journalRecords();
+  const folding = store.write(() => {
+    store.userMessages.put(1, 10, [...model.get(1)!.keys()].find((id) => model.get(1)!.get(id)![1] === 10)!, 64);
+    throw new Error('refused');
+  });
+  await folding.then(
+    () => assert.unreachable('the write was refused'),
+    (error: Error) => assert.is(error.message, 'refused'),
+  );
+  assert.is(journalRecords(), unfolded, "a failed write's fold is rolled back");
+  assert.equal([...store.userMessages.range(1, 0)], expectedRows(1), 'and so is what it changed in memory');
+  await checkAfterRestart('after a failed mark and a failed fold');
 
   // Any other change to a user's rows folds their journal into the chunks first.
   const [firstRow] = model.get(2)!;
   await store.write(() => mark(2, [firstRow![0]], true, 1));
-  const records = journalRecords();
+  const beforeFold = journalRecords();
   await store.write(() => {
     // Flags without the bit the journal sets on the row.
     store.userMessages.put(2, firstRow![1][1], firstRow![0], 8);
@@ -184,7 +211,7 @@ test("flag marks go to the user's journal: read back after restarts, folded by o
     for (const recipientId of [10, 11, 12]) store.userMessages.take(2, recipientId, removed);
     for (const id of removed) model.get(2)!.delete(id);
   });
-  assert.ok(journalRecords() < records, "another change to user 2's rows folded their journal");
+  assert.ok(journalRecords() < beforeFold, "another change to user 2's rows folded their journal");
   await checkAfterRestart('after a fold by other changes');
 
   // A journal past its bounds is folded by the write that grows it.
@@ -213,6 +240,34 @@ test("flag marks go to the user's journal: read back after restarts, folded by o
   await checkAfterRestart('after folds past the bounds');
   await store.close();
   rmSync(dirname(path), { recursive: true, force: true });
+});
+
+test('a copy kept by change sets reads flag marks and folds as the writer does: each change set drops what it held of them', async () => {
+  const [writerPath, copyPath] = [tempStorePath(), tempStorePath()];
+  const writer = new Store(writerPath);
+  const copy = new Store(copyPath);
+  const replicate = async (fn: () => void) => {
+    const { changes } = await writer.recordedWrite(fn);
+    await copy.applyChanges(changes);
+  };
+  await replicate(() => {
+    for (let id = 1; id <= 600; id++) writer.userMessages.append(1, 10 + (id % 2), id, 0);
+  });
+  const rowsOf = (store: Store) => [...store.userMessages.range(1, 0)];
+  // The copy reads the user's rows and journal (empty) before any mark reaches it.
+  assert.is(copy.userMessages.get(1, 10, 100), 0);
+  assert.equal(rowsOf(copy), rowsOf(writer));
+  for (let round = 0; round < FOLD_RECORDS + 2; round++) {
+    await replicate(() => writer.userMessages.mark(1, [100 + round * 2, 300 + round], round % 3 !== 0, round % 2 === 0 ? 1 : 2));
+    assert.is(copy.userMessages.get(1, 10, 100 + round * 2), writer.userMessages.get(1, 10, 100 + round * 2), `round ${round}: a row read alone`);
+    assert.equal(rowsOf(copy), rowsOf(writer), `round ${round}: the rows`);
+  }
+  const journal = (store: Store) => [...store.tables.get('userFlagOps')!.getKeys()];
+  assert.ok(journal(writer).length < FOLD_RECORDS, 'the writer folded its journal past its bound');
+  assert.equal(journal(copy), journal(writer), 'and the copy holds the same records');
+  await Promise.all([writer.close(), copy.close()]);
+  rmSync(dirname(writerPath), { recursive: true, force: true });
+  rmSync(dirname(copyPath), { recursive: true, force: true });
 });
 
 test('a write rolled back leaves the rows and topics in memory as committed; other users keep theirs', async () => {

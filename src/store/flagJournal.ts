@@ -11,15 +11,19 @@
 // user's overlay: for each message ID, the bits set and the bits cleared by the last record that
 // named them (applying it twice changes nothing, so a chunk written from flags already overlaid
 // reads the same). A record names only rows the user has. Any other change to a user's rows than
-// an append (rows added, removed or moved; flags set by an edit) folds the journal first: its
-// flags are written into the chunks and its records removed. So does a journal grown past
-// FOLD_ROWS rows or FOLD_RECORDS records, in the write that grows it: what a record saves is paid
-// once per fold, however many records set the same rows.
+// a new row (rows removed or moved; flags set by an edit or on a row from a channel's history)
+// folds the journal first: its flags are written into the chunks and its records removed. So does
+// a journal grown past FOLD_ROWS rows or FOLD_RECORDS records, and any journal grown while the
+// overlays in memory hold more than JOURNAL_ROWS rows together, in the write that grows it: what
+// a record saves is paid once per fold, however many records set the same rows.
 import type { Database } from 'lmdb';
 
 /** The rows, and the records, past which a write folds its journal into the user's chunks. */
 export const FOLD_ROWS = 16_384;
 export const FOLD_RECORDS = 64;
+/** The rows all users' overlays may hold in memory together (8 bytes each) before a write that
+ * grows one folds it. */
+export const JOURNAL_ROWS = 2_000_000;
 const HEADER = 3;
 
 type Key = [userId: number, sequence: number];
@@ -145,6 +149,8 @@ function decode(bytes: Buffer): { ids: number[]; add: boolean; bits: number } {
  * write; a write rolled back puts back the overlays it changed. */
 export class FlagJournal {
   private readonly overlays = new Map<number, FlagOverlay>();
+  /** The rows of every overlay in memory. */
+  heldRows = 0;
   /** The overlays the write under way changed, as they were before it (undefined: not read yet). */
   private readonly before = new Map<number, FlagOverlay | undefined>();
 
@@ -159,7 +165,7 @@ export class FlagJournal {
         const { ids, add, bits } = decode(value);
         overlay = overlay.with(ids, add, bits, key[1]);
       }
-      this.overlays.set(userId, overlay);
+      this.hold(userId, overlay);
     }
     return overlay;
   }
@@ -185,26 +191,25 @@ export class FlagJournal {
 
   private replace(userId: number, overlay: FlagOverlay): FlagOverlay {
     if (!this.before.has(userId)) this.before.set(userId, this.overlays.get(userId));
-    this.overlays.set(userId, overlay);
+    this.hold(userId, overlay);
     return overlay;
   }
 
-  /** A write begins: what changed before it is settled. */
-  beginWrite(): void {
-    this.before.clear();
+  /** Holds the user's overlay in memory (undefined: none, to be read when used). */
+  private hold(userId: number, overlay: FlagOverlay | undefined): void {
+    this.heldRows += (overlay?.length ?? 0) - (this.overlays.get(userId)?.length ?? 0);
+    if (overlay) this.overlays.set(userId, overlay);
+    else this.overlays.delete(userId);
   }
 
-  /** The write under way succeeded: its overlays stay. */
-  endWrite(): void {
+  /** A write begins or succeeded: what changed before is settled. */
+  settle(): void {
     this.before.clear();
   }
 
   /** The write under way was rolled back: the overlays it changed are as they were before it. */
   rollBackWrite(): void {
-    for (const [userId, overlay] of this.before) {
-      if (overlay) this.overlays.set(userId, overlay);
-      else this.overlays.delete(userId);
-    }
+    for (const [userId, overlay] of this.before) this.hold(userId, overlay);
     this.before.clear();
   }
 
@@ -212,5 +217,6 @@ export class FlagJournal {
   forget(): void {
     this.overlays.clear();
     this.before.clear();
+    this.heldRows = 0;
   }
 }

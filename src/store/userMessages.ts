@@ -25,7 +25,7 @@
 // Active users' rows are also held in memory (rowTables.ts), all conversations merged by message
 // ID: a window of everything, or a flag update over thousands of rows, reads them there.
 import type { Database } from 'lmdb';
-import { FlagJournal, FOLD_RECORDS, FOLD_ROWS } from './flagJournal.js';
+import { FlagJournal, FOLD_RECORDS, FOLD_ROWS, JOURNAL_ROWS } from './flagJournal.js';
 import { RowTable, TableCache } from './rowTables.js';
 
 export const MAX_ENTRIES = 160;
@@ -216,7 +216,7 @@ export class UserMessageIndex {
   beginWrite(): void {
     this.write = ++this.writes;
     this.active.beginWrite();
-    this.journal.beginWrite();
+    this.journal.settle();
   }
 
   /** The write succeeded: its appends stay with the batch's. */
@@ -224,7 +224,7 @@ export class UserMessageIndex {
     for (const conversation of this.changed) conversation.before = undefined;
     this.changed.length = 0;
     this.write = 0;
-    this.journal.endWrite();
+    this.journal.settle();
   }
 
   /** The write failed (LMDB rolled its transaction back): its appends are taken back, those of the
@@ -461,7 +461,7 @@ export class UserMessageIndex {
     const unwritten = conversation.unwritten;
     let bytes = unwritten ? unwritten.bytes : lastStart === undefined ? undefined : this.read(conversation, lastStart);
     const length = unwritten ? unwritten.length : (bytes?.length ?? 0);
-    if (!bytes || length >= CHUNK_BYTES || bytes.readUInt32LE(length - ENTRY_BYTES) >= messageId) return this.put(userId, recipientId, messageId, flags);
+    if (!bytes || length >= CHUNK_BYTES || bytes.readUInt32LE(length - ENTRY_BYTES) >= messageId) return this.addRow(userId, recipientId, messageId, flags);
     this.heldAppended(userId, recipientId, messageId, flags);
     if (!this.deferAppends) {
       this.putChunk(conversation, lastStart!, withRow(bytes, messageId, flags));
@@ -479,6 +479,16 @@ export class UserMessageIndex {
     this.remember(conversation);
     if (!unwritten) this.dirty.push(conversation);
     conversation.unwritten = { firstId: lastStart!, bytes, length: length + ENTRY_BYTES };
+  }
+
+  /** Adds a row the user does not have (a new chunk, or a place among the chunks) without folding
+   * the flag journal: it names only rows the user has, and a chunk rewritten around the new row
+   * keeps its stored flags, which the journal still applies to. */
+  private addRow(userId: number, recipientId: number, messageId: number, flags: number): void {
+    this.flush();
+    const row = RowChanges.of([[messageId, flags]]);
+    this.writeChunks(userId, recipientId, row);
+    this.held(userId, recipientId, row);
   }
 
   /** Sets one row (creating it if needed); call inside a write. */
@@ -529,7 +539,7 @@ export class UserMessageIndex {
       table.first[at] = add ? table.first[at]! | bit : table.first[at]! & ~bit;
     }
     const overlay = this.journal.record(userId, ids, add, bit);
-    if (overlay.length > FOLD_ROWS || overlay.records > FOLD_RECORDS) this.fold(userId);
+    if (overlay.length > FOLD_ROWS || overlay.records > FOLD_RECORDS || this.journal.heldRows > JOURNAL_ROWS) this.fold(userId);
   }
 
   /** Writes the user's flag journal into their chunks and removes its records: their rows in

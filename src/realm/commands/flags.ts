@@ -78,8 +78,10 @@ function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly Wind
   }
   for (const channelId of skipped.values()) if (channelId !== null) applied.ignoredChannels.push(channelId);
   applied.ignoredChannels.sort((a, b) => a - b);
-  ctx.store.userMessages.mark(user.id, marked, change.op === 'add', bit);
+  // History rows first: a change other than a mark folds the user's flag journal, which would
+  // write the mark's record into the chunks at once.
   for (const [recipientId, rows] of fromHistory) ctx.store.userMessages.apply(user.id, recipientId, rows);
+  ctx.store.userMessages.mark(user.id, marked, change.op === 'add', bit);
   noteHistoricalRows(ctx, user.id, fromHistory.keys());
   if (applied.entries.length === 0) return applied;
   const ids = applied.entries.map((entry) => entry.id);
