@@ -33,8 +33,8 @@ const WINDOW = 5000;
 
 type Case = { name: string; narrow: RawTerm[] };
 
-/** What the HTTP and Zulip-model rounds need of the dataset (the actor's realm, store and caches are let go first,
- * so the bench process's own garbage collection does not land in the HTTP figures). */
+/** What the HTTP and Zulip-model rounds need of the dataset (the actor's realm, store and caches
+ * are let go first, so the bench process's own garbage collection does not land in their figures). */
 type Requests = Pick<Dataset, 'ownerId' | 'ownerEmail' | 'apiKey' | 'messageIds' | 'channelNames'>;
 
 function cases(dataset: Requests): Case[] {

@@ -16,8 +16,8 @@
 // (zerver_usermessage, 10 million for the full dataset), exported from the Parley store, the rows
 // inserted message by message as Zulip's send path creates them (so a user's rows lie spread over
 // the table as in Zulip's), the channels' recipients and the subscriptions; then Zulip's indexes,
-// VACUUM ANALYZE and a checkpoint. PostgreSQL keeps its durability defaults (fsync and
-// synchronous_commit on), with shared_buffers large enough to hold the tables and their indexes.
+// VACUUM ANALYZE and a checkpoint. PostgreSQL is configured as Zulip configures it (zulipSettings),
+// its durability at the defaults (fsync and synchronous_commit on).
 //
 // A request is one transaction, its statements sent over one kept-alive connection: the window's
 // query (the SQL SQLAlchemy builds, with the window's message IDs and flags), then
@@ -30,6 +30,7 @@
 // that the model can only be faster than Zulip: the request's authentication and the channel's
 // look-up (memcached in Zulip), and what follows the commit (the event to Tornado, the unread
 // message_details, the mobile notifications' clearing, the analytics counts).
+import { totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import type { RawTerm } from '../../src/messages/narrow.js';
@@ -38,10 +39,27 @@ import type { Store } from '../../src/store/store.js';
 import { startPostgres } from './postgres.js';
 import { CHANNEL_INDEXES, CHANNEL_RECIPIENT, createIndexes, createZulipTables, insertUserMessages, MESSAGE_INDEXES, USERMESSAGE_INDEXES } from './zulipSchema.js';
 
-/** PostgreSQL's settings: the defaults (fsync, synchronous_commit and full_page_writes on), with
- * room for the tables and indexes in shared buffers, for the index builds, and for the load's WAL
- * between checkpoints. */
-const SETTINGS = { shared_buffers: '2GB', maintenance_work_mem: '512MB', max_wal_size: '4GB' };
+/** PostgreSQL tuned as Zulip's installer tunes it for the machine's memory
+ * (puppet/zulip/manifests/profile/postgresql.pp, templates/postgresql/zulip.conf.template.erb),
+ * with shared buffers of at least 2 GB so that they hold the tables and their indexes (1.3 GB for
+ * the full dataset), and random_page_cost 1.1, the value PostgreSQL's documentation suggests for
+ * solid-state disks and data held in memory (zulip.conf's [postgresql] random_page_cost): at the
+ * default 4 the planner reads the user's rows through zerver_usermessage_message_id and its
+ * window and lock queries take two to ten times as long. Durability at PostgreSQL's defaults
+ * (fsync, synchronous_commit and full_page_writes on), as Zulip leaves it. */
+function zulipSettings(): Record<string, string> {
+  const mb = totalmem() / 2 ** 20;
+  const size = (value: number) => `${Math.floor(value)}MB`;
+  return {
+    shared_buffers: size(Math.max(mb / 8, 2048)),
+    effective_cache_size: size((mb * 10) / 32),
+    work_mem: size(mb / 512),
+    maintenance_work_mem: size(mb / 32),
+    wal_buffers: '4MB',
+    checkpoint_completion_target: '0.7',
+    random_page_cost: '1.1',
+  };
+}
 
 /** What update_message_flags_for_narrow is given. */
 export interface NarrowFlagsRequest {
@@ -200,12 +218,13 @@ function windowQuery(realmId: number, recipients: ReadonlyMap<string, number>, u
 }
 
 export async function startZulipFlagsModel(store: Store, realmId: number): Promise<ZulipFlagsModel | string> {
-  const postgres = await startPostgres(SETTINGS);
+  const settings = zulipSettings();
+  const postgres = await startPostgres(settings);
   if (typeof postgres === 'string') return postgres;
   const db = postgres.client;
   try {
     const started = performance.now();
-    console.log(`Zulip model: PostgreSQL ${postgres.version}, ${Object.entries(SETTINGS).map(([name, value]) => `${name} ${value}`).join(', ')}`);
+    console.log(`Zulip model: PostgreSQL ${postgres.version}, ${Object.entries(settings).map(([name, value]) => `${name} ${value}`).join(', ')}`);
     const { recipients, userMessages } = await load(db, store, realmId);
     const loadSeconds = (performance.now() - started) / 1000;
     const size = await db.query<{ bytes: string }>("SELECT pg_total_relation_size('zerver_usermessage') AS bytes");
@@ -266,7 +285,7 @@ export async function startZulipFlagsModel(store: Store, realmId: number): Promi
 
     return {
       version: postgres.version,
-      settings: SETTINGS,
+      settings,
       loadSeconds,
       userMessages,
       updateForNarrow: (userId, request) =>
