@@ -2,7 +2,10 @@
 // 200,000 messages (each user in 25 channels, the bench user in all, half of its messages unread);
 // marks 5,000-message windows read and unread by narrow, at the realm actor and through HTTP, and
 // updates flags on 1,000 message IDs. The dataset is built straight into a data directory
-// (lib/dataset.ts: each user in half of the channels, the bench user in all).
+// (lib/dataset.ts: each user in half of the channels, the bench user in all). When PostgreSQL is
+// installed, the same rounds are also asked of Zulip's data model in the same run, loaded with
+// the same realm (lib/zulipFlagsModel.ts), and each case's Zulip-model p50 is divided by Parley's
+// HTTP p50.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +19,7 @@ import { ApiClient } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { buildDataset, type Dataset } from './lib/dataset.js';
 import { latencyChart, percentile, printTable, writeResult, type Row } from './lib/stats.js';
+import { startZulipFlagsModel, type NarrowFlagsRequest, type ZulipFlagsModel } from './lib/zulipFlagsModel.js';
 
 export interface FlagsOptions {
   users: number;
@@ -29,9 +33,9 @@ const WINDOW = 5000;
 
 type Case = { name: string; narrow: RawTerm[] };
 
-/** What the HTTP rounds need of the dataset (the actor's realm, store and caches are let go first,
- * so the bench process's own garbage collection does not land in the HTTP figures). */
-type Requests = Pick<Dataset, 'ownerEmail' | 'apiKey' | 'messageIds' | 'channelNames'>;
+/** What the HTTP and Zulip-model rounds need of the dataset (the actor's realm, store and caches
+ * are let go first, so the bench process's own garbage collection does not land in their figures). */
+type Requests = Pick<Dataset, 'ownerId' | 'ownerEmail' | 'apiKey' | 'messageIds' | 'channelNames'>;
 
 function cases(dataset: Requests): Case[] {
   const channel: RawTerm = ['channel', dataset.channelNames[0]!];
@@ -86,7 +90,7 @@ const row = (path: string, name: string, result: Measured): Row => ({
 
 /** Each round marks a window read, the next one unread again (alternating), so every round updates.
  * Marking unread drops an `is:unread` term: the window has no unread message left to find. */
-function narrowRequest(dataset: Requests, narrow: RawTerm[], round: number) {
+function narrowRequest(dataset: Requests, narrow: RawTerm[], round: number): NarrowFlagsRequest {
   const windows = Math.max(1, Math.floor(dataset.messageIds.length / WINDOW));
   const anchor = dataset.messageIds[(Math.floor(round / 2) % windows) * WINDOW]!;
   const op = round % 2 === 0 ? ('add' as const) : ('remove' as const);
@@ -99,8 +103,26 @@ type Results = { path: string; name: string; result: Measured }[];
 /** The 1,000 message IDs of a round of POST /messages/flags. */
 const idsOf = (dataset: Requests, round: number) => dataset.messageIds.slice((round * 1000) % Math.max(1, dataset.messageIds.length - 1000)).slice(0, 1000);
 
-/** Builds the dataset into `dataDir` and measures at the realm actor, in this process. */
-async function measureActor(options: FlagsOptions, dataDir: string, measured: Results): Promise<{ dataset: Requests; setupSeconds: number }> {
+const STARRED = 'POST /messages/flags, 1,000 IDs';
+
+/** How a path answers the two requests: the flags changed by a narrow's window, the IDs starred
+ * or unstarred. */
+interface Path {
+  narrow(request: NarrowFlagsRequest): Promise<number>;
+  star(messages: number[], op: 'add' | 'remove'): Promise<number>;
+}
+
+/** Every case's rounds, then the starring rounds (added, then removed again), on one path. */
+async function measurePath(name: string, repeats: number, dataset: Requests, path: Path, measured: Results): Promise<void> {
+  for (const { name: narrowName, narrow } of cases(dataset)) {
+    measured.push({ path: name, name: narrowName, result: await measure(repeats, (round) => path.narrow(narrowRequest(dataset, narrow, round))) });
+  }
+  measured.push({ path: name, name: STARRED, result: await measure(repeats, (round) => path.star(idsOf(dataset, Math.floor(round / 2)), round % 2 === 0 ? 'add' : 'remove')) });
+}
+
+/** Builds the dataset into `dataDir`, measures at the realm actor, in this process, then loads
+ * Zulip's model from the store (or answers why it could not be). */
+async function measureActor(options: FlagsOptions, dataDir: string, measured: Results): Promise<{ dataset: Requests; setupSeconds: number; model: ZulipFlagsModel | string }> {
   const config = { ...loadConfig({}), dataDir, mode: 'production' as const };
   const store = openStore(config);
   const realms = new Realms(store, config, new EventQueues(store));
@@ -108,25 +130,17 @@ async function measureActor(options: FlagsOptions, dataDir: string, measured: Re
   const dataset = await buildDataset(realms, { ...options, perUser: Math.max(1, Math.floor(options.channels / 2)) }, 'Flags');
   const { realm } = dataset;
   const setupSeconds = (performance.now() - setupStart) / 1000;
-  for (const { name, narrow } of cases(dataset)) {
-    const result = await measure(options.repeats, async (round) => {
-      const answer = await realm.ask('flags.updateNarrow', dataset.ownerId, narrowRequest(dataset, narrow, round));
-      return answer.updated_count;
-    });
-    measured.push({ path: 'actor', name, result });
-  }
-  measured.push({
-    path: 'actor',
-    name: 'POST /messages/flags, 1,000 IDs',
-    result: await measure(options.repeats, async (round) => {
-      const answer = await realm.ask('flags.update', dataset.ownerId, { messages: idsOf(dataset, Math.floor(round / 2)), op: round % 2 === 0 ? 'add' : 'remove', flag: 'starred' });
-      return answer.messages.length;
-    }),
-  });
+  await measurePath('actor', options.repeats, dataset, {
+    narrow: async (request) => (await realm.ask('flags.updateNarrow', dataset.ownerId, request)).updated_count,
+    star: async (messages, op) => (await realm.ask('flags.update', dataset.ownerId, { messages, op, flag: 'starred' })).messages.length,
+  }, measured);
   await realms.idle();
+  // Loaded after the actor's rounds, so that it starts with the flags the HTTP rounds start with,
+  // and before those rounds, so that they and the model's follow each other closely.
+  const model = await startZulipFlagsModel(store, realm.realm.id);
   await store.close();
-  const { ownerEmail, apiKey, messageIds, channelNames } = dataset;
-  return { dataset: { ownerEmail, apiKey, messageIds, channelNames }, setupSeconds };
+  const { ownerId, ownerEmail, apiKey, messageIds, channelNames } = dataset;
+  return { dataset: { ownerId, ownerEmail, apiKey, messageIds, channelNames }, setupSeconds, model };
 }
 
 /** Measures through HTTP against a server started on the dataset. */
@@ -134,9 +148,8 @@ async function measureHttp(options: FlagsOptions, dataDir: string, dataset: Requ
   const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'production' });
   try {
     const client = new ApiClient(server.baseUrl, { email: dataset.ownerEmail, apiKey: dataset.apiKey }).keptAlive();
-    for (const { name, narrow } of cases(dataset)) {
-      const result = await measure(options.repeats, async (round) => {
-        const request = narrowRequest(dataset, narrow, round);
+    await measurePath('HTTP', options.repeats, dataset, {
+      narrow: async (request) => {
         const response = await client.post('/messages/flags/narrow', {
           anchor: String(request.anchor),
           num_before: request.numBefore,
@@ -147,39 +160,80 @@ async function measureHttp(options: FlagsOptions, dataDir: string, dataset: Requ
         });
         if (response.status !== 200) throw new Error(JSON.stringify(response.body));
         return Number(response.body.updated_count);
-      });
-      measured.push({ path: 'HTTP', name, result });
-    }
-    measured.push({
-      path: 'HTTP',
-      name: 'POST /messages/flags, 1,000 IDs',
-      result: await measure(options.repeats, async (round) => {
-        const response = await client.post('/messages/flags', { messages: idsOf(dataset, Math.floor(round / 2)), op: round % 2 === 0 ? 'add' : 'remove', flag: 'starred' });
+      },
+      star: async (messages, op) => {
+        const response = await client.post('/messages/flags', { messages, op, flag: 'starred' });
         return (response.body.messages as number[]).length;
-      }),
-    });
+      },
+    }, measured);
   } finally {
     server.child.kill('SIGTERM');
     await server.exited;
   }
 }
 
+/** Measures Zulip's model, on its one connection to PostgreSQL from this process. The starring
+ * rounds count the IDs sent, as Parley's answer (and Zulip's) lists them. */
+async function measureZulipModel(options: FlagsOptions, dataset: Requests, model: ZulipFlagsModel, measured: Results): Promise<void> {
+  await measurePath('Zulip model', options.repeats, dataset, {
+    narrow: (request) => model.updateForNarrow(dataset.ownerId, request),
+    star: async (messages, op) => {
+      await model.updateFlags(dataset.ownerId, messages, op, 'starred');
+      return messages.length;
+    },
+  }, measured);
+}
+
+/** The column of the Zulip model's rows: its p50 over Parley's through HTTP, for the same case. */
+const RATIO = '× HTTP p50';
+
+/** Where the model changed another number of flags than Parley's server in the same rounds. */
+function mismatches(measured: Results): string[] {
+  const http = new Map(measured.filter((entry) => entry.path === 'HTTP').map((entry) => [entry.name, entry.result.updated]));
+  return measured
+    .filter((entry) => entry.path === 'Zulip model' && entry.name !== STARRED && entry.result.updated !== http.get(entry.name))
+    .map((entry) => `${entry.name}: Zulip model ${entry.result.updated}, Parley ${http.get(entry.name)}`);
+}
+
 export async function runFlags(options: FlagsOptions): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-flags-'));
   try {
     const measured: Results = [];
-    const { dataset, setupSeconds } = await measureActor(options, dataDir, measured);
-    await measureHttp(options, dataDir, dataset, measured);
-    const rows = measured.map(({ path, name, result }) => row(path, name, result));
+    const { dataset, setupSeconds, model } = await measureActor(options, dataDir, measured);
+    const notes: string[] = [];
+    try {
+      await measureHttp(options, dataDir, dataset, measured);
+      if (typeof model === 'string') console.log(`Zulip model: ${model}; its column is skipped`);
+      else {
+        await measureZulipModel(options, dataset, model, measured);
+        const differing = mismatches(measured);
+        notes.push(
+          `Zulip model: PostgreSQL ${model.version} (${Object.entries(model.settings).map(([name, value]) => `${name} ${value}`).join(', ')}), ${model.userMessages.toLocaleString('en')} rows of zerver_usermessage loaded and indexed in ${model.loadSeconds.toFixed(0)} s; ${RATIO}: its p50 over Parley's through HTTP.`,
+          differing.length === 0 ? 'Flags changed: the same in every case as Parley\'s through HTTP.' : `Flags changed, differing from Parley's: ${differing.join('; ')}.`,
+        );
+      }
+    } finally {
+      if (typeof model !== 'string') await model.stop();
+    }
+    const httpP50 = new Map(measured.filter((entry) => entry.path === 'HTTP').map((entry) => [entry.name, percentile(entry.result.latencies, 50)]));
+    const rows = measured.map(({ path, name, result }) => {
+      const values = row(path, name, result);
+      if (typeof model === 'string') return values;
+      return { ...values, [RATIO]: path === 'Zulip model' ? (values['p50 ms'] as number) / httpP50.get(name)! : '-' };
+    });
     printTable(`narrow flags: ${options.messages} messages, ${options.users} users, ${options.channels} channels, ${options.repeats} repeats (setup ${setupSeconds.toFixed(1)} s)`, rows);
+    for (const note of notes) console.log(note);
     // Each path's latency distributions, one line per case.
-    const charts = ['actor', 'HTTP'].map((path) =>
+    const paths = [...new Set(measured.map((entry) => entry.path))];
+    const titles: Record<string, string> = { actor: 'realm actor', HTTP: 'HTTP API', 'Zulip model': "Zulip model (PostgreSQL)" };
+    const charts = paths.map((path) =>
       latencyChart(
-        `narrow flags at the ${path === 'actor' ? 'realm actor' : 'HTTP API'}: latency by percentile`,
+        `narrow flags at the ${titles[path]}: latency by percentile`,
         measured.filter((entry) => entry.path === path).map(({ name, result }) => ({ name, latencies: result.latencies })),
       ),
     );
-    console.log(`results: ${writeResult(options.quick ? 'flags-quick' : 'flags', { options, setup_seconds: setupSeconds, rows }, { charts })}`);
+    const zulipModel = typeof model === 'string' ? { skipped: model } : { version: model.version, settings: model.settings, load_seconds: model.loadSeconds, user_messages: model.userMessages };
+    console.log(`results: ${writeResult(options.quick ? 'flags-quick' : 'flags', { options, setup_seconds: setupSeconds, zulip_model: zulipModel, rows }, { charts, notes })}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

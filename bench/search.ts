@@ -24,6 +24,7 @@ import { ApiClient } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { startPostgres, type Postgres } from './lib/postgres.js';
 import { addChannel, addUser } from './lib/dataset.js';
+import { createIndexes, createZulipTables, insertUserMessages, MESSAGE_INDEXES, USERMESSAGE_INDEXES } from './lib/zulipSchema.js';
 import { percentile, printTable, writeResult, type Row } from './lib/stats.js';
 
 export interface SearchOptions {
@@ -148,9 +149,7 @@ async function buildParley(realms: Realms, total: number): Promise<Built> {
 async function loadPostgres(postgres: Postgres, messageIds: readonly number[]): Promise<number> {
   const db = postgres.client;
   const start = performance.now();
-  await db.query(`CREATE TABLE zerver_message (id bigint PRIMARY KEY, realm_id integer NOT NULL, sender_id integer NOT NULL, recipient_id integer NOT NULL,
-    subject varchar(60) NOT NULL, content text NOT NULL, rendered_content text, date_sent timestamptz NOT NULL, search_tsvector tsvector)`);
-  await db.query('CREATE TABLE zerver_usermessage (id bigserial PRIMARY KEY, user_profile_id integer NOT NULL, message_id bigint NOT NULL, flags bigint NOT NULL DEFAULT 0)');
+  await createZulipTables(db);
   const BATCH = 10_000;
   let rows: { id: number; sender: number; channel: number; topic: string; content: string }[] = [];
   const flush = async () => {
@@ -158,7 +157,7 @@ async function loadPostgres(postgres: Postgres, messageIds: readonly number[]): 
     await db.query(
       `INSERT INTO zerver_message (id, realm_id, sender_id, recipient_id, subject, content, rendered_content, date_sent, search_tsvector)
        SELECT id, 1, sender, recipient, subject, content, '<p>' || content || '</p>', now(), to_tsvector('english', subject || ' ' || '<p>' || content || '</p>')
-       FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::text[]) AS t(id, sender, recipient, subject, content)`,
+       FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::text[]) AS t(id, sender, recipient, subject, content)`,
       [rows.map((row) => row.id), rows.map((row) => row.sender), rows.map((row) => row.channel + 1), rows.map((row) => row.topic), rows.map((row) => row.content)],
     );
     const users: number[] = [];
@@ -169,7 +168,7 @@ async function loadPostgres(postgres: Postgres, messageIds: readonly number[]): 
         messages.push(row.id);
       }
     }
-    await db.query('INSERT INTO zerver_usermessage (user_profile_id, message_id) SELECT * FROM unnest($1::int[], $2::bigint[])', [users, messages]);
+    await insertUserMessages(db, users, messages);
     rows = [];
   };
   let index = 0;
@@ -178,9 +177,8 @@ async function loadPostgres(postgres: Postgres, messageIds: readonly number[]): 
     if (rows.length === BATCH) await flush();
   }
   if (rows.length > 0) await flush();
-  await db.query('CREATE INDEX zerver_message_search_tsvector ON zerver_message USING gin (search_tsvector) WITH (fastupdate = off)');
-  await db.query('CREATE UNIQUE INDEX zerver_usermessage_user_profile_id_message_id ON zerver_usermessage (user_profile_id, message_id)');
-  await db.query('CREATE INDEX zerver_message_realm_recipient_id ON zerver_message (realm_id, recipient_id, id)');
+  // The keys, and the indexes Zulip's search queries use.
+  await createIndexes(db, [MESSAGE_INDEXES.pkey, USERMESSAGE_INDEXES.pkey, MESSAGE_INDEXES.searchTsvector, USERMESSAGE_INDEXES.unique, MESSAGE_INDEXES.realmRecipientId]);
   await db.query('VACUUM ANALYZE');
   return (performance.now() - start) / 1000;
 }
