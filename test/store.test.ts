@@ -242,6 +242,29 @@ test("flag marks go to the user's journal: read back after restarts, folded by o
   rmSync(dirname(path), { recursive: true, force: true });
 });
 
+test('a fold writes only the chunks whose flags it changes: marks that undo each other write none', async () => {
+  const path = tempStorePath();
+  const store = new Store(path);
+  await store.write(() => {
+    for (let id = 1; id <= MAX_ENTRIES * 6; id++) store.userMessages.append(1, 10, id, 0);
+  });
+  const ids = Array.from({ length: MAX_ENTRIES * 6 }, (_, index) => index + 1);
+  await store.write(() => store.userMessages.mark(1, ids, true, 2));
+  await store.write(() => store.userMessages.mark(1, ids, false, 2));
+  await store.write(() => store.userMessages.mark(1, [5, MAX_ENTRIES * 3], true, 1));
+  // Setting a row folds the journal first: only the two chunks of the rows marked read change.
+  const { changes } = await store.recordedWrite(() => store.userMessages.put(1, 10, 7, 1 | 4));
+  const written = new Set(changes.filter(([table, , value]) => value !== undefined && table !== 'userFlagOps').map(([table, key]) => JSON.stringify([table, key])));
+  assert.equal([...written].sort(), ['["userMessageRows",[1,10,1]]', `["userMessageRows",[1,10,${MAX_ENTRIES * 2 + 1}]]`], 'the chunks written');
+  assert.is(store.tables.get('userFlagOps')!.getKeysCount(), 0, 'the journal was folded');
+  await store.close();
+  const reopened = new Store(path);
+  const flagsOf = new Map([...reopened.userMessages.conversationRange(1, 10, 0)]);
+  assert.equal([flagsOf.get(5), flagsOf.get(7), flagsOf.get(MAX_ENTRIES * 3), flagsOf.get(8)], [1, 5, 1, 0]);
+  await reopened.close();
+  rmSync(dirname(path), { recursive: true, force: true });
+});
+
 test('a copy kept by change sets reads flag marks and folds as the writer does: each change set drops what it held of them', async () => {
   const [writerPath, copyPath] = [tempStorePath(), tempStorePath()];
   const writer = new Store(writerPath);

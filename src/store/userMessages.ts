@@ -588,21 +588,24 @@ export class UserMessageIndex {
       else this.store(userId, recipientId, ids[start]!, encode([[ids[start]!, only]]));
       return;
     }
-    // Flag changes on rows the chunk has (the flag updates' case): the same chunk, new flags.
-    // Changes and rows both ascend: each change is looked for from the one before's place.
+    // Flag changes on rows the chunk has (the flag updates' case, a fold's): the same chunk, new
+    // flags, written only if one differs (a fold's rows are often back at their stored flags: read,
+    // then unread again). Changes and rows both ascend: each is looked for from the one before's place.
     if (chunk) {
       const updated = Buffer.from(chunk.bytes);
       let index = 0;
       let change = start;
+      let differs = false;
       for (; change < end; change++) {
         const id = ids[change]!;
         const next = flags[change];
         while (index < count(updated) && idAt(updated, index) < id) index++;
         if (next === undefined || index >= count(updated) || idAt(updated, index) !== id) break;
+        differs ||= flagsAt(updated, index) !== next;
         updated.writeUInt16LE(next, index * ENTRY_BYTES + 4);
       }
       if (change === end) {
-        this.putChunk(this.conversation(userId, recipientId), chunk.firstId, updated);
+        if (differs) this.putChunk(this.conversation(userId, recipientId), chunk.firstId, updated);
         return;
       }
     }
