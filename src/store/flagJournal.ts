@@ -17,6 +17,7 @@
 // overlays in memory hold more than JOURNAL_ROWS rows together, in the write that grows it: what
 // a record saves is paid once per fold, however many records set the same rows.
 import type { Database } from 'lmdb';
+import { lowerBoundIn, type RowTable } from './rowTables.js';
 
 /** The rows, and the records, past which a write folds its journal into the user's chunks. */
 export const FOLD_ROWS = 16_384;
@@ -52,14 +53,17 @@ export class FlagOverlay {
   /** A row's flags as stored in its chunk, with the journal applied. */
   flagsOf(messageId: number, stored: number): number {
     if (this.ids.length === 0) return stored;
-    let low = 0;
-    let high = this.ids.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.ids[middle]! < messageId) low = middle + 1;
-      else high = middle;
+    const at = lowerBoundIn(this.ids, messageId, 0, this.ids.length);
+    return at < this.ids.length && this.ids[at] === messageId ? this.flagsAt(at, stored) : stored;
+  }
+
+  /** Visits each of the overlay's rows that the table holds: its index here and its place there
+   * (both ascend, so each is found from the one before's place). */
+  forEachIn(table: RowTable, visit: (index: number, at: number) => void): void {
+    for (let index = 0, at = 0; index < this.ids.length; index++) {
+      at = table.seek(this.ids[index]!, at);
+      if (at < table.length && table.ids[at] === this.ids[index]) visit(index, at);
     }
-    return low < this.ids.length && this.ids[low] === messageId ? this.flagsAt(low, stored) : stored;
   }
 
   /** The overlay's `index`th row's flags, stored as `stored`. */
@@ -149,8 +153,7 @@ function decode(bytes: Buffer): { ids: number[]; add: boolean; bits: number } {
  * write; a write rolled back puts back the overlays it changed. */
 export class FlagJournal {
   private readonly overlays = new Map<number, FlagOverlay>();
-  /** The rows of every overlay in memory. */
-  heldRows = 0;
+  private held = 0;
   /** The overlays the write under way changed, as they were before it (undefined: not read yet). */
   private readonly before = new Map<number, FlagOverlay | undefined>();
 
@@ -195,9 +198,14 @@ export class FlagJournal {
     return overlay;
   }
 
+  /** The rows of every overlay in memory. */
+  get heldRows(): number {
+    return this.held;
+  }
+
   /** Holds the user's overlay in memory (undefined: none, to be read when used). */
   private hold(userId: number, overlay: FlagOverlay | undefined): void {
-    this.heldRows += (overlay?.length ?? 0) - (this.overlays.get(userId)?.length ?? 0);
+    this.held += (overlay?.length ?? 0) - (this.overlays.get(userId)?.length ?? 0);
     if (overlay) this.overlays.set(userId, overlay);
     else this.overlays.delete(userId);
   }
@@ -217,6 +225,6 @@ export class FlagJournal {
   forget(): void {
     this.overlays.clear();
     this.before.clear();
-    this.heldRows = 0;
+    this.held = 0;
   }
 }

@@ -4,6 +4,16 @@
 // it, or dropped (and loaded again when next needed) when a write changes them other than at the
 // end. A budget bounds the rows held; the tables used least recently are dropped first.
 
+/** The index of the first of `ids[low..high)` (ascending) at least `value`: high when none is. */
+export function lowerBoundIn(ids: Uint32Array, value: number, low: number, high: number): number {
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (ids[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** Rows of one kind: message IDs ascending, each with two numbers of the row's own. */
 export class RowTable {
   ids: Uint32Array;
@@ -21,18 +31,7 @@ export class RowTable {
 
   /** The index of the first row whose ID is at least `messageId` (length when none is). */
   lowerBound(messageId: number): number {
-    return this.search(messageId, 0, this.length);
-  }
-
-  /** The lower bound of `messageId` among rows low to high (exclusive), all before low below it. */
-  private search(messageId: number, low: number, high: number): number {
-    const ids = this.ids;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (ids[middle]! < messageId) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return lowerBoundIn(this.ids, messageId, 0, this.length);
   }
 
   /** As lowerBound from `from`, for IDs searched in ascending order: it gallops from `from` (the
@@ -45,7 +44,7 @@ export class RowTable {
       low += step;
       step *= 2;
     }
-    return this.search(messageId, low, Math.min(low + step, this.length));
+    return lowerBoundIn(ids, messageId, low, Math.min(low + step, this.length));
   }
 
   /** The index of the row of `messageId`, or -1. */

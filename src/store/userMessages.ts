@@ -304,10 +304,7 @@ export class UserMessageIndex {
         table.push((key - conversation) / CONVERSATIONS, flagsAt(chunks[conversation]!, next[conversation]!++), conversations[conversation]!);
       }
       const overlay = this.journal.overlay(userId);
-      for (let index = 0, at = 0; index < overlay.length; index++) {
-        at = table.seek(overlay.ids[index]!, at);
-        if (at < table.length && table.ids[at] === overlay.ids[index]) table.first[at] = overlay.flagsAt(index, table.first[at]!);
-      }
+      overlay.forEachIn(table, (index, at) => (table.first[at] = overlay.flagsAt(index, table.first[at]!)));
       return table;
     });
   }
@@ -551,14 +548,12 @@ export class UserMessageIndex {
     const table = this.rows(userId);
     const overlay = this.journal.take(userId);
     const byConversation = new Map<number, RowChanges>();
-    for (let index = 0, at = 0; index < overlay.length; index++) {
-      at = table.seek(overlay.ids[index]!, at);
-      if (at >= table.length || table.ids[at] !== overlay.ids[index]) continue;
+    overlay.forEachIn(table, (_, at) => {
       const recipientId = table.second[at]!;
       let changes = byConversation.get(recipientId);
       if (!changes) byConversation.set(recipientId, (changes = new RowChanges()));
-      changes.add(overlay.ids[index]!, table.first[at]!);
-    }
+      changes.add(table.ids[at]!, table.first[at]!);
+    });
     for (const [recipientId, changes] of byConversation) this.writeChunks(userId, recipientId, changes);
   }
 
@@ -633,10 +628,14 @@ export class UserMessageIndex {
     const overlay = this.journal.overlay(userId);
     for (const { value: stored } of this.db.getRange(range) as Iterable<{ value: Buffer }>) {
       const value = this.entries(userId, recipientId, stored);
+      const row = (index: number): Row => {
+        const id = idAt(value, index);
+        return [id, overlay.flagsOf(id, flagsAt(value, index))];
+      };
       if (reverse) {
-        for (let index = lowerBound(value, from + 1) - 1; index >= 0; index--) yield [idAt(value, index), overlay.flagsOf(idAt(value, index), flagsAt(value, index))];
+        for (let index = lowerBound(value, from + 1) - 1; index >= 0; index--) yield row(index);
       } else {
-        for (let index = lowerBound(value, from); index < count(value); index++) yield [idAt(value, index), overlay.flagsOf(idAt(value, index), flagsAt(value, index))];
+        for (let index = lowerBound(value, from); index < count(value); index++) yield row(index);
       }
     }
   }
