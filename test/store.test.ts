@@ -1,7 +1,8 @@
 // The store's message indexes: the chunked per-user message rows (src/store/userMessages.ts),
 // checked against a plain map of rows under random sets, removals and batch updates across chunk
-// boundaries, and with flag marks kept in the users' flag journals (src/store/flagJournal.ts); and the one-time migrations of data directories written before the chunked rows
-// and the topic index.
+// boundaries, with new messages' rows kept in their conversations' logs (src/store/conversationLog.ts)
+// and flag marks in the users' flag journals (src/store/flagJournal.ts); and the one-time migrations
+// of data directories written before the chunked rows and the topic index.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -9,6 +10,7 @@ import { open, type Key } from 'lmdb';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Store, STORE_FORMAT, StoreFormatError } from '../src/store/store.js';
+import { LOG_RECORDS } from '../src/store/conversationLog.js';
 import { FOLD_RECORDS, FOLD_ROWS } from '../src/store/flagJournal.js';
 import { MAX_ENTRIES, RowChanges } from '../src/store/userMessages.js';
 import { parseSearch } from '../src/messages/search.js';
@@ -96,7 +98,7 @@ test('rows match a plain model through sets, removals, batches and ranges across
   rmSync(dirname(path), { recursive: true, force: true });
 });
 
-test("flag marks go to the user's journal: read back after restarts, folded by other writes and past its bounds, taken back with a failed write", async () => {
+test("flag marks go to the user's journal: read back after restarts, folded by other writes and past its rows bound, compacted past its records bound, taken back with a failed write", async () => {
   const path = tempStorePath();
   let store = new Store(path);
   const next = random(11);
@@ -111,7 +113,7 @@ test("flag marks go to the user's journal: read back after restarts, folded by o
         const recipientId = 10 + (id % 3);
         for (const userId of [1, 2]) {
           if (userId === 2 && id % 5 === 0) continue;
-          store.userMessages.append(userId, recipientId, id, 0);
+          store.userMessages.appendMessage(recipientId, id, [userId], [0]);
           model.get(userId)!.set(id, [0, recipientId]);
         }
       }
@@ -164,7 +166,7 @@ test("flag marks go to the user's journal: read back after restarts, folded by o
   await appendRows(400);
   await store.write(() => {
     const id = ++lastId;
-    store.userMessages.append(1, 13, id, 0);
+    store.userMessages.appendMessage(13, id, [1], [0]);
     model.get(1)!.set(id, [0, 13]);
   });
   const [a, b] = someRows(1, 50);
@@ -223,31 +225,143 @@ test("flag marks go to the user's journal: read back after restarts, folded by o
   await store.write(() => mark(2, [...model.get(2)!.keys()].slice(0, 10), true, 1));
   assert.is(store.tables.get('userFlagOps')!.getKeysCount({ start: [1], end: [2] }), 0, "user 1's journal past its bound was folded");
   const user2Records = () => store.tables.get('userFlagOps')!.getKeysCount({ start: [2], end: [3] });
-  // Rows of conversation 10's last chunk, where the append below goes.
+  // Marks setting and clearing the same few rows, past the records bound: the journal is compacted
+  // into one summary record instead (a failed write's compaction is taken back first).
   const newest = [...model.get(2)!].filter(([, [, recipientId]]) => recipientId === 10).slice(-5).map(([id]) => id);
   for (let k = 0; user2Records() < FOLD_RECORDS; k++) await store.write(() => mark(2, [newest[k % newest.length]!], k % 2 === 0, 2));
-  // The record past the bound is written in a batch whose earlier write appended to the user's
-  // rows: the fold writes those appends first (they would be written again over it).
+  const compacting = store.write(() => {
+    store.userMessages.mark(2, [newest[0]!], true, 32);
+    throw new Error('refused');
+  });
+  await compacting.then(
+    () => assert.unreachable('the write was refused'),
+    (error: Error) => assert.is(error.message, 'refused'),
+  );
+  assert.is(user2Records(), FOLD_RECORDS, "a failed write's compaction is rolled back");
+  await store.write(() => mark(2, [newest[0]!], true, 32));
+  assert.is(user2Records(), 1, "user 2's journal past its records bound was compacted");
+  await checkAfterRestart('after a compaction');
+  await store.write(() => mark(2, newest.slice(1, 3), false, 32));
+  await store.write(() => mark(2, newest.slice(2), true, 1));
+  await checkAfterRestart('with records after a summary');
+  // A summary is folded as records are.
+  await store.write(() => {
+    store.userMessages.put(2, 11, [...model.get(2)!].find(([, [, recipientId]]) => recipientId === 11)![0], 0);
+    model.get(2)!.get([...model.get(2)!].find(([, [, recipientId]]) => recipientId === 11)![0])![0] = 0;
+  });
+  assert.is(user2Records(), 0, "user 2's summary was folded by another change to their rows");
+  await checkAfterRestart('after a summary was folded');
+  // A mark past the rows bound in a batch whose earlier write appended to the user's rows: the fold
+  // writes those appends first (they would be written again over it).
   const appended = ++lastId;
   await Promise.all([
     store.write(() => {
-      store.userMessages.append(2, 10, appended, 0);
-      model.get(2)!.set(appended, [0, 10]);
+      store.userMessages.appendMessage(10, appended, [1], [0]);
+      model.get(1)!.set(appended, [0, 10]);
     }),
-    store.write(() => mark(2, [newest[0]!], true, 32)),
+    store.write(() => mark(1, [...model.get(1)!.keys()].filter((id) => id !== appended).slice(-FOLD_ROWS - 1), true, 32)),
   ]);
-  assert.is(user2Records(), 0, "user 2's journal past its records bound was folded");
+  assert.is(store.tables.get('userFlagOps')!.getKeysCount({ start: [1], end: [2] }), 0, "user 1's journal past its rows bound was folded");
   await checkAfterRestart('after folds past the bounds');
   await store.close();
   rmSync(dirname(path), { recursive: true, force: true });
+});
+
+test("a message's rows go to its conversation's log: read back after restarts, folded past its bound and by other changes, taken back with a failed write, copied by change sets", async () => {
+  const [path, copyPath] = [tempStorePath(), tempStorePath()];
+  let store = new Store(path);
+  let copy = new Store(copyPath);
+  const next = random(23);
+  const logRecords = (recipientId: number) => store.tables.get('userMessageLog')!.getKeysCount({ start: [recipientId], end: [recipientId + 1] });
+  // userId → messageId → [flags, recipientId]; users 1-6 in conversation 10, 4-8 in 11
+  const model = new Map<number, Map<number, [number, number]>>(Array.from({ length: 8 }, (_, index) => [index + 1, new Map()]));
+  const members = new Map([[10, [1, 2, 3, 4, 5, 6]], [11, [4, 5, 6, 7, 8]]]);
+  let lastId = 0;
+  const write = async (fn: () => void) => {
+    const { changes } = await store.recordedWrite(fn);
+    await copy.applyChanges(changes);
+  };
+  /** Sends `count` messages to the conversation, each with its members' rows (some not yet joined). */
+  const send = (recipientId: number, count: number, joined = members.get(recipientId)!) =>
+    write(() => {
+      for (let k = 0; k < count; k++) {
+        const id = ++lastId;
+        const flags = joined.map(() => Math.floor(next() * 4));
+        store.userMessages.appendMessage(recipientId, id, joined, flags);
+        joined.forEach((userId, index) => model.get(userId)!.set(id, [flags[index]!, recipientId]));
+      }
+    });
+  const check = (when: string) => {
+    for (const reading of [store, copy]) {
+      for (const [userId, rows] of model) {
+        const expected = [...rows].sort((a, b) => a[0] - b[0]);
+        assert.equal([...reading.userMessages.range(userId, 0)], expected.map(([id, [flags, recipientId]]) => [id, flags, recipientId]), `${when}: user ${userId}'s rows`);
+        assert.is(reading.userMessages.newest(userId), expected.at(-1)?.[0] ?? -1, `${when}: user ${userId}'s newest row`);
+        for (const recipientId of [10, 11]) {
+          const mine = expected.filter(([, [, r]]) => r === recipientId).map(([id, [flags]]): [number, number] => [id, flags]);
+          assert.equal([...reading.userMessages.conversationRange(userId, recipientId, 0)], mine, `${when}: user ${userId} in ${recipientId}`);
+          assert.equal([...reading.userMessages.conversationRange(userId, recipientId, Number.MAX_SAFE_INTEGER, true)], [...mine].reverse(), `${when}: user ${userId} in ${recipientId}, newest first`);
+          for (const [id, flags] of mine.slice(-3)) assert.is(reading.userMessages.get(userId, recipientId, id), flags, `${when}: user ${userId}'s row ${id}`);
+        }
+      }
+    }
+  };
+  const restart = async (when: string) => {
+    await Promise.all([store.close(), copy.close()]);
+    [store, copy] = [new Store(path), new Store(copyPath)];
+    check(when);
+  };
+  // The first message gives each member a chunk; the next ones go to the log.
+  await send(10, 1, [1, 2, 3]);
+  await send(10, 20, [1, 2, 3]);
+  await send(11, 5);
+  assert.is(logRecords(10), 20, 'one record a message');
+  check('rows in the log');
+  await restart('rows in the log, after a restart');
+  // Members joining: their first rows are written into the chunks, which folds the log first.
+  await send(10, 3);
+  assert.is(logRecords(10), 3, "the log was folded by the new members' first rows (the others' went to it)");
+  // A failed write's appends are taken back, the log's record with them.
+  const failing = store.write(() => {
+    store.userMessages.appendMessage(10, lastId + 1, members.get(10)!, [1, 1, 1, 1, 1, 1]);
+    throw new Error('refused');
+  });
+  await failing.then(
+    () => assert.unreachable('the write was refused'),
+    (error: Error) => assert.is(error.message, 'refused'),
+  );
+  assert.is(logRecords(10), 3, "a failed write's record is rolled back");
+  check('after a failed append');
+  // Past its bound, the log is folded before it grows; rows fill chunks and start new ones.
+  await send(10, MAX_ENTRIES * 2);
+  assert.ok(logRecords(10) <= LOG_RECORDS, 'the log stays within its bound');
+  check('after folds past the bound');
+  // Marks on rows in the log, then a change that folds the user's journal: the log first.
+  const inLog = [...model.get(4)!].filter(([, [, r]]) => r === 10).slice(-5).map(([id]) => id);
+  await write(() => store.userMessages.mark(4, inLog, true, 32));
+  for (const id of inLog) model.get(4)!.get(id)![0] |= 32;
+  await restart('marks on rows in the log');
+  const taken = inLog[1]!;
+  await write(() => {
+    assert.is(store.userMessages.take(4, 10, [taken]).get(taken), model.get(4)!.get(taken)![0], 'take returns a logged row\'s flags');
+  });
+  model.get(4)!.delete(taken);
+  assert.is(logRecords(10), 0, 'a removal folded the log');
+  await send(11, 3);
+  await restart('after the log was folded by a removal');
+  await Promise.all([store.close(), copy.close()]);
+  rmSync(dirname(path), { recursive: true, force: true });
+  rmSync(dirname(copyPath), { recursive: true, force: true });
 });
 
 test('a fold writes only the chunks whose flags it changes: marks that undo each other write none', async () => {
   const path = tempStorePath();
   const store = new Store(path);
   await store.write(() => {
-    for (let id = 1; id <= MAX_ENTRIES * 6; id++) store.userMessages.append(1, 10, id, 0);
+    for (let id = 1; id <= MAX_ENTRIES * 6; id++) store.userMessages.appendMessage(10, id, [1], [0]);
   });
+  // A row set as it is: the conversation's log is folded into the chunks, none of which changes.
+  await store.write(() => store.userMessages.put(1, 10, 1, 0));
   const ids = Array.from({ length: MAX_ENTRIES * 6 }, (_, index) => index + 1);
   await store.write(() => store.userMessages.mark(1, ids, true, 2));
   await store.write(() => store.userMessages.mark(1, ids, false, 2));
@@ -274,7 +388,7 @@ test('a copy kept by change sets reads flag marks and folds as the writer does: 
     await copy.applyChanges(changes);
   };
   await replicate(() => {
-    for (let id = 1; id <= 600; id++) writer.userMessages.append(1, 10 + (id % 2), id, 0);
+    for (let id = 1; id <= 600; id++) writer.userMessages.appendMessage(10 + (id % 2), id, [1], [0]);
   });
   const rowsOf = (store: Store) => [...store.userMessages.range(1, 0)];
   // The copy reads the user's rows and journal (empty) before any mark reaches it.
@@ -286,7 +400,7 @@ test('a copy kept by change sets reads flag marks and folds as the writer does: 
     assert.equal(rowsOf(copy), rowsOf(writer), `round ${round}: the rows`);
   }
   const journal = (store: Store) => [...store.tables.get('userFlagOps')!.getKeys()];
-  assert.ok(journal(writer).length < FOLD_RECORDS, 'the writer folded its journal past its bound');
+  assert.ok(journal(writer).length < FOLD_RECORDS, 'the writer compacted its journal past its bound');
   assert.equal(journal(copy), journal(writer), 'and the copy holds the same records');
   await Promise.all([writer.close(), copy.close()]);
   rmSync(dirname(writerPath), { recursive: true, force: true });
@@ -298,8 +412,8 @@ test('a write rolled back leaves the rows and topics in memory as committed; oth
   const store = new Store(path);
   await store.write(() => {
     for (let id = 1; id <= 10; id++) {
-      store.userMessages.append(1, 10, id, 0);
-      store.userMessages.append(2, 10, id, 0);
+      store.userMessages.appendMessage(10, id, [1], [0]);
+      store.userMessages.appendMessage(10, id, [2], [0]);
       store.indexInChannel(5, id, 'before');
     }
   });
@@ -314,7 +428,7 @@ test('a write rolled back leaves the rows and topics in memory as committed; oth
   const other = store.userMessages.rows(2);
   const failing = store.write(() => {
     store.userMessages.apply(1, 10, RowChanges.of([[3, 1], [4, 1]]));
-    store.userMessages.append(1, 10, 11, 0);
+    store.userMessages.appendMessage(10, 11, [1], [0]);
     store.unindexInChannel(5, 3, 'before');
     store.indexInChannel(5, 3, 'after');
     store.indexInChannel(5, 11, 'after');
@@ -352,11 +466,11 @@ test("appending new messages fills a conversation's last chunk, then starts the 
   const appended: [number, number][] = [];
   await store.write(() => {
     for (let id = 1; id <= MAX_ENTRIES * 2 + 5; id++) {
-      store.userMessages.append(3, 10, id * 2, id % 4);
+      store.userMessages.appendMessage(10, id * 2, [3], [id % 4]);
       appended.push([id * 2, id % 4]);
     }
     // An ID below the last one (not a new message) still lands in its place.
-    store.userMessages.append(3, 10, 3, 9);
+    store.userMessages.appendMessage(10, 3, [3], [9]);
     appended.splice(1, 0, [3, 9]);
   });
   assert.equal([...store.userMessages.conversationRange(3, 10, 0)], appended);
@@ -428,19 +542,19 @@ test('a rolled-back write leaves nothing of its own behind in memory (headers, c
 test('writes of one batch: rows appended by a failing write are taken back, the others kept and seen by later writes', async () => {
   const path = tempStorePath();
   const store = new Store(path);
-  await store.write(() => store.userMessages.append(1, 3, 1, 0));
+  await store.write(() => store.userMessages.appendMessage(3, 1, [1], [0]));
   // Started in the same turn, these share a transaction (group commit).
   const outcomes = await Promise.allSettled([
     store.write(() => {
-      for (const userId of [1, 2]) store.userMessages.append(userId, 3, 10, 1);
+      for (const userId of [1, 2]) store.userMessages.appendMessage(3, 10, [userId], [1]);
     }),
     store.write(() => {
-      for (const userId of [1, 2]) store.userMessages.append(userId, 3, 11, 2);
+      for (const userId of [1, 2]) store.userMessages.appendMessage(3, 11, [userId], [2]);
       store.search.add(message(11, 'zebrafish'));
       throw new Error('refused');
     }),
     store.write(() => {
-      for (const userId of [1, 2]) store.userMessages.append(userId, 3, 12, 3);
+      for (const userId of [1, 2]) store.userMessages.appendMessage(3, 12, [userId], [3]);
       // A write reading the rows sees those appended before it in the batch.
       return [...store.userMessages.conversationRange(1, 3, 0)];
     }),
@@ -500,13 +614,13 @@ test("a failing write that moved a conversation's tail: the batch's other append
   await setup.close();
   const store = new Store(path);
   const outcomes = await Promise.allSettled([
-    store.write(() => store.userMessages.append(1, 3, 10, 1)),
+    store.write(() => store.userMessages.appendMessage(3, 10, [1], [1])),
     store.write(() => {
       // Setting a row writes the batch's appends first (into the tail), then throws.
       store.userMessages.put(1, 3, 11, 2);
       throw new Error('refused');
     }),
-    store.write(() => store.userMessages.append(1, 3, 12, 3)),
+    store.write(() => store.userMessages.appendMessage(3, 12, [1], [3])),
   ]);
   assert.equal(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'fulfilled']);
   const expected = [[1, 0], [10, 1], [12, 3]];
@@ -532,8 +646,8 @@ test("after a restart, a user's newest row is read from each conversation's end:
     setup.tables.get('userMessageRows')!.put([1, 3, 6], chunk([6, 9]));
   });
   await setup.write(() => {
-    for (const id of [7, 8]) setup.userMessages.append(1, 4, id, 0);
-    for (const id of [10, 12]) setup.userMessages.append(2, 4, id, 0);
+    for (const id of [7, 8]) setup.userMessages.appendMessage(4, id, [1], [0]);
+    for (const id of [10, 12]) setup.userMessages.appendMessage(4, id, [2], [0]);
   });
   await setup.close();
   const store = new Store(path);

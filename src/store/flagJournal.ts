@@ -5,7 +5,10 @@
 // record is a few contiguous pages:
 //
 //   userFlagOps [userId, sequence] → value: op (uint8: 1 sets the bits, 0 clears them), the bits
-//                                    (uint16), then the message IDs ascending as LEB128 deltas
+//                                    (uint16), then the message IDs ascending as LEB128 deltas;
+//                                    or a summary (op 2, bits 0), only ever a journal's first
+//                                    record: each message ID's delta, the bits set, the bits
+//                                    cleared, all three LEB128
 //
 // A row's flags are its chunk's, with the user's records applied in sequence. Their sum is the
 // user's overlay: for each message ID, the bits set and the bits cleared by the last record that
@@ -13,9 +16,12 @@
 // reads the same). A record names only rows the user has. Any other change to a user's rows than
 // a new row (rows removed or moved; flags set by an edit or on a row from a channel's history)
 // folds the journal first: its flags are written into the chunks and its records removed. So does
-// a journal grown past FOLD_ROWS rows or FOLD_RECORDS records, and any journal grown while the
-// overlays in memory hold more than JOURNAL_ROWS rows together, in the write that grows it: what
-// a record saves is paid once per fold, however many records set the same rows.
+// a journal grown past FOLD_ROWS rows, and any journal grown while the overlays in memory hold
+// more than JOURNAL_ROWS rows together, in the write that grows it: what a record saves is paid
+// once per fold, however many records set the same rows. A journal grown past FOLD_RECORDS
+// records with fewer rows (marks that set and clear the same rows again, as a client marking a
+// window read and unread does) is compacted instead: its records become one summary of its
+// overlay, a write the size of the overlay rather than of the chunks its rows are in.
 import type { Database } from 'lmdb';
 import { lowerBoundIn, type RowTable } from './rowTables.js';
 
@@ -26,6 +32,7 @@ export const FOLD_RECORDS = 64;
  * grows one folds it. */
 export const JOURNAL_ROWS = 2_000_000;
 const HEADER = 3;
+const SUMMARY = 2;
 
 type Key = [userId: number, sequence: number];
 
@@ -71,6 +78,43 @@ export class FlagOverlay {
     return (stored & ~this.cleared[index]!) | this.set[index]!;
   }
 
+  /** The overlay as one summary record, at `sequence`. */
+  summarized(sequence: number): FlagOverlay {
+    return new FlagOverlay(this.ids, this.set, this.cleared, sequence, 1);
+  }
+
+  /** An overlay's summary record (its rows, each with the bits set and cleared). */
+  encode(): Buffer {
+    // An ID's delta takes at most five bytes (uint32), each uint16 of bits three.
+    const bytes = Buffer.allocUnsafe(HEADER + this.ids.length * 11);
+    bytes[0] = SUMMARY;
+    bytes.writeUInt16LE(0, 1);
+    let at = HEADER;
+    let previous = 0;
+    for (let index = 0; index < this.ids.length; index++) {
+      at = writeVarint(bytes, at, this.ids[index]! - previous);
+      previous = this.ids[index]!;
+      at = writeVarint(bytes, at, this.set[index]!);
+      at = writeVarint(bytes, at, this.cleared[index]!);
+    }
+    return bytes.subarray(0, at);
+  }
+
+  /** The overlay a summary record holds, as the record at `sequence`. */
+  static decode(bytes: Buffer, sequence: number): FlagOverlay {
+    const values = readVarints(bytes);
+    const rows = values.length / 3;
+    const [ids, set, cleared] = [new Uint32Array(rows), new Uint16Array(rows), new Uint16Array(rows)];
+    let previous = 0;
+    for (let index = 0; index < rows; index++) {
+      previous += values[index * 3]!;
+      ids[index] = previous;
+      set[index] = values[index * 3 + 1]!;
+      cleared[index] = values[index * 3 + 2]!;
+    }
+    return new FlagOverlay(ids, set, cleared, sequence, 1);
+  }
+
   /** This overlay with one more record: `bits` set (add) or cleared on the rows of `ids`
    * (ascending, without repeats), merged in one pass. */
   with(ids: readonly number[], add: boolean, bits: number, sequence: number): FlagOverlay {
@@ -114,6 +158,30 @@ export class FlagOverlay {
   }
 }
 
+function writeVarint(bytes: Buffer, at: number, value: number): number {
+  while (value >= 0x80) {
+    bytes[at++] = (value & 0x7f) | 0x80;
+    value >>>= 7;
+  }
+  bytes[at++] = value;
+  return at;
+}
+
+/** A record's LEB128 numbers, after its header. */
+function readVarints(bytes: Buffer): number[] {
+  const values: number[] = [];
+  for (let at = HEADER; at < bytes.length; ) {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = bytes[at++]!;
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) break;
+    }
+    values.push(value);
+  }
+  return values;
+}
+
 function encode(ids: readonly number[], add: boolean, bits: number): Buffer {
   // A delta takes at most five bytes (uint32).
   const bytes = Buffer.allocUnsafe(HEADER + ids.length * 5);
@@ -122,31 +190,21 @@ function encode(ids: readonly number[], add: boolean, bits: number): Buffer {
   let at = HEADER;
   let previous = 0;
   for (const id of ids) {
-    let delta = id - previous;
+    at = writeVarint(bytes, at, id - previous);
     previous = id;
-    while (delta >= 0x80) {
-      bytes[at++] = (delta & 0x7f) | 0x80;
-      delta >>>= 7;
-    }
-    bytes[at++] = delta;
   }
   return bytes.subarray(0, at);
 }
 
-function decode(bytes: Buffer): { ids: number[]; add: boolean; bits: number } {
-  const ids: number[] = [];
-  let previous = 0;
-  for (let at = HEADER; at < bytes.length; ) {
-    let delta = 0;
-    for (let shift = 0; ; shift += 7) {
-      const byte = bytes[at++]!;
-      delta += (byte & 0x7f) * 2 ** shift;
-      if (byte < 0x80) break;
-    }
-    previous += delta;
-    ids.push(previous);
+/** The overlay with the record at `sequence` applied. */
+function applyRecord(overlay: FlagOverlay, bytes: Buffer, sequence: number): FlagOverlay {
+  if (bytes[0] === SUMMARY) {
+    if (overlay.records > 0) throw new Error(`flag journal: a summary at ${sequence} after other records`);
+    return FlagOverlay.decode(bytes, sequence);
   }
-  return { ids, add: bytes[0] === 1, bits: bytes.readUInt16LE(1) };
+  const ids = readVarints(bytes);
+  for (let index = 1; index < ids.length; index++) ids[index] = ids[index]! + ids[index - 1]!;
+  return overlay.with(ids, bytes[0] === 1, bytes.readUInt16LE(1), sequence);
 }
 
 /** The journal's table and each user's overlay, read on first use and kept in step with every
@@ -164,10 +222,7 @@ export class FlagJournal {
     let overlay = this.overlays.get(userId);
     if (!overlay) {
       overlay = FlagOverlay.EMPTY;
-      for (const { key, value } of this.db.getRange({ start: [userId, 0], end: [userId + 1] }) as Iterable<{ key: Key; value: Buffer }>) {
-        const { ids, add, bits } = decode(value);
-        overlay = overlay.with(ids, add, bits, key[1]);
-      }
+      for (const { key, value } of this.db.getRange({ start: [userId, 0], end: [userId + 1] }) as Iterable<{ key: Key; value: Buffer }>) overlay = applyRecord(overlay, value, key[1]);
       this.hold(userId, overlay);
     }
     return overlay;
@@ -187,9 +242,22 @@ export class FlagJournal {
   take(userId: number): FlagOverlay {
     const overlay = this.overlay(userId);
     if (overlay.records === 0) return overlay;
-    for (let sequence = overlay.firstSequence; sequence < overlay.nextSequence; sequence++) this.db.remove([userId, sequence]);
+    this.removeRecords(userId, overlay);
     this.replace(userId, FlagOverlay.EMPTY);
     return overlay;
+  }
+
+  /** Replaces the user's records by one summary of their overlay. Call inside a write. */
+  compact(userId: number): void {
+    const overlay = this.overlay(userId);
+    this.removeRecords(userId, overlay);
+    const summary = overlay.summarized(overlay.nextSequence);
+    this.db.put([userId, summary.firstSequence], summary.encode());
+    this.replace(userId, summary);
+  }
+
+  private removeRecords(userId: number, overlay: FlagOverlay): void {
+    for (let sequence = overlay.firstSequence; sequence < overlay.nextSequence; sequence++) this.db.remove([userId, sequence]);
   }
 
   private replace(userId: number, overlay: FlagOverlay): FlagOverlay {

@@ -35,14 +35,18 @@ export function* realmRows(store: Store, realmId: number, transaction?: Transact
   const userIds = idsOf('users');
   const channelIds = idsOf('channels');
   for (const name of userKeyed) for (const id of userIds) yield* range(name, [id], [id + 1]);
-  // Conversations' tails, keyed by conversation first: those of the realm's users' conversations.
+  // Conversations' tails and logs, keyed by conversation first: those of the realm's users'
+  // conversations.
+  const conversations = new Set<number>();
   for (const id of userIds) {
     const recipientIds = new Set([...table('userMessageRows').getKeys({ start: [id], end: [id + 1], ...within })].map((key) => (key as [number, number, number])[1]));
     for (const recipientId of recipientIds) {
+      conversations.add(recipientId);
       const tail = table('userMessageTails').get([recipientId, id], within);
       if (tail !== undefined) yield ['userMessageTails', [recipientId, id], changeCodec.pack(tail)];
     }
   }
+  for (const recipientId of [...conversations].sort((a, b) => a - b)) yield* range('userMessageLog', [recipientId], [recipientId + 1]);
   for (const name of channelKeyed) for (const id of channelIds) yield* range(name, [id], [id + 1]);
   const messageIds = userIds.flatMap((id) => [...entries('senderMessages', [id], [id + 1])].map(({ key }) => (key as [number, number])[1])).sort((a, b) => a - b);
   for (const name of messageKeyed) {

@@ -23,6 +23,8 @@
 //                                          chunks (userMessages.ts); empty for the chunk in the tail:
 //   userMessageTails [recipientId, userId] → the conversation's last chunk written, after its first
 //                                          message ID
+//   userMessageLog [recipientId, messageId] → a new message's rows in the conversation, not yet
+//                                          written into the users' chunks (conversationLog.ts)
 //   userFlagOps [userId, sequence]        → a flag set or cleared on rows of the user's, not yet
 //                                          written into their chunks (flagJournal.ts)
 //   channelMessages [channelId, messageId] → topic; a channel's messages in order
@@ -189,8 +191,9 @@ function span(prefix: (number | string)[], from: number, reverse: boolean) {
  * Format 4 keeps conversations' last chunks in userMessageTails; format 3's chunks are read as they
  * are (a chunk moves to the tail when next written), but a version before it would not read them.
  * Format 5 keeps flag updates in userFlagOps until they are folded into the chunks; a version
- * before it would not apply them. */
-export const STORE_FORMAT = 5;
+ * before it would not apply them. Format 6 keeps new messages' rows in userMessageLog until they
+ * are folded into the chunks; a version before it would not read them. */
+export const STORE_FORMAT = 6;
 /** The first format with the full-text index: older directories are indexed at open. */
 const SEARCH_INDEX_FORMAT = 3;
 /** Messages indexed per transaction when the search index is built. */
@@ -287,7 +290,7 @@ export class Store {
     this.backfill(this.senderMessages, this.messages, () => {
       for (const { value } of this.messages.getRange()) this.senderMessages.put([value.senderId, value.id], true);
     });
-    this.userMessages = new UserMessageIndex(this.open('userMessageRows', { encoding: 'binary' }), this.open('userMessageTails', { encoding: 'binary' }), this.open('userFlagOps', { encoding: 'binary' }));
+    this.userMessages = new UserMessageIndex(this.open('userMessageRows', { encoding: 'binary' }), this.open('userMessageTails', { encoding: 'binary' }), this.open('userFlagOps', { encoding: 'binary' }), this.open('userMessageLog', { encoding: 'binary' }));
     this.migrateUserMessageRows();
     this.channelMessages = this.open('channelMessages');
     this.topicMessages = this.open('topicMessages');
@@ -526,8 +529,7 @@ export class Store {
       this.ids = ids;
       try {
         const result = fn();
-        // The rows it appended and the postings it deferred belong to its change set.
-        this.userMessages.flush();
+        // The postings it deferred belong to its change set.
         this.search.flush();
         return result;
       } finally {
@@ -581,11 +583,8 @@ export class Store {
       queued = this.env.childTransaction(() => {
         batch = this.pending;
         this.pending = [];
-        this.userMessages.deferAppends = batch.length > 1;
         this.search.deferPostings = true;
         for (const write of batch) this.runWrite(write);
-        this.userMessages.flush();
-        this.userMessages.deferAppends = false;
         this.search.flush();
         this.search.deferPostings = false;
       });
@@ -634,7 +633,6 @@ export class Store {
     } catch (error) {
       this.userMessages.rollBackWrite();
       this.search.rollBackWrite();
-      this.userMessages.flush();
       this.forgetCaches(true);
       write.outcome = { ok: false, error: isStorageFailure(error) ? new StorageError(error) : error };
     } finally {

@@ -19,12 +19,15 @@
 //   userMessageTails [recipientId, userId] → value: the tail's first message ID (uint32), then its
 //                                            entries as above
 //
-// Flag updates on rows a user has go to the user's flag journal (flagJournal.ts) instead of the
-// chunks, which it is folded into later; rows read from LMDB have it applied.
+// A new message's rows go to its conversation's log (conversationLog.ts) instead of the tails, and
+// flag updates on rows a user has to the user's flag journal (flagJournal.ts): both are folded
+// into the chunks later. Rows read from LMDB are the chunks' with the log's rows after the tail's,
+// and the journal applied.
 //
 // Active users' rows are also held in memory (rowTables.ts), all conversations merged by message
 // ID: a window of everything, or a flag update over thousands of rows, reads them there.
 import type { Database } from 'lmdb';
+import { ConversationLogs, LOG_RECORDS, LOG_ROWS } from './conversationLog.js';
 import { FlagJournal, FOLD_RECORDS, FOLD_ROWS, JOURNAL_ROWS } from './flagJournal.js';
 import { RowTable, TableCache } from './rowTables.js';
 
@@ -75,13 +78,14 @@ function encode(rows: readonly Row[]): Buffer {
   return bytes;
 }
 
-/** A chunk with one more row after its last. */
-function withRow(bytes: Buffer, messageId: number, flags: number): Buffer {
-  const appended = Buffer.allocUnsafe(bytes.length + ENTRY_BYTES);
-  bytes.copy(appended);
-  appended.writeUInt32LE(messageId, bytes.length);
-  appended.writeUInt16LE(flags, bytes.length + 4);
-  return appended;
+/** Entries of rows given as message ID and flags interleaved (`rows[2 * from]` on, `count` of them). */
+function encodeRows(rows: readonly number[], from: number, count: number): Buffer {
+  const bytes = Buffer.allocUnsafe(count * ENTRY_BYTES);
+  for (let index = 0; index < count; index++) {
+    bytes.writeUInt32LE(rows[(from + index) * 2]!, index * ENTRY_BYTES);
+    bytes.writeUInt16LE(rows[(from + index) * 2 + 1]!, index * ENTRY_BYTES + 4);
+  }
+  return bytes;
 }
 
 /** Changes to one conversation's rows, in two lists (one change an index, no object per row: a flag
@@ -140,30 +144,14 @@ function upperBound(sorted: readonly number[], value: number): number {
   return low;
 }
 
-/** A conversation of a user's as memory knows it: where its chunks start and, while a write batch
- * appends to it, its last chunk as the appends left it, not yet written. */
+/** A conversation of a user's as memory knows it: where its chunks start. */
 interface Conversation {
   userId: number;
   recipientId: number;
   starts: number[];
   /** The first ID of the chunk whose entries are in the conversation's tail, if one's are. */
   tailStart: number | undefined;
-  unwritten: Unwritten | undefined;
-  /** The write that last changed `unwritten` (see `remember`), and `unwritten` before it. */
-  changedBy: number;
-  before: Unwritten | undefined;
 }
-
-/** A conversation's last chunk with appends not yet written: the first `length` bytes of a buffer
- * with room for more. Appends only add bytes after `length`, so an earlier state of the chunk is
- * the same buffer with its earlier length. */
-interface Unwritten {
-  firstId: number;
-  bytes: Buffer;
-  length: number;
-}
-
-const CHUNK_BYTES = MAX_ENTRIES * ENTRY_BYTES;
 
 export class UserMessageIndex {
   /** Each conversation by user and recipient: where its chunks start, read from LMDB on first use
@@ -171,38 +159,32 @@ export class UserMessageIndex {
   private readonly chunkStarts = new Map<number, Map<number, Conversation>>();
   /** Each user's conversations, read on first use and kept in step likewise. */
   private readonly userConversations = new Map<number, Set<number>>();
-  /** The conversations whose last chunk holds appends not yet written (see `append`). */
-  private dirty: Conversation[] = [];
-  /** Whether appends wait for `flush` (set by the store for a batch of several writes; a write
-   * alone puts its rows at once, which costs less than keeping them). */
-  deferAppends = false;
-  /** The write running (0: none), and the conversations whose unwritten chunk it changed. */
-  private write = 0;
-  private writes = 0;
-  private readonly changed: Conversation[] = [];
   /** Active users' rows: flags in `first`, the conversation in `second`. */
   private readonly active = new TableCache<RowTable>(ACTIVE_ROWS);
   /** Each user's newest row (`newest`), read on first use and forgotten by any write of the user's. */
   private readonly newestIds = new Map<number, number>();
 
   private readonly journal: FlagJournal;
+  private readonly logs: ConversationLogs;
 
   constructor(
     private readonly db: Database<Buffer, Key>,
     private readonly tails: Database<Buffer, TailKey>,
     journal: Database<Buffer, [userId: number, sequence: number]>,
+    log: Database<Buffer, [recipientId: number, messageId: number]>,
   ) {
     this.journal = new FlagJournal(journal);
+    this.logs = new ConversationLogs(log);
   }
 
   /** Forgets what was read or written in memory: after another writer changed rows, or after a
    * write was rolled back (`rolledBack`: of the users' rows in memory, only those it loaded or
-   * changed). Appends not yet written are forgotten too: call `flush` first to keep them. */
+   * changed). */
   forget(rolledBack = false): void {
     this.chunkStarts.clear();
     this.userConversations.clear();
     this.newestIds.clear();
-    this.dirty = [];
+    this.logs.forget();
     if (rolledBack) {
       this.active.dropWritten();
     } else {
@@ -211,64 +193,29 @@ export class UserMessageIndex {
     }
   }
 
-  /** A write of a batch starts: what it appends can be taken back (`rollBackWrite`), and the rows
-   * in memory it loads or changes are known (TableCache.beginWrite). */
+  /** A write of a batch starts: the rows in memory it loads or changes are known
+   * (TableCache.beginWrite), and the journal's overlays it changes. */
   beginWrite(): void {
-    this.write = ++this.writes;
     this.active.beginWrite();
     this.journal.settle();
   }
 
-  /** The write succeeded: its appends stay with the batch's. */
+  /** The write succeeded. */
   endWrite(): void {
-    for (const conversation of this.changed) conversation.before = undefined;
-    this.changed.length = 0;
-    this.write = 0;
     this.journal.settle();
   }
 
-  /** The write failed (LMDB rolled its transaction back): its appends are taken back, those of the
-   * batch's earlier writes kept, to be written by `flush`. */
+  /** The write failed (LMDB rolled its transaction back): the journal's overlays are as before it
+   * (the rest memory holds of it goes with `forget(true)`). */
   rollBackWrite(): void {
-    for (const conversation of this.changed) {
-      if (conversation.before !== undefined && conversation.unwritten === undefined) this.dirty.push(conversation);
-      conversation.unwritten = conversation.before;
-    }
-    // Where their chunks start and which one is in the tail, as LMDB has it again (the write may
-    // have moved them), for `flush` to write the batch's earlier appends.
-    for (const conversation of this.dirty) Object.assign(conversation, this.chunksOf(conversation.userId, conversation.recipientId));
     this.journal.rollBackWrite();
-    this.endWrite();
-  }
-
-  /** Writes the chunks appends changed: once per conversation and batch, however many of its
-   * messages the batch holds. Every other use of the index flushes first; the store flushes at
-   * the end of each write batch. */
-  flush(): void {
-    if (this.dirty.length === 0) return;
-    for (const conversation of this.dirty) {
-      const unwritten = conversation.unwritten;
-      if (unwritten === undefined) continue;
-      this.remember(conversation);
-      this.putChunk(conversation, unwritten.firstId, unwritten.bytes.subarray(0, unwritten.length));
-      conversation.unwritten = undefined;
-    }
-    this.dirty = [];
-  }
-
-  /** Keeps, for a write that may yet fail, how a conversation's unwritten chunk was before it. */
-  private remember(conversation: Conversation): void {
-    if (this.write === 0 || conversation.changedBy === this.write) return;
-    conversation.changedBy = this.write;
-    conversation.before = conversation.unwritten;
-    this.changed.push(conversation);
   }
 
   private conversation(userId: number, recipientId: number): Conversation {
     let byRecipient = this.chunkStarts.get(userId);
     if (!byRecipient) this.chunkStarts.set(userId, (byRecipient = new Map()));
     let conversation = byRecipient.get(recipientId);
-    if (!conversation) byRecipient.set(recipientId, (conversation = { userId, recipientId, ...this.chunksOf(userId, recipientId), unwritten: undefined, changedBy: 0, before: undefined }));
+    if (!conversation) byRecipient.set(recipientId, (conversation = { userId, recipientId, ...this.chunksOf(userId, recipientId) }));
     return conversation;
   }
 
@@ -285,8 +232,7 @@ export class UserMessageIndex {
    * by message ID (one sort of packed numbers), with the flag journal applied. */
   rows(userId: number): RowTable {
     return this.active.load(userId, () => {
-      this.flush();
-      const conversations = this.conversations(userId);
+        const conversations = this.conversations(userId);
       if (conversations.length >= CONVERSATIONS) throw new Error(`user ${userId} has too many conversations to hold in memory`);
       const chunks = conversations.map((recipientId) =>
         Buffer.concat([...(this.db.getRange({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] }) as Iterable<{ value: Buffer }>)].map(({ value }) => this.entries(userId, recipientId, value))),
@@ -383,7 +329,17 @@ export class UserMessageIndex {
 
   /** A chunk's entries as a range read its value: an empty value stands for the conversation's tail. */
   private entries(userId: number, recipientId: number, value: Buffer): Buffer {
-    return value.length > 0 ? value : tailEntries(this.tails.getBinary([recipientId, userId])!);
+    return value.length > 0 ? value : this.tail(userId, recipientId, true);
+  }
+
+  /** The conversation's last chunk, from its tail with the conversation log's rows for the user
+   * after it: a copy, or (not `copy`) possibly lmdb-js's shared read buffer, valid until the next
+   * read. */
+  private tail(userId: number, recipientId: number, copy: boolean): Buffer {
+    // The log first: its read may reuse the read buffer.
+    const logged = this.logs.rowsOf(userId, recipientId);
+    const stored = tailEntries((copy ? this.tails.getBinary([recipientId, userId]) : this.tails.getBinaryFast([recipientId, userId]))!);
+    return logged.length === 0 ? stored : Buffer.concat([stored, encodeRows(logged, 0, logged.length / 2)]);
   }
 
   private drop(userId: number, recipientId: number, firstId: number): void {
@@ -410,9 +366,7 @@ export class UserMessageIndex {
    * value's size as its length — hence a view of exactly that size. */
   private read(conversation: Conversation, firstId: number): Buffer | undefined {
     const { userId, recipientId } = conversation;
-    if (conversation.tailStart === firstId) {
-      return tailEntries(this.tails.getBinaryFast([recipientId, userId])!);
-    }
+    if (conversation.tailStart === firstId) return this.tail(userId, recipientId, false);
     const bytes = this.db.getBinaryFast([userId, recipientId, firstId]);
     return bytes?.subarray(0, bytes.length);
   }
@@ -436,7 +390,6 @@ export class UserMessageIndex {
       const at = table.indexOf(messageId);
       return at >= 0 && table.second[at] === recipientId ? table.first[at] : undefined;
     }
-    this.flush();
     const chunk = this.locate(userId, recipientId, messageId);
     if (!chunk) return undefined;
     const index = lowerBound(chunk.bytes, messageId);
@@ -446,43 +399,51 @@ export class UserMessageIndex {
     return this.journal.overlay(userId).flagsOf(messageId, stored);
   }
 
-  /** Adds the row of a new message (its ID above every other): the send path. In a batch of
-   * several writes, the conversation's last chunk is read once and kept in memory with the rows
-   * added, to be written once at the batch's end (`flush`): one point read and one write per
-   * recipient and batch, not per message. Call inside a write. */
-  append(userId: number, recipientId: number, messageId: number, flags: number): void {
-    this.newestIds.delete(userId);
+  /** Adds a new message's rows (its ID above every other): the send path. The rows of recipients
+   * whose last chunk in the conversation is its tail go to the conversation's log as one record;
+   * any other (a user's first row in the conversation, say) is written into the chunks, which
+   * folds the log first. Call inside a write. */
+  appendMessage(recipientId: number, messageId: number, userIds: readonly number[], flags: readonly number[]): void {
+    const logged: number[] = [];
+    const written: number[] = [];
+    userIds.forEach((userId, index) => (this.canLog(userId, recipientId, messageId) ? logged : written).push(index));
+    for (const index of written) this.addRow(userIds[index]!, recipientId, messageId, flags[index]!);
+    if (logged.length === 0) return;
+    // Past its bounds, the log is folded before it grows (a user's last chunk stays the tail).
+    if (this.logs.records(recipientId) >= LOG_RECORDS || this.logs.heldRows > LOG_ROWS) this.foldLog(recipientId);
+    this.logs.record(recipientId, messageId, logged.map((index) => userIds[index]!), logged.map((index) => flags[index]!));
+    for (const index of logged) {
+      this.newestIds.delete(userIds[index]!);
+      this.heldAppended(userIds[index]!, recipientId, messageId, flags[index]!);
+    }
+  }
+
+  /** Whether the user's row of a new message in the conversation may go to its log: their last
+   * chunk there is its tail, and every row of it (and of the log) is before the message. */
+  private canLog(userId: number, recipientId: number, messageId: number): boolean {
     const conversation = this.conversation(userId, recipientId);
     const lastStart = conversation.starts.at(-1);
-    // The last chunk as the batch's appends left it, else as stored.
-    const unwritten = conversation.unwritten;
-    let bytes = unwritten ? unwritten.bytes : lastStart === undefined ? undefined : this.read(conversation, lastStart);
-    const length = unwritten ? unwritten.length : (bytes?.length ?? 0);
-    if (!bytes || length >= CHUNK_BYTES || bytes.readUInt32LE(length - ENTRY_BYTES) >= messageId) return this.addRow(userId, recipientId, messageId, flags);
-    this.heldAppended(userId, recipientId, messageId, flags);
-    if (!this.deferAppends) {
-      this.putChunk(conversation, lastStart!, withRow(bytes, messageId, flags));
-      return;
+    if (lastStart === undefined || conversation.tailStart !== lastStart) return false;
+    const logged = this.logs.rowsOf(userId, recipientId);
+    if (logged.length > 0) return logged[logged.length - 2]! < messageId;
+    const tail = this.tails.getBinaryFast([recipientId, userId])!;
+    return tail.length > TAIL_HEADER && tail.readUInt32LE(tail.length - ENTRY_BYTES) < messageId;
+  }
+
+  /** Writes the conversation's log into its users' chunks and removes its records. */
+  private foldLog(recipientId: number): void {
+    if (this.logs.records(recipientId) === 0) return;
+    for (const [userId, rows] of this.logs.take(recipientId)) {
+      const changes = new RowChanges();
+      for (let at = 0; at < rows.length; at += 2) changes.add(rows[at]!, rows[at + 1]);
+      this.writeChunks(userId, recipientId, changes);
     }
-    // A stored chunk is copied out of lmdb-js's read buffer, with room for more rows; a full
-    // buffer grows (an earlier state stays valid: it is the old buffer with its length).
-    if (!unwritten || length === bytes.length) {
-      const roomier = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, length * 2 + ENTRY_BYTES * 4));
-      bytes.copy(roomier, 0, 0, length);
-      bytes = roomier;
-    }
-    bytes.writeUInt32LE(messageId, length);
-    bytes.writeUInt16LE(flags, length + 4);
-    this.remember(conversation);
-    if (!unwritten) this.dirty.push(conversation);
-    conversation.unwritten = { firstId: lastStart!, bytes, length: length + ENTRY_BYTES };
   }
 
   /** Adds a row the user does not have (a new chunk, or a place among the chunks) without folding
    * the flag journal: it names only rows the user has, and a chunk rewritten around the new row
    * keeps its stored flags, which the journal still applies to. */
   private addRow(userId: number, recipientId: number, messageId: number, flags: number): void {
-    this.flush();
     const row = RowChanges.of([[messageId, flags]]);
     this.writeChunks(userId, recipientId, row);
     this.held(userId, recipientId, row);
@@ -496,7 +457,6 @@ export class UserMessageIndex {
   /** Removes the user's rows for these messages of one conversation, returning the flags each
    * had (messages without a row are absent); call inside a write. */
   take(userId: number, recipientId: number, messageIds: readonly number[]): Map<number, number> {
-    this.flush();
     const flagsOf = this.reader(userId, recipientId);
     const had = new Map<number, number>();
     const removals = new RowChanges();
@@ -513,7 +473,6 @@ export class UserMessageIndex {
   /** Sets (or, with undefined, removes) rows of one conversation: one write per chunk touched,
    * after the user's flag journal is folded into the chunks. */
   apply(userId: number, recipientId: number, changes: RowChanges): void {
-    this.flush();
     this.fold(userId);
     const sorted = changes.sorted();
     this.writeChunks(userId, recipientId, sorted);
@@ -522,7 +481,8 @@ export class UserMessageIndex {
 
   /** Sets (add) or clears a flag bit on rows the user has (`messageIds`, each a row of theirs):
    * in memory at once, in LMDB as one record of the user's flag journal, which is folded into the
-   * chunks once it has grown past its bounds. Call inside a write. */
+   * chunks once it has grown past its bounds (or compacted, past its records bound alone). Call
+   * inside a write. */
   mark(userId: number, messageIds: readonly number[], add: boolean, bit: number): void {
     if (messageIds.length === 0) return;
     const ids = ascendingOnce(messageIds);
@@ -536,15 +496,14 @@ export class UserMessageIndex {
       table.first[at] = add ? table.first[at]! | bit : table.first[at]! & ~bit;
     }
     const overlay = this.journal.record(userId, ids, add, bit);
-    if (overlay.length > FOLD_ROWS || overlay.records > FOLD_RECORDS || this.journal.heldRows > JOURNAL_ROWS) this.fold(userId);
+    if (overlay.length > FOLD_ROWS || this.journal.heldRows > JOURNAL_ROWS) this.fold(userId);
+    else if (overlay.records > FOLD_RECORDS) this.journal.compact(userId);
   }
 
   /** Writes the user's flag journal into their chunks and removes its records: their rows in
    * memory hold each row's flags as the journal left them, and its conversation. */
   private fold(userId: number): void {
     if (this.journal.overlay(userId).records === 0) return;
-    // The batch's appends first: a chunk they changed would be written again after the fold.
-    this.flush();
     const table = this.rows(userId);
     const overlay = this.journal.take(userId);
     const byConversation = new Map<number, RowChanges>();
@@ -557,8 +516,9 @@ export class UserMessageIndex {
     for (const [recipientId, changes] of byConversation) this.writeChunks(userId, recipientId, changes);
   }
 
-  /** Writes changes (ascending) to one conversation's chunks. */
+  /** Writes changes (ascending) to one conversation's chunks, after its log is folded into them. */
   private writeChunks(userId: number, recipientId: number, sorted: RowChanges): void {
+    this.foldLog(recipientId);
     const { ids } = sorted;
     let next = 0;
     while (next < ids.length) {
@@ -576,12 +536,17 @@ export class UserMessageIndex {
   /** Writes the changes `start` to `end` (exclusive, ascending), which fall in one chunk's place. */
   private rewrite(userId: number, recipientId: number, chunk: { firstId: number; bytes: Buffer } | undefined, changes: RowChanges, start: number, end: number): void {
     const { ids, flags } = changes;
-    const only = flags[start];
-    // The common case, a new message: appended to the conversation's last chunk, or a new chunk.
-    if (end - start === 1 && only !== undefined && (!chunk || idAt(chunk.bytes, count(chunk.bytes) - 1) < ids[start]!)) {
-      if (chunk && count(chunk.bytes) < MAX_ENTRIES) this.store(userId, recipientId, chunk.firstId, withRow(chunk.bytes, ids[start]!, only));
-      else this.store(userId, recipientId, ids[start]!, encode([[ids[start]!, only]]));
-      return;
+    // New rows after the chunk's last, each once (a new message's, a conversation log's): the
+    // chunk filled up, then new chunks.
+    if (!chunk || idAt(chunk.bytes, count(chunk.bytes) - 1) < ids[start]!) {
+      const rows: number[] = [];
+      for (let change = start; change < end && flags[change] !== undefined && (change === start || ids[change - 1]! < ids[change]!); change++) rows.push(ids[change]!, flags[change]!);
+      if (rows.length === (end - start) * 2) {
+        const room = chunk ? Math.min(end - start, MAX_ENTRIES - count(chunk.bytes)) : 0;
+        if (room > 0) this.store(userId, recipientId, chunk!.firstId, Buffer.concat([chunk!.bytes, encodeRows(rows, 0, room)]));
+        for (let at = room; at < end - start; at += MAX_ENTRIES) this.store(userId, recipientId, rows[at * 2]!, encodeRows(rows, at, Math.min(MAX_ENTRIES, end - start - at)));
+        return;
+      }
     }
     // Flag changes on rows the chunk has (the flag updates' case, a fold's): the same chunk, new
     // flags, written only if one differs (a fold's rows are often back at their stored flags: read,
@@ -620,7 +585,6 @@ export class UserMessageIndex {
 
   /** One conversation's rows from `from` (inclusive) on, oldest first, or from `from` back. */
   *conversationRange(userId: number, recipientId: number, from: number, reverse = false): Generator<Row> {
-    this.flush();
     // Forward, the chunk holding `from` starts before it.
     const range = reverse
       ? { start: [userId, recipientId, from], end: [userId, recipientId, -1], reverse: true }
@@ -642,7 +606,6 @@ export class UserMessageIndex {
 
   /** The conversations the user has rows in. */
   conversations(userId: number): number[] {
-    this.flush();
     let known = this.userConversations.get(userId);
     if (!known) {
       known = new Set();
@@ -679,7 +642,6 @@ export class UserMessageIndex {
   }
 
   private readNewest(userId: number): number {
-    this.flush();
     let newest = -1;
     for (const recipientId of this.conversations(userId)) {
       const last = this.lastChunk(userId, recipientId);

@@ -418,11 +418,10 @@ function importMessages(ctx: CommandContext, batch: MessageBatch): number {
     }));
     if (messageReactions.length > 0) message.reactions = messageReactions;
     // Only the flags Parley has (Zulip's is_private, push-notification and other bits go).
-    for (const userMessage of rows.get(row.id) ?? []) {
-      const userId = lookup(users, userMessage.user_profile, 'user');
-      ctx.store.userMessages.append(userId, message.recipientId, message.id, userMessage.flags_mask & KEPT_FLAGS);
-      if (channel) channelRows.set(userId, (channelRows.get(userId) ?? new Set()).add(message.recipientId));
-    }
+    const userMessages = rows.get(row.id) ?? [];
+    const received = userMessages.map((userMessage) => lookup(users, userMessage.user_profile, 'user'));
+    ctx.store.userMessages.appendMessage(message.recipientId, message.id, received, userMessages.map((userMessage) => userMessage.flags_mask & KEPT_FLAGS));
+    if (channel) for (const userId of received) channelRows.set(userId, (channelRows.get(userId) ?? new Set()).add(message.recipientId));
     ctx.store.saveMessage(message);
     if (channel) {
       ctx.store.indexInChannel(channel.id, message.id, message.topic);

@@ -223,8 +223,8 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
     const base = withMentionFlags(ctx.state, read ? Flag.read : 0, mentions, userId, channel !== undefined, user);
     const flags = userId === sender.id ? base : withAlertWordFlag(base, user?.alertWords, content);
     flagsOf.push(flags);
-    ctx.store.userMessages.append(userId, message.recipientId, message.id, flags);
   }
+  ctx.store.userMessages.appendMessage(message.recipientId, message.id, recipients, flagsOf);
   const received: RecipientFlags = { userIds: recipients, flags: flagsOf };
   ctx.store.saveMessage(message);
   claimAttachments(ctx, sender, message);

@@ -1,0 +1,110 @@
+// New messages' rows, kept per conversation beside the users' chunks (userMessages.ts) until they
+// are folded into them. Appending a message's row to each recipient's last chunk rewrote a tail
+// per recipient (a hundred values of up to 960 bytes for a channel of a hundred, and their pages'
+// fdatasync, when the message is sent alone); one record per message is one value of 6 bytes a
+// recipient, at the end of its conversation's keys:
+//
+//   userMessageLog [recipientId, messageId] → value: the recipients whose rows are in the log, 6
+//                                             bytes each: uint32 user ID, uint16 flags
+//
+// A user's rows in a conversation are their chunks' with the log's rows for them after the last:
+// a record names only users whose last chunk is in the conversation's tail, with every row of it
+// before the message. Any other change to the conversation's chunks folds its log first: each
+// user's rows written into their chunks and the records removed. So does a log grown past
+// LOG_RECORDS records, or any log grown while the logs in memory hold more than LOG_ROWS rows
+// together, in the write that grows it.
+import type { Database } from 'lmdb';
+
+/** The records, and the rows of every log in memory together, past which a write folds a
+ * conversation's log into the chunks. */
+export const LOG_RECORDS = 64;
+export const LOG_ROWS = 1_000_000;
+const PAIR_BYTES = 6;
+
+type Key = [recipientId: number, messageId: number];
+
+/** One conversation's log: its records' message IDs, and each user's rows in it (message ID and
+ * flags, interleaved, ascending). */
+interface Log {
+  messageIds: number[];
+  rows: Map<number, number[]>;
+}
+
+const EMPTY_ROWS: readonly number[] = [];
+
+/** The conversations' logs, each read on first use and kept in step with every write; a write
+ * rolled back forgets them (LMDB has them as they were). */
+export class ConversationLogs {
+  private readonly logs = new Map<number, Log>();
+  private held = 0;
+
+  constructor(private readonly db: Database<Buffer, Key>) {}
+
+  private log(recipientId: number): Log {
+    let log = this.logs.get(recipientId);
+    if (!log) {
+      log = { messageIds: [], rows: new Map() };
+      for (const { key, value } of this.db.getRange({ start: [recipientId, 0], end: [recipientId + 1] }) as Iterable<{ key: Key; value: Buffer }>) {
+        log.messageIds.push(key[1]);
+        for (let at = 0; at < value.length; at += PAIR_BYTES) this.add(log, value.readUInt32LE(at), key[1], value.readUInt16LE(at + 4));
+      }
+      this.logs.set(recipientId, log);
+    }
+    return log;
+  }
+
+  private add(log: Log, userId: number, messageId: number, flags: number): void {
+    let rows = log.rows.get(userId);
+    if (!rows) log.rows.set(userId, (rows = []));
+    rows.push(messageId, flags);
+    this.held++;
+  }
+
+  /** The user's rows in the conversation's log: message ID and flags, interleaved, ascending. */
+  rowsOf(userId: number, recipientId: number): readonly number[] {
+    return this.log(recipientId).rows.get(userId) ?? EMPTY_ROWS;
+  }
+
+  /** How many records the conversation's log holds. */
+  records(recipientId: number): number {
+    return this.log(recipientId).messageIds.length;
+  }
+
+  /** The rows of every log in memory. */
+  get heldRows(): number {
+    return this.held;
+  }
+
+  /** Writes a message's record: the rows of `userIds` with their `flags` (added to the record the
+   * message has already, when it is the log's last). Call inside a write. */
+  record(recipientId: number, messageId: number, userIds: readonly number[], flags: readonly number[]): void {
+    const log = this.log(recipientId);
+    const earlier = log.messageIds.at(-1) === messageId ? this.db.getBinary([recipientId, messageId])! : undefined;
+    const value = Buffer.allocUnsafe((earlier?.length ?? 0) + userIds.length * PAIR_BYTES);
+    const from = earlier ? earlier.copy(value) : 0;
+    userIds.forEach((userId, index) => {
+      value.writeUInt32LE(userId, from + index * PAIR_BYTES);
+      value.writeUInt16LE(flags[index]!, from + index * PAIR_BYTES + 4);
+    });
+    this.db.put([recipientId, messageId], value);
+    if (!earlier) log.messageIds.push(messageId);
+    userIds.forEach((userId, index) => this.add(log, userId, messageId, flags[index]!));
+  }
+
+  /** Removes the conversation's records, returning each user's rows, for the caller to write into
+   * their chunks. Call inside a write. */
+  take(recipientId: number): Map<number, number[]> {
+    const log = this.log(recipientId);
+    for (const messageId of log.messageIds) this.db.remove([recipientId, messageId]);
+    for (const rows of log.rows.values()) this.held -= rows.length / 2;
+    this.logs.set(recipientId, { messageIds: [], rows: new Map() });
+    return log.rows;
+  }
+
+  /** Forgets every log (another writer changed them, or a write was rolled back), to be read
+   * again when used. */
+  forget(): void {
+    this.logs.clear();
+    this.held = 0;
+  }
+}
