@@ -252,7 +252,7 @@ test("flag marks go to the user's journal: read back after restarts, folded by o
   assert.is(user2Records(), 0, "user 2's summary was folded by another change to their rows");
   await checkAfterRestart('after a summary was folded');
   // A mark past the rows bound in a batch whose earlier write appended to the user's rows: the fold
-  // writes those appends first (they would be written again over it).
+  // writes the conversation's log first, then the journal's flags over it.
   const appended = ++lastId;
   await Promise.all([
     store.write(() => {
@@ -348,7 +348,19 @@ test("a message's rows go to its conversation's log: read back after restarts, f
   model.get(4)!.delete(taken);
   assert.is(logRecords(10), 0, 'a removal folded the log');
   await send(11, 3);
-  await restart('after the log was folded by a removal');
+  // A message's rows given in two parts, with an older message's between them (never the send
+  // path's case): the older one's go into the chunks, the record keeps both parts.
+  const [earlier, later] = [lastId + 1, lastId + 2];
+  lastId = later;
+  await write(() => {
+    store.userMessages.appendMessage(11, later, [4], [1]);
+    store.userMessages.appendMessage(11, earlier, [5], [2]);
+    store.userMessages.appendMessage(11, later, [6], [3]);
+  });
+  model.get(4)!.set(later, [1, 11]);
+  model.get(5)!.set(earlier, [2, 11]);
+  model.get(6)!.set(later, [3, 11]);
+  await restart('after the log was folded by a removal, and rows given out of order');
   await Promise.all([store.close(), copy.close()]);
   rmSync(dirname(path), { recursive: true, force: true });
   rmSync(dirname(copyPath), { recursive: true, force: true });
@@ -616,7 +628,7 @@ test("a failing write that moved a conversation's tail: the batch's other append
   const outcomes = await Promise.allSettled([
     store.write(() => store.userMessages.appendMessage(3, 10, [1], [1])),
     store.write(() => {
-      // Setting a row writes the batch's appends first (into the tail), then throws.
+      // Setting a row folds the conversation's log first (into the tail), then throws.
       store.userMessages.put(1, 3, 11, 2);
       throw new Error('refused');
     }),

@@ -65,6 +65,11 @@ export class ConversationLogs {
     return this.log(recipientId).rows.get(userId) ?? EMPTY_ROWS;
   }
 
+  /** The message of the conversation log's last record (0: none). */
+  lastMessageId(recipientId: number): number {
+    return this.log(recipientId).messageIds.at(-1) ?? 0;
+  }
+
   /** How many records the conversation's log holds. */
   records(recipientId: number): number {
     return this.log(recipientId).messageIds.length;

@@ -565,10 +565,9 @@ export class Store {
 
   /** Group commit: a write joins the transaction LMDB starts next. While one transaction commits
    * and is made durable, the writes that arrive wait together for the next, which runs them all,
-   * each in a child transaction, then writes the message rows they appended (once per
-   * conversation chunk, however many of its messages the batch holds) and their messages' search
-   * postings (outside the child transactions, which would each copy the postings' pages). Each
-   * write is answered once its transaction is durable. */
+   * each in a child transaction, then writes their messages' search postings (outside the child
+   * transactions, which would each copy the postings' pages). Each write is answered once its
+   * transaction is durable. */
   private commit<T>(fn: () => T, recorded: PendingWrite['recorded']): Promise<{ result: T; changes: Change[] }> {
     return new Promise((resolve, reject) => {
       this.pending.push({ run: fn, recorded, changes: [], resolve: resolve as PendingWrite['resolve'], reject });
@@ -613,8 +612,8 @@ export class Store {
   }
 
   /** Runs one write of a batch in a child transaction. A write that fails is rolled back, and what
-   * it cached in memory may not have been committed: the message rows it appended are taken back,
-   * those of the batch's earlier writes written, and the caches forgotten. */
+   * it cached in memory may not have been committed: the caches are forgotten (of the rows in
+   * memory, those it loaded or changed), its deferred postings taken back. */
   private runWrite(write: PendingWrite): void {
     this.tap.current = write.recorded ? write.changes : undefined;
     this.userMessages.beginWrite();

@@ -232,7 +232,7 @@ export class UserMessageIndex {
    * by message ID (one sort of packed numbers), with the flag journal applied. */
   rows(userId: number): RowTable {
     return this.active.load(userId, () => {
-        const conversations = this.conversations(userId);
+      const conversations = this.conversations(userId);
       if (conversations.length >= CONVERSATIONS) throw new Error(`user ${userId} has too many conversations to hold in memory`);
       const chunks = conversations.map((recipientId) =>
         Buffer.concat([...(this.db.getRange({ start: [userId, recipientId, 0], end: [userId, recipientId, NEWEST] }) as Iterable<{ value: Buffer }>)].map(({ value }) => this.entries(userId, recipientId, value))),
@@ -399,14 +399,17 @@ export class UserMessageIndex {
     return this.journal.overlay(userId).flagsOf(messageId, stored);
   }
 
-  /** Adds a new message's rows (its ID above every other): the send path. The rows of recipients
-   * whose last chunk in the conversation is its tail go to the conversation's log as one record;
-   * any other (a user's first row in the conversation, say) is written into the chunks, which
-   * folds the log first. Call inside a write. */
+  /** Adds a new message's rows (its ID above every other; `userIds` each once): the send path. The
+   * rows of recipients whose last chunk in the conversation is its tail go to the conversation's
+   * log as one record; any other (a user's first row in the conversation, say; every one of a
+   * message older than the log's last) is written into the chunks, which folds the log first. Call
+   * inside a write. */
   appendMessage(recipientId: number, messageId: number, userIds: readonly number[], flags: readonly number[]): void {
     const logged: number[] = [];
     const written: number[] = [];
-    userIds.forEach((userId, index) => (this.canLog(userId, recipientId, messageId) ? logged : written).push(index));
+    // The log's records ascend: a message before its last one (never a new message) is not logged.
+    const ordered = this.logs.lastMessageId(recipientId) <= messageId;
+    userIds.forEach((userId, index) => (ordered && this.canLog(userId, recipientId, messageId) ? logged : written).push(index));
     for (const index of written) this.addRow(userIds[index]!, recipientId, messageId, flags[index]!);
     if (logged.length === 0) return;
     // Past its bounds, the log is folded before it grows (a user's last chunk stays the tail).
@@ -542,7 +545,7 @@ export class UserMessageIndex {
       const rows: number[] = [];
       for (let change = start; change < end && flags[change] !== undefined && (change === start || ids[change - 1]! < ids[change]!); change++) rows.push(ids[change]!, flags[change]!);
       if (rows.length === (end - start) * 2) {
-        const room = chunk ? Math.min(end - start, MAX_ENTRIES - count(chunk.bytes)) : 0;
+        const room = chunk ? Math.max(0, Math.min(end - start, MAX_ENTRIES - count(chunk.bytes))) : 0;
         if (room > 0) this.store(userId, recipientId, chunk!.firstId, Buffer.concat([chunk!.bytes, encodeRows(rows, 0, room)]));
         for (let at = room; at < end - start; at += MAX_ENTRIES) this.store(userId, recipientId, rows[at * 2]!, encodeRows(rows, at, Math.min(MAX_ENTRIES, end - start - at)));
         return;
@@ -662,7 +665,6 @@ export class UserMessageIndex {
     for (const { value } of this.db.getRange(range) as Iterable<{ value: Buffer }>) return this.entries(userId, recipientId, value);
     return undefined;
   }
-
 
   /** One user's flags on a conversation's messages, from memory. */
   reader(userId: number, recipientId: number): (messageId: number) => number | undefined {

@@ -418,9 +418,10 @@ function importMessages(ctx: CommandContext, batch: MessageBatch): number {
     }));
     if (messageReactions.length > 0) message.reactions = messageReactions;
     // Only the flags Parley has (Zulip's is_private, push-notification and other bits go).
-    const userMessages = rows.get(row.id) ?? [];
-    const received = userMessages.map((userMessage) => lookup(users, userMessage.user_profile, 'user'));
-    ctx.store.userMessages.appendMessage(message.recipientId, message.id, received, userMessages.map((userMessage) => userMessage.flags_mask & KEPT_FLAGS));
+    // Each user's row once (cross-realm bots are one user here): the last one's flags.
+    const flagsOf = new Map((rows.get(row.id) ?? []).map((userMessage) => [lookup(users, userMessage.user_profile, 'user'), userMessage.flags_mask & KEPT_FLAGS]));
+    const received = [...flagsOf.keys()];
+    ctx.store.userMessages.appendMessage(message.recipientId, message.id, received, [...flagsOf.values()]);
     if (channel) for (const userId of received) channelRows.set(userId, (channelRows.get(userId) ?? new Set()).add(message.recipientId));
     ctx.store.saveMessage(message);
     if (channel) {
