@@ -555,20 +555,23 @@ export class UserMessageIndex {
     // flags, written only if one differs (a fold's rows are often back at their stored flags: read,
     // then unread again). Changes and rows both ascend: each is looked for from the one before's place.
     if (chunk) {
-      const updated = Buffer.from(chunk.bytes);
+      const { bytes } = chunk;
+      // Copied at the first flag that differs (the chunk read is lmdb-js's read buffer).
+      let updated: Buffer | undefined;
       let index = 0;
       let change = start;
-      let differs = false;
       for (; change < end; change++) {
         const id = ids[change]!;
         const next = flags[change];
-        while (index < count(updated) && idAt(updated, index) < id) index++;
-        if (next === undefined || index >= count(updated) || idAt(updated, index) !== id) break;
-        differs ||= flagsAt(updated, index) !== next;
+        while (index < count(bytes) && idAt(bytes, index) < id) index++;
+        if (next === undefined || index >= count(bytes) || idAt(bytes, index) !== id) break;
+        // Against the flags as the changes before left them (an ID may come twice: the last wins).
+        if (flagsAt(updated ?? bytes, index) === next) continue;
+        updated ??= Buffer.from(bytes);
         updated.writeUInt16LE(next, index * ENTRY_BYTES + 4);
       }
       if (change === end) {
-        if (differs) this.putChunk(this.conversation(userId, recipientId), chunk.firstId, updated);
+        if (updated) this.putChunk(this.conversation(userId, recipientId), chunk.firstId, updated);
         return;
       }
     }
