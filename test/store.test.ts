@@ -22,6 +22,25 @@ function tempStorePath(): string {
   return join(mkdtempSync(join(tmpdir(), 'parley-store-')), 'parley.mdb');
 }
 
+/** Waits for a write that throws Error('refused'), and checks that it was refused. */
+async function refused(write: Promise<unknown>): Promise<void> {
+  await write.then(
+    () => assert.unreachable('the write was refused'),
+    (error: Error) => assert.is(error.message, 'refused'),
+  );
+}
+
+/** Runs `fn` as a recorded write of `writer` and applies its change set to `copy`. */
+async function replicate(writer: Store, copy: Store, fn: () => void): Promise<void> {
+  const { changes } = await writer.recordedWrite(fn);
+  await copy.applyChanges(changes);
+}
+
+/** Removes the data directories of closed stores. */
+function removeStores(...paths: string[]): void {
+  for (const path of paths) rmSync(dirname(path), { recursive: true, force: true });
+}
+
 /** A deterministic pseudo-random sequence (the same rows every run). */
 function random(seed: number): () => number {
   let state = seed;
@@ -177,26 +196,18 @@ test("flag marks go to the user's journal: read back after restarts, folded by o
   // A failed write's marks are taken back, in memory and in LMDB; the next write's record follows
   // the last committed one (it does not take the failed one's place over a committed one).
   const committed = expectedRows(1);
-  const failing = store.write(() => {
+  await refused(store.write(() => {
     store.userMessages.mark(1, someRows(1, 300), true, 4);
     throw new Error('refused');
-  });
-  await failing.then(
-    () => assert.unreachable('the write was refused'),
-    (error: Error) => assert.is(error.message, 'refused'),
-  );
+  }));
   assert.equal([...store.userMessages.range(1, 0)], committed, 'a failed mark is taken back in memory');
   await store.write(() => mark(1, someRows(1, 100), true, 2));
   // So is a failed write's fold: the journal stays as it was, to be folded by a later write.
   const unfolded = journalRecords();
-  const folding = store.write(() => {
+  await refused(store.write(() => {
     store.userMessages.put(1, 10, [...model.get(1)!.keys()].find((id) => model.get(1)!.get(id)![1] === 10)!, 64);
     throw new Error('refused');
-  });
-  await folding.then(
-    () => assert.unreachable('the write was refused'),
-    (error: Error) => assert.is(error.message, 'refused'),
-  );
+  }));
   assert.is(journalRecords(), unfolded, "a failed write's fold is rolled back");
   assert.equal([...store.userMessages.range(1, 0)], expectedRows(1), 'and so is what it changed in memory');
   await checkAfterRestart('after a failed mark and a failed fold');
@@ -229,14 +240,10 @@ test("flag marks go to the user's journal: read back after restarts, folded by o
   // into one summary record instead (a failed write's compaction is taken back first).
   const newest = [...model.get(2)!].filter(([, [, recipientId]]) => recipientId === 10).slice(-5).map(([id]) => id);
   for (let k = 0; user2Records() < FOLD_RECORDS; k++) await store.write(() => mark(2, [newest[k % newest.length]!], k % 2 === 0, 2));
-  const compacting = store.write(() => {
+  await refused(store.write(() => {
     store.userMessages.mark(2, [newest[0]!], true, 32);
     throw new Error('refused');
-  });
-  await compacting.then(
-    () => assert.unreachable('the write was refused'),
-    (error: Error) => assert.is(error.message, 'refused'),
-  );
+  }));
   assert.is(user2Records(), FOLD_RECORDS, "a failed write's compaction is rolled back");
   await store.write(() => mark(2, [newest[0]!], true, 32));
   assert.is(user2Records(), 1, "user 2's journal past its records bound was compacted");
@@ -277,10 +284,7 @@ test("a message's rows go to its conversation's log: read back after restarts, f
   const model = new Map<number, Map<number, [number, number]>>(Array.from({ length: 8 }, (_, index) => [index + 1, new Map()]));
   const members = new Map([[10, [1, 2, 3, 4, 5, 6]], [11, [4, 5, 6, 7, 8]]]);
   let lastId = 0;
-  const write = async (fn: () => void) => {
-    const { changes } = await store.recordedWrite(fn);
-    await copy.applyChanges(changes);
-  };
+  const write = (fn: () => void) => replicate(store, copy, fn);
   /** Sends `count` messages to the conversation, each with its members' rows (some not yet joined). */
   const send = (recipientId: number, count: number, joined = members.get(recipientId)!) =>
     write(() => {
@@ -322,14 +326,10 @@ test("a message's rows go to its conversation's log: read back after restarts, f
   await send(10, 3);
   assert.is(logRecords(10), 3, "the log was folded by the new members' first rows (the others' went to it)");
   // A failed write's appends are taken back, the log's record with them.
-  const failing = store.write(() => {
+  await refused(store.write(() => {
     store.userMessages.appendMessage(10, lastId + 1, members.get(10)!, [1, 1, 1, 1, 1, 1]);
     throw new Error('refused');
-  });
-  await failing.then(
-    () => assert.unreachable('the write was refused'),
-    (error: Error) => assert.is(error.message, 'refused'),
-  );
+  }));
   assert.is(logRecords(10), 3, "a failed write's record is rolled back");
   check('after a failed append');
   // Past its bound, the log is folded before it grows; rows fill chunks and start new ones.
@@ -362,8 +362,7 @@ test("a message's rows go to its conversation's log: read back after restarts, f
   model.get(6)!.set(later, [3, 11]);
   await restart('after the log was folded by a removal, and rows given out of order');
   await Promise.all([store.close(), copy.close()]);
-  rmSync(dirname(path), { recursive: true, force: true });
-  rmSync(dirname(copyPath), { recursive: true, force: true });
+  removeStores(path, copyPath);
 });
 
 test('a fold writes only the chunks whose flags it changes: marks that undo each other write none', async () => {
@@ -395,11 +394,7 @@ test('a copy kept by change sets reads flag marks and folds as the writer does: 
   const [writerPath, copyPath] = [tempStorePath(), tempStorePath()];
   const writer = new Store(writerPath);
   const copy = new Store(copyPath);
-  const replicate = async (fn: () => void) => {
-    const { changes } = await writer.recordedWrite(fn);
-    await copy.applyChanges(changes);
-  };
-  await replicate(() => {
+  await replicate(writer, copy, () => {
     for (let id = 1; id <= 600; id++) writer.userMessages.appendMessage(10 + (id % 2), id, [1], [0]);
   });
   const rowsOf = (store: Store) => [...store.userMessages.range(1, 0)];
@@ -407,7 +402,7 @@ test('a copy kept by change sets reads flag marks and folds as the writer does: 
   assert.is(copy.userMessages.get(1, 10, 100), 0);
   assert.equal(rowsOf(copy), rowsOf(writer));
   for (let round = 0; round < FOLD_RECORDS + 2; round++) {
-    await replicate(() => writer.userMessages.mark(1, [100 + round * 2, 300 + round], round % 3 !== 0, round % 2 === 0 ? 1 : 2));
+    await replicate(writer, copy, () => writer.userMessages.mark(1, [100 + round * 2, 300 + round], round % 3 !== 0, round % 2 === 0 ? 1 : 2));
     assert.is(copy.userMessages.get(1, 10, 100 + round * 2), writer.userMessages.get(1, 10, 100 + round * 2), `round ${round}: a row read alone`);
     assert.equal(rowsOf(copy), rowsOf(writer), `round ${round}: the rows`);
   }
@@ -415,8 +410,7 @@ test('a copy kept by change sets reads flag marks and folds as the writer does: 
   assert.ok(journal(writer).length < FOLD_RECORDS, 'the writer compacted its journal past its bound');
   assert.equal(journal(copy), journal(writer), 'and the copy holds the same records');
   await Promise.all([writer.close(), copy.close()]);
-  rmSync(dirname(writerPath), { recursive: true, force: true });
-  rmSync(dirname(copyPath), { recursive: true, force: true });
+  removeStores(writerPath, copyPath);
 });
 
 test('a write rolled back leaves the rows and topics in memory as committed; other users keep theirs', async () => {
@@ -438,7 +432,7 @@ test('a write rolled back leaves the rows and topics in memory as committed; oth
   const committed = rowsOf(1);
   assert.is(topicOf(3), 'before');
   const other = store.userMessages.rows(2);
-  const failing = store.write(() => {
+  await refused(store.write(() => {
     store.userMessages.apply(1, 10, RowChanges.of([[3, 1], [4, 1]]));
     store.userMessages.appendMessage(10, 11, [1], [0]);
     store.unindexInChannel(5, 3, 'before');
@@ -447,11 +441,7 @@ test('a write rolled back leaves the rows and topics in memory as committed; oth
     assert.equal(rowsOf(1).slice(2, 4), [[3, 1, 10], [4, 1, 10]], 'the write sees its own changes');
     assert.is(topicOf(11), 'after');
     throw new Error('refused');
-  });
-  await failing.then(
-    () => assert.unreachable('the write was refused'),
-    (error: Error) => assert.is(error.message, 'refused'),
-  );
+  }));
   assert.equal(rowsOf(1), committed);
   assert.is(topicOf(3), 'before');
   assert.is(topicOf(11), undefined);
