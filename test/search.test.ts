@@ -170,7 +170,7 @@ async function serverOn(dataDir: string, lines: Record<string, unknown>[]): Prom
 /** Takes the search index out of a stopped server's data directory, as a format it predates. */
 async function withoutIndex(dataDir: string, format: number | undefined): Promise<void> {
   const env = open({ path: join(dataDir, 'parley.mdb'), maxDbs: 64 });
-  for (const name of ['searchPostings', 'searchWords']) await env.openDB({ name }).clearAsync();
+  for (const name of ['searchChunks', 'searchWords']) await env.openDB({ name }).clearAsync();
   const meta = env.openDB({ name: 'meta' });
   if (format === undefined) await meta.remove('storeFormat');
   else await meta.put('storeFormat', format);

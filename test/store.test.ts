@@ -3,9 +3,6 @@
 // boundaries, with new messages' rows kept in their conversations' logs (src/store/conversationLog.ts)
 // and flag marks in the users' flag journals (src/store/flagJournal.ts); and the one-time migrations
 // of data directories written before the chunked rows and the topic index.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { open, type Key } from 'lmdb';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -14,38 +11,7 @@ import { LOG_RECORDS } from '../src/store/conversationLog.js';
 import { FOLD_RECORDS, FOLD_ROWS } from '../src/store/flagJournal.js';
 import { MAX_ENTRIES, RowChanges } from '../src/store/userMessages.js';
 import { parseSearch } from '../src/messages/search.js';
-
-/** A channel message of realm 1 holding one word. */
-const message = (id: number, word: string) => ({ id, realmId: 1, senderId: 2, recipientId: 3, type: 'stream' as const, channelId: 4, topic: 't', participants: [], content: word, renderedContent: `<p>${word}</p>`, timestamp: 0, client: 'test' });
-
-function tempStorePath(): string {
-  return join(mkdtempSync(join(tmpdir(), 'parley-store-')), 'parley.mdb');
-}
-
-/** Waits for a write that throws Error('refused'), and checks that it was refused. */
-async function refused(write: Promise<unknown>): Promise<void> {
-  await write.then(
-    () => assert.unreachable('the write was refused'),
-    (error: Error) => assert.is(error.message, 'refused'),
-  );
-}
-
-/** Runs `fn` as a recorded write of `writer` and applies its change set to `copy`. */
-async function replicate(writer: Store, copy: Store, fn: () => void): Promise<void> {
-  const { changes } = await writer.recordedWrite(fn);
-  await copy.applyChanges(changes);
-}
-
-/** Removes the data directories of closed stores. */
-function removeStores(...paths: string[]): void {
-  for (const path of paths) rmSync(dirname(path), { recursive: true, force: true });
-}
-
-/** A deterministic pseudo-random sequence (the same rows every run). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-}
+import { message, random, refused, removeStores, replicate, tempStorePath } from './helpers/stores.js';
 
 test('rows match a plain model through sets, removals, batches and ranges across chunks and conversations', async () => {
   const path = tempStorePath();
@@ -114,7 +80,7 @@ test('rows match a plain model through sets, removals, batches and ranges across
     assert.equal(store.userMessages.conversations(userId).sort(), [10, 11, 12]);
   }
   await store.close();
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test("flag marks go to the user's journal: read back after restarts, folded by other writes and past its rows bound, compacted past its records bound, taken back with a failed write", async () => {
@@ -271,7 +237,7 @@ test("flag marks go to the user's journal: read back after restarts, folded by o
   assert.is(store.tables.get('userFlagOps')!.getKeysCount({ start: [1], end: [2] }), 0, "user 1's journal past its rows bound was folded");
   await checkAfterRestart('after folds past the bounds');
   await store.close();
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test("a message's rows go to its conversation's log: read back after restarts, folded past its bound and by other changes, taken back with a failed write, copied by change sets", async () => {
@@ -387,7 +353,7 @@ test('a fold writes only the chunks whose flags it changes: marks that undo each
   const flagsOf = new Map([...reopened.userMessages.conversationRange(1, 10, 0)]);
   assert.equal([flagsOf.get(5), flagsOf.get(7), flagsOf.get(MAX_ENTRIES * 3), flagsOf.get(8)], [1, 5, 1, 0]);
   await reopened.close();
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test('a copy kept by change sets reads flag marks and folds as the writer does: each change set drops what it held of them', async () => {
@@ -447,7 +413,7 @@ test('a write rolled back leaves the rows and topics in memory as committed; oth
   assert.is(topicOf(11), undefined);
   assert.is(store.userMessages.rows(2), other, "a user the write did not touch keeps the rows in memory");
   await store.close();
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test("a write whose function returns a put's promise commits it (presence, a cluster's log position)", async () => {
@@ -459,7 +425,7 @@ test("a write whose function returns a put's promise commits it (presence, a clu
   const reopened = new Store(path);
   assert.equal(reopened.savedPresence(3), snapshot);
   await reopened.close();
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test("appending new messages fills a conversation's last chunk, then starts the next", async () => {
@@ -478,7 +444,7 @@ test("appending new messages fills a conversation's last chunk, then starts the 
   assert.equal([...store.userMessages.conversationRange(3, 10, 0)], appended);
   assert.is(store.userMessages.get(3, 10, MAX_ENTRIES * 2), MAX_ENTRIES % 4);
   await store.close();
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test('a data directory with one row per user and message is migrated to conversation chunks at open', async () => {
@@ -507,7 +473,7 @@ test('a data directory with one row per user and message is migrated to conversa
   const reopened = new Store(path);
   assert.is([...reopened.userMessages.range(4, 0)].length, 1500, 'migrated once; nothing lost on the next open');
   await reopened.close();
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test('a rolled-back write leaves nothing of its own behind in memory (headers, chunk directory)', async () => {
@@ -538,7 +504,7 @@ test('a rolled-back write leaves nothing of its own behind in memory (headers, c
   await store.write(() => store.userMessages.put(1, 3, 9, 2));
   assert.equal([...store.userMessages.conversationRange(1, 3, 0)], [[7, 0], [9, 2]]);
   await store.close();
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test('writes of one batch: rows appended by a failing write are taken back, the others kept and seen by later writes', async () => {
@@ -576,7 +542,7 @@ test('writes of one batch: rows appended by a failing write are taken back, the 
   const reopened = new Store(path);
   assert.equal([...reopened.userMessages.conversationRange(2, 3, 0)], [[10, 1], [12, 3]]);
   await reopened.close();
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test("search postings wait for the batch's end; a failing write that put its predecessors' (a search within it) is rolled back alone", async () => {
@@ -603,7 +569,7 @@ test("search postings wait for the batch's end; a failing write that put its pre
   assert.equal([...reopened.search.matches(1, parseSearch('walrus'), 0, false)], [20]);
   assert.equal([...reopened.search.matches(1, parseSearch('narwhal'), 0, false)], [22]);
   await reopened.close();
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test("a failing write that moved a conversation's tail: the batch's other appends are kept, read back from the chunks and the tails", async () => {
@@ -632,7 +598,7 @@ test("a failing write that moved a conversation's tail: the batch's other append
   assert.equal([...reopened.userMessages.conversationRange(1, 3, 0)], expected);
   assert.equal([...reopened.userMessages.range(1, 0)].map(([id, flags]) => [id, flags]), expected);
   await reopened.close();
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test("after a restart, a user's newest row is read from each conversation's end: a tail, or a chunk stored whole (format 3)", async () => {
@@ -655,7 +621,7 @@ test("after a restart, a user's newest row is read from each conversation's end:
   const store = new Store(path);
   assert.equal([store.userMessages.newest(1), store.userMessages.newest(2), store.userMessages.newest(3)], [9, 12, -1]);
   await store.close();
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test('writes to a closed store are refused, each of them (none waits for a transaction that never comes)', async () => {
@@ -668,7 +634,7 @@ test('writes to a closed store are refused, each of them (none waits for a trans
     ['rejected', 'rejected'],
   );
   assert.is((await Promise.allSettled([store.write(() => 3)]))[0]!.status, 'rejected');
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test('the sender index: kept by saves and removals, built once at open for older data directories', async () => {
@@ -691,7 +657,7 @@ test('the sender index: kept by saves and removals, built once at open for older
   assert.equal([...store.sentBy(5)], [3, 4]);
   assert.equal([...store.sentBy(6)], [2]);
   await store.close();
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test('a data directory without the topic index gets it built from the channel index at open', async () => {
@@ -710,7 +676,7 @@ test('a data directory without the topic index gets it built from the channel in
   assert.ok(store.topicHasMessages(3, 'other'));
   assert.not.ok(store.topicHasMessages(3, 'none'));
   await store.close();
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test("rows given from a channel's history before their holders were recorded: traced once at open, stale ones dropped", async () => {
@@ -743,7 +709,7 @@ test("rows given from a channel's history before their holders were recorded: tr
   assert.equal([...traced.userMessages.conversationRange(7, 30, 0)], [[100, 1 | 2 | 1024]], "the deleted message's row is gone, the other kept");
   assert.equal([...traced.userMessages.conversationRange(8, 30, 0)], [[100, 1]]);
   await traced.close();
-  rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(path);
 });
 
 test('the data format: recorded in a new directory, brought up from format 1, and a newer one refused untouched', async () => {
@@ -771,7 +737,7 @@ test('the data format: recorded in a new directory, brought up from format 1, an
   env = open({ path: fresh, maxDbs: 64 });
   assert.is(env.openDB({ name: 'meta' }).get('storeFormat'), STORE_FORMAT + 1, 'left as it was');
   await env.close();
-  for (const path of [fresh, old]) rmSync(dirname(path), { recursive: true, force: true });
+  removeStores(fresh, old);
 });
 
 test.run();

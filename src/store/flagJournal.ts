@@ -24,6 +24,7 @@
 // overlay, a write the size of the overlay rather than of the chunks its rows are in.
 import type { Database } from 'lmdb';
 import { lowerBoundIn, type RowTable } from './rowTables.js';
+import { readVarints, writeVarint } from './varints.js';
 
 /** The rows, and the records, past which a write folds its journal into the user's chunks. */
 export const FOLD_ROWS = 16_384;
@@ -102,7 +103,7 @@ export class FlagOverlay {
 
   /** The overlay a summary record holds, as the record at `sequence`. */
   static decode(bytes: Buffer, sequence: number): FlagOverlay {
-    const values = readVarints(bytes);
+    const values = readVarints(bytes, HEADER);
     const rows = values.length / 3;
     const [ids, set, cleared] = [new Uint32Array(rows), new Uint16Array(rows), new Uint16Array(rows)];
     let previous = 0;
@@ -158,30 +159,6 @@ export class FlagOverlay {
   }
 }
 
-function writeVarint(bytes: Buffer, at: number, value: number): number {
-  while (value >= 0x80) {
-    bytes[at++] = (value & 0x7f) | 0x80;
-    value >>>= 7;
-  }
-  bytes[at++] = value;
-  return at;
-}
-
-/** A record's LEB128 numbers, after its header. */
-function readVarints(bytes: Buffer): number[] {
-  const values: number[] = [];
-  for (let at = HEADER; at < bytes.length; ) {
-    let value = 0;
-    for (let shift = 0; ; shift += 7) {
-      const byte = bytes[at++]!;
-      value += (byte & 0x7f) * 2 ** shift;
-      if (byte < 0x80) break;
-    }
-    values.push(value);
-  }
-  return values;
-}
-
 function encode(ids: readonly number[], add: boolean, bits: number): Buffer {
   // A delta takes at most five bytes (uint32).
   const bytes = Buffer.allocUnsafe(HEADER + ids.length * 5);
@@ -202,7 +179,7 @@ function applyRecord(overlay: FlagOverlay, bytes: Buffer, sequence: number): Fla
     if (overlay.records > 0) throw new Error(`flag journal: a summary at ${sequence} after other records`);
     return FlagOverlay.decode(bytes, sequence);
   }
-  const ids = readVarints(bytes);
+  const ids = readVarints(bytes, HEADER);
   for (let index = 1; index < ids.length; index++) ids[index] = ids[index]! + ids[index - 1]!;
   return overlay.with(ids, bytes[0] === 1, bytes.readUInt16LE(1), sequence);
 }

@@ -1,10 +1,11 @@
 // The full-text index: each realm's words and the messages holding them, kept in the same write as
 // the messages themselves (send, edit, move, delete), so a search never disagrees with the data.
 //
-//   searchPostings [realmId, term, messageId] → true   the messages holding a term, in ID order
-//   searchWords    [realmId, term]            → true   the realm's terms (prefixes are looked up
-//                                                       here); a term no message holds any more
-//                                                       stays, and finds nothing
+//   searchChunks [realmId, term, firstId] → IDs   the messages holding a term, in ID order, in
+//                                                 chunks (postingLists.ts)
+//   searchWords  [realmId, term]          → true  the realm's terms (prefixes are looked up here);
+//                                                 a term no message holds any more stays, and
+//                                                 finds nothing
 //
 // A query's messages are the intersection of its terms' postings, read newest first (or oldest
 // first) side by side, skipping ahead where one list is far sparser (idCursors.ts). The last word's
@@ -12,6 +13,7 @@
 import type { Database } from 'lmdb';
 import { indexTerms, searchable, type SearchQuery } from '../messages/search.js';
 import { intersection, RangeCursor, UnionCursor, type IdCursor } from './idCursors.js';
+import type { PostingLists } from './postingLists.js';
 
 type Posting = [realmId: number, term: string, messageId: number];
 type Word = [realmId: number, term: string];
@@ -30,19 +32,13 @@ const KNOWN_WORDS = 100_000;
 
 /** The most terms a prefix stands for: the first ones in alphabetical order. */
 const PREFIX_TERMS = 200;
-const NEWEST = Number.MAX_SAFE_INTEGER;
-
-/** The key range of one term's postings from `from` (inclusive) on, or back when reverse. */
-function span(realmId: number, term: string, from: number, reverse: boolean) {
-  return reverse ? { start: [realmId, term, from], end: [realmId, term, -1], reverse: true } : { start: [realmId, term, from], end: [realmId, term, NEWEST] };
-}
 
 export class SearchIndex {
   /** Terms known to be in searchWords, by realm: their row needs no look-up when a message holds
    * them again. */
   private readonly knownWords = new Map<number, Set<string>>();
   /** Whether new messages' postings wait for `flush` (set by the store while a write batch runs:
-   * put after the batch's writes, outside their child transactions, a posting's page is copied
+   * put after the batch's writes, outside their child transactions, a term's last chunk is written
    * once per batch instead of once per message). */
   deferPostings = false;
   /** New messages' postings not yet put, oldest first. */
@@ -54,7 +50,7 @@ export class SearchIndex {
   private putInWrite: Posting[] = [];
 
   constructor(
-    private readonly postings: Database<true, Posting>,
+    private readonly postings: PostingLists,
     private readonly words: Database<true, Word>,
   ) {}
 
@@ -62,7 +58,7 @@ export class SearchIndex {
   add(message: Indexed): void {
     for (const term of indexTerms(message)) {
       if (this.deferPostings) this.pending.push([message.realmId, term, message.id]);
-      else this.post(message.realmId, term, message.id);
+      else this.post(message.realmId, term, [message.id]);
     }
   }
 
@@ -72,8 +68,17 @@ export class SearchIndex {
     if (this.pending.length === 0) return;
     for (let index = 0; index < this.earlier; index++) this.putInWrite.push(this.pending[index]!);
     this.earlier = 0;
-    for (const [realmId, term, messageId] of this.pending) this.post(realmId, term, messageId);
+    // Each term's new IDs at once, in ID order.
+    const byTerm = new Map<number, Map<string, number[]>>();
+    for (const [realmId, term, messageId] of this.pending) {
+      let terms = byTerm.get(realmId);
+      if (!terms) byTerm.set(realmId, (terms = new Map()));
+      const ids = terms.get(term);
+      if (ids) ids.push(messageId);
+      else terms.set(term, [messageId]);
+    }
     this.pending = [];
+    for (const [realmId, terms] of byTerm) for (const [term, ids] of terms) this.post(realmId, term, ids.sort((a, b) => a - b));
   }
 
   /** A write of a batch starts: the postings it defers are told from its predecessors'. */
@@ -97,7 +102,7 @@ export class SearchIndex {
   /** Takes a message out of the index; call inside a write. */
   remove(message: Indexed): void {
     this.flush();
-    for (const term of indexTerms(message)) this.postings.remove([message.realmId, term, message.id]);
+    for (const term of indexTerms(message)) this.postings.remove(message.realmId, term, [message.id]);
   }
 
   /** Re-indexes an edited or moved message: only the terms that changed are written. */
@@ -106,12 +111,13 @@ export class SearchIndex {
     this.flush();
     const old = indexTerms(before);
     const now = indexTerms(after);
-    for (const term of old) if (!now.has(term)) this.postings.remove([before.realmId, term, before.id]);
-    for (const term of now) if (!old.has(term)) this.post(after.realmId, term, after.id);
+    for (const term of old) if (!now.has(term)) this.postings.remove(before.realmId, term, [before.id]);
+    for (const term of now) if (!old.has(term)) this.post(after.realmId, term, [after.id]);
   }
 
-  private post(realmId: number, term: string, messageId: number): void {
-    this.postings.put([realmId, term, messageId], true);
+  /** Adds messages (IDs ascending) to a term's postings, and the term to the realm's words. */
+  private post(realmId: number, term: string, messageIds: readonly number[]): void {
+    this.postings.add(realmId, term, messageIds);
     let known = this.knownWords.get(realmId);
     if (!known) this.knownWords.set(realmId, (known = new Set()));
     if (known.has(term)) return;
@@ -120,16 +126,18 @@ export class SearchIndex {
     known.add(term);
   }
 
-  /** Forgets which terms are stored: after a write that may have added some was rolled back. */
+  /** Forgets which terms are stored and where their postings end: after a write that may have
+   * changed them was rolled back. */
   forget(): void {
     this.knownWords.clear();
+    this.postings.forget();
   }
 
   /** Empties the index of every realm, before it is rebuilt (outside any write). */
   clear(): void {
     this.pending = [];
-    this.forget();
-    this.postings.clearSync();
+    this.knownWords.clear();
+    this.postings.clear();
     this.words.clearSync();
   }
 
@@ -145,18 +153,13 @@ export class SearchIndex {
     return [...terms];
   }
 
-  /** The IDs of the messages holding a term, from `from` (inclusive) on, or back when reverse. */
-  private *holding(realmId: number, term: string, from: number, reverse: boolean): Generator<number> {
-    for (const key of this.postings.getKeys(span(realmId, term, from, reverse))) yield key[2];
-  }
-
   /** The messages of the realm holding every term of the query and its prefix (phrases are the
    * caller's to check), and in every one of `within` (other indexes' cursors: a channel's, say),
    * from `from` (inclusive) on, or back when reverse. */
   matches(realmId: number, query: SearchQuery, from: number, reverse: boolean, within: readonly IdCursor[] = []): Generator<number> {
     if (!searchable(query)) return intersection([]);
     this.flush();
-    const cursor = (term: string) => new RangeCursor((start) => this.holding(realmId, term, start, reverse), from, reverse);
+    const cursor = (term: string) => new RangeCursor((start) => this.postings.holding(realmId, term, start, reverse), from, reverse);
     const cursors: IdCursor[] = query.terms.map(cursor);
     if (query.prefix) cursors.push(new UnionCursor(this.expand(realmId, query.prefix).map(cursor), reverse));
     return intersection([...cursors, ...within]);

@@ -29,9 +29,10 @@
 //                                          written into their chunks (flagJournal.ts)
 //   channelMessages [channelId, messageId] → topic; a channel's messages in order
 //   topicMessages [channelId, topic lowercased, messageId] → topic; a topic's messages in order
-//   searchPostings [realmId, term, messageId] → true; searchWords [realmId, term] → true: the
-//                                          full-text index (searchIndex.ts); terms are at most 60
-//                                          characters
+//   searchChunks [realmId, term, first message ID] → the IDs of the messages holding the term, in
+//                                          chunks (postingLists.ts); searchWords [realmId, term] →
+//                                          true: the full-text index (searchIndex.ts); terms are at
+//                                          most 60 characters
 //
 // LMDB refuses keys over 1,978 bytes. Text from users reaches keys only bounded: topics are at most
 // 60 characters when stored, and a lookup with longer text than any stored key finds nothing.
@@ -84,6 +85,7 @@ import type { NavigationViewRecord } from '../users/navigationViews.js';
 import type { UserRecord } from '../users/records.js';
 import { changeCodec, tapWrites, type Change, type ChangeTap } from './changes.js';
 import { SearchIndex } from './searchIndex.js';
+import { PostingLists } from './postingLists.js';
 import { hasKeys, OwnedTable, RealmTable } from './tables.js';
 import { RowChanges, UserMessageIndex } from './userMessages.js';
 import { ChannelTopics } from './channelTopics.js';
@@ -192,10 +194,14 @@ function span(prefix: (number | string)[], from: number, reverse: boolean) {
  * are (a chunk moves to the tail when next written), but a version before it would not read them.
  * Format 5 keeps flag updates in userFlagOps until they are folded into the chunks; a version
  * before it would not apply them. Format 6 keeps new messages' rows in userMessageLog until they
- * are folded into the chunks; a version before it would not read them. */
-export const STORE_FORMAT = 6;
-/** The first format with the full-text index: older directories are indexed at open. */
-const SEARCH_INDEX_FORMAT = 3;
+ * are folded into the chunks; a version before it would not read them. Format 7 keeps the
+ * full-text index's postings in chunks (searchChunks) instead of a row each (searchPostings). */
+export const STORE_FORMAT = 7;
+/** The first format with the full-text index in its layout of today: older directories are
+ * indexed at open. */
+const SEARCH_INDEX_FORMAT = 7;
+/** Where formats 3 to 6 kept the full-text index's postings, a row each: [realmId, term, messageId]. */
+const FORMAT_6_POSTINGS = 'searchPostings';
 /** Messages indexed per transaction when the search index is built. */
 const INDEX_BATCH = 10_000;
 
@@ -224,6 +230,7 @@ export class Store {
   readonly topicMessages: Database<string, [number, string, number]>;
   /** Channels' messages with their topics, in memory (read from channelMessages). */
   readonly channelTopics: ChannelTopics;
+  private readonly postings: PostingLists;
   readonly search: SearchIndex;
   readonly folders: RealmTable<FolderRecord>;
   readonly profileFields: RealmTable<FieldRecord>;
@@ -298,7 +305,8 @@ export class Store {
     this.backfill(this.topicMessages, this.channelMessages, () => {
       for (const { key, value } of this.channelMessages.getRange()) this.topicMessages.put([key[0], value.toLowerCase(), key[1]], value);
     });
-    this.search = new SearchIndex(this.open('searchPostings'), this.open('searchWords'));
+    this.postings = new PostingLists(this.open('searchChunks', { encoding: 'binary' }));
+    this.search = new SearchIndex(this.postings, this.open('searchWords'));
     this.folders = new RealmTable(this.open('folders'), (folder) => [folder.id]);
     this.profileFields = new RealmTable(this.open('profileFields'), (field) => [field.id]);
     this.linkifiers = new RealmTable(this.open('linkifiers'), (linkifier) => [linkifier.id]);
@@ -323,7 +331,10 @@ export class Store {
     if (recorded !== STORE_FORMAT) {
       // A new data directory has no realm yet; one without a recorded format was migrated above.
       if (recorded !== undefined || hasKeys(this.realms)) this.migratedFrom = recorded ?? 1;
-      if (this.migratedFrom !== null && this.migratedFrom < SEARCH_INDEX_FORMAT) this.rebuildSearchIndex(progress);
+      if (this.migratedFrom !== null && this.migratedFrom < SEARCH_INDEX_FORMAT) {
+        this.rebuildSearchIndex(progress);
+        this.env.openDB({ name: FORMAT_6_POSTINGS }).dropSync();
+      }
       this.meta.putSync(FORMAT_KEY, STORE_FORMAT);
     }
     this.traceHistoricalRows();
@@ -366,7 +377,11 @@ export class Store {
       const batch = [...this.messages.getRange({ start: after + 1, limit: INDEX_BATCH })].map(({ value }) => value);
       if (batch.length === 0) break;
       this.env.transactionSync(() => {
+        // A term's postings of the whole batch at once.
+        this.search.deferPostings = true;
         for (const message of batch) this.search.add(message);
+        this.search.flush();
+        this.search.deferPostings = false;
       });
       indexed += batch.length;
       after = batch.at(-1)!.id;
@@ -543,6 +558,13 @@ export class Store {
   async applyChanges(changes: readonly Change[]): Promise<void> {
     await this.write(() => {
       for (const [name, key, value] of changes) {
+        if (name === FORMAT_6_POSTINGS) {
+          // A snapshot or log written before format 7.
+          const [realmId, term, messageId] = key as [number, string, number];
+          if (value === undefined) this.postings.remove(realmId, term, [messageId]);
+          else this.postings.add(realmId, term, [messageId]);
+          continue;
+        }
         const db = this.tables.get(name);
         if (!db) throw new Error(`a change to an unknown table '${name}'`);
         if (value === undefined) db.remove(key);
