@@ -10,6 +10,7 @@
 // message for the index (100,000 generated messages), where chunks take 30, and a put per posting
 // on the send path.
 import type { Database, RangeOptions } from 'lmdb';
+import { BoundedCache } from './boundedCache.js';
 import { readVarints, writeVarint } from './varints.js';
 
 export type ChunkKey = [realmId: number, term: string, firstId: number];
@@ -56,7 +57,7 @@ function merge(a: readonly number[], b: readonly number[]): number[] {
   return merged;
 }
 
-/** How many terms' last chunks memory remembers (beyond it, it starts over). */
+/** How many terms' last chunks memory remembers; past it, those written longest ago go. */
 const KNOWN_TAILS = 100_000;
 
 /** A term's last chunk as memory remembers it: its key's firstId, its last ID and its size. */
@@ -69,7 +70,7 @@ interface Tail {
 export class PostingLists {
   /** Terms' last chunks, by realm and term: a new message's posting is appended to its bytes
    * without a range read or decoding them. Forgotten with a write that was rolled back. */
-  private readonly tails = new Map<string, Tail>();
+  private readonly tails = new BoundedCache<string, Tail>(KNOWN_TAILS);
 
   constructor(private readonly chunks: Database<Buffer, ChunkKey>) {}
 
@@ -147,6 +148,7 @@ export class PostingLists {
     this.chunks.put(key, encode(tail.lastId, ids, bytes.subarray(0, bytes.length)));
     tail.lastId = ids.at(-1)!;
     tail.count += ids.length;
+    this.tails.set(`${realmId}:${term}`, tail);
   }
 
   /** A term's last chunk, as memory remembers it or read (then remembered). */
@@ -158,7 +160,6 @@ export class PostingLists {
   }
 
   private remember(realmId: number, term: string, firstId: number, ids: readonly number[]): Tail {
-    if (this.tails.size >= KNOWN_TAILS) this.tails.clear();
     const tail = { firstId, lastId: ids.at(-1)!, count: ids.length };
     this.tails.set(`${realmId}:${term}`, tail);
     return tail;

@@ -86,6 +86,7 @@ import type { UserRecord } from '../users/records.js';
 import { changeCodec, tapWrites, type Change, type ChangeTap } from './changes.js';
 import { SearchIndex } from './searchIndex.js';
 import { PostingLists } from './postingLists.js';
+import { BoundedCache } from './boundedCache.js';
 import { hasKeys, OwnedTable, RealmTable } from './tables.js';
 import { RowChanges, UserMessageIndex } from './userMessages.js';
 import { ChannelTopics } from './channelTopics.js';
@@ -154,36 +155,11 @@ interface PendingWrite {
 /** How many message headers stay in memory (~100 bytes each). */
 const HEADER_CACHE_SIZE = 250_000;
 
-/** A map that forgets its oldest entries beyond a size. */
-class BoundedCache<K, V> {
-  private readonly entries = new Map<K, V>();
-
-  constructor(private readonly capacity: number) {}
-
-  get(key: K): V | undefined {
-    return this.entries.get(key);
-  }
-
-  set(key: K, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
-  }
-
-  delete(key: K): void {
-    this.entries.delete(key);
-  }
-
-  clear(): void {
-    this.entries.clear();
-  }
-}
-
-/** The key range of the rows under a key prefix, from `from` (inclusive) on, or back when reverse. */
 /** The most bytes of user text a key holds (topics: 60 characters, at most 240 bytes). */
 const KEY_TEXT_LIMIT = 1024;
 const tooLongForKey = (text: string): boolean => text.length > KEY_TEXT_LIMIT || Buffer.byteLength(text) > KEY_TEXT_LIMIT;
 
+/** The key range of the rows under a key prefix, from `from` (inclusive) on, or back when reverse. */
 function span(prefix: (number | string)[], from: number, reverse: boolean) {
   return reverse ? { start: [...prefix, from], end: [...prefix, -1], reverse: true } : { start: [...prefix, from], end: [...prefix, Number.MAX_SAFE_INTEGER] };
 }
