@@ -1,20 +1,23 @@
 // The full-text index's storage: posting lists in chunks (src/store/postingLists.ts) checked
 // against a plain model of each term's messages under appends, edits' older IDs, removals and
-// rolled-back writes, read both ways from anywhere; and data from before the chunks (format 6,
-// a row per posting): a data directory indexed anew at open, a change set applied to the chunks.
+// rolled-back writes, read both ways from anywhere, and laid out as the same postings put at once
+// would be; and data from before the chunks (format 6, a row per posting): a data directory
+// indexed anew at open, a change set applied to the chunks, a copy that replayed such change sets
+// agreeing with one indexed anew.
 import { open } from 'lmdb';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseSearch } from '../src/messages/search.js';
 import { changeCodec, type Change } from '../src/store/changes.js';
-import { CHUNK_IDS, PostingLists } from '../src/store/postingLists.js';
+import { CHUNK_SPACING, PostingLists, startsChunk } from '../src/store/postingLists.js';
+import { realmDigest } from '../src/store/realmData.js';
 import { Store } from '../src/store/store.js';
 import { message, random, removeStores, tempStorePath } from './helpers/stores.js';
 
-test('posting lists match a plain model through appends, older IDs, removals and rolled-back writes, read both ways from anywhere', async () => {
+test('posting lists match a plain model through appends, older IDs, removals and rolled-back writes, read both ways from anywhere, in the chunks the same postings put at once make', async () => {
   const path = tempStorePath();
   let env = open({ path, maxDbs: 4 });
-  const chunksOf = () => env.openDB<Buffer, [number, string, number]>({ name: 'searchChunks', encoding: 'binary' });
+  const chunksOf = (name = 'searchChunks') => env.openDB<Buffer, [number, string, number]>({ name, encoding: 'binary' });
   let lists = new PostingLists(chunksOf());
   const next = random(11);
   const terms = ['walrus', 'narwhal', 'orca'];
@@ -73,9 +76,12 @@ test('posting lists match a plain model through appends, older IDs, removals and
   }
   // A last chunk emptied, then appended to; the whole list emptied, then started again.
   const inWrite = (fn: () => void) => env.transactionSync(fn);
-  const first = Array.from({ length: CHUNK_IDS + 10 }, (_, index) => index + 1);
+  const first = Array.from({ length: 3 * CHUNK_SPACING }, (_, index) => newest + 1 + index);
+  newest += first.length;
+  const lastStart = Math.max(...first.map((id, index) => (index > 0 && startsChunk(id) ? index : -1)));
+  assert.ok(lastStart > 0, 'the IDs make more than one chunk');
   inWrite(() => model.set('3:orca', change(3, 'orca', first, true)));
-  inWrite(() => model.set('3:orca', change(3, 'orca', first.slice(CHUNK_IDS), false)));
+  inWrite(() => model.set('3:orca', change(3, 'orca', first.slice(lastStart), false)));
   inWrite(() => model.set('3:orca', change(3, 'orca', [newest + 1], true)));
   check(3, 'orca');
   inWrite(() => model.set('3:orca', change(3, 'orca', [...idsOf(3, 'orca')].sort((a, b) => a - b), false)));
@@ -83,8 +89,18 @@ test('posting lists match a plain model through appends, older IDs, removals and
   check(3, 'orca');
   newest += 2;
   const total = [...model.values()].reduce((sum, ids) => sum + ids.size, 0);
-  assert.ok(total > 8 * CHUNK_IDS, `${total} postings span many chunks`);
+  assert.ok(total > 8 * CHUNK_SPACING, `${total} postings span many chunks`);
   assert.ok(chunksOf().getKeysCount() < total / 20, `${chunksOf().getKeysCount()} chunks for ${total} postings`);
+  // The same postings put at once, term by term, make the same rows.
+  const atOnce = new PostingLists(chunksOf('atOnce'));
+  inWrite(() => {
+    for (const [name, ids] of model) {
+      const [realmId, term] = name.split(':');
+      if (ids.size > 0) atOnce.add(Number(realmId), term!, [...ids].sort((a, b) => a - b));
+    }
+  });
+  const rows = (name: string) => [...chunksOf(name).getRange()].map(({ key, value }) => [key, [...value]]);
+  assert.equal(rows('searchChunks'), rows('atOnce'));
   await env.close();
   // Reopened: the same lists, and appends go on from where they were.
   env = open({ path, maxDbs: 4 });
@@ -133,6 +149,33 @@ test('a change set from before the chunks (a snapshot or log naming searchPostin
   assert.equal([...store.search.matches(1, parseSearch('beluga'), 0, false)], [31]);
   await store.close();
   removeStores(path);
+});
+
+test('a copy that replayed postings from before the chunks, deletions among them, agrees with one indexed anew, through the change sets that follow', async () => {
+  const [writerPath, copyPath] = [tempStorePath(), tempStorePath()];
+  const writer = new Store(writerPath);
+  const copy = new Store(copyPath);
+  const ids = Array.from({ length: 3 * CHUNK_SPACING }, (_, index) => index + 1);
+  await writer.write(() => {
+    for (const id of ids) writer.saveMessage(message(id, 'orca'));
+  });
+  await writer.write(() => writer.removeMessage(message(5, 'orca')));
+  // The writer opened as format 7: indexed anew. The copy replays format 6's rows and deletion.
+  writer.rebuildSearchIndex();
+  const posting = (id: number, put: boolean): Change => (put ? ['searchPostings', [1, 'orca', id], changeCodec.pack(true)] : ['searchPostings', [1, 'orca', id]]);
+  await copy.applyChanges([['searchWords', [1, 'orca'], changeCodec.pack(true)], ...ids.map((id) => posting(id, true))]);
+  await copy.applyChanges([posting(5, false)]);
+  assert.is(realmDigest(copy, 1), realmDigest(writer, 1));
+  // Then the writer's own change sets: a new message; one deleted, the first of a chunk among them.
+  const chunkStart = ids.find((id, index) => index > 0 && startsChunk(id))!;
+  for (const fn of [() => writer.saveMessage(message(ids.length + 1, 'orca')), () => writer.removeMessage(message(chunkStart, 'orca')), () => writer.removeMessage(message(ids.length - 1, 'orca'))]) {
+    await copy.applyChanges((await writer.recordedWrite(fn)).changes);
+  }
+  const expected = [...ids, ids.length + 1].filter((id) => ![5, chunkStart, ids.length - 1].includes(id));
+  for (const store of [writer, copy]) assert.equal([...store.search.matches(1, parseSearch('orca'), 0, false)], expected);
+  assert.is(realmDigest(copy, 1), realmDigest(writer, 1));
+  await Promise.all([writer.close(), copy.close()]);
+  removeStores(writerPath, copyPath);
 });
 
 test.run();

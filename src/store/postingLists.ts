@@ -1,36 +1,53 @@
 // The full-text index's posting lists: for each realm and term, the IDs of the messages holding
-// it, ascending, in chunks of up to CHUNK_IDS:
+// it, ascending, in chunks:
 //
-//   searchChunks [realmId, term, firstId] → the chunk's IDs as LEB128 deltas (the first from the
-//                                           key's firstId, each next from the one before)
+//   searchChunks [realmId, term, firstId] → the chunk's IDs after its first, as LEB128 deltas
+//                                           (each from the one before)
 //
-// Every ID of a chunk is at least its key's firstId and below the next chunk's; a chunk keeps its
-// key when its first ID is taken out. A write batch's new messages are appended to each term's last
-// chunk at once (memory remembers where it is). Format 6 kept a row per posting: 641 bytes a
-// message for the index (100,000 generated messages), where chunks take 30, and a put per posting
-// on the send path.
+// A term's chunks depend only on the IDs it holds, never on the order they came and went in: its
+// list is cut before every ID that `startsChunk` picks (one ID in CHUNK_SPACING, by a hash of the
+// ID), and each chunk is keyed by its first ID. Two copies of a realm holding the same postings
+// hold the same rows, however each got there: a copy rebuilt from messages, one fed another's
+// change sets, one that replayed a log from before the chunks. A write batch's new messages are
+// appended to each term's last chunk at once (memory remembers where it is). Format 6 kept a row
+// per posting: 641 bytes a message for the index (100,000 generated messages), where chunks take
+// 30, and a put per posting on the send path.
 import type { Database, RangeOptions } from 'lmdb';
 import { BoundedCache } from './boundedCache.js';
 import { readVarints, writeVarint } from './varints.js';
 
 export type ChunkKey = [realmId: number, term: string, firstId: number];
 
-/** A chunk's key's firstId and its IDs. */
-interface Chunk {
-  firstId: number;
-  ids: number[];
-}
+/** A chunk's IDs, its key's first. */
+type Chunk = number[];
 
-/** The most IDs a chunk holds: at most 5 bytes each, so a chunk never needs an overflow page. */
-export const CHUNK_IDS = 256;
+/** How many IDs of a term a chunk holds on average (a power of two). */
+export const CHUNK_SPACING = 256;
 const NEWEST = Number.MAX_SAFE_INTEGER;
 
-/** The IDs as a chunk's bytes, after `before` (a chunk's bytes, when appending to it). */
-function encode(firstId: number, ids: readonly number[], before?: Uint8Array): Buffer {
+/** Whether a chunk starts at this ID wherever a term holds it (past the term's first ID): one ID
+ * in CHUNK_SPACING, by a hash of the ID's low 32 bits. */
+export function startsChunk(id: number): boolean {
+  let hash = Math.imul(id ^ (id >>> 16), 0x45d9f3b);
+  hash = Math.imul(hash ^ (hash >>> 16), 0x45d9f3b);
+  return ((hash ^ (hash >>> 16)) & (CHUNK_SPACING - 1)) === 0;
+}
+
+/** A term's IDs cut into chunks: before each ID that starts one, the first ID aside. */
+function cut(ids: readonly number[]): Chunk[] {
+  const chunks: Chunk[] = [];
+  for (const [index, id] of ids.entries()) {
+    if (index === 0 || startsChunk(id)) chunks.push([id]);
+    else chunks.at(-1)!.push(id);
+  }
+  return chunks;
+}
+
+/** IDs as LEB128 deltas from `previous` on, after `before` (a chunk's bytes, when appending). */
+function encode(previous: number, ids: readonly number[], before?: Uint8Array): Buffer {
   const bytes = Buffer.allocUnsafe((before?.length ?? 0) + ids.length * 5);
   if (before) bytes.set(before);
   let at = before?.length ?? 0;
-  let previous = firstId;
   for (const id of ids) {
     at = writeVarint(bytes, at, id - previous);
     previous = id;
@@ -38,10 +55,9 @@ function encode(firstId: number, ids: readonly number[], before?: Uint8Array): B
   return bytes.subarray(0, at);
 }
 
-function decode(firstId: number, bytes: Uint8Array): number[] {
-  const ids = readVarints(bytes);
-  let previous = firstId;
-  for (let index = 0; index < ids.length; index++) previous = ids[index] = previous + ids[index]!;
+function decode(firstId: number, bytes: Uint8Array): Chunk {
+  const ids = [firstId, ...readVarints(bytes)];
+  for (let index = 1; index < ids.length; index++) ids[index] = ids[index - 1]! + ids[index]!;
   return ids;
 }
 
@@ -60,11 +76,10 @@ function merge(a: readonly number[], b: readonly number[]): number[] {
 /** How many terms' last chunks memory remembers; past it, those written longest ago go. */
 const KNOWN_TAILS = 100_000;
 
-/** A term's last chunk as memory remembers it: its key's firstId, its last ID and its size. */
+/** A term's last chunk as memory remembers it: its first and last IDs. */
 interface Tail {
   firstId: number;
   lastId: number;
-  count: number;
 }
 
 export class PostingLists {
@@ -75,36 +90,53 @@ export class PostingLists {
   constructor(private readonly chunks: Database<Buffer, ChunkKey>) {}
 
   /** Adds message IDs (ascending) to a term's list; call inside a write. New messages' IDs come
-   * after every other and land in the last chunk; an edited message's may fall in any. */
+   * after every other and land in the last chunk (or start new ones); an edited message's may
+   * fall in any. */
   add(realmId: number, term: string, ids: readonly number[]): void {
     const tail = this.tail(realmId, term);
-    if (!tail) {
-      // The term's first messages.
-      this.rewrite(realmId, term, undefined, ids);
-    } else if (ids[0]! > tail.lastId) {
+    if (tail && ids[0]! > tail.lastId) {
       this.append(realmId, term, tail, ids);
-    } else {
-      for (let from = 0; from < ids.length; ) {
-        const owner = this.chunkOf(realmId, term, ids[from]!) ?? this.firstChunk(realmId, term)!;
-        const next = this.keyAfter(realmId, term, owner.firstId);
-        let to = from + 1;
-        while (to < ids.length && (next === undefined || ids[to]! < next)) to++;
-        this.rewrite(realmId, term, owner.firstId, merge(owner.ids, ids.slice(from, to)));
-        from = to;
-      }
+      return;
+    }
+    this.tails.delete(`${realmId}:${term}`);
+    if (!tail) {
+      this.write(realmId, term, cut(ids));
+      return;
+    }
+    for (let from = 0; from < ids.length; ) {
+      // The chunk each ID falls in (before the term's first: its first chunk), with the IDs after
+      // it that fall there too, cut anew.
+      const owner = this.chunkOf(realmId, term, ids[from]!) ?? this.firstChunk(realmId, term)!;
+      const next = this.keyAfter(realmId, term, owner[0]!);
+      let to = from + 1;
+      while (to < ids.length && (next === undefined || ids[to]! < next)) to++;
+      const merged = merge(owner, ids.slice(from, to));
+      if (merged[0] !== owner[0]) this.chunks.remove([realmId, term, owner[0]!]);
+      this.write(realmId, term, cut(merged));
+      from = to;
     }
   }
 
   /** Takes message IDs (ascending) out of a term's list; call inside a write. */
   remove(realmId: number, term: string, ids: readonly number[]): void {
+    this.tails.delete(`${realmId}:${term}`);
     for (let from = 0; from < ids.length; ) {
       const owner = this.chunkOf(realmId, term, ids[from]!);
-      const next = this.keyAfter(realmId, term, owner?.firstId ?? -1);
+      const next = this.keyAfter(realmId, term, owner?.[0] ?? -1);
       let to = from + 1;
       while (to < ids.length && (next === undefined || ids[to]! < next)) to++;
       if (owner) {
         const gone = new Set(ids.slice(from, to));
-        this.rewrite(realmId, term, owner.firstId, owner.ids.filter((id) => !gone.has(id)));
+        const kept = owner.filter((id) => !gone.has(id));
+        if (kept[0] !== owner[0]) {
+          // Its first ID went: what is left joins the chunk before (none: the term's first chunk
+          // now starts at what is left).
+          this.chunks.remove([realmId, term, owner[0]!]);
+          const before = this.chunkOf(realmId, term, owner[0]! - 1);
+          if (kept.length > 0) this.write(realmId, term, [before ? [...before, ...kept] : kept]);
+        } else {
+          this.write(realmId, term, [kept]);
+        }
       }
       from = to;
     }
@@ -120,8 +152,8 @@ export class PostingLists {
       return;
     }
     const owner = this.chunkOf(realmId, term, from);
-    if (owner) for (const id of owner.ids) if (id >= from) yield id;
-    for (const { key, value } of this.chunks.getRange({ start: [realmId, term, (owner?.firstId ?? from - 1) + 1], end: [realmId, term, NEWEST] })) yield* decode(key[2], value);
+    if (owner) for (const id of owner) if (id >= from) yield id;
+    for (const { key, value } of this.chunks.getRange({ start: [realmId, term, (owner?.[0] ?? from - 1) + 1], end: [realmId, term, NEWEST] })) yield* decode(key[2], value);
   }
 
   /** Empties every realm's lists (outside any write). */
@@ -130,25 +162,26 @@ export class PostingLists {
     this.chunks.clearSync();
   }
 
-  /** Forgets where terms' last chunks are: after a write that may have moved some was rolled back. */
+  /** Forgets terms' last chunks: after a write that may have changed some was rolled back. */
   forget(): void {
     this.tails.clear();
   }
 
-  /** Adds IDs after all of a term's to its last chunk: to its bytes while it has room. */
+  /** Adds IDs after all of a term's: to the bytes of its last chunk up to the first that starts a
+   * chunk, then in chunks of their own. */
   private append(realmId: number, term: string, tail: Tail, ids: readonly number[]): void {
-    const key: ChunkKey = [realmId, term, tail.firstId];
-    if (tail.count + ids.length > CHUNK_IDS) {
-      this.rewrite(realmId, term, tail.firstId, [...decode(tail.firstId, this.chunks.getBinary(key)!), ...ids]);
-      return;
+    const chunks = cut(ids);
+    const joining = startsChunk(ids[0]!) ? [] : chunks.shift()!;
+    if (joining.length > 0) {
+      const key: ChunkKey = [realmId, term, tail.firstId];
+      // getBinaryFast: the bytes in lmdb-js's reused buffer (its `length` set to theirs), valid
+      // until the next read; `encode` copies them at once.
+      const bytes = this.chunks.getBinaryFast(key)!;
+      this.chunks.put(key, encode(tail.lastId, joining, bytes.subarray(0, bytes.length)));
     }
-    // getBinaryFast: the bytes in lmdb-js's reused buffer (its `length` set to theirs), valid until
-    // the next read; `encode` copies them at once.
-    const bytes = this.chunks.getBinaryFast(key)!;
-    this.chunks.put(key, encode(tail.lastId, ids, bytes.subarray(0, bytes.length)));
-    tail.lastId = ids.at(-1)!;
-    tail.count += ids.length;
-    this.tails.set(`${realmId}:${term}`, tail);
+    this.write(realmId, term, chunks);
+    const last = chunks.at(-1);
+    this.tails.set(`${realmId}:${term}`, { firstId: last ? last[0]! : tail.firstId, lastId: ids.at(-1)! });
   }
 
   /** A term's last chunk, as memory remembers it or read (then remembered). */
@@ -156,16 +189,18 @@ export class PostingLists {
     const known = this.tails.get(`${realmId}:${term}`);
     if (known) return known;
     const found = this.chunkOf(realmId, term, NEWEST);
-    return found && this.remember(realmId, term, found.firstId, found.ids);
-  }
-
-  private remember(realmId: number, term: string, firstId: number, ids: readonly number[]): Tail {
-    const tail = { firstId, lastId: ids.at(-1)!, count: ids.length };
+    if (!found) return undefined;
+    const tail = { firstId: found[0]!, lastId: found.at(-1)! };
     this.tails.set(`${realmId}:${term}`, tail);
     return tail;
   }
 
-  /** The chunk an ID falls in: the last whose firstId is at most the ID. */
+  /** Puts chunks, each keyed by its first ID. */
+  private write(realmId: number, term: string, chunks: readonly Chunk[]): void {
+    for (const chunk of chunks) this.chunks.put([realmId, term, chunk[0]!], encode(chunk[0]!, chunk.slice(1)));
+  }
+
+  /** The chunk an ID falls in: the last whose first ID is at most the ID. */
   private chunkOf(realmId: number, term: string, id: number): Chunk | undefined {
     return this.chunkIn({ start: [realmId, term, id], end: [realmId, term, -1], reverse: true, limit: 1 });
   }
@@ -175,32 +210,12 @@ export class PostingLists {
   }
 
   private chunkIn(range: RangeOptions): Chunk | undefined {
-    for (const { key, value } of this.chunks.getRange(range)) return { firstId: key[2], ids: decode(key[2], value) };
+    for (const { key, value } of this.chunks.getRange(range)) return decode(key[2], value);
     return undefined;
   }
 
   private keyAfter(realmId: number, term: string, firstId: number): number | undefined {
     for (const key of this.chunks.getKeys({ start: [realmId, term, firstId + 1], end: [realmId, term, NEWEST], limit: 1 })) return key[2];
     return undefined;
-  }
-
-  /** Writes a chunk's IDs anew (none: the chunk goes; no chunk: the term's first), in as many
-   * chunks as they need: the first keeps the chunk's key unless an ID below it came in. */
-  private rewrite(realmId: number, term: string, firstId: number | undefined, ids: readonly number[]): void {
-    const rekeyed = firstId === undefined || (ids.length > 0 && ids[0]! < firstId);
-    if (firstId !== undefined && (rekeyed || ids.length === 0)) this.chunks.remove([realmId, term, firstId]);
-    let last: { key: number; piece: number[] } | undefined;
-    for (let at = 0; at < ids.length; at += CHUNK_IDS) {
-      const piece = ids.slice(at, at + CHUNK_IDS);
-      const key = at === 0 && !rekeyed ? firstId! : piece[0]!;
-      this.chunks.put([realmId, term, key], encode(key, piece));
-      last = { key, piece };
-    }
-    // When the last chunk was rewritten (or the first written), its last piece is the last chunk
-    // now; a last chunk emptied leaves the one before it, read again when needed.
-    const known = this.tails.get(`${realmId}:${term}`);
-    if (firstId !== undefined && known?.firstId !== firstId) return;
-    if (last) this.remember(realmId, term, last.key, last.piece);
-    else this.tails.delete(`${realmId}:${term}`);
   }
 }
