@@ -18,7 +18,7 @@ import { createLogger } from '../src/ops/log.js';
 import type { ApiClient } from '../test/helpers/client.js';
 import { devClient } from '../test/helpers/operator.js';
 import { spawnServer } from '../test/helpers/process.js';
-import { connect, type Watcher } from './fanout.js';
+import { connect, delivered, type Watcher } from './fanout.js';
 import type { Member } from './lib/dataset.js';
 import { SenderThread } from './lib/senderThread.js';
 import { percentile, pool, printTable, writeResult, type Row } from './lib/stats.js';
@@ -37,6 +37,8 @@ export interface ClusterBenchOptions {
 }
 
 const LEASE_MS = 2000;
+/** How long a round of the fan-out may take before the run fails (a bound, not a target). */
+const DELIVERY_TIMEOUT_MS = 30_000;
 
 function cluster(nodes: number): Promise<LocalCluster> {
   return startLocalCluster({ nodes, env: { PARLEY_LEASE_MS: String(LEASE_MS), PARLEY_RATE_LIMITS: 'false' } });
@@ -143,10 +145,7 @@ function benchFanout(options: ClusterBenchOptions): Promise<Row[]> {
       const replies: number[] = [];
       for (let round = 0; round < options.fanoutRepeats; round++) {
         const marker = `fanout-${round}-${Math.random().toString(36).slice(2)}`;
-        let pending = watchers.length;
-        const received = new Promise<void>((resolve) => {
-          for (const watcher of watchers) watcher.watch(marker, () => --pending === 0 && resolve());
-        });
+        const received = delivered(watchers, marker, DELIVERY_TIMEOUT_MS);
         const sentAt = performance.now();
         replies.push(await send(marker));
         await received;

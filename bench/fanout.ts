@@ -23,20 +23,40 @@ export interface FanoutOptions {
 /** A client that only watches for one marker per round, without parsing frames. */
 export class Watcher {
   received = new Map<string, number>();
+  /** The close code and reason, once the socket has closed. */
+  closed: string | undefined;
 
-  constructor(readonly socket: WebSocket) {}
+  constructor(readonly socket: WebSocket) {
+    socket.on('close', (code, reason) => (this.closed = `${code} ${reason.toString()}`.trim()));
+  }
 
-  watch(marker: string, onReceived: () => void): void {
+  /** Resolves when the marker arrives. */
+  watch(marker: string): Promise<void> {
     const bytes = Buffer.from(marker);
-    const listener = (data: Buffer): void => {
-      if (data.includes(bytes)) {
+    return new Promise((resolve) => {
+      const listener = (data: Buffer): void => {
+        if (!data.includes(bytes)) return;
         this.received.set(marker, performance.now());
         this.socket.off('message', listener);
-        onReceived();
-      }
-    };
-    this.socket.on('message', listener);
+        resolve();
+      };
+      this.socket.on('message', listener);
+    });
   }
+}
+
+/** Resolves once every watcher has the marker; rejects after `timeoutMs` saying how many have not
+ * and how the sockets of those that closed did (a lost delivery fails the run instead of hanging it). */
+export function delivered(watchers: readonly Watcher[], marker: string, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const missing = watchers.filter((watcher) => !watcher.received.has(marker));
+      const closed = missing.flatMap((watcher) => (watcher.closed === undefined ? [] : [watcher.closed]));
+      reject(new Error(`${missing.length} of ${watchers.length} clients did not receive ${marker} within ${timeoutMs} ms (sockets closed: ${closed.length > 0 ? closed.join('; ') : 'none'})`));
+    }, timeoutMs);
+  });
+  return Promise.race([Promise.all(watchers.map((watcher) => watcher.watch(marker))).then(() => undefined), late]).finally(() => clearTimeout(timer));
 }
 
 export async function connect(baseUrl: string, member: Member): Promise<Watcher> {
@@ -50,6 +70,7 @@ export async function connect(baseUrl: string, member: Member): Promise<Watcher>
       socket.once('message', () => resolve());
     });
     socket.once('error', reject);
+    socket.once('close', (code, reason) => reject(new Error(`the socket closed before it was attached: ${code} ${reason.toString()}`)));
   });
   return new Watcher(socket);
 }
@@ -81,18 +102,7 @@ export async function runFanout(options: FanoutOptions): Promise<void> {
       const cpuBefore = cpuSeconds(pid);
       for (let round = 0; round < options.repeats; round++) {
         const marker = `fanout-round-${round}-${Math.random().toString(36).slice(2)}`;
-        let pending = watchers.length;
-        const allReceived = new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`round ${round}: ${pending} of ${watchers.length} clients did not receive the message`)), remaining());
-          for (const watcher of watchers) {
-            watcher.watch(marker, () => {
-              if (--pending === 0) {
-                clearTimeout(timer);
-                resolve();
-              }
-            });
-          }
-        });
+        const allReceived = delivered(watchers, marker, remaining());
         const sentAt = performance.now();
         const response = await sender.call('POST', '/messages', { type: 'stream', to: 'fanout', topic: 'bench', content: marker });
         if (response.status !== 200) throw new Error(`send failed: ${JSON.stringify(response.body)}`);
