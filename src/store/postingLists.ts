@@ -73,7 +73,7 @@ function merge(a: readonly number[], b: readonly number[]): number[] {
   return merged;
 }
 
-/** How many terms' last chunks memory remembers; past it, those written longest ago go. */
+/** How many terms' last chunks memory remembers; past it, those remembered longest ago go. */
 const KNOWN_TAILS = 100_000;
 
 /** A term's last chunk as memory remembers it: its first and last IDs. */
@@ -91,18 +91,22 @@ export class PostingLists {
 
   /** Adds message IDs (ascending) to a term's list; call inside a write. New messages' IDs come
    * after every other and land in the last chunk (or start new ones); an edited message's may
-   * fall in any. */
-  add(realmId: number, term: string, ids: readonly number[]): void {
-    const tail = this.tail(realmId, term);
+   * fall in any. `fresh`: the caller knows the term holds none yet (no look-up for its chunks). */
+  add(realmId: number, term: string, ids: readonly number[], fresh = false): void {
+    const tail = fresh ? undefined : this.tail(realmId, term);
     if (tail && ids[0]! > tail.lastId) {
       this.append(realmId, term, tail, ids);
       return;
     }
-    this.tails.delete(`${realmId}:${term}`);
     if (!tail) {
-      this.write(realmId, term, cut(ids));
+      // The term's first messages: its last chunk is the last of theirs.
+      const chunks = cut(ids);
+      this.write(realmId, term, chunks);
+      const last = chunks.at(-1)!;
+      this.tails.set(`${realmId}:${term}`, { firstId: last[0]!, lastId: last.at(-1)! });
       return;
     }
+    this.tails.delete(`${realmId}:${term}`);
     for (let from = 0; from < ids.length; ) {
       // The chunk each ID falls in (before the term's first: its first chunk), with the IDs after
       // it that fall there too, cut anew.
@@ -181,7 +185,8 @@ export class PostingLists {
     }
     this.write(realmId, term, chunks);
     const last = chunks.at(-1);
-    this.tails.set(`${realmId}:${term}`, { firstId: last ? last[0]! : tail.firstId, lastId: ids.at(-1)! });
+    if (last) tail.firstId = last[0]!;
+    tail.lastId = ids.at(-1)!;
   }
 
   /** A term's last chunk, as memory remembers it or read (then remembered). */

@@ -68,16 +68,22 @@ export class SearchIndex {
     if (this.pending.length === 0) return;
     for (let index = 0; index < this.earlier; index++) this.putInWrite.push(this.pending[index]!);
     this.earlier = 0;
+    const pending = this.pending;
+    this.pending = [];
+    // One message's postings (a write batch of one, or a recorded write's): each term once.
+    if (pending.every(([, , messageId]) => messageId === pending[0]![2])) {
+      for (const [realmId, term, messageId] of pending) this.post(realmId, term, [messageId]);
+      return;
+    }
     // Each term's new IDs at once, in ID order.
     const byTerm = new Map<number, Map<string, number[]>>();
-    for (const [realmId, term, messageId] of this.pending) {
+    for (const [realmId, term, messageId] of pending) {
       let terms = byTerm.get(realmId);
       if (!terms) byTerm.set(realmId, (terms = new Map()));
       const ids = terms.get(term);
       if (ids) ids.push(messageId);
       else terms.set(term, [messageId]);
     }
-    this.pending = [];
     for (const [realmId, terms] of byTerm) for (const [term, ids] of terms) this.post(realmId, term, ids.sort((a, b) => a - b));
   }
 
@@ -117,11 +123,13 @@ export class SearchIndex {
 
   /** Adds messages (IDs ascending) to a term's postings, and the term to the realm's words. */
   private post(realmId: number, term: string, messageIds: readonly number[]): void {
-    this.postings.add(realmId, term, messageIds);
     let known = this.knownWords.get(realmId);
     if (!known) this.knownWords.set(realmId, (known = new Set()));
+    // A term not among the realm's words holds no message yet.
+    const fresh = !known.has(term) && !this.words.doesExist([realmId, term]);
+    this.postings.add(realmId, term, messageIds, fresh);
     if (known.has(term)) return;
-    if (!this.words.doesExist([realmId, term])) this.words.put([realmId, term], true);
+    if (fresh) this.words.put([realmId, term], true);
     if (known.size >= KNOWN_WORDS) known.clear();
     known.add(term);
   }
