@@ -59,7 +59,27 @@ export function delivered(watchers: readonly Watcher[], marker: string, timeoutM
   return Promise.race([Promise.all(watchers.map((watcher) => watcher.watch(marker))).then(() => undefined), late]).finally(() => clearTimeout(timer));
 }
 
+/** A client's socket that closed before the server answered its attach. */
+class ClosedBeforeAttached extends Error {}
+
+/** Attempts at a client's connection: one whose socket closes before it is attached (seen once in
+ * a while on a cluster's gateway under CI's load, code 1006) is made again, and said on stderr; a
+ * socket that closes later fails its round (`delivered`). */
+const CONNECT_ATTEMPTS = 3;
+
 export async function connect(baseUrl: string, member: Member): Promise<Watcher> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await attach(baseUrl, member);
+    } catch (error) {
+      if (!(error instanceof ClosedBeforeAttached) || attempt === CONNECT_ATTEMPTS) throw error;
+      console.error(`fan-out: ${member.email}: ${error.message}; connecting again`);
+    }
+  }
+}
+
+/** Registers a queue for the member and attaches a socket to it. */
+async function attach(baseUrl: string, member: Member): Promise<Watcher> {
   const client = new ApiClient(baseUrl, member);
   const registered = await client.post('/register', { event_types: ['message'], client_gravatar: true, apply_markdown: true });
   if (registered.status !== 200) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
@@ -70,7 +90,7 @@ export async function connect(baseUrl: string, member: Member): Promise<Watcher>
       socket.once('message', () => resolve());
     });
     socket.once('error', reject);
-    socket.once('close', (code, reason) => reject(new Error(`the socket closed before it was attached: ${code} ${reason.toString()}`)));
+    socket.once('close', (code, reason) => reject(new ClosedBeforeAttached(`the socket closed before it was attached: ${code} ${reason.toString()}`.trim())));
   });
   return new Watcher(socket);
 }
