@@ -271,10 +271,9 @@ function indexCost(store: Store, sample: number): { oneAtATime: number; batched:
     store.env.transactionSync(() => {
       const start = performance.now();
       for (let at = 0; at < messages.length; at += perBatch) {
-        store.search.deferPostings = true;
-        for (const message of messages.slice(at, at + perBatch)) store.search.add(message);
-        store.search.flush();
-        store.search.deferPostings = false;
+        store.search.inBatch(() => {
+          for (const message of messages.slice(at, at + perBatch)) store.search.add(message);
+        });
       }
       elapsed = performance.now() - start;
     });

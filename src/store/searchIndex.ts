@@ -37,10 +37,8 @@ export class SearchIndex {
   /** Terms known to be in searchWords, by realm: their row needs no look-up when a message holds
    * them again. */
   private readonly knownWords = new Map<number, Set<string>>();
-  /** Whether new messages' postings wait for `flush` (set by the store while a write batch runs:
-   * put after the batch's writes, outside their child transactions, a term's last chunk is written
-   * once per batch instead of once per message). */
-  deferPostings = false;
+  /** Whether new messages' postings wait for `flush` (while `inBatch` runs). */
+  private deferPostings = false;
   /** New messages' postings not yet put, oldest first. */
   private pending: Posting[] = [];
   /** How many of `pending` belong to the batch's writes before the one under way. */
@@ -85,6 +83,19 @@ export class SearchIndex {
       else terms.set(term, [messageId]);
     }
     for (const [realmId, terms] of byTerm) for (const [term, ids] of terms) this.post(realmId, term, ids.sort((a, b) => a - b));
+  }
+
+  /** Runs `fn` (inside a write) with new messages' postings deferred, then puts them: a write
+   * batch's, put after its writes (outside their child transactions), so that each term's last
+   * chunk is written once per batch instead of once per message. */
+  inBatch(fn: () => void): void {
+    this.deferPostings = true;
+    try {
+      fn();
+      this.flush();
+    } finally {
+      this.deferPostings = false;
+    }
   }
 
   /** A write of a batch starts: the postings it defers are told from its predecessors'. */

@@ -354,10 +354,9 @@ export class Store {
       if (batch.length === 0) break;
       this.env.transactionSync(() => {
         // A term's postings of the whole batch at once.
-        this.search.deferPostings = true;
-        for (const message of batch) this.search.add(message);
-        this.search.flush();
-        this.search.deferPostings = false;
+        this.search.inBatch(() => {
+          for (const message of batch) this.search.add(message);
+        });
       });
       indexed += batch.length;
       after = batch.at(-1)!.id;
@@ -580,10 +579,9 @@ export class Store {
       queued = this.env.childTransaction(() => {
         batch = this.pending;
         this.pending = [];
-        this.search.deferPostings = true;
-        for (const write of batch) this.runWrite(write);
-        this.search.flush();
-        this.search.deferPostings = false;
+        this.search.inBatch(() => {
+          for (const write of batch) this.runWrite(write);
+        });
       });
     } catch (error) {
       // LMDB took no transaction (the store is closed): the writes waiting for it are refused.
