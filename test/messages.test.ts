@@ -45,6 +45,32 @@ messages('a channel message reaches its subscribers with their flags; mentions a
   assertEventMatchesReference(toHamlet!);
 });
 
+messages("the queue a message was sent from gets local_message_id on its event, and only that queue", async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const sending = await register(hamlet, { event_types: ['message'] });
+  const otherTab = await register(hamlet, { event_types: ['message'] });
+  const recipient = await register(othello, { event_types: ['message'] });
+  const id = await send(hamlet, { type: 'direct', to: JSON.stringify(['othello@zulip.com']), content: 'echo', queue_id: sending.queueId, local_id: '1234.01' });
+  const [mine] = await eventsOf(hamlet, sending.queueId);
+  assert.is((mine!.message as Message).id, id);
+  assert.is(mine!.local_message_id, '1234.01');
+  // The reference leaves the field out of the event's schema; Zulip's server sends it
+  // (zerver/tornado/event_queue.py) and its clients read it.
+  assertEventMatchesReference(mine!, { properties: { local_message_id: { type: 'string' } } });
+  for (const [client, queueId] of [[hamlet, otherTab.queueId], [othello, recipient.queueId]] as const) {
+    const [event] = await eventsOf(client, queueId);
+    assert.is((event!.message as Message).id, id);
+    assert.not.ok('local_message_id' in event!);
+  }
+  // Another user naming the sender's queue does not give it a local ID.
+  const otherId = await send(othello, { type: 'direct', to: JSON.stringify(['hamlet@zulip.com']), content: 'not yours', queue_id: sending.queueId, local_id: '99.01' });
+  const events = await eventsOf(hamlet, sending.queueId);
+  const fromOthello = events.find((event) => (event.message as Message).id === otherId);
+  assert.ok(fromOthello);
+  assert.not.ok('local_message_id' in fromOthello);
+});
+
 messages('a mention by name finds the user by their current name, and no longer once they are deactivated', async ({ server }) => {
   const iago = await server.as('iago@zulip.com');
   const othello = await server.as('othello@zulip.com');

@@ -27,6 +27,7 @@ export function sendMessage(request: UserRequest, params: Params<typeof schemas.
     content: params.content,
     readBySender: params.read_by_sender ?? readBySenderDefault(request.client),
     client: request.client,
+    localEcho: params.queue_id !== undefined && params.local_id !== undefined ? { queueId: params.queue_id, localId: params.local_id } : undefined,
   });
 }
 

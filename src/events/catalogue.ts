@@ -74,6 +74,8 @@ export interface MessageEvent {
   type: 'message';
   message: View<typeof messageView>;
   flags: string[];
+  /** To the queue the message was sent from: the local_id its client gave the message. */
+  local_message_id?: string;
 }
 
 /** Where a message was, for clients to update their unread counts (flags removed as "read"). */

@@ -24,9 +24,18 @@ export interface Emitted {
   /** Only to the users' queues registered with all_public_streams (a public channel's message
    * to those who did not receive it). */
   allPublicStreamsOnly?: true;
+  /** A message event for its sender: the queue that sent it (POST /messages' queue_id) gets the
+   * event with local_message_id, the client's local_id, to match its local echo (Zulip's). */
+  localEcho?: LocalEcho;
   /** Once delivered, these users' queues are deleted (a deactivated user's: their clients learn it
    * from BAD_EVENT_QUEUE_ID, as in Zulip). */
   closesQueuesOf?: readonly number[];
+}
+
+/** The queue a message was sent from and the ID its client gave the message's local echo. */
+export interface LocalEcho {
+  queueId: string;
+  localId: string;
 }
 
 export interface QueuedEvent {

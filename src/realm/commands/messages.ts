@@ -2,7 +2,7 @@
 import { canReadChannel, hasPermission } from '../../channels/access.js';
 import type { ChannelRecord } from '../../channels/records.js';
 import { ApiError, errors } from '../../errors.js';
-import type { ZulipEvent } from '../../events/types.js';
+import type { Emitted, LocalEcho, ZulipEvent } from '../../events/types.js';
 import { withAlertWordFlag } from '../../messages/alertWords.js';
 import { withMentionFlags } from '../../messages/mentions.js';
 import { narrowSearch, resolveNarrow, type RawTerm } from '../../messages/narrow.js';
@@ -32,6 +32,8 @@ export interface SendInput {
   /** Sent by the server itself (the notification bot's notices): the sender's right to post is
    * not checked. */
   system?: boolean;
+  /** The sender's queue and the local echo's ID, when the client named them. */
+  localEcho?: LocalEcho;
 }
 
 function truncate(text: string, limit: number, marker: string): string {
@@ -92,7 +94,7 @@ export function dmRecipientId(ctx: CommandContext, participants: number[]): numb
 /** Announces a new message: one event per distinct flag set, each built once per client variant.
  * A public channel's message also reaches, without flags, the queues registered with
  * all_public_streams of those who did not receive it and may read the channel (Zulip's). */
-function emitMessage(ctx: CommandContext, message: MessageRecord, recipients: RecipientFlags): void {
+function emitMessage(ctx: CommandContext, message: MessageRecord, recipients: RecipientFlags, localEcho: LocalEcho | undefined): void {
   const byFlags = new Map<number, number[]>();
   recipients.userIds.forEach((userId, index) => {
     const flags = recipients.flags[index]!;
@@ -104,12 +106,13 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, recipients: Re
   const variant = (options: MessageViewOptions): number => (options.applyMarkdown ? 2 : 0) + (options.clientGravatar ? 1 : 0);
   const views: ReturnType<typeof messageView>[] = [];
   const viewFor = (options: MessageViewOptions) => (views[variant(options)] ??= messageView(ctx.state, message, ctx.fakeEmailDomain, options));
-  const emitGroup = (flags: number, names: string[], userIds: number[], extra: { allPublicStreamsOnly?: true } = {}) => {
+  const emitGroup = (flags: number, names: string[], userIds: number[], extra: Pick<Emitted, 'allPublicStreamsOnly' | 'localEcho'>) => {
     const events: ZulipEvent[] = [];
     const forQueue = (options: MessageViewOptions): ZulipEvent => (events[variant(options)] ??= { type: 'message', message: viewFor(options), flags: names });
     ctx.emit(forQueue({ applyMarkdown: true, clientGravatar: false }), userIds, { message: { record: message, flags }, forQueue, ...extra });
   };
-  for (const [flags, userIds] of byFlags) emitGroup(flags, flagNames(flags), userIds);
+  // The sender's queues are among the recipients' (one's own message is always delivered).
+  for (const [flags, userIds] of byFlags) emitGroup(flags, flagNames(flags), userIds, localEcho && userIds.includes(message.senderId) ? { localEcho } : {});
   const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
   if (channel && !channel.inviteOnly) {
     // Those holding such a queue, on whichever node (a cluster's nodes tell the realm's owner).
@@ -197,7 +200,7 @@ export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: P
 }
 
 /** Stores a prepared message with every recipient's flags and announces it. */
-export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: PreparedMessage, options: Pick<SendInput, 'readBySender' | 'client'>): MessageRecord {
+export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: PreparedMessage, options: Pick<SendInput, 'readBySender' | 'client' | 'localEcho'>): MessageRecord {
   const { channel, topic, participants, content } = prepared;
   const recipients = channel ? ctx.state.subscriberIds(channel.id) : participants;
   const message: MessageRecord = {
@@ -232,7 +235,7 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
     ctx.store.indexInChannel(channel.id, message.id, topic);
     if (channel.firstMessageId === null) setFirstMessageId(ctx, channel, message.id);
   }
-  emitMessage(ctx, message, received);
+  emitMessage(ctx, message, received, options.localEcho);
   queueNotifications(ctx, message, received);
   return message;
 }
