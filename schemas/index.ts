@@ -39,6 +39,7 @@ export { default as editDraft } from './edit-draft.js';
 export { default as editNavigationView } from './edit-navigation-view.js';
 export { default as editSavedSnippet } from './edit-saved-snippet.js';
 export { default as fetchApiKey } from './fetch-api-key.js';
+export { default as incomingWebhook } from './incoming-webhook.js';
 export { default as getAlertWords } from './get-alert-words.js';
 export { default as getAttachments } from './get-attachments.js';
 export { default as getChannelFolders } from './get-channel-folders.js';

@@ -31,7 +31,9 @@ export type ErrorCode =
   | 'REALM_UNAVAILABLE'
   | 'SERVER_BUSY'
   | 'CANNOT_DEACTIVATE_LAST_USER'
-  | 'CHANNEL_ALREADY_EXISTS';
+  | 'CHANNEL_ALREADY_EXISTS'
+  | 'UNSUPPORTED_WEBHOOK_EVENT_TYPE'
+  | 'MISSING_HTTP_EVENT_HEADER';
 
 export type ErrorExtra = Record<string, string | number | boolean | null>;
 
@@ -63,6 +65,14 @@ export const errors = {
   invalidApiKey: () => new ApiError(401, 'INVALID_API_KEY', 'Invalid API key', {}, basicChallenge),
   userDeactivated: () => new ApiError(401, 'USER_DEACTIVATED', 'Account is deactivated', {}, basicChallenge),
   realmDeactivated: () => new ApiError(401, 'REALM_DEACTIVATED', 'This organization is deactivated'),
+  /** Zulip answers an event it does not describe with 200, so the service does not retry it. */
+  unsupportedWebhookEvent: (webhookName: string, eventType: string) =>
+    new ApiError(200, 'UNSUPPORTED_WEBHOOK_EVENT_TYPE', `The '${eventType}' event isn't currently supported by the ${webhookName} webhook; ignoring`, { webhook_name: webhookName, event_type: eventType }),
+  missingEventHeader: (header: string) => new ApiError(400, 'MISSING_HTTP_EVENT_HEADER', `Missing the HTTP event header '${header}'`, { header }),
+  malformedJsonBody: () => new ApiError(400, 'BAD_REQUEST', 'Malformed JSON'),
+  malformedWebhookPayload: (webhookName: string, detail: string) => new ApiError(400, 'BAD_REQUEST', `Malformed ${webhookName} payload: ${detail}`),
+  unknownIntegration: (name: string) => new ApiError(404, 'NOT_FOUND', `No such integration: ${name}`),
+  incomingWebhookBot: () => new ApiError(400, 'BAD_REQUEST', 'This API is not available to incoming webhook bots.'),
   humanOnly: () => new ApiError(400, 'BAD_REQUEST', 'This endpoint does not accept bot requests.'),
   adminRequired: () => new ApiError(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator'),
   ownerRequired: () => new ApiError(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner'),

@@ -2,7 +2,8 @@
 // may call it, and its handler. Paths are relative to /api/v1 (except `atRoot` ones); `{name:int}`
 // is an integer segment.
 import * as schemas from '../../schemas/index.js';
-import { adminRoute, atRoot, humanRoute, page, publicRoute, unlimited, uploadRoute, userRoute, type Route } from '../http/route.js';
+import { adminRoute, atRoot, forIncomingWebhookBots, humanRoute, page, publicRoute, unlimited, uploadRoute, userRoute, webhookRoute, type Route } from '../http/route.js';
+import { receiveWebhook } from './webhooks.js';
 import { defaultLogoPath, emojiDataPath } from '../realm/commands/realmState.js';
 import { devFetchApiKey, devListUsers, fetchApiKey, jwtFetchApiKey } from './auth.js';
 import { addDefaultChannel, archiveChannel, createChannel, deleteTopic, getChannel, getChannelEmailAddress, getChannelId, getChannelMembers, getSubscriptionStatus, getChannels, getSubscriptions, muteTopic, setTopicVisibility, subscribe, removeDefaultChannel, unsubscribe, updateChannel, updateSubscriptionSetting, updateSubscriptionSettings, updateSubscriptions } from './channels.js';
@@ -199,7 +200,8 @@ export const routes: readonly Route[] = [
   userRoute('GET', '/calls/provider/register', schemas.startVideoCallAuthorization, startCallAuthorization),
   publicRoute('GET', '/calls/provider/complete', schemas.completeVideoCallAuthorization, completeCallAuthorization),
 
-  userRoute('POST', '/messages', schemas.sendMessage, sendMessage),
+  forIncomingWebhookBots(userRoute('POST', '/messages', schemas.sendMessage, sendMessage)),
+  webhookRoute('POST', '/external/{integration}', schemas.incomingWebhook, receiveWebhook),
   userRoute('GET', '/messages', schemas.getMessages, getMessages),
   userRoute('GET', '/messages/matches_narrow', schemas.checkMessagesMatchNarrow, checkMessagesMatchNarrow),
   userRoute('GET', '/messages/{message_id:int}/read_receipts', schemas.getReadReceipts, getReadReceipts),

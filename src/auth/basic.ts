@@ -6,6 +6,8 @@ export interface Principal {
   userId: number;
   role: number;
   isBot: boolean;
+  /** An incoming-webhook bot: its key serves webhooks and sending messages only. */
+  incomingWebhook: boolean;
 }
 
 export interface BasicCredentials {

@@ -1,4 +1,5 @@
-// HTTP Basic authentication: the Authorization header, checked by the realm actor.
+// Credentials: the HTTP Basic Authorization header, or an incoming webhook's `api_key`, checked by
+// the realm actor.
 import { errors } from '../errors.js';
 import type { RealmHandle } from '../realm/handle.js';
 import type { Principal } from '../auth/basic.js';
@@ -8,4 +9,10 @@ import type { Principal } from '../auth/basic.js';
 export function authenticate(realm: RealmHandle, header: string): Principal | Promise<Principal> {
   if (header === '') throw errors.unauthorized();
   return realm.answer('auth.basic', null, { authorization: header });
+}
+
+/** An incoming webhook's user: HTTP Basic where the service sends it, else the URL's `api_key`. */
+export function authenticateWebhook(realm: RealmHandle, header: string, apiKey: string | undefined): Principal | Promise<Principal> {
+  if (header !== '' || apiKey === undefined) return authenticate(realm, header);
+  return realm.answer('auth.apiKey', null, { apiKey });
 }

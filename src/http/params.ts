@@ -28,9 +28,9 @@ function parseJsonBody(body: Buffer): RawParams {
   try {
     parsed = parseClientJson(body.toString('utf8'));
   } catch {
-    throw errors.badRequest('Malformed JSON');
+    throw errors.malformedJsonBody();
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw errors.badRequest('Malformed JSON');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw errors.malformedJsonBody();
   return Object.assign(Object.create(null) as RawParams, parsed);
 }
 

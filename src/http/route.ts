@@ -14,8 +14,9 @@ import { compileValidator, type ParamSchema, type Params } from './validation.js
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-/** Who may call a route: anyone, every user, users but not bots (Zulip's human_users_only), administrators. */
-export type AuthKind = 'none' | 'user' | 'human' | 'admin';
+/** Who may call a route: anyone, every user, users but not bots (Zulip's human_users_only),
+ * administrators, or an incoming webhook (a user's key in the URL's `api_key`, or HTTP Basic). */
+export type AuthKind = 'none' | 'user' | 'human' | 'admin' | 'webhook';
 
 /** What every handler can reach. */
 export interface ServerContext {
@@ -56,6 +57,14 @@ export interface UploadRequest extends UserRequest {
   /** Receives the file into the storage and hands it to `record` (which tells the realm about it);
    * should recording fail, the stored file is removed. */
   receiveFile<T>(limits: UploadLimits, record: (file: ReceivedFile) => Promise<T>): Promise<{ file: ReceivedFile; recorded: T }>;
+}
+
+/** The request of an incoming webhook: the body as the service sent it and its headers (the
+ * parameters are the URL's). */
+export interface WebhookRequest extends UserRequest {
+  body: Buffer;
+  /** A request header, by its name in any case. */
+  header(name: string): string | undefined;
 }
 
 /** The fields a handler adds to a success response. */
@@ -126,6 +135,11 @@ export interface Route {
   unlimited?: true;
   /** The body is an upload the handler streams (UploadRequest), not read before the handler runs. */
   upload?: true;
+  /** An incoming webhook (WebhookRequest): its body is the service's, not parameters. */
+  webhook?: true;
+  /** Open to incoming-webhook bots, whose keys every other route refuses (Zulip's
+   * allow_incoming_webhooks: sending messages). */
+  incomingWebhookBots?: true;
   /** The route's handler behind its validator (compiled on the first call, once per process):
    * raw parameters in, the handler's answer out. The server passes a `UserRequest` to every route
    * whose `auth` is not 'none'. */
@@ -134,7 +148,7 @@ export interface Route {
 
 type Handler<R, P> = (request: R, params: P) => Promise<Body> | Body;
 
-function routeKind<R extends PublicRequest>(auth: AuthKind, kind: Pick<Route, 'upload'> = {}) {
+function routeKind<R extends PublicRequest>(auth: AuthKind, kind: Pick<Route, 'upload' | 'webhook'> = {}) {
   // The overload ties a handler's parameter type to the schema it is registered with; the
   // implementation passes the parameters on once ajv has validated them against that schema.
   function define<const S extends ParamSchema>(method: Method, path: string, schema: S, handler: Handler<R, Params<S>>): Route;
@@ -165,5 +179,9 @@ export const unlimited = (route: Route): Route => ({ ...route, unlimited: true }
 export const userRoute = routeKind<UserRequest>('user');
 export const humanRoute = routeKind<UserRequest>('human');
 export const adminRoute = routeKind<UserRequest>('admin');
+/** The same route, open to incoming-webhook bots' keys. */
+export const forIncomingWebhookBots = (route: Route): Route => ({ ...route, incomingWebhookBots: true });
+/** An incoming webhook's route. */
+export const webhookRoute = routeKind<WebhookRequest>('webhook', { webhook: true });
 /** A user route whose body is one uploaded file. */
 export const uploadRoute = routeKind<UploadRequest>('user', { upload: true });

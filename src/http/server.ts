@@ -4,11 +4,12 @@
 import uWS from 'uWebSockets.js';
 import { ApiError, errors } from '../errors.js';
 import type { RealmHandle } from '../realm/handle.js';
-import { authenticate } from './auth.js';
+import { parse as parseQuery } from 'fast-querystring';
+import { authenticate, authenticateWebhook } from './auth.js';
 import { BodyReader, NO_BODY } from './body.js';
 import { readParams } from './params.js';
 import { abortSignal, openExchange, remoteAddress, sendError, sendFile, sendPage, sendRedirect, sendStream, sendSuccess, type Exchange } from './response.js';
-import { FileBody, FileStream, onceReady, Page, Redirect, type Body, type PublicRequest, type Route, type ServerContext, type UploadRequest, type UserRequest } from './route.js';
+import { FileBody, FileStream, onceReady, Page, Redirect, type Body, type PublicRequest, type Route, type ServerContext, type UploadRequest, type UserRequest, type WebhookRequest } from './route.js';
 import { Router, type Match, type PathParams } from './router.js';
 import { HeldBody, receiveUpload, type ReceivedFile, type UploadLimits } from './upload.js';
 import { addEventSocket } from './socket.js';
@@ -33,6 +34,9 @@ interface RequestHead {
   contentLength: string;
   transferEncoding: string;
   userAgent: string;
+  /** Every header, by lowercase name: read for incoming webhooks only (services name their events
+   * in headers of their own). */
+  headers?: Map<string, string>;
 }
 
 /** A stopping server closes its connections once no request has arrived for this long… */
@@ -119,6 +123,10 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     }
     inFlight.add(exchange);
     const match = router.match(head.method, head.path);
+    if (match.kind === 'found' && match.value.route.webhook) {
+      const headers = (head.headers = new Map());
+      req.forEach((name, value) => headers.set(name, value));
+    }
     exchange.inHandler = true;
     void serve(exchange, head, match);
     exchange.inHandler = false;
@@ -135,8 +143,9 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       const body = reading instanceof Promise ? await reading : reading;
       const admitting = admit(exchange, head, match);
       const { run, request, params } = admitting instanceof Promise ? await admitting : admitting;
-      const parsing = readParams(head.query, body, head.contentType);
-      const handled = run(request, Object.assign(parsing instanceof Promise ? await parsing : parsing, params));
+      // A webhook's body is the service's own: its parameters are the URL's.
+      const parsing = match.kind === 'found' && match.value.route.webhook ? readParams(head.query, NO_BODY, '') : readParams(head.query, body, head.contentType);
+      const handled = run(match.kind === 'found' && match.value.route.webhook ? webhookRequest(request, head, body) : request, Object.assign(parsing instanceof Promise ? await parsing : parsing, params));
       respond(exchange, handled.ignored, handled.result instanceof Promise ? await handled.result : handled.result);
     } catch (error) {
       sendError(exchange, error, config.log);
@@ -151,13 +160,13 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
   /** Authenticates; a failed attempt counts against the client's address, and once the address
    * has used its attempts up, failures are 429s. Valid credentials always pass: people behind the
    * same address as a guesser are not locked out. */
-  function authenticateLimited(exchange: Exchange, realm: RealmHandle, head: RequestHead): Principal | Promise<Principal> {
+  function authenticateLimited(exchange: Exchange, realm: RealmHandle, head: RequestHead, route: Route): Principal | Promise<Principal> {
     const refused = (address: string | undefined) => (error: unknown): never => {
       if (error instanceof ApiError && error.status === 401) spendAddress(address);
       throw error;
     };
     try {
-      const principal = authenticate(realm, head.authorization);
+      const principal = route.auth === 'webhook' ? authenticateWebhook(realm, head.authorization, apiKeyOf(head.query)) : authenticate(realm, head.authorization);
       // The address is read now: by the time another node answers, the client may have gone.
       return principal instanceof Promise ? principal.catch(refused(limitedAddress(exchange))) : principal;
     } catch (error) {
@@ -178,7 +187,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     if (!realm) throw errors.notFound();
     exchange.realmId = realm.realm.id;
     if (match.value.route.auth === 'none') return admitted(exchange, head, match, realm, undefined);
-    return onceReady(authenticateLimited(exchange, realm, head), (principal) => admitted(exchange, head, match, realm, principal));
+    return onceReady(authenticateLimited(exchange, realm, head, match.value.route), (principal) => admitted(exchange, head, match, realm, principal));
   }
 
   function admitted(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute> & { kind: 'found' }, realm: RealmHandle, principal: Principal | undefined): Admitted {
@@ -189,6 +198,7 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
         ? rateLimiter.spend(`user:${realm.realm.id}:${principal.userId}`, rateLimiter.userRule(realm.realm.subdomain))
         : spendAddress(limitedAddress(exchange));
     }
+    if (principal?.incomingWebhook && route.auth !== 'webhook' && !route.incomingWebhookBots) throw errors.incomingWebhookBot();
     if (route.auth === 'admin' && principal && principal.role > Role.administrator) throw errors.adminRequired();
     if (route.auth === 'human' && principal?.isBot) throw errors.humanOnly();
     return { run, request: new HandlerRequest(server, realm, exchange, head.userAgent, principal), principal, params: match.params };
@@ -269,6 +279,19 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
       app.close();
     },
   };
+}
+
+/** The `api_key` of a query string, if it has one. */
+function apiKeyOf(query: string): string | undefined {
+  if (!query.includes('api_key')) return undefined;
+  const value = parseQuery(query).api_key;
+  return Array.isArray(value) ? String(value.at(-1)) : typeof value === 'string' ? value : undefined;
+}
+
+/** An incoming webhook's request: the handler's, with the service's body and headers. */
+function webhookRequest(request: PublicRequest | UserRequest, head: RequestHead, body: Buffer): WebhookRequest {
+  const headers = head.headers ?? new Map<string, string>();
+  return Object.assign(request as UserRequest, { body, header: (name: string) => headers.get(name.toLowerCase()) });
 }
 
 /** The request a handler gets. Its abort signal and client name are made only if the handler asks

@@ -44,6 +44,7 @@ export interface RealmView {
   /** The first active user (in the users' order) whose full name, lowercased, is `lowercased`. */
   activeUserNamed(lowercased: string): UserRecord | undefined;
   userByApiEmail(email: string, fakeDomain: string): UserRecord | undefined;
+  userByApiKey(key: string): UserRecord | undefined;
   /** Each user's own User object (GET /users/me) as JSON, kept until the state next changes. */
   readonly ownUserJson: DerivedValues<number, string>;
   /** Accepted Authorization headers' users, kept until the state next changes. */
@@ -103,6 +104,8 @@ export class RealmState implements RealmView {
   /** Active users by full name lowercased, the first of each name: a mention looks a name up per
    * message, which scanning every user made cost as much as the realm is large. */
   private readonly activeUsersByName = new DerivedValues<null, Map<string, UserRecord>>(this);
+  /** Users by API key: an incoming webhook names its bot by the key alone. */
+  private readonly usersByApiKey = new DerivedValues<null, Map<string, UserRecord>>(this);
 
   constructor(public realm: RealmRecord) {}
 
@@ -262,6 +265,11 @@ export class RealmState implements RealmView {
       return named;
     });
     return byName.get(lowercased);
+  }
+
+  /** The user whose API key this is (active or not). */
+  userByApiKey(key: string): UserRecord | undefined {
+    return this.usersByApiKey.get(null, () => new Map([...this.users.values()].map((user) => [user.apiKey, user]))).get(key);
   }
 
   /** A user by real e-mail or by the dummy `user{id}@{fakeDomain}` form. */

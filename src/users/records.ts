@@ -24,6 +24,9 @@ export interface MutedUser {
   timestamp: number;
 }
 
+/** Zulip's bot types. */
+export const BotType = { generic: 1, incomingWebhook: 2, outgoingWebhook: 3, embedded: 4 } as const;
+
 export interface UserRecord {
   id: number;
   realmId: number;
@@ -59,6 +62,9 @@ export interface UserRecord {
   mutedUsers?: MutedUser[];
   /** The video call provider's OAuth access token, once the user completed its flow. */
   videoCallToken?: string;
+  /** A bot's: when its owner was last told of a message it could not deliver (a webhook to a
+   * channel that does not exist), UNIX seconds; such notices come at most once a minute. */
+  ownerNoticeAt?: number;
   /** Personal settings that differ from Zulip's defaults (users/settings.ts; timezone, e-mail
    * visibility and presence_enabled are the fields above). */
   settings?: StoredSettings;

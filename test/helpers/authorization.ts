@@ -17,7 +17,7 @@ import type { TestServer } from './server.js';
 import { StatusCounts } from './statusCounts.js';
 import { assertZulipError } from './zulipError.js';
 
-export const callers = ['no credentials', 'malformed header', 'wrong key', 'deactivated', 'bot', 'guest', 'member', 'moderator', 'administrator', 'owner', 'another realm'] as const;
+export const callers = ['no credentials', 'malformed header', 'wrong key', 'deactivated', 'bot', 'webhook bot', 'guest', 'member', 'moderator', 'administrator', 'owner', 'another realm'] as const;
 export type Caller = (typeof callers)[number];
 
 interface Answer {
@@ -27,12 +27,13 @@ interface Answer {
 }
 
 /** What a caller gets from a route of the given auth kind. */
-export function expectedAnswer({ auth, upload }: Pick<Route, 'auth' | 'upload'>, caller: Caller): Answer {
+export function expectedAnswer({ auth, upload, incomingWebhookBots }: Pick<Route, 'auth' | 'upload' | 'incomingWebhookBots'>, caller: Caller): Answer {
   const admitted: Answer = { status: 400, code: 'BAD_REQUEST', msg: upload ? 'You must specify a file to upload' : 'Malformed JSON' };
   if (auth === 'none') return admitted;
   if (caller === 'no credentials' || caller === 'malformed header') return { status: 401, code: 'UNAUTHORIZED' };
   if (caller === 'wrong key' || caller === 'another realm') return { status: 401, code: 'INVALID_API_KEY' };
   if (caller === 'deactivated') return { status: 401, code: 'USER_DEACTIVATED' };
+  if (caller === 'webhook bot' && auth !== 'webhook' && !incomingWebhookBots) return { status: 400, code: 'BAD_REQUEST', msg: 'This API is not available to incoming webhook bots.' };
   if (auth === 'admin' && caller !== 'administrator' && caller !== 'owner') return { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' };
   if (auth === 'human' && caller === 'bot') return { status: 400, code: 'BAD_REQUEST', msg: 'This endpoint does not accept bot requests.' };
   return admitted;
@@ -70,7 +71,7 @@ export function headersOf(cast: Cast, caller: Caller, thorough: boolean): Record
 }
 
 const pathValues = (route: Route): Record<string, string | number> =>
-  Object.fromEntries(pathParamsOf(route).map(({ name, integer }) => [name, integer ? 1 : 'hamlet@zulip.com']));
+  Object.fromEntries(pathParamsOf(route).map(({ name, integer }) => [name, integer ? 1 : name === 'integration' ? 'json' : 'hamlet@zulip.com']));
 
 /** Sends every route × caller (× way of being that caller) and checks each answer, and that all
  * of them, refused one way or another, left both realms as they were. */

@@ -1,6 +1,6 @@
 // Every kind of user a request can come from, on a test server (development mode, demo realm):
-// the demo realm's owner, administrator, member and guest, plus a moderator, a bot and a
-// deactivated user made here, and the owner of a second realm, reached through its own host
+// the demo realm's owner, administrator, member and guest, plus a moderator, a bot, an
+// incoming-webhook bot and a deactivated user made here, and the owner of a second realm, reached through its own host
 // (a subdomain of the server's external host).
 import * as assert from 'uvu/assert';
 import type { RealmActor } from '../../src/realm/actor.js';
@@ -8,7 +8,7 @@ import { Role } from '../../src/users/records.js';
 import { ApiClient } from './client.js';
 import type { TestServer } from './server.js';
 
-export const castRoles = ['owner', 'administrator', 'moderator', 'member', 'guest', 'bot', 'deactivated'] as const;
+export const castRoles = ['owner', 'administrator', 'moderator', 'member', 'guest', 'bot', 'webhook bot', 'deactivated'] as const;
 export type CastRole = (typeof castRoles)[number];
 
 /** The role each member of the cast has (a bot is a member; the deactivated user was one). */
@@ -19,6 +19,7 @@ export const roleOf: Record<CastRole, Role> = {
   member: Role.member,
   guest: Role.guest,
   bot: Role.member,
+  'webhook bot': Role.member,
   deactivated: Role.member,
 };
 
@@ -55,11 +56,13 @@ export async function assembleCast(server: TestServer): Promise<Cast> {
   const deactivated = await createUser(server, realm, 'gone@zulip.com', roleOf.deactivated);
   [users.deactivated, ids.deactivated] = [deactivated.client, deactivated.userId];
   assert.is((await users.administrator.delete(`/users/${deactivated.userId}`)).status, 200);
-  const bot = await users.member.post('/bots', { full_name: 'Cast bot', short_name: 'cast' });
-  assert.is(bot.status, 200, JSON.stringify(bot.body));
-  ids.bot = Number(bot.body.user_id);
-  const botEmail = String(((await users.member.get(`/users/${ids.bot}`)).body.user as { email: string }).email);
-  users.bot = users.member.withCredentials({ email: botEmail, apiKey: String(bot.body.api_key) });
+  for (const [role, shortName, botType] of [['bot', 'cast', 1], ['webhook bot', 'cast-hook', 2]] as const) {
+    const bot = await users.member.post('/bots', { full_name: `Cast ${shortName}`, short_name: shortName, bot_type: botType });
+    assert.is(bot.status, 200, JSON.stringify(bot.body));
+    ids[role] = Number(bot.body.user_id);
+    const botEmail = String(((await users.member.get(`/users/${ids[role]}`)).body.user as { email: string }).email);
+    users[role] = users.member.withCredentials({ email: botEmail, apiKey: String(bot.body.api_key) });
+  }
 
   const elsewhere = await server.parley.realms.create({ subdomain: ELSEWHERE, name: 'Elsewhere' });
   const owner = await createUser(server, elsewhere, `owner@${ELSEWHERE}.test`, Role.owner, hostOf(server, ELSEWHERE));

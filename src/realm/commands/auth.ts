@@ -2,7 +2,7 @@
 import { parseBasic, type Principal } from '../../auth/basic.js';
 import { errors } from '../../errors.js';
 import { apiKeyMatches, newApiKey } from '../../users/apiKey.js';
-import { isAdmin, type UserRecord } from '../../users/records.js';
+import { BotType, isAdmin, type UserRecord } from '../../users/records.js';
 import { instantCommand, readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { viewAs } from './users.js';
 
@@ -13,6 +13,13 @@ export const authCommands = {
   /** An Authorization header's user. An accepted header is kept until the realm's state next
    * changes: a new key, a deactivation (or any other save) has the next request checked anew. */
   'auth.basic': instantCommand((ctx, input: { authorization: string }): Principal => ctx.state.principals.get(input.authorization, () => checkBasic(ctx, input.authorization))),
+
+  /** The user of an incoming webhook's `api_key` (the key alone names its bot, as in Zulip). */
+  'auth.apiKey': instantCommand((ctx, input: { apiKey: string }): Principal => {
+    const user = input.apiKey === '' ? undefined : ctx.state.userByApiKey(input.apiKey);
+    if (!user) throw errors.invalidApiKey();
+    return principalOf(ctx, user);
+  }),
 
   /** Issues the API key of a user whose identity was proven outside (development key fetch,
    * password, JWT): records the first login and answers as the key-fetch endpoints do. */
@@ -47,9 +54,14 @@ function checkBasic(ctx: ReadContext, authorization: string): Principal {
   const user = ctx.state.userByApiEmail(credentials.username, ctx.fakeEmailDomain);
   const matches = apiKeyMatches(user?.apiKey ?? absentKey, credentials.password);
   if (!user || !matches) throw errors.invalidApiKey();
+  return principalOf(ctx, user);
+}
+
+/** Whose request it is, once a key has named an active user of a live realm. */
+function principalOf(ctx: ReadContext, user: UserRecord): Principal {
   if (!user.isActive) throw errors.userDeactivated();
   if (ctx.state.realm.deactivated) throw errors.realmDeactivated();
-  return { userId: user.id, role: user.role, isBot: user.isBot };
+  return { userId: user.id, role: user.role, isBot: user.isBot, incomingWebhook: user.botType === BotType.incomingWebhook };
 }
 
 function loginCandidate(ctx: ReadContext, email: string): UserRecord {

@@ -66,7 +66,9 @@ function checkTopic(ctx: CommandContext, channel: ChannelRecord, topic: string):
 
 export function checkMaySend(ctx: ReadContext, channel: ChannelRecord, sender: UserRecord): void {
   if (channel.isArchived) throw errors.badRequest(`Not authorized to send to channel '${channel.name}'`);
-  const mayRead = channel.inviteOnly || sender.role === Role.guest ? ctx.state.isSubscribed(channel.id, sender.id) : canReadChannel(ctx.state, channel, sender);
+  // A bot may post wherever its owner is subscribed (Zulip's access_stream_for_send_message).
+  const ownerSubscribed = sender.isBot && sender.botOwnerId !== null && ctx.state.isSubscribed(channel.id, sender.botOwnerId);
+  const mayRead = ownerSubscribed || (channel.inviteOnly || sender.role === Role.guest ? ctx.state.isSubscribed(channel.id, sender.id) : canReadChannel(ctx.state, channel, sender));
   if (!mayRead || !hasPermission(ctx.state, channel, sender, 'can_send_message_group')) {
     throw errors.badRequest(`You do not have permission to post in this channel.`);
   }

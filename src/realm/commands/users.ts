@@ -1,7 +1,7 @@
 // User commands: reading users, creating them, and their API keys.
 import { errors } from '../../errors.js';
 import { newApiKey } from '../../users/apiKey.js';
-import { EmailVisibility, isAdmin, Role, type UserRecord } from '../../users/records.js';
+import { BotType, EmailVisibility, isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { userAvatarUrl } from '../../users/avatars.js';
 import { canSeeDeliveryEmail, userView, type UserView } from '../../users/view.js';
 import { satisfies } from '../../groups/membership.js';
@@ -179,7 +179,7 @@ export const userCommands = {
     const owner = ctx.user;
     if (owner.role === Role.guest) throw errors.insufficientRights();
     if (!/^[a-z0-9._-]+$/i.test(input.shortName)) throw errors.badRequest('Bad name or username');
-    if (![1, 2, 3, 4].includes(input.botType)) throw errors.badRequest('Invalid bot type');
+    if (!(Object.values(BotType) as number[]).includes(input.botType)) throw errors.badRequest('Invalid bot type');
     const email = `${input.shortName}-bot@${ctx.fakeEmailDomain}`;
     checkNewUser(ctx, { email, fullName: input.fullName, role: Role.member, passwordHash: null });
     const bot = insertUser(ctx, { email, fullName: input.fullName, role: Role.member, passwordHash: null }, { isBot: true, botType: input.botType, botOwnerId: owner.id });
