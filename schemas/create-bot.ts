@@ -4,7 +4,7 @@ export default {
     full_name: { type: 'string' },
     short_name: { type: 'string' },
     bot_type: { type: 'integer', default: 1 },
-    payload_url: { type: 'string' },
+    payload_url: { type: ['string', 'null'] },
     service_name: { type: 'string' },
     interface_type: { type: 'integer' },
     config_data: { type: 'object' },

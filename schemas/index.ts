@@ -39,6 +39,8 @@ export { default as editDraft } from './edit-draft.js';
 export { default as editNavigationView } from './edit-navigation-view.js';
 export { default as editSavedSnippet } from './edit-saved-snippet.js';
 export { default as fetchApiKey } from './fetch-api-key.js';
+export { default as updateBot } from './update-bot.js';
+export { default as botId } from './bot-id.js';
 export { default as incomingWebhook } from './incoming-webhook.js';
 export { default as getAlertWords } from './get-alert-words.js';
 export { default as getAttachments } from './get-attachments.js';

@@ -106,6 +106,10 @@ export interface Config {
   mail: MailSettings | null;
   /** Unset: the server offers no video calls. */
   videoProvider: VideoProvider | null;
+  /** Outgoing-webhook bots' requests: the addresses (IPs or CIDRs) allowed besides the public
+   * internet (loopback, private, link-local and metadata addresses are refused otherwise), and how
+   * long a bot's server has to answer. */
+  outgoingWebhooks: { allow: string[]; timeoutMs: number };
   rateLimits: RateLimitSettings;
   /** The largest file one upload may have, in MiB (Zulip's MAX_FILE_UPLOAD_SIZE). */
   maxFileUploadSizeMib: number;
@@ -246,6 +250,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : null,
     mail: mailSetting(env),
     videoProvider: videoProviderSetting(env.PARLEY_VIDEO_PROVIDER),
+    outgoingWebhooks: {
+      allow: (env.PARLEY_OUTGOING_WEBHOOK_ALLOW ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
+      timeoutMs: intSetting(env, 'PARLEY_OUTGOING_WEBHOOK_TIMEOUT_MS', 10_000),
+    },
     rateLimits: rateLimitSettings(env),
     maxFileUploadSizeMib: intSetting(env, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB', 25),
     uploadQuotaMib: env.PARLEY_UPLOAD_QUOTA_MIB ? intSetting(env, 'PARLEY_UPLOAD_QUOTA_MIB', 0) : null,

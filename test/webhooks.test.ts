@@ -65,7 +65,7 @@ webhooks('HTTP Basic credentials serve as well as the URL key', async ({ server 
   assert.is((await postedBy(hamlet, bot.id)).length, 1);
 });
 
-webhooks('a missing or wrong key is 401; nothing is posted', async ({ server }) => {
+webhooks('a missing or wrong key is 401 and a deactivated bot is refused; nothing is posted', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const bot = await webhookBot(hamlet);
   const missing = await postWebhook(server, 'json', undefined, { body, query: { stream: 'Verona' } });
@@ -74,6 +74,9 @@ webhooks('a missing or wrong key is 401; nothing is posted', async ({ server }) 
   const wrong = await postWebhook(server, 'json', { apiKey: 'x'.repeat(32) }, { body, query: { stream: 'Verona' } });
   assert.is(wrong.status, 401);
   assert.is(wrong.body.code, 'INVALID_API_KEY');
+  assert.is((await hamlet.delete(`/bots/${bot.id}`)).status, 200);
+  const deactivated = await postWebhook(server, 'json', bot, { body, query: { stream: 'Verona' } });
+  assert.equal([deactivated.status, deactivated.body.code], [401, 'USER_DEACTIVATED']);
   assert.equal(await postedBy(hamlet, bot.id), []);
 });
 

@@ -60,7 +60,7 @@ import {
   updateFlags,
   updateFlagsForNarrow,
 } from './messages.js';
-import { addAlertWords, createBot, createUser, deactivateOwnUser, deactivateUser, getOwnUser, getUser, getAlertWords, getUserByEmail, getUsers, getUserStatus, muteUser, reactivateUser, regenerateOwnApiKey, removeAlertWords, setOwnStatus, setUserStatus, unmuteUser, updateSettings, updateUser } from './users.js';
+import { addAlertWords, createBot, deactivateBot, regenerateBotApiKey, updateBot, createUser, deactivateOwnUser, deactivateUser, getOwnUser, getUser, getAlertWords, getUserByEmail, getUsers, getUserStatus, muteUser, reactivateUser, regenerateOwnApiKey, removeAlertWords, setOwnStatus, setUserStatus, unmuteUser, updateSettings, updateUser } from './users.js';
 
 export const routes: readonly Route[] = [
   publicRoute('GET', '/server_settings', schemas.getServerSettings, getServerSettings),
@@ -104,6 +104,9 @@ export const routes: readonly Route[] = [
   adminRoute('DELETE', '/users/{user_id:int}', schemas.deactivateUser, deactivateUser),
   adminRoute('POST', '/users/{user_id:int}/reactivate', schemas.reactivateUser, reactivateUser),
   humanRoute('POST', '/bots', schemas.createBot, createBot),
+  humanRoute('PATCH', '/bots/{bot_id:int}', schemas.updateBot, updateBot),
+  humanRoute('DELETE', '/bots/{bot_id:int}', schemas.botId, deactivateBot),
+  humanRoute('POST', '/bots/{bot_id:int}/api_key/regenerate', schemas.botId, regenerateBotApiKey),
   userRoute('POST', '/users/me/status', schemas.updateStatus, setOwnStatus),
   humanRoute('PATCH', '/settings', schemas.updateSettings, updateSettings),
   userRoute('GET', '/users/me/alert_words', schemas.getAlertWords, getAlertWords),

@@ -49,7 +49,28 @@ export const reactivateUser = (request: UserRequest, params: Params<typeof schem
   request.realm.ask('users.reactivate', request.user.userId, { userId: params.user_id });
 
 export const createBot = (request: UserRequest, params: Params<typeof schemas.createBot>) =>
-  request.realm.ask('bots.create', request.user.userId, { fullName: params.full_name, shortName: params.short_name, botType: params.bot_type });
+  request.realm.ask('bots.create', request.user.userId, {
+    fullName: params.full_name,
+    shortName: params.short_name,
+    botType: params.bot_type,
+    payloadUrl: params.payload_url ?? undefined,
+    interfaceType: params.interface_type,
+    configData: params.config_data,
+  });
+
+export const updateBot = (request: UserRequest, params: Params<typeof schemas.updateBot>) =>
+  request.realm.ask('bots.update', request.user.userId, {
+    botId: params.bot_id,
+    fullName: params.full_name,
+    botOwnerId: params.bot_owner_id,
+    payloadUrl: params.service_payload_url ?? undefined,
+    interfaceType: params.service_interface,
+    configData: params.config_data,
+  });
+
+export const regenerateBotApiKey = (request: UserRequest, params: Params<typeof schemas.botId>) => request.realm.ask('bots.regenerateKey', request.user.userId, { botId: params.bot_id });
+
+export const deactivateBot = (request: UserRequest, params: Params<typeof schemas.botId>) => request.realm.ask('bots.deactivate', request.user.userId, { botId: params.bot_id });
 
 /** What setting one's own status and, as an administrator, another user's share. */
 const statusInput = (params: Params<typeof schemas.updateStatusForUser> | Params<typeof schemas.updateStatus>) => ({

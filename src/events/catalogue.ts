@@ -24,6 +24,7 @@ type FolderView = View<typeof folderView>;
 
 /** What a realm_user update carries: the user's ID and the fields that changed. */
 export type PersonUpdate = { user_id: number } & Partial<Pick<UserView, 'email' | 'full_name' | 'timezone' | 'role' | 'is_active' | 'avatar_url' | 'avatar_version' | 'is_deleted'>> & {
+  bot_owner_id?: number;
   new_email?: string;
   delivery_email?: string | null;
   avatar_source?: string;
@@ -36,7 +37,9 @@ export type RealmUserEvent = { type: 'realm_user'; op: 'add'; person: UserView }
 export type RealmBotEvent =
   | { type: 'realm_bot'; op: 'add'; bot: BotView }
   | { type: 'realm_bot'; op: 'remove'; bot: { user_id: number; full_name: string } }
-  | { type: 'realm_bot'; op: 'update'; bot: { user_id: number } & Partial<Pick<BotView, 'is_active' | 'full_name' | 'api_key' | 'owner_id'>> };
+  /** To a bot's previous owner, who no longer sees it. */
+  | { type: 'realm_bot'; op: 'delete'; bot: { user_id: number } }
+  | { type: 'realm_bot'; op: 'update'; bot: { user_id: number } & Partial<Pick<BotView, 'is_active' | 'full_name' | 'api_key' | 'owner_id' | 'services'>> };
 
 export type StreamEvent =
   | { type: 'stream'; op: 'create'; streams: ChannelView[] }

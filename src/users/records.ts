@@ -27,6 +27,17 @@ export interface MutedUser {
 /** Zulip's bot types. */
 export const BotType = { generic: 1, incomingWebhook: 2, outgoingWebhook: 3, embedded: 4 } as const;
 
+/** An outgoing-webhook bot's service (Zulip's Service): where messages that mention it are posted,
+ * in which interface (1 Zulip's, 2 Slack-compatible), and the token its receiver checks. */
+export interface BotService {
+  baseUrl: string;
+  interface: number;
+  token: string;
+}
+
+/** Zulip's outgoing-webhook interfaces. */
+export const ServiceInterface = { zulip: 1, slack: 2 } as const;
+
 export interface UserRecord {
   id: number;
   realmId: number;
@@ -65,6 +76,10 @@ export interface UserRecord {
   /** A bot's: when its owner was last told of a message it could not deliver (a webhook to a
    * channel that does not exist), UNIX seconds; such notices come at most once a minute. */
   ownerNoticeAt?: number;
+  /** An outgoing-webhook bot's service. */
+  service?: BotService;
+  /** A bot's configuration (config_data: Zulip's embedded bots' settings). */
+  botConfig?: Record<string, string>;
   /** Personal settings that differ from Zulip's defaults (users/settings.ts; timezone, e-mail
    * visibility and presence_enabled are the fields above). */
   settings?: StoredSettings;

@@ -98,6 +98,14 @@ export function userView(target: UserRecord, viewer: Pick<UserRecord, 'id' | 'ro
 }
 
 /** A bot as its owner and administrators see it (register's realm_bots, realm_bot events). */
+/** A bot's services as Zulip reports them: an outgoing webhook's URL, interface and token; an
+ * embedded bot's configuration. */
+export function botServices(bot: UserRecord): ({ base_url: string; interface: number; token: string } | { service_name: string; config_data: Record<string, string> })[] {
+  if (bot.service) return [{ base_url: bot.service.baseUrl, interface: bot.service.interface, token: bot.service.token }];
+  if (bot.botConfig) return [{ service_name: bot.email.split('-bot@')[0]!, config_data: bot.botConfig }];
+  return [];
+}
+
 export function botView(bot: UserRecord, fakeEmailDomain: string) {
   return {
     user_id: bot.id,
@@ -111,6 +119,6 @@ export function botView(bot: UserRecord, fakeEmailDomain: string) {
     default_all_public_streams: false,
     avatar_url: userAvatarUrl(bot),
     owner_id: bot.botOwnerId,
-    services: [],
+    services: botServices(bot),
   };
 }

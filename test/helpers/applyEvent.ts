@@ -294,6 +294,7 @@ export function applyEvent(state: State, wire: { id?: number; type: string }, op
       return;
     case 'realm_bot': {
       if (event.op === 'add') return void state.realm_bots!.push(event.bot);
+      if (event.op === 'delete') return void (state.realm_bots = state.realm_bots!.filter((candidate) => candidate.user_id !== event.bot.user_id));
       const bot = state.realm_bots!.find((candidate) => candidate.user_id === event.bot.user_id);
       if (bot) Object.assign(bot, event.op === 'remove' ? { is_active: false } : event.bot);
       return;

@@ -3,7 +3,7 @@
 // see it, with its API key. The realm's own notification bot is the server's, not anyone's.
 import type { RealmBotEvent } from '../../events/catalogue.js';
 import { isAdmin, type UserRecord } from '../../users/records.js';
-import { botView } from '../../users/view.js';
+import { botServices, botView } from '../../users/view.js';
 import type { CommandContext, ReadContext } from '../context.js';
 
 function isAdministeredBot(ctx: ReadContext, user: UserRecord): boolean {
@@ -25,20 +25,29 @@ export function realmBotsInitialState(ctx: ReadContext) {
 }
 
 /** Announces a bot's change to those who see it: `before` undefined for a new bot; otherwise the
- * fields that changed (deactivation is Zulip's `remove`). */
+ * fields that changed (deactivation is Zulip's `remove`). A new owner who is not an administrator
+ * gets the bot as an `add`, and a previous one a `delete` (Zulip's do_change_bot_owner). */
 export function announceBot(ctx: CommandContext, before: UserRecord | undefined, after: UserRecord): void {
   if (!isAdministeredBot(ctx, after)) return;
-  let event: RealmBotEvent;
-  if (!before) event = { type: 'realm_bot', op: 'add', bot: botView(after, ctx.fakeEmailDomain) };
-  else if (before.isActive && !after.isActive) event = { type: 'realm_bot', op: 'remove', bot: { user_id: after.id, full_name: after.fullName } };
-  else {
-    const changed: Extract<RealmBotEvent, { op: 'update' }>['bot'] = { user_id: after.id };
-    if (before.isActive !== after.isActive) changed.is_active = after.isActive;
-    if (before.fullName !== after.fullName) changed.full_name = after.fullName;
-    if (before.apiKey !== after.apiKey) changed.api_key = after.apiKey;
-    if (before.botOwnerId !== after.botOwnerId) changed.owner_id = after.botOwnerId;
-    if (Object.keys(changed).length === 1) return;
-    event = { type: 'realm_bot', op: 'update', bot: changed };
+  const audience = botAudience(ctx, after);
+  if (!before) return ctx.emit({ type: 'realm_bot', op: 'add', bot: botView(after, ctx.fakeEmailDomain) }, audience);
+  if (before.isActive && !after.isActive) return ctx.emit({ type: 'realm_bot', op: 'remove', bot: { user_id: after.id, full_name: after.fullName } }, audience);
+  let updated = audience;
+  if (before.botOwnerId !== after.botOwnerId) {
+    const previous = before.botOwnerId === null ? undefined : ctx.state.users.get(before.botOwnerId);
+    if (previous?.isActive && !isAdmin(previous)) ctx.emit({ type: 'realm_bot', op: 'delete', bot: { user_id: after.id } }, [previous.id]);
+    const next = after.botOwnerId === null ? undefined : ctx.state.users.get(after.botOwnerId);
+    if (next && !isAdmin(next)) {
+      ctx.emit({ type: 'realm_bot', op: 'add', bot: botView(after, ctx.fakeEmailDomain) }, [next.id]);
+      updated = audience.filter((id) => id !== next.id);
+    }
   }
-  ctx.emit(event, botAudience(ctx, after));
+  const changed: Extract<RealmBotEvent, { op: 'update' }>['bot'] = { user_id: after.id };
+  if (before.isActive !== after.isActive) changed.is_active = after.isActive;
+  if (before.fullName !== after.fullName) changed.full_name = after.fullName;
+  if (before.apiKey !== after.apiKey) changed.api_key = after.apiKey;
+  if (before.botOwnerId !== after.botOwnerId) changed.owner_id = after.botOwnerId;
+  const services = botServices(after);
+  if (JSON.stringify(botServices(before)) !== JSON.stringify(services)) changed.services = services;
+  if (Object.keys(changed).length > 1) ctx.emit({ type: 'realm_bot', op: 'update', bot: changed }, updated);
 }

@@ -91,6 +91,20 @@ function deactivate(ctx: CommandContext, requester: UserRecord, target: UserReco
   deactivateOne(ctx, ctx.state.users.get(target.id)!, actions);
 }
 
+/** Deactivates a bot for its owner or an administrator (who administer it, in the lifecycle's
+ * terms), through the same lifecycle as any user. */
+export function deactivateBot(ctx: CommandContext, requester: UserRecord, bot: UserRecord): void {
+  moveOrRefuse(bot, {
+    type: 'user.deactivate',
+    requesterIsAdmin: isAdmin(requester) || bot.botOwnerId === requester.id,
+    requesterIsSelf: false,
+    requesterIsOwner: requester.role === Role.owner,
+    targetIsOwner: false,
+    targetIsOnlyOwner: false,
+  });
+  deactivateOne(ctx, bot, {});
+}
+
 export const lifecycleCommands = {
   'users.deactivate': writeCommand((ctx, input: { userId: number; actions: DeactivationActions }) => {
     const target = ctx.state.users.get(input.userId);

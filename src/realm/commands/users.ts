@@ -1,7 +1,7 @@
 // User commands: reading users, creating them, and their API keys.
 import { errors } from '../../errors.js';
 import { newApiKey } from '../../users/apiKey.js';
-import { BotType, EmailVisibility, isAdmin, Role, type UserRecord } from '../../users/records.js';
+import { EmailVisibility, isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { userAvatarUrl } from '../../users/avatars.js';
 import { canSeeDeliveryEmail, userView, type UserView } from '../../users/view.js';
 import { satisfies } from '../../groups/membership.js';
@@ -11,7 +11,6 @@ import type { ZulipEvent } from '../../events/types.js';
 import { directSystemGroup } from '../../groups/records.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { checkFullName } from '../../users/names.js';
-import { announceBot } from './bots.js';
 import { subscribeUsers } from './channels.js';
 
 const emailPattern = /^[^\s@]+@[^\s@]+$/;
@@ -30,12 +29,6 @@ export function checkNewUser(ctx: CommandContext, user: NewUser): void {
   if (!emailPattern.test(user.email)) throw errors.badRequest(`Invalid address '${user.email}'.`);
   if (ctx.state.userByEmail(user.email)) throw errors.badRequest('Email is already in use.');
   checkFullName(user.fullName);
-}
-
-export interface NewBot {
-  fullName: string;
-  shortName: string;
-  botType: number;
 }
 
 /** Stores a user checked by checkNewUser; call inside a write command. */
@@ -173,20 +166,6 @@ export const userCommands = {
     }
     if (!user) throw errors.noSuchUser();
     return viewAs(ctx, user, input);
-  }),
-
-  'bots.create': writeCommand((ctx, input: NewBot) => {
-    const owner = ctx.user;
-    if (owner.role === Role.guest) throw errors.insufficientRights();
-    if (!/^[a-z0-9._-]+$/i.test(input.shortName)) throw errors.badRequest('Bad name or username');
-    if (!(Object.values(BotType) as number[]).includes(input.botType)) throw errors.badRequest('Invalid bot type');
-    const email = `${input.shortName}-bot@${ctx.fakeEmailDomain}`;
-    checkNewUser(ctx, { email, fullName: input.fullName, role: Role.member, passwordHash: null });
-    const bot = insertUser(ctx, { email, fullName: input.fullName, role: Role.member, passwordHash: null }, { isBot: true, botType: input.botType, botOwnerId: owner.id });
-    emitUserEvent(ctx, bot, (person) => ({ type: 'realm_user', op: 'add', person }));
-    emitSystemGroupJoin(ctx, bot);
-    announceBot(ctx, undefined, bot);
-    return { user_id: bot.id, api_key: bot.apiKey, avatar_url: viewAs(ctx, bot, { clientGravatar: false }).avatar_url, default_sending_stream: null, default_events_register_stream: null, default_all_public_streams: false };
   }),
 
   /** Creates a user. Without an acting user (the management CLI, the demo seed) no rights apply;
