@@ -48,14 +48,19 @@ export const deactivateUser = (request: UserRequest, params: Params<typeof schem
 export const reactivateUser = (request: UserRequest, params: Params<typeof schemas.reactivateUser>) =>
   request.realm.ask('users.reactivate', request.user.userId, { userId: params.user_id });
 
+/** What creating and changing a bot share: its service and configuration, as each names them. */
+const serviceInput = (payloadUrl: string | null | undefined, interfaceType: number | undefined, configData: Record<string, unknown> | undefined) => ({
+  payloadUrl: payloadUrl ?? undefined,
+  interfaceType,
+  configData,
+});
+
 export const createBot = (request: UserRequest, params: Params<typeof schemas.createBot>) =>
   request.realm.ask('bots.create', request.user.userId, {
     fullName: params.full_name,
     shortName: params.short_name,
     botType: params.bot_type,
-    payloadUrl: params.payload_url ?? undefined,
-    interfaceType: params.interface_type,
-    configData: params.config_data,
+    ...serviceInput(params.payload_url, params.interface_type, params.config_data),
   });
 
 export const updateBot = (request: UserRequest, params: Params<typeof schemas.updateBot>) =>
@@ -63,9 +68,7 @@ export const updateBot = (request: UserRequest, params: Params<typeof schemas.up
     botId: params.bot_id,
     fullName: params.full_name,
     botOwnerId: params.bot_owner_id,
-    payloadUrl: params.service_payload_url ?? undefined,
-    interfaceType: params.service_interface,
-    configData: params.config_data,
+    ...serviceInput(params.service_payload_url, params.service_interface, params.config_data),
   });
 
 export const regenerateBotApiKey = (request: UserRequest, params: Params<typeof schemas.botId>) => request.realm.ask('bots.regenerateKey', request.user.userId, { botId: params.bot_id });
