@@ -111,7 +111,7 @@ export class RealmActor implements RealmHandle {
       settle: (outcome) => this.ask('notifications.settle', null, outcome),
     });
     // What a previous run left in the outbox goes out now.
-    if (!store.notificationOutbox.ofRealm(realm.id).next().done || !store.emailBatches.ofRealm(realm.id).next().done) this.notifier.kick();
+    if ([store.notificationOutbox, store.emailBatches, store.serviceOutbox].some((table) => !table.ofRealm(realm.id).next().done)) this.notifier.kick();
   }
 
   /** The realm's record, for the HTTP layer (its ID and subdomain); read-only outside commands. */

@@ -23,6 +23,7 @@ import { tokenKey, type OutboxRecord, type PushTokenRecord, type ShownRecord } f
 import type { PresenceTable, PresenceView } from '../users/presence.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import { fakeEmailDomain, type RealmRecord } from '../organization/records.js';
+import type { ServiceDeliveryRecord } from '../integrations/outgoing.js';
 import type { RealmState, RealmView } from '../organization/state.js';
 
 /** The rows commands save, by kind. */
@@ -51,9 +52,11 @@ interface Rows {
   pushShown: ShownRecord & { userId: number };
   /** A user's missed messages waiting to be e-mailed. */
   emailBatch: EmailBatchRecord;
+  /** A message waiting for an outgoing-webhook bot's service. */
+  serviceDelivery: ServiceDeliveryRecord;
 }
 export type RowKind = keyof Rows;
-type RemovableKind = 'linkifier' | 'scheduledMessage' | 'attachment' | 'savedSnippet' | 'playground' | 'navigationView' | 'notification' | 'pushToken' | 'pushShown' | 'emailBatch';
+type RemovableKind = 'linkifier' | 'scheduledMessage' | 'attachment' | 'savedSnippet' | 'playground' | 'navigationView' | 'notification' | 'pushToken' | 'pushShown' | 'emailBatch' | 'serviceDelivery';
 
 /** How a kind of row is stored, and how the realm's memory follows it (nothing for rows only LMDB
  * holds). */
@@ -117,6 +120,7 @@ const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
     remove: (store, realmId, shown) => store.pushShown.remove({ realmId, userId: shown.userId }, shown.messageId, shown.route),
   },
   emailBatch: { put: (store, _realm, row) => store.emailBatches.put(row), remove: (store, _realm, row) => store.emailBatches.remove(row), dueMs: (row) => row.dueAt * 1000 },
+  serviceDelivery: { put: (store, _realm, row) => store.serviceOutbox.put(row), remove: (store, _realm, row) => store.serviceOutbox.remove(row), dueMs: (row) => row.dueAt },
 };
 
 /** What a read command may use: the realm's state and the store, and nothing that writes or

@@ -1,4 +1,5 @@
-// One notifier per realm: sends what the outbox holds, outside the actor's mailbox. A pass reads
+// One notifier per realm: sends what the outboxes hold (push notifications, missed-message e-mails,
+// outgoing-webhook bots' requests), outside the actor's mailbox. A pass reads
 // what is due (a read command), talks to the relay, and records the outcome (a write command);
 // the next pass runs when a write queues more, or when the earliest retry falls due. One pass runs
 // at a time, so no notification is sent twice by the same server.
@@ -6,7 +7,8 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { sendMail } from '../mail/transport.js';
 import { postToRelay } from '../push/relay.js';
-import type { DueWork, Settlement } from './commands/notifications.js';
+import { postToService, ServiceUnreachable } from '../integrations/outgoingHttp.js';
+import type { DueWork, Settlement } from './commands/outbox.js';
 
 /** How long a pass that could not even read or record waits before the next. */
 const RETRY_AFTER_BREAKAGE_MS = 60_000;
@@ -30,7 +32,7 @@ export class Notifier {
   private current: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly config: Pick<Config, 'clock' | 'pushRelay' | 'mail' | 'log'>,
+    private readonly config: Pick<Config, 'clock' | 'pushRelay' | 'mail' | 'log' | 'outgoingWebhooks'>,
     private readonly realm: NotifierRealm,
   ) {}
 
@@ -105,7 +107,17 @@ export class Notifier {
   /** Sends what is due; returns when the next row falls due. */
   private async pass(): Promise<number | null> {
     const work = await this.realm.due();
-    const outcome: Settlement = { delivered: [], failed: [], dropped: work.dropped, mailed: [...work.droppedEmails], mailFailed: [] };
+    const { services } = work;
+    const outcome: Settlement = {
+      delivered: [],
+      failed: [],
+      dropped: work.dropped,
+      mailed: [...work.droppedEmails],
+      mailFailed: [],
+      services: [],
+      serviceFailures: services.failures,
+      servicesDropped: services.dropped,
+    };
     const pushes = work.push.map(async ({ id, path, body }) => {
       try {
         await postToRelay(this.config.pushRelay, path, body);
@@ -123,7 +135,16 @@ export class Notifier {
         outcome.mailFailed.push(userId);
       }
     });
-    await Promise.all([...pushes, ...mails]);
+    const posts = services.requests.map(async ({ id, request }) => {
+      try {
+        const answer = await postToService(request, this.config.outgoingWebhooks);
+        outcome.services.push({ id, kind: 'answered', ...answer });
+      } catch (error) {
+        if (!(error instanceof ServiceUnreachable)) throw error;
+        outcome.services.push({ id, kind: 'unreachable', reason: error.message, retry: error.retry });
+      }
+    });
+    await Promise.all([...pushes, ...mails, ...posts]);
     if (Object.values(outcome).some((list) => list.length > 0)) await this.realm.settle(outcome);
     return work.next;
   }

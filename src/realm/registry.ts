@@ -56,10 +56,11 @@ export class Realms implements RealmDirectory, RealmCreator {
 
   /** Activates every realm with scheduled messages, so each delivers them at their time (or, when
    * the server was down then, now: late ones fail, as Zulip does), and every realm with
-   * notifications waiting to be sent. */
+   * notifications or outgoing webhooks waiting to be sent. */
   activateScheduled(): void {
     for (const id of this.store.scheduledMessages.realmIds()) this.actor(id);
     for (const id of this.store.notificationOutbox.realmIds()) this.actor(id);
+    for (const id of this.store.serviceOutbox.realmIds()) this.actor(id);
     for (const id of this.store.emailBatches.realmIds()) this.actor(id);
   }
 

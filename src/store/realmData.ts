@@ -11,7 +11,7 @@ import type { Store } from './store.js';
 const realmKeyed = [
   'users', 'groups', 'channels', 'subscriptions', 'folders', 'profileFields', 'linkifiers', 'attachments', 'realmEmoji', 'playgrounds', 'invites',
   'userTopics', 'drafts', 'savedSnippets', 'navigationViews', 'scheduledMessages', 'pushDevices', 'searchChunks', 'searchWords',
-  'pushTokens', 'notificationOutbox', 'pushShown', 'emailBatches', 'historicalHolders',
+  'pushTokens', 'notificationOutbox', 'serviceOutbox', 'pushShown', 'emailBatches', 'historicalHolders',
 ];
 /** Server-wide tables keyed by a user, a channel or a message of the realm first. */
 const userKeyed = ['userMessageRows', 'userFlagOps', 'senderMessages'];

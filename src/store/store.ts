@@ -49,6 +49,9 @@
 //                                          registrations)
 //   notificationOutbox [realmId, notificationId] → OutboxRecord (push notifications not yet
 //                                          acknowledged by the relay)
+//   serviceOutbox [realmId, deliveryId] → ServiceDeliveryRecord (messages for outgoing-webhook bots'
+//                                          services, not yet settled; IDs from the notification
+//                                          counter)
 //   pushShown [realmId, userId, messageId, route] → ShownRecord (notified, not yet read)
 //   historicalHolders [realmId, recipientId, userId] → true: the user holds rows in a channel's
 //                                          conversation without ever having been subscribed (flags
@@ -78,6 +81,7 @@ import { headerOf, type DraftRecord, type MessageHeader, type MessageRecord, typ
 import type { SavedSnippetRecord } from '../messages/savedSnippets.js';
 import { tokenKey, type OutboxRecord, type PushDeviceRecord, type PushTokenRecord, type ShownRecord } from '../push/records.js';
 import type { EmailBatchRecord } from '../messages/notifications.js';
+import type { ServiceDeliveryRecord } from '../integrations/outgoing.js';
 import type { RealmRecord } from '../organization/records.js';
 import type { PresenceSnapshot } from '../users/presence.js';
 import type { FieldRecord } from '../users/profileFields.js';
@@ -223,6 +227,7 @@ export class Store {
   readonly pushDevices: OwnedTable<PushDeviceRecord>;
   readonly pushTokens: OwnedTable<PushTokenRecord>;
   readonly notificationOutbox: RealmTable<OutboxRecord>;
+  readonly serviceOutbox: RealmTable<ServiceDeliveryRecord>;
   readonly pushShown: OwnedTable<ShownRecord>;
   private readonly historicalHolders: Database<true, [realmId: number, recipientId: number, userId: number]>;
   readonly emailBatches: RealmTable<EmailBatchRecord>;
@@ -298,6 +303,7 @@ export class Store {
     this.pushDevices = new OwnedTable(this.open('pushDevices'), (device) => [device.pushAccountId]);
     this.pushTokens = new OwnedTable(this.open('pushTokens'), (token) => [token.kind, tokenKey(token.token)]);
     this.notificationOutbox = new RealmTable(this.open('notificationOutbox'), (notification) => [notification.id]);
+    this.serviceOutbox = new RealmTable(this.open('serviceOutbox'), (delivery) => [delivery.id]);
     this.pushShown = new OwnedTable(this.open('pushShown'), (shown) => [shown.messageId, shown.route]);
     this.historicalHolders = this.open('historicalHolders');
     this.emailBatches = new RealmTable(this.open('emailBatches'), (batch) => [batch.userId]);

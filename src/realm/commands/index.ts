@@ -35,7 +35,7 @@ import { realmEmojiCommands } from './realmEmoji.js';
 import { messageCheckCommands } from './messageChecks.js';
 import { presenceCommands } from './presence.js';
 import { pushCommands } from './push.js';
-import { notificationCommands } from './notifications.js';
+import { notificationCommands } from './outbox.js';
 import { typingCommands } from './typing.js';
 import { registerCommands } from './register.js';
 import { scheduledCommands } from './scheduled.js';

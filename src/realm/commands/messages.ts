@@ -18,6 +18,7 @@ import { setFirstMessageId } from './firstMessage.js';
 import { limits } from './limits.js';
 import { claimAttachments } from './attachments.js';
 import { queueNotifications } from './notifications.js';
+import { queueServiceDeliveries } from './serviceTriggers.js';
 
 /** Zulip's cap on messages per fetch. */
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -239,6 +240,7 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
   }
   emitMessage(ctx, message, received, options.localEcho);
   queueNotifications(ctx, message, received);
+  queueServiceDeliveries(ctx, message, prepared.rendered.mentions.userIds);
   return message;
 }
 

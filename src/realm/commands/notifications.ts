@@ -1,6 +1,6 @@
 // Notifications of messages: queued in the commit of the message (or of the read that retracts
 // them) as outbox rows, then sent after commit by the realm's notifier, which reads what is due
-// (`notifications.due`) and records what became of it (`notifications.settle`).
+// (`notifications.due`, outbox.ts) and records what became of it (`notifications.settle`).
 import { backoff } from '../../clock.js';
 import { visibilityPolicies } from '../../machines/topic.js';
 import { notificationTrigger, type NotificationCandidate } from '../../messages/notifications.js';
@@ -12,8 +12,8 @@ import { relayPaths, sealedDeliveries } from '../../push/relay.js';
 import { userAvatarUrl } from '../../users/avatars.js';
 import { apiEmail } from '../../users/view.js';
 import { userSetting } from '../../users/settings.js';
-import { dueEmails, settleEmails, type BatchPart, type DueEmail, type EmailSettlement } from './missedEmails.js';
-import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
+import type { CommandContext, ReadContext } from '../context.js';
+
 
 /** A notification the relay has not taken for this long is dropped (it would only confuse). */
 const GIVE_UP_SECONDS = 24 * 3600;
@@ -168,19 +168,22 @@ function delivery(ctx: ReadContext, row: OutboxRecord): PushDelivery | undefined
   return { id: row.id, path: relayPaths.tokenNotify, body: message ? tokenMessageBody(base, message, byKind) : tokenRemoveBody(base, row.messageIds, byKind) };
 }
 
-/** What one pass of the notifier is to do. */
-export interface DueWork {
-  push: PushDelivery[];
-  /** Outbox rows to drop unsent. */
-  dropped: number[];
-  emails: DueEmail[];
-  /** Batches with nothing left to tell. */
-  droppedEmails: BatchPart[];
-  /** When the next row falls due (milliseconds on the server's clock), if any is waiting. */
-  next: number | null;
+/** The push notifications due now, ready for the relay, and those to drop unsent. */
+export function duePushes(ctx: ReadContext, nowMs: number): { push: PushDelivery[]; dropped: number[]; next: number | null } {
+  const due: { push: PushDelivery[]; dropped: number[]; next: number | null } = { push: [], dropped: [], next: null };
+  for (const row of ctx.store.notificationOutbox.ofRealm(ctx.state.realm.id)) {
+    if (row.dueAt > nowMs || due.push.length >= PASS_SIZE) {
+      due.next = Math.min(due.next ?? Infinity, row.dueAt > nowMs ? row.dueAt : nowMs);
+      continue;
+    }
+    const ready = delivery(ctx, row);
+    if (ready) due.push.push(ready);
+    else due.dropped.push(row.id);
+  }
+  return due;
 }
 
-export interface Settlement extends EmailSettlement {
+export interface PushSettlement {
   /** Taken by the relay: removed from the outbox. */
   delivered: number[];
   /** Refused or unreachable: tried again later. */
@@ -188,38 +191,16 @@ export interface Settlement extends EmailSettlement {
   dropped: number[];
 }
 
-export const notificationCommands = {
-  /** The notifications due now, ready for the relay (the notifier's read). */
-  'notifications.due': readCommand((ctx, _input: Record<string, never>): DueWork => {
-    const nowMs = ctx.config.clock.now();
-    const mail = dueEmails(ctx, nowMs);
-    const work: DueWork = { push: [], dropped: [], emails: mail.emails, droppedEmails: mail.dropped, next: mail.next };
-    for (const row of ctx.store.notificationOutbox.ofRealm(ctx.state.realm.id)) {
-      if (row.dueAt > nowMs || work.push.length >= PASS_SIZE) {
-        work.next = Math.min(work.next ?? Infinity, row.dueAt > nowMs ? row.dueAt : nowMs);
-        continue;
-      }
-      const ready = delivery(ctx, row);
-      if (ready) work.push.push(ready);
-      else work.dropped.push(row.id);
-    }
-    return work;
-  }),
-
-  /** Records what became of the notifications of a pass. */
-  'notifications.settle': writeCommand((ctx, input: Settlement) => {
-    const realmId = ctx.state.realm.id;
-    const rows = (ids: number[]) => ids.flatMap((id) => ctx.store.notificationOutbox.get(realmId, id) ?? []);
-    for (const row of rows(input.delivered)) {
-      ctx.remove('notification', row);
-      if (row.kind === 'message') showOrRetract(ctx, row);
-    }
-    for (const row of rows(input.dropped)) ctx.remove('notification', row);
-    for (const row of rows(input.failed)) {
-      const attempts = row.attempts + 1;
-      ctx.save('notification', { ...row, attempts, dueAt: ctx.config.clock.now() + backoff(BACKOFF_FIRST_MS, BACKOFF_MAX_MS, row.attempts) });
-    }
-    settleEmails(ctx, input);
-    return {};
-  }),
-};
+/** Records what the relay did with a pass's notifications. */
+export function settlePushes(ctx: CommandContext, input: PushSettlement): void {
+  const realmId = ctx.state.realm.id;
+  const rows = (ids: number[]) => ids.flatMap((id) => ctx.store.notificationOutbox.get(realmId, id) ?? []);
+  for (const row of rows(input.delivered)) {
+    ctx.remove('notification', row);
+    if (row.kind === 'message') showOrRetract(ctx, row);
+  }
+  for (const row of rows(input.dropped)) ctx.remove('notification', row);
+  for (const row of rows(input.failed)) {
+    ctx.save('notification', { ...row, attempts: row.attempts + 1, dueAt: ctx.config.clock.now() + backoff(BACKOFF_FIRST_MS, BACKOFF_MAX_MS, row.attempts) });
+  }
+}
