@@ -1,4 +1,4 @@
-// Benchmark runner: `npm run bench -- <fanout|flags|render|send|startup|http|cluster|search|all> [--quick] [--clients N] [--repeats R] [--messages N]`.
+// Benchmark runner: `npm run bench -- <fanout|flags|render|send|startup|http|cluster|search|webhooks|all> [--quick] [--clients N] [--repeats R] [--messages N]`.
 // Every benchmark targets loopback only and is bounded in count and time.
 import { parseArgs } from 'node:util';
 import { runCluster } from './cluster.js';
@@ -9,6 +9,7 @@ import { runRender } from './render.js';
 import { runSearch } from './search.js';
 import { runSend } from './send.js';
 import { runStartup } from './startup.js';
+import { runWebhooks } from './webhooks.js';
 import { measuredOn } from './lib/stats.js';
 
 const { positionals, values } = parseArgs({
@@ -42,6 +43,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
       repeats: Number(values.repeats ?? (values.quick ? 20 : 50)),
       quick: values.quick,
     }),
+  webhooks: () => runWebhooks({ subscribers: 10, senders: 16, seconds: values.quick ? 2 : 10, rounds: values.quick ? 50 : 500, quick: values.quick }),
   cluster: () =>
     runCluster({
       sendSeconds: values.quick ? 2 : 10,

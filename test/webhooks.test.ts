@@ -149,6 +149,19 @@ webhooks('an incoming-webhook bot may send messages but reach nothing else with 
   assert.is(own.status, 200);
 });
 
+webhooks("register's realm_incoming_webhook_bots lists every integration with its event types and URL options", async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const listed = (await hamlet.post('/register', { fetch_event_types: ['realm_incoming_webhook_bots'] })).body.realm_incoming_webhook_bots as { name: string; all_event_types: string[] | null; url_options: { key: string }[] }[];
+  assert.equal(listed.map((entry) => entry.name).sort(), [...integrations.keys()].sort());
+  for (const entry of listed) {
+    assertMatchesComponent('register_queue_200_response_allOf_realm_incoming_webhook_bots_inner', entry);
+    const integration = integrations.get(entry.name)!;
+    const events = Object.keys(integration.events);
+    assert.equal(entry.all_event_types, events.length > 1 ? events : null, entry.name);
+    assert.equal(entry.url_options.map((option) => option.key), [...(integration.params ?? [])], entry.name);
+  }
+});
+
 webhooks('every URL parameter an integration reads is in the webhook schema', () => {
   for (const integration of integrations.values()) {
     for (const name of integration.params ?? []) assert.ok(name in schema.properties, `${integration.name}: ${name}`);

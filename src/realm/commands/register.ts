@@ -1,6 +1,7 @@
 // POST /register: creates an event queue and returns the initial state of everything the client
 // asked for, in one step of the realm actor, after every earlier write is committed and its events
 // delivered — so the initial state plus the queue's events always equals a fresh register.
+import { incomingWebhookBots } from '../../integrations/catalog.js';
 import type { ClientCapabilities } from '../../events/queue.js';
 import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { STOP_WORDS } from '../../messages/search.js';
@@ -93,7 +94,7 @@ const fetchers = new Map<string, Fetcher>([
   ['realm_billing', empty('realm_billing', () => ({ has_pending_sponsorship_request: false }))],
   ['realm_domains', empty('realm_domains', () => [])],
   ['realm_embedded_bots', empty('realm_embedded_bots', () => [])],
-  ['realm_incoming_webhook_bots', empty('realm_incoming_webhook_bots', () => [])],
+  ['realm_incoming_webhook_bots', empty('realm_incoming_webhook_bots', incomingWebhookBots)],
   ['presence', (ctx, input) => presenceInitialState(ctx, { slim: input.slimPresence, historyLimitDays: input.presenceHistoryLimitDays })],
   // Features the server does not have yet: their true empty state.
   ['realm_emoji', realmEmojiInitialState],
