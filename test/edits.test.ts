@@ -40,6 +40,30 @@ edits('a never-edited message has one snapshot with only the five base fields', 
   assert.equal([only!.topic, only!.content, only!.user_id], ['once', 'as written', Number((await hamlet.get('/users/me')).body.user_id)]);
 });
 
+edits('message objects carry last_edit_timestamp for content edits and last_moved_timestamp for moves, not for resolving', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const topic = fresh('labels');
+  const id = await send(hamlet, { type: 'stream', to: 'Verona', topic, content: 'original' });
+  const fetched = async () => {
+    const response = await hamlet.get(`/messages/${id}`);
+    assertMatchesReference('GET /messages/{message_id}', response.body);
+    return response.body.message as { last_edit_timestamp?: number; last_moved_timestamp?: number };
+  };
+  assert.equal(Object.keys(await fetched()).filter((key) => key.startsWith('last_')), []);
+  assert.is((await hamlet.patch(`/messages/${id}`, { topic: `✔ ${topic}` })).status, 200);
+  assert.equal(Object.keys(await fetched()).filter((key) => key.startsWith('last_')), [], 'resolving is no move');
+  assert.is((await hamlet.patch(`/messages/${id}`, { content: 'changed' })).status, 200);
+  const edited = await fetched();
+  assert.type(edited.last_edit_timestamp, 'number');
+  assert.is(edited.last_moved_timestamp, undefined);
+  assert.is((await hamlet.patch(`/messages/${id}`, { topic: `${topic} moved` })).status, 200);
+  const moved = await fetched();
+  assert.type(moved.last_moved_timestamp, 'number');
+  assert.is(moved.last_edit_timestamp, edited.last_edit_timestamp);
+  const [inWindow] = (await hamlet.get('/messages', { anchor: id, num_before: 0, num_after: 0, narrow: [{ operator: 'id', operand: id }] })).body.messages as { last_moved_timestamp?: number }[];
+  assert.is(inWindow!.last_moved_timestamp, moved.last_moved_timestamp);
+});
+
 edits('content and topic edits record snapshots, oldest first, prev_* only for what changed', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const id = await send(hamlet, { type: 'stream', to: 'Verona', topic: 'draft', content: 'first words' });

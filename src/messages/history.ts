@@ -2,7 +2,7 @@
 // state, oldest first; the first holds only topic, content, rendered_content, timestamp and
 // user_id; each later one adds prev_* fields for what that edit changed.
 import { diffWords } from 'diff';
-import type { MessageRecord } from './records.js';
+import { RESOLVED_PREFIX, type MessageRecord } from './records.js';
 
 export interface Snapshot {
   topic: string;
@@ -47,4 +47,21 @@ export function editHistory(message: MessageRecord, showTopic: (topic: string) =
   }
   const first: Snapshot = { topic: showTopic(state.topic), content: state.content, rendered_content: state.rendered, user_id: message.senderId, timestamp: message.timestamp };
   return [first, ...later];
+}
+
+const unresolved = (topic: string): string => (topic.startsWith(RESOLVED_PREFIX) ? topic.slice(RESOLVED_PREFIX.length) : topic);
+
+/** Zulip's last_edit_timestamp (the content's last edit) and last_moved_timestamp (the last move
+ * to another channel or topic; resolving or unresolving the topic is no move), each absent until
+ * it happened. */
+export function editTimes(message: MessageRecord): { last_edit_timestamp?: number; last_moved_timestamp?: number } {
+  const times: { last_edit_timestamp?: number; last_moved_timestamp?: number } = {};
+  let topicAfter = message.topic;
+  for (const edit of [...(message.edits ?? [])].reverse()) {
+    if (edit.prevContent !== undefined) times.last_edit_timestamp ??= edit.timestamp;
+    const renamed = edit.prevTopic !== undefined && unresolved(edit.prevTopic) !== unresolved(topicAfter);
+    if (edit.prevChannelId !== undefined || renamed) times.last_moved_timestamp ??= edit.timestamp;
+    topicAfter = edit.prevTopic ?? topicAfter;
+  }
+  return times;
 }

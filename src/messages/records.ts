@@ -53,6 +53,9 @@ export const headerOf = (message: MessageRecord): MessageHeader => ({
   participants: message.participants,
 });
 
+/** Zulip's prefix of resolved topics. */
+export const RESOLVED_PREFIX = '✔ ';
+
 export interface EditRecord {
   timestamp: number;
   userId: number;

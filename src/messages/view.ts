@@ -1,5 +1,6 @@
 // The message object of the API. Its content and avatar depend only on the client's
 // apply_markdown and client_gravatar, so one object per combination serves every recipient.
+import { editTimes } from './history.js';
 import type { RealmView } from '../organization/state.js';
 import { apiEmail, avatarUrlFor } from '../users/view.js';
 import type { MessageRecord, ReactionRecord } from './records.js';
@@ -43,6 +44,7 @@ export function messageView(state: RealmView, message: MessageRecord, fakeDomain
     subject: message.topic,
     topic_links: [],
     timestamp: message.timestamp,
+    ...editTimes(message),
     type: message.type,
     is_me_message: message.content.startsWith('/me '),
     reactions: (message.reactions ?? []).map(reactionView),

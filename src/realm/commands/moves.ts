@@ -4,15 +4,13 @@
 // told the messages are gone), and the notification bot leaves notices in the old and new threads.
 import { canReadChannel } from '../../channels/access.js';
 import type { ChannelRecord } from '../../channels/records.js';
-import { Flag, type MessageRecord } from '../../messages/records.js';
+import { Flag, RESOLVED_PREFIX, type MessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
 import { RowChanges } from '../../store/userMessages.js';
 import type { CommandContext } from '../context.js';
 import { sendMessage } from './messages.js';
 import { noteHistoricalRows, rowHolders } from './rowHolders.js';
 
-/** Zulip's prefix of resolved topics. */
-const RESOLVED_PREFIX = '✔ ';
 
 export function moveRows(ctx: CommandContext, messages: readonly MessageRecord[], from: ChannelRecord, topic: string, to: ChannelRecord): void {
   const subscribers = new Set(ctx.state.subscriberIds(to.id));
