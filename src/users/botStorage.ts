@@ -22,3 +22,10 @@ const highSurrogate = /[\ud800-\udbff]/g;
 export const characters = (text: string): number => text.length - (text.match(highSurrogate)?.length ?? 0);
 
 export const entrySize = (entry: BotStorageEntry): number => characters(entry.key) + characters(entry.value);
+
+/** The characters of these entries, all of them. */
+export function sizeOf(entries: Iterable<BotStorageEntry>): number {
+  let size = 0;
+  for (const entry of entries) size += entrySize(entry);
+  return size;
+}

@@ -3,7 +3,7 @@
 // BOT_STORAGE_LIMIT characters. A request that cannot be done whole changes nothing.
 import { errors } from '../../errors.js';
 import type { Owner } from '../../store/tables.js';
-import { BOT_STORAGE_LIMIT, entrySize, type BotStorageEntry } from '../../users/botStorage.js';
+import { BOT_STORAGE_LIMIT, entrySize, sizeOf, type BotStorageEntry } from '../../users/botStorage.js';
 import { botStorageId } from '../../store/store.js';
 import { readCommand, writeCommand, type ReadContext } from '../context.js';
 
@@ -60,8 +60,7 @@ export const botStorageCommands = {
     const owner = ownStorage(ctx);
     const entries = entriesOf(ctx, owner, input.keys);
     for (const entry of entries) ctx.remove('botStorageEntry', { ...entry, userId: owner.userId });
-    const freed = entries.reduce((sum, entry) => sum + entrySize(entry), 0);
-    ctx.save('botStorageSize', { userId: owner.userId, characters: storedSize(ctx, owner) - freed });
+    ctx.save('botStorageSize', { userId: owner.userId, characters: storedSize(ctx, owner) - sizeOf(entries) });
     return {};
   }),
 };
