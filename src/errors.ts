@@ -106,6 +106,11 @@ export const errors = {
     new ApiError(401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect', {}, basicChallenge),
   draftNotFound: () => new ApiError(404, 'BAD_REQUEST', 'Draft does not exist'),
   savedSnippetNotFound: () => new ApiError(404, 'BAD_REQUEST', 'Saved snippet does not exist.'),
+  botRequired: () => new ApiError(400, 'BAD_REQUEST', 'Must be a bot user'),
+  botStorageKeyMissing: () => new ApiError(400, 'BAD_REQUEST', 'Key does not exist.'),
+  botStorageFull: (over: number, limit: number) => new ApiError(400, 'BAD_REQUEST', `Request exceeds storage limit by ${over} characters. The limit is ${limit} characters.`),
+  /** A parameter's part of the wrong type, named as the validator names it (`storage["key"]`). */
+  notAString: (name: string) => new ApiError(400, 'BAD_REQUEST', `${name} is not a string`),
   navigationViewNotFound: () => new ApiError(404, 'BAD_REQUEST', 'Navigation view does not exist.'),
   devOnly: () => new ApiError(400, 'BAD_REQUEST', 'DevAuthBackend not enabled.'),
   pushNotConfigured: () => new ApiError(400, 'PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.'),

@@ -37,6 +37,7 @@ import { completeCallAuthorization, createCall, startCallAuthorization } from '.
 import { addNavigationView, editNavigationView, getNavigationViews, removeNavigationView } from './navigationViews.js';
 import { addPlayground, removePlayground } from './playgrounds.js';
 import { addApnsToken, addFcmToken, registerPushDevice, removeApnsToken, removeFcmToken, sendTestPushNotification } from './push.js';
+import { getBotStorage, removeBotStorage, updateBotStorage } from './botStorage.js';
 import { createSavedSnippet, deleteSavedSnippet, editSavedSnippet, getSavedSnippets } from './savedSnippets.js';
 import { getRealmPresence, getUserPresence, updatePresence } from './presence.js';
 import { setEditTypingStatus, setTypingStatus } from './typing.js';
@@ -181,6 +182,11 @@ export const routes: readonly Route[] = [
   userRoute('POST', '/saved_snippets', schemas.createSavedSnippet, createSavedSnippet),
   userRoute('PATCH', '/saved_snippets/{saved_snippet_id:int}', schemas.editSavedSnippet, editSavedSnippet),
   userRoute('DELETE', '/saved_snippets/{saved_snippet_id:int}', schemas.deleteSavedSnippet, deleteSavedSnippet),
+
+  // A bot's own storage; people are refused by the command ("Must be a bot user"), as Zulip.
+  userRoute('GET', '/bot_storage', schemas.getBotStorage, getBotStorage),
+  userRoute('PUT', '/bot_storage', schemas.updateBotStorage, updateBotStorage),
+  userRoute('DELETE', '/bot_storage', schemas.removeBotStorage, removeBotStorage),
 
   userRoute('GET', '/navigation_views', schemas.getNavigationViews, getNavigationViews),
   userRoute('POST', '/navigation_views', schemas.addNavigationView, addNavigationView),

@@ -176,6 +176,7 @@ const emptyTables = (): ZulipRealmTables => ({
   zerver_usertopic: [],
   zerver_userstatus: [],
   zerver_realmfilter: [],
+  zerver_botstoragedata: [],
   zerver_client: [],
 });
 
@@ -221,6 +222,7 @@ class RealmExport {
     this.addGroups(groups);
     this.addProfileFields();
     this.addLinkifiers();
+    this.addBotStorage();
     this.addMessages();
   }
 
@@ -360,6 +362,10 @@ class RealmExport {
         order: linkifier.order,
       });
     }
+  }
+
+  private addBotStorage(): void {
+    for (const { userId, row } of this.store.botStorage.ofRealm(this.realm.id)) append(this.tables.zerver_botstoragedata, { bot_profile: userId, key: row.key, value: row.value });
   }
 
   private clientId(name: string): number {

@@ -42,6 +42,7 @@ const realmShapes: Record<keyof ZulipRealmTables, Shape> = {
   zerver_usertopic: { user_profile: 'number', stream: 'number', topic_name: 'string', last_updated: 'number', visibility_policy: 'number' },
   zerver_userstatus: { user_profile: 'number', status_text: 'string', emoji_name: 'string', emoji_code: 'string', reaction_type: 'string' },
   zerver_realmfilter: { pattern: 'string', url_template: 'string', order: 'number' },
+  zerver_botstoragedata: { bot_profile: 'number', key: 'string', value: 'string' },
   zerver_client: { id: 'number', name: 'string' },
 };
 /** Tables an export must have; the others may be absent (older or other exporters). */
@@ -153,6 +154,9 @@ function checkReferences(tables: ZulipRealmTables, files: ZulipMessageFile[]): v
   for (const reaction of tables.zerver_reaction) {
     if (!messageIds.has(reaction.message)) fail(`realm.json: a reaction is to message ${reaction.message}, which is not in the export`);
     if (!users.has(reaction.user_profile)) fail(`realm.json: a reaction is by user ${reaction.user_profile}, who is not in the export`);
+  }
+  for (const row of tables.zerver_botstoragedata) {
+    if (!users.has(row.bot_profile)) fail(`realm.json: a bot storage key is of user ${row.bot_profile}, who is not in the export`);
   }
   const parses = (text: string, fits: (value: unknown) => boolean): boolean => {
     try {

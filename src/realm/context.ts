@@ -5,7 +5,7 @@ import { errors } from '../errors.js';
 import type { EventQueues } from '../events/queues.js';
 import type { QueueHolders } from './links.js';
 import type { Emitted, ZulipEvent } from '../events/types.js';
-import type { Store } from '../store/store.js';
+import { botStorageId, type Store } from '../store/store.js';
 import type { OwnedTable, Owner } from '../store/tables.js';
 import type { NavigationViewRecord } from '../users/navigationViews.js';
 import type { UserRecord } from '../users/records.js';
@@ -18,6 +18,7 @@ import type { PlaygroundRecord } from '../messages/playgrounds.js';
 import type { InviteRecord } from '../users/invites.js';
 import type { ScheduledMessageRecord } from '../messages/records.js';
 import type { SavedSnippetRecord } from '../messages/savedSnippets.js';
+import type { BotStorageEntry, BotStorageSize } from '../users/botStorage.js';
 import type { EmailBatchRecord } from '../messages/notifications.js';
 import { tokenKey, type OutboxRecord, type PushTokenRecord, type ShownRecord } from '../push/records.js';
 import type { PresenceTable, PresenceView } from '../users/presence.js';
@@ -42,6 +43,10 @@ interface Rows {
   invite: InviteRecord;
   /** A user's saved snippet, stored under its owner. */
   savedSnippet: SavedSnippetRecord & { userId: number };
+  /** A key and value of a bot's storage, stored under the bot. */
+  botStorageEntry: BotStorageEntry & { userId: number };
+  /** How much a bot's storage holds. */
+  botStorageSize: BotStorageSize & { userId: number };
   /** A user's navigation view, stored under its owner. */
   navigationView: NavigationViewRecord & { userId: number };
   /** A push notification waiting to be sent. */
@@ -56,7 +61,7 @@ interface Rows {
   serviceDelivery: ServiceDeliveryRecord;
 }
 export type RowKind = keyof Rows;
-type RemovableKind = 'linkifier' | 'scheduledMessage' | 'attachment' | 'savedSnippet' | 'playground' | 'navigationView' | 'notification' | 'pushToken' | 'pushShown' | 'emailBatch' | 'serviceDelivery';
+type RemovableKind = 'linkifier' | 'scheduledMessage' | 'attachment' | 'savedSnippet' | 'botStorageEntry' | 'playground' | 'navigationView' | 'notification' | 'pushToken' | 'pushShown' | 'emailBatch' | 'serviceDelivery';
 
 /** How a kind of row is stored, and how the realm's memory follows it (nothing for rows only LMDB
  * holds). */
@@ -110,6 +115,11 @@ const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
   invite: { put: (store, _realm, invite) => store.invites.put(invite) },
   savedSnippet: ownedById((store) => store.savedSnippets),
   navigationView: ownedById((store) => store.navigationViews),
+  botStorageEntry: {
+    put: (store, realmId, { userId, key, value }) => store.botStorage.put({ realmId, userId }, { key, value }),
+    remove: (store, realmId, { userId, key }) => store.botStorage.remove({ realmId, userId }, ...botStorageId(key)),
+  },
+  botStorageSize: { put: (store, realmId, { userId, characters }) => store.botStorageSizes.put({ realmId, userId }, { characters }) },
   notification: { put: (store, _realm, row) => store.notificationOutbox.put(row), remove: (store, _realm, row) => store.notificationOutbox.remove(row), dueMs: (row) => row.dueAt },
   pushToken: {
     put: (store, realmId, { userId, ...token }) => store.pushTokens.put({ realmId, userId }, token),

@@ -240,6 +240,14 @@ export interface ZulipRealmFilter {
   order: number;
 }
 
+/** A key of a bot's storage (Zulip's BotStorageData). */
+export interface ZulipBotStorageData {
+  id: number;
+  bot_profile: number;
+  key: string;
+  value: string;
+}
+
 export interface ZulipClient {
   id: number;
   name: string;
@@ -295,6 +303,7 @@ export interface ZulipRealmTables {
   zerver_usertopic: ZulipUserTopic[];
   zerver_userstatus: ZulipUserStatus[];
   zerver_realmfilter: ZulipRealmFilter[];
+  zerver_botstoragedata: ZulipBotStorageData[];
   zerver_client: ZulipClient[];
 }
 

@@ -10,7 +10,7 @@ import type { Store } from './store.js';
 /** Tables whose keys start with the realm's ID. */
 const realmKeyed = [
   'users', 'groups', 'channels', 'subscriptions', 'folders', 'profileFields', 'linkifiers', 'attachments', 'realmEmoji', 'playgrounds', 'invites',
-  'userTopics', 'drafts', 'savedSnippets', 'navigationViews', 'scheduledMessages', 'pushDevices', 'searchChunks', 'searchWords',
+  'userTopics', 'drafts', 'savedSnippets', 'botStorage', 'botStorageSizes', 'navigationViews', 'scheduledMessages', 'pushDevices', 'searchChunks', 'searchWords',
   'pushTokens', 'notificationOutbox', 'serviceOutbox', 'pushShown', 'emailBatches', 'historicalHolders',
 ];
 /** Server-wide tables keyed by a user, a channel or a message of the realm first. */

@@ -41,6 +41,11 @@
 //   userTopics [realmId, userId, channelId, topic lowercased] → UserTopicRecord (policy not inherit)
 //   drafts   [realmId, userId, draftId]  → DraftRecord
 //   savedSnippets [realmId, userId, savedSnippetId] → SavedSnippetRecord
+//   botStorage [realmId, botId, 0, key] → BotStorageEntry (a bot's stored key and value); a key past
+//                                          KEY_TEXT_LIMIT bytes is [realmId, botId, 1, its SHA-256]
+//   botStorageSizes [realmId, botId]     → BotStorageSize: the characters of the bot's keys and
+//                                          values, so that a write checks the limit without reading
+//                                          them all
 //   navigationViews [realmId, userId, navigationViewId] → NavigationViewRecord (found by fragment,
 //                                          which is user text of any length, so never a key)
 //   scheduledMessages [realmId, senderId, scheduledMessageId] → ScheduledMessageRecord (not yet sent)
@@ -79,6 +84,7 @@ import type { PlaygroundRecord } from '../messages/playgrounds.js';
 import type { InviteRecord } from '../users/invites.js';
 import { headerOf, type DraftRecord, type MessageHeader, type MessageRecord, type ScheduledMessageRecord, type UserTopicRecord } from '../messages/records.js';
 import type { SavedSnippetRecord } from '../messages/savedSnippets.js';
+import type { BotStorageEntry, BotStorageSize } from '../users/botStorage.js';
 import { tokenKey, type OutboxRecord, type PushDeviceRecord, type PushTokenRecord, type ShownRecord } from '../push/records.js';
 import type { EmailBatchRecord } from '../messages/notifications.js';
 import type { ServiceDeliveryRecord } from '../integrations/outgoing.js';
@@ -163,6 +169,10 @@ const HEADER_CACHE_SIZE = 250_000;
 const KEY_TEXT_LIMIT = 1024;
 const tooLongForKey = (text: string): boolean => text.length > KEY_TEXT_LIMIT || Buffer.byteLength(text) > KEY_TEXT_LIMIT;
 
+/** Where a bot's storage keeps a key (see the layout above): its text, or the text's SHA-256 when
+ * it is too long for LMDB; the first part keeps the two forms apart. */
+export const botStorageId = (key: string): [0 | 1, string] => (tooLongForKey(key) ? [1, createHash('sha256').update(key).digest('hex')] : [0, key]);
+
 /** The key range of the rows under a key prefix, from `from` (inclusive) on, or back when reverse. */
 function span(prefix: (number | string)[], from: number, reverse: boolean) {
   return reverse ? { start: [...prefix, from], end: [...prefix, -1], reverse: true } : { start: [...prefix, from], end: [...prefix, Number.MAX_SAFE_INTEGER] };
@@ -222,6 +232,8 @@ export class Store {
   readonly userTopics: OwnedTable<UserTopicRecord>;
   readonly drafts: OwnedTable<DraftRecord>;
   readonly savedSnippets: OwnedTable<SavedSnippetRecord>;
+  readonly botStorage: OwnedTable<BotStorageEntry>;
+  readonly botStorageSizes: OwnedTable<BotStorageSize>;
   readonly navigationViews: OwnedTable<NavigationViewRecord>;
   readonly scheduledMessages: OwnedTable<ScheduledMessageRecord>;
   readonly pushDevices: OwnedTable<PushDeviceRecord>;
@@ -298,6 +310,8 @@ export class Store {
     this.userTopics = new OwnedTable(this.open('userTopics'), (row) => [row.channelId, row.topic.toLowerCase()]);
     this.drafts = new OwnedTable(this.open('drafts'), (draft) => [draft.id]);
     this.savedSnippets = new OwnedTable(this.open('savedSnippets'), (snippet) => [snippet.id]);
+    this.botStorage = new OwnedTable(this.open('botStorage'), (entry) => botStorageId(entry.key));
+    this.botStorageSizes = new OwnedTable(this.open('botStorageSizes'), () => []);
     this.navigationViews = new OwnedTable(this.open('navigationViews'), (view) => [view.id]);
     this.scheduledMessages = new OwnedTable(this.open('scheduledMessages'), (message) => [message.id]);
     this.pushDevices = new OwnedTable(this.open('pushDevices'), (device) => [device.pushAccountId]);

@@ -25,6 +25,16 @@ const readers = people.filter((person) => person.email !== 'bob@acme.example').m
 /** The notification bot's address names the realm's host, which differs after the move. */
 const sameAcrossRealms = (email: string): string => email.replace(/@(acme|moved)\.localhost$/, '@realm.localhost');
 
+/** What the realm's bot keeps in its storage (zerver_botstoragedata). */
+const helperStorage = { counter: '3', '🙂': 'smile' };
+
+/** The bot's storage, read with its key as its owner sees it (imported users get new keys). */
+async function storageOfHelper(owner: ApiClient): Promise<unknown> {
+  const bots = (await owner.post('/register', { fetch_event_types: ['realm_bot'] })).body.realm_bots as { email: string; api_key: string }[];
+  const helper = bots.find((bot) => bot.email.startsWith('helper-bot@'))!;
+  return (await owner.withCredentials({ email: helper.email, apiKey: helper.api_key }).get('/bot_storage')).body.storage;
+}
+
 /** A realm with a bit of everything an export carries, made through the API. */
 async function populate(baseUrl: string): Promise<void> {
   // Everyone logs in before the export: a first login fixes date_joined, which the export carries
@@ -59,7 +69,9 @@ async function populate(baseUrl: string): Promise<void> {
   await send(ann!, { type: 'private', to: [id('admin@acme.example'), id('mod@acme.example')], content: 'The three of us' });
   const bot = await ok(owner!.post('/bots', { full_name: 'Helper Bot', short_name: 'helper', bot_type: 1 }));
   const botEmail = String(((await ok(owner!.get(`/users/${String(bot.user_id)}`))).user as { email: string }).email);
-  await send(owner!.withCredentials({ email: botEmail, apiKey: String(bot.api_key) }), { type: 'stream', to: 'general', topic: 'alpha', content: 'Beep' });
+  const helper = owner!.withCredentials({ email: botEmail, apiKey: String(bot.api_key) });
+  await send(helper, { type: 'stream', to: 'general', topic: 'alpha', content: 'Beep' });
+  await ok(helper.call('PUT', '/bot_storage', { storage: helperStorage }));
 
   await ok(ann!.post('/messages/flags', { messages: [first], op: 'add', flag: 'starred' }));
   await ok(ann!.post('/messages/flags', { messages: [first, third], op: 'add', flag: 'read' }));
@@ -161,6 +173,7 @@ test('a realm exported while its server runs imports into a fresh data directory
     assert.is(realmJson.zerver_huddle!.length, 1, 'the group direct message');
     assert.is(realmJson.zerver_reaction!.length, 2);
     assert.not.ok(JSON.stringify(realmJson.zerver_userprofile).includes('api_key'), 'no secrets');
+    assert.equal(realmJson.zerver_botstoragedata!.map((row) => [row.key, row.value]).sort(), Object.entries(helperStorage).sort(), "the bot's storage");
     const messagesJson = JSON.parse(readFileSync(join(exportDir, 'messages-000001.json'), 'utf8')) as { zerver_message: { date_sent: unknown; subject: string }[]; zerver_usermessage: { flags_mask: number }[] };
     assert.is(messagesJson.zerver_message.length, 7);
     assert.is(typeof messagesJson.zerver_message[0]!.date_sent, 'number');
@@ -183,6 +196,7 @@ test('a realm exported while its server runs imports into a fresh data directory
       assert.equal(after, await view(clientsBefore[index]!, namesBefore, admin), `as ${email}`);
       if (email === 'ann@acme.example') seenByAnn(after);
     }
+    assert.equal(await storageOfHelper(clientsAfter[0]!), helperStorage, "the bot's storage, imported");
     for (const [index, client] of clientsAfter.entries()) assert.is.not(client.credentials!.apiKey, clientsBefore[index]!.credentials!.apiKey, 'imported users get new API keys');
   } finally {
     await stop(before);

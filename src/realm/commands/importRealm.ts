@@ -14,6 +14,7 @@ import { renderAs } from '../../messages/render.js';
 import type { RealmRecord } from '../../organization/records.js';
 import { realmGroupSettingNames, realmPropertyDefaults, type RealmPropertyName } from '../../organization/settings.js';
 import { newApiKey } from '../../users/apiKey.js';
+import { sizeOf } from '../../users/botStorage.js';
 import type { ReactionType } from '../../users/emoji.js';
 import { FieldType, isFieldType, type FieldRecord } from '../../users/profileFields.js';
 import { EmailVisibility, Role, roles, type UserRecord } from '../../users/records.js';
@@ -347,6 +348,18 @@ function importUserTopics(ctx: CommandContext, tables: ZulipRealmTables, userIds
   }
 }
 
+/** Bots' storage as it was, whatever its size (Zulip's importer checks no limit either): a bot over
+ * the limit can remove keys but add none. */
+function importBotStorage(ctx: CommandContext, tables: ZulipRealmTables, userIds: ReadonlyMap<number, number>): void {
+  for (const [oldId, rows] of rowsBy(tables.zerver_botstoragedata, (row) => row.bot_profile)) {
+    const userId = lookup(userIds, oldId, 'user');
+    // One entry per key, the last row's, as the unique key of Zulip's table keeps them.
+    const entries = new Map(rows.map((row) => [row.key, { key: row.key, value: row.value }]));
+    for (const entry of entries.values()) ctx.save('botStorageEntry', { ...entry, userId });
+    ctx.save('botStorageSize', { userId, characters: sizeOf(entries.values()) });
+  }
+}
+
 /** Zulip's rendered HTML names users, channels and groups by ID: those IDs are re-mapped, as
  * Zulip's importer does (fix_message_rendered_content). */
 function remapRendered(html: string, maps: { users: ReadonlyMap<number, number>; channels: ReadonlyMap<number, number>; groups: ReadonlyMap<number, number> }): string {
@@ -446,6 +459,7 @@ export const importCommands = {
     importRealmSettings(ctx, tables, channels, groups.setting);
     importUserTopics(ctx, tables, users, channels);
     importLinkifiers(ctx, tables);
+    importBotStorage(ctx, tables, users);
     return {
       users: [...users],
       channels: [...channels].map(([old, channel]) => [old, channel.id]),
