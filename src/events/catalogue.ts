@@ -73,6 +73,10 @@ export type ChannelFolderEvent =
   | { type: 'channel_folder'; op: 'update'; channel_folder_id: number; data: Partial<FolderView> }
   | { type: 'channel_folder'; op: 'reorder'; order: number[] };
 
+/** The messages a delete_message event names: all at once for clients with bulk_message_deletion,
+ * one per event for older ones. */
+type DeletedIds = { message_ids: number[]; message_id?: never } | { message_id: number; message_ids?: never };
+
 export interface MessageEvent {
   type: 'message';
   message: View<typeof messageView>;
@@ -118,8 +122,8 @@ export interface UpdateMessageEvent {
 }
 
 export type DeleteMessageEvent =
-  | { type: 'delete_message'; message_ids: number[]; message_type: 'stream'; stream_id: number; topic: string }
-  | { type: 'delete_message'; message_ids: number[]; message_type: 'private' };
+  | ({ type: 'delete_message'; message_type: 'stream'; stream_id: number; topic: string } & DeletedIds)
+  | ({ type: 'delete_message'; message_type: 'private' } & DeletedIds);
 
 export type DraftsEvent =
   | { type: 'drafts'; op: 'add'; drafts: View<typeof draftView>[] }

@@ -1,6 +1,7 @@
 // One event queue (Zulip's "client descriptor"): the events one client registered for, kept until
 // the client acknowledges them, delivered to at most one consumer at a time — a parked long-poll
 // or an attached WebSocket.
+import type { Capability } from './capabilities.js';
 import type { Clock } from '../clock.js';
 import { matchesNarrow, type ResolvedTerm } from '../messages/narrow.js';
 import type { Emitted, QueuedEvent, ZulipEvent } from './types.js';
@@ -11,12 +12,6 @@ export interface Consumer {
   notify(queue: EventQueue): void;
   /** Another consumer took the queue over, or the queue is gone. */
   detach(reason: DetachReason): void;
-}
-
-/** Register's `client_capabilities`: what the client understands (Zulip's names). */
-export interface ClientCapabilities {
-  user_settings_object?: boolean;
-  [capability: string]: boolean | undefined;
 }
 
 /** Register names state by fetch type; a client that lists a fetch type in `event_types` wants the
@@ -50,6 +45,9 @@ export interface QueueSnapshot {
   /** The client declared `user_settings_object`: settings changes reach it only as `user_settings`
    * events, not also in the legacy shapes (absent in queues saved before it existed). */
   userSettingsObject?: boolean;
+  /** The capabilities the client declared that change its events (absent in queues saved before
+   * they were kept: none). */
+  capabilities?: Capability[];
   /** How long the queue lives without a consumer (Zulip: 10 minutes, `lifespan_secs` up to 7 days). */
   lifespanMs: number;
   events: QueuedEvent[];
@@ -112,6 +110,11 @@ export class EventQueue {
   /** The ID of the newest event, or the sequence's position when the queue was registered. */
   get lastEventId(): number {
     return this.newestId;
+  }
+
+  /** Whether the client declared a capability at register. */
+  declares(capability: Capability): boolean {
+    return this.settings.capabilities?.includes(capability) === true;
   }
 
   wants(event: ZulipEvent, message?: Emitted['message']): boolean {

@@ -206,12 +206,13 @@ export class EventQueues implements EventSink {
   /** What delivers one emission (at a realm position) to a queue, if the queue wants it and opened
    * before it: one ID for the emission, one shared QueuedEvent per variant. Answers whether the
    * queue got it. */
-  private deliverer({ event, message, forQueue, allPublicStreamsOnly, localEcho }: Emitted, position: number): (queue: EventQueue) => boolean {
+  private deliverer({ event, message, forQueue, allPublicStreamsOnly, localEcho, capability }: Emitted, position: number): (queue: EventQueue) => boolean {
     const id = this.nextId();
     const variants = new Map<ZulipEvent, QueuedEvent>();
     return (queue) => {
       if (queue.openedAt >= position) return false;
       if ((allPublicStreamsOnly && !queue.settings.allPublicStreams) || !queue.wants(event, message)) return false;
+      if (capability && queue.declares(capability.name) !== capability.declared) return false;
       const variant = forQueue ? forQueue(queue.settings) : event;
       if (localEcho?.queueId === queue.id && queue.settings.userId === message?.record.senderId && variant.type === 'message') {
         queue.deliver({ id, event: { ...variant, local_message_id: localEcho.localId } });

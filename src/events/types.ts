@@ -2,6 +2,7 @@
 // each event holds is the catalogue (catalogue.ts).
 import { pack } from 'msgpackr';
 import type { MessageRecord } from '../messages/records.js';
+import type { Capability } from './capabilities.js';
 import type { MessageDetails, UpdateMessageFlagsEvent, ZulipEvent as WireEvent } from './catalogue.js';
 import { jsonWithTexts, type JsonText } from './jsonText.js';
 
@@ -24,6 +25,9 @@ export interface Emitted {
   /** Only to the users' queues registered with all_public_streams (a public channel's message
    * to those who did not receive it). */
   allPublicStreamsOnly?: true;
+  /** Only to queues whose client declared (`declared: true`) or did not declare this capability:
+   * a change told one way to clients that understand it and another to older ones. */
+  capability?: { name: Capability; declared: boolean };
   /** A message event for its sender: the queue that sent it (POST /messages' queue_id) gets the
    * event with local_message_id, the client's local_id, to match its local echo (Zulip's). */
   localEcho?: LocalEcho;

@@ -173,7 +173,7 @@ export class CommandContext {
   }
 
   /** Announces a change to exactly these users, after the commit. */
-  emit(event: ZulipEvent, userIds: Iterable<number>, extra: Pick<Emitted, 'message' | 'forQueue' | 'allPublicStreamsOnly' | 'closesQueuesOf' | 'localEcho'> = {}): void {
+  emit(event: ZulipEvent, userIds: Iterable<number>, extra: Pick<Emitted, 'message' | 'forQueue' | 'allPublicStreamsOnly' | 'closesQueuesOf' | 'localEcho' | 'capability'> = {}): void {
     this.emitted.push({ event, userIds, ...extra });
   }
 

@@ -304,7 +304,7 @@ export function applyEvent(state: State, wire: { id?: number; type: string }, op
     case 'update_message':
       return applyEdit(state, event);
     case 'delete_message':
-      return removeUnread(state, event.message_ids);
+      return removeUnread(state, event.message_ids ?? [event.message_id]);
     case 'realm_linkifiers':
       state.realm_linkifiers = event.realm_linkifiers;
       return;

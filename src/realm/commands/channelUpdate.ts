@@ -9,7 +9,7 @@ import { move } from '../../machines/lifecycle.js';
 import { renderMarkdown } from '../../markdown/index.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
-import { checkChannelName, checkDescription } from './channels.js';
+import { channelViewOf, checkChannelName, checkDescription } from './channels.js';
 import { changedSetting, type SettingChange } from './groupSettingChange.js';
 import { usableFolder } from './folders.js';
 
@@ -76,7 +76,7 @@ export const channelUpdateCommands = {
     ctx.save('channel', { ...channel, isArchived: true });
     if (ctx.state.realm.defaultChannelIds.includes(channel.id)) setDefault(ctx, channel.id, false);
     const observers = channelObservers(ctx.state, channel).map((observer) => observer.id);
-    ctx.emit({ type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property: 'is_archived', value: true }, observers);
+    announceArchived(ctx, ctx.state.channels.get(channel.id)!, observers);
     return {};
   }),
 
@@ -92,11 +92,21 @@ export const channelUpdateCommands = {
     }
     const told = new Set([...channelObservers(ctx.state, before), ...channelObservers(ctx.state, channel)].map((observer) => observer.id));
     for (const { property, value, extras } of changes) {
-      ctx.emit({ type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property, value, ...extras }, told);
+      if (property === 'is_archived') announceArchived(ctx, channel, told);
+      else ctx.emit({ type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property, value, ...extras }, told);
     }
     return {};
   }),
 };
+
+/** Archiving or unarchiving as each client understands it: an is_archived update for those that
+ * declared archived_channels, the channel's deletion or creation for older ones (Zulip's). */
+function announceArchived(ctx: CommandContext, channel: ChannelRecord, userIds: Iterable<number>): void {
+  const told = [...userIds];
+  ctx.emit({ type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property: 'is_archived', value: channel.isArchived }, told, { capability: { name: 'archived_channels', declared: true } });
+  const older = channel.isArchived ? { type: 'stream' as const, op: 'delete' as const, streams: [{ stream_id: channel.id }], stream_ids: [channel.id] } : { type: 'stream' as const, op: 'create' as const, streams: [channelViewOf(ctx.state, channel)] };
+  ctx.emit(older, told, { capability: { name: 'archived_channels', declared: false } });
+}
 
 /** One announced change of a channel: a `stream` update event's property, value and extras. */
 interface ChannelChange {

@@ -394,12 +394,15 @@ export const channelCommands = {
 };
 
 /** The user's subscriptions, past subscriptions and the visible channels never subscribed to. */
-function subscriptionLists(ctx: ReadContext, includeSubscribers: boolean) {
+/** The channels a client is told of: without the archived_channels capability, none archived. */
+const listedChannels = (ctx: ReadContext, archived: boolean) => [...ctx.state.channels.values()].filter((channel) => archived || !channel.isArchived);
+
+function subscriptionLists(ctx: ReadContext, includeSubscribers: boolean, archived = true) {
   const user = ctx.user;
   const subscriptions = [];
   const unsubscribed = [];
   const neverSubscribed = [];
-  for (const channel of ctx.state.channels.values()) {
+  for (const channel of listedChannels(ctx, archived)) {
     const subscription = ctx.state.subscription(channel.id, user.id);
     const view = channelViewOf(ctx.state, channel);
     const subscribers = includeSubscribers ? ctx.state.subscriberIds(channel.id) : undefined;
@@ -411,12 +414,12 @@ function subscriptionLists(ctx: ReadContext, includeSubscribers: boolean) {
   return { subscriptions, unsubscribed, neverSubscribed };
 }
 
-export function subscriptionsInitialState(ctx: ReadContext, includeSubscribers: boolean) {
-  const lists = subscriptionLists(ctx, includeSubscribers);
+export function subscriptionsInitialState(ctx: ReadContext, includeSubscribers: boolean, archived: boolean) {
+  const lists = subscriptionLists(ctx, includeSubscribers, archived);
   return { subscriptions: lists.subscriptions, unsubscribed: lists.unsubscribed, never_subscribed: lists.neverSubscribed };
 }
 
-export function channelsInitialState(ctx: ReadContext) {
+export function channelsInitialState(ctx: ReadContext, archived: boolean) {
   const user = ctx.user;
-  return { streams: [...ctx.state.channels.values()].filter((channel) => canSeeChannel(ctx.state, channel, user)).map((channel) => channelViewOf(ctx.state, channel)) };
+  return { streams: listedChannels(ctx, archived).filter((channel) => canSeeChannel(ctx.state, channel, user)).map((channel) => channelViewOf(ctx.state, channel)) };
 }

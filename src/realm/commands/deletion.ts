@@ -1,6 +1,7 @@
 // Deleting messages (shared by every command that deletes): rows removed from every index, a
 // `delete_message` event to the users who had them, grouped as Zulip groups them, and the
 // channel's first_message_id moved on (with its event) when its oldest message goes.
+import { emitDeletion } from './deletionEvents.js';
 import type { MessageRecord } from '../../messages/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import { canReadChannel, canSeeChannel, hasPermission } from '../../channels/access.js';
@@ -46,13 +47,8 @@ export function deleteMessages(ctx: CommandContext, messages: readonly MessageRe
   }
   for (const { messages: grouped, userIds } of groups.values()) {
     const [first] = grouped;
-    const message_ids = grouped.map((message) => message.id);
-    ctx.emit(
-      first!.channelId !== null
-        ? { type: 'delete_message', message_ids, message_type: 'stream', stream_id: first!.channelId, topic: first!.topic }
-        : { type: 'delete_message', message_ids, message_type: 'private' },
-      userIds,
-    );
+    const where = first!.channelId !== null ? { message_type: 'stream' as const, stream_id: first!.channelId, topic: first!.topic } : { message_type: 'private' as const };
+    emitDeletion(ctx, where, grouped.map((message) => message.id), userIds);
   }
   for (const channelId of touchedChannels) refreshFirstMessageId(ctx, channelId);
 }

@@ -22,7 +22,8 @@ function existing(ctx: CommandContext, id: number): LinkifierRecord {
 
 function announce(ctx: CommandContext): void {
   const everyone = ctx.activeUserIds();
-  ctx.emit({ type: 'realm_linkifiers', realm_linkifiers: ctx.state.linkifiers().map(linkifierView) }, everyone);
+  // Linkifiers are URL templates: clients that do not declare they understand them hear nothing.
+  ctx.emit({ type: 'realm_linkifiers', realm_linkifiers: ctx.state.linkifiers().map(linkifierView) }, everyone, { capability: { name: 'linkifier_url_template', declared: true } });
 }
 
 function definition(input: LinkifierInput, base: Pick<LinkifierRecord, 'id' | 'realmId' | 'order'>): LinkifierRecord {
@@ -69,4 +70,5 @@ export const linkifierCommands = {
   }),
 };
 
-export const linkifiersInitialState = (ctx: ReadContext) => ({ realm_linkifiers: ctx.state.linkifiers().map(linkifierView) });
+/** Register's linkifiers: none for a client that does not declare linkifier_url_template. */
+export const linkifiersInitialState = (ctx: ReadContext, templates: boolean) => ({ realm_linkifiers: templates ? ctx.state.linkifiers().map(linkifierView) : [] });

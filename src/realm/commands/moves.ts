@@ -10,6 +10,7 @@ import { RowChanges } from '../../store/userMessages.js';
 import type { CommandContext } from '../context.js';
 import { sendMessage } from './messages.js';
 import { noteHistoricalRows, rowHolders } from './rowHolders.js';
+import { emitDeletion } from './deletionEvents.js';
 
 
 export function moveRows(ctx: CommandContext, messages: readonly MessageRecord[], from: ChannelRecord, topic: string, to: ChannelRecord): void {
@@ -31,7 +32,7 @@ export function moveRows(ctx: CommandContext, messages: readonly MessageRecord[]
     // The old channel's subscribers not in the new one lose theirs (Zulip's subs_losing_usermessages).
   }
   if (losingAccess.length > 0) {
-    ctx.emit({ type: 'delete_message', message_ids: messages.map((message) => message.id), message_type: 'stream', stream_id: from.id, topic }, losingAccess);
+    emitDeletion(ctx, { message_type: 'stream', stream_id: from.id, topic }, messages.map((message) => message.id), losingAccess);
   }
 }
 

@@ -2,7 +2,7 @@
 // asked for, in one step of the realm actor, after every earlier write is committed and its events
 // delivered — so the initial state plus the queue's events always equals a fresh register.
 import { incomingWebhookBots } from '../../integrations/catalog.js';
-import type { ClientCapabilities } from '../../events/queue.js';
+import { declaredCapabilities, type ClientCapabilities } from '../../events/capabilities.js';
 import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { STOP_WORDS } from '../../messages/search.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../version.js';
@@ -62,8 +62,8 @@ const fetchers = new Map<string, Fetcher>([
   ['realm', realmInitialState],
   ['realm_user', (ctx, input) => usersInitialState(ctx, { clientGravatar: input.clientGravatar })],
   ['realm_bot', realmBotsInitialState],
-  ['subscription', (ctx, input) => subscriptionsInitialState(ctx, input.includeSubscribers)],
-  ['stream', channelsInitialState],
+  ['subscription', (ctx, input) => subscriptionsInitialState(ctx, input.includeSubscribers, input.clientCapabilities.archived_channels === true)],
+  ['stream', (ctx, input) => channelsInitialState(ctx, input.clientCapabilities.archived_channels === true)],
   ['message', messagesInitialState],
   ['starred_messages', starredInitialState],
   ['recent_private_conversations', recentConversationsInitialState],
@@ -80,7 +80,7 @@ const fetchers = new Map<string, Fetcher>([
   ['push_device', pushInitialState],
   ['video_calls', callsInitialState],
   ['has_provider_token', callsInitialState],
-  ['realm_linkifiers', linkifiersInitialState],
+  ['realm_linkifiers', (ctx, input) => linkifiersInitialState(ctx, input.clientCapabilities.linkifier_url_template === true)],
   // Linkifiers in the pre-7.0 shape: always empty since feature level 176, as in Zulip.
   ['realm_filters', empty('realm_filters', () => [])],
   ['user_topic', userTopicsInitialState],
@@ -118,6 +118,7 @@ export const registerCommands = {
       clientGravatar: input.clientGravatar,
       applyMarkdown: input.applyMarkdown,
       userSettingsObject: input.clientCapabilities.user_settings_object === true,
+      capabilities: declaredCapabilities(input.clientCapabilities),
       lifespanMs: lifespan * 1000,
     };
     const wanted = input.fetchEventTypes ?? input.eventTypes;

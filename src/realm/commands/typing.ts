@@ -39,7 +39,7 @@ function typingInChannel(ctx: LiveContext, sender: UserRecord, op: TypingOp, cha
   if (!channel || !canReadChannel(ctx.state, channel, sender)) throw errors.badRequest('Invalid channel ID');
   checkMaySend(ctx, channel, sender);
   const topic = normalizeTopic(ctx, rawTopic);
-  ctx.emit({ type: 'typing', op, message_type: 'stream', sender: person(ctx, sender), stream_id: channel.id, topic }, channelAudience(ctx, channel.id));
+  ctx.emit({ type: 'typing', op, message_type: 'stream', sender: person(ctx, sender), stream_id: channel.id, topic }, channelAudience(ctx, channel.id), { capability: { name: 'stream_typing_notifications', declared: true } });
 }
 
 function typingInDirect(ctx: LiveContext, sender: UserRecord, op: TypingOp, to: number[] | undefined): void {

@@ -56,7 +56,13 @@ export class Chat {
 
   /** Registers a queue and starts reading it; again whenever the queue is lost. */
   async start(): Promise<void> {
-    const register = await this.api.post<RegisterAnswer>('/register', { fetch_event_types: FETCH_EVENT_TYPES, apply_markdown: true, client_gravatar: false, slim_presence: true });
+    const register = await this.api.post<RegisterAnswer>('/register', {
+      fetch_event_types: FETCH_EVENT_TYPES,
+      apply_markdown: true,
+      client_gravatar: false,
+      slim_presence: true,
+      client_capabilities: { bulk_message_deletion: true, archived_channels: true, linkifier_url_template: true, stream_typing_notifications: true },
+    });
     this.stream?.stop();
     this.state = stateFromRegister(register);
     this.generation++;

@@ -3,7 +3,7 @@
 import type { QueuedEvent } from '../types.js';
 import { applyChannel, applySubscription, noteTopic } from './channels.js';
 import { noteConversation } from './conversations.js';
-import { applyDelete, applyEdit, applyFlags, applyMessage, applyReaction } from './messages.js';
+import { applyDelete, applyEdit, applyFlags, applyMessage, applyReaction, deletedIds } from './messages.js';
 import type { ChatState } from './state.js';
 import { applyTyping } from './typing.js';
 import { addUnread, moveUnread, removeUnread } from './unread.js';
@@ -36,7 +36,7 @@ export function applyEvent(state: ChatState, event: QueuedEvent, now: number): v
       return;
     case 'delete_message':
       applyDelete(state, event);
-      return removeUnread(state.unread, event.message_ids);
+      return removeUnread(state.unread, deletedIds(event));
     case 'update_message_flags':
       applyFlags(state, event);
       if (event.flag !== 'read') return;

@@ -62,8 +62,12 @@ export function applyEdit(state: ChatState, event: EventOf<'update_message'>): v
   }
 }
 
+/** The messages a delete_message event names (this client declares bulk_message_deletion; one
+ * per event is what older clients get). */
+export const deletedIds = (event: EventOf<'delete_message'>): number[] => event.message_ids ?? [event.message_id];
+
 export function applyDelete(state: ChatState, event: EventOf<'delete_message'>): void {
-  const gone = new Set(event.message_ids);
+  const gone = new Set(deletedIds(event));
   for (const id of gone) state.messages.delete(id);
   for (const [key, window] of state.windows) {
     if (window.ids.some((id) => gone.has(id))) state.windows.set(key, { ...window, ids: window.ids.filter((id) => !gone.has(id)) });

@@ -1,0 +1,14 @@
+// Register's client_capabilities: what a client understands, and which of them change the events
+// its queue is sent.
+/** Register's `client_capabilities`: what the client understands (Zulip's names). */
+export interface ClientCapabilities {
+  user_settings_object?: boolean;
+  [capability: string]: boolean | undefined;
+}
+
+/** The capabilities whose absence changes what a client is sent (Zulip's names). */
+export type Capability = 'archived_channels' | 'bulk_message_deletion' | 'linkifier_url_template' | 'stream_typing_notifications';
+
+/** The capabilities of a register that change events, as its queue keeps them. */
+export const declaredCapabilities = (declared: ClientCapabilities): Capability[] =>
+  (['archived_channels', 'bulk_message_deletion', 'linkifier_url_template', 'stream_typing_notifications'] as const).filter((name) => declared[name] === true);

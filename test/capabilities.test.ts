@@ -1,0 +1,130 @@
+// Register's client_capabilities, one row per capability that changes what a client is sent: a
+// client that declares it and one that does not each register, the same change is made, and each
+// gets the events (and the register state) Zulip gives its kind of client — and register + events
+// still equals a fresh register for both.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ApiClient } from './helpers/client.js';
+import { applyEvent, comparable, register, type Event } from './helpers/events.js';
+import { assertEventMatchesReference } from './helpers/reference.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+const capabilities = suite<{ server: TestServer }>('client capabilities');
+
+capabilities.before(async (context) => {
+  context.server = await startTestServer();
+});
+capabilities.after(async ({ server }) => server.stop());
+
+let counter = 0;
+const fresh = (prefix: string): string => `${prefix} ${++counter}`;
+
+interface Row {
+  capability: string;
+  /** What register fetches and listens to. */
+  types: string[];
+  /** The change, made by the test's clients; answers what the events depend on. */
+  act(clients: { iago: ApiClient; hamlet: ApiClient }): Promise<void>;
+  /** The events each kind of client gets, as [type, op] pairs (after the act). */
+  declared: (events: Event[]) => void;
+  undeclared: (events: Event[]) => void;
+}
+
+const shape = (events: Event[]) => events.map((event) => [event.type, event.op ?? '']);
+
+const rows: Row[] = [
+  {
+    capability: 'archived_channels',
+    types: ['stream', 'subscription'],
+    async act({ iago }) {
+      const name = fresh('to archive');
+      await iago.post('/users/me/subscriptions', { subscriptions: [{ name }] });
+      const id = Number((await iago.get('/get_stream_id', { stream: name })).body.stream_id);
+      assert.is((await iago.delete(`/streams/${id}`)).status, 200);
+      assert.is((await iago.patch(`/streams/${id}`, { is_archived: false })).status, 200);
+      assert.is((await iago.delete(`/streams/${id}`)).status, 200);
+    },
+    // Both hear of the channel's creation first.
+    declared: (events) => assert.equal(events.filter((event) => event.type === 'stream').map((event) => [event.op, event.property, event.value]), [['create', undefined, undefined], ['update', 'is_archived', true], ['update', 'is_archived', false], ['update', 'is_archived', true]]),
+    undeclared: (events) => assert.equal(events.filter((event) => event.type === 'stream').map((event) => event.op), ['create', 'delete', 'create', 'delete']),
+  },
+  {
+    capability: 'bulk_message_deletion',
+    // No state follows deletions alone (unread counts are the message type's, tested elsewhere).
+    types: ['delete_message'],
+    async act({ iago }) {
+      const topic = fresh('deleted');
+      for (const content of ['one', 'two']) await iago.post('/messages', { type: 'stream', to: 'Verona', topic, content });
+      const id = Number((await iago.get('/get_stream_id', { stream: 'Verona' })).body.stream_id);
+      assert.is((await iago.post(`/streams/${id}/delete_topic`, { topic_name: topic })).status, 200);
+    },
+    declared: (events) => {
+      const deletions = events.filter((event) => event.type === 'delete_message');
+      assert.is(deletions.length, 1);
+      assert.is((deletions[0]!.message_ids as number[]).length, 2);
+    },
+    undeclared: (events) => {
+      const deletions = events.filter((event) => event.type === 'delete_message');
+      assert.equal(deletions.map((event) => [typeof event.message_id, 'message_ids' in event]), [['number', false], ['number', false]]);
+    },
+  },
+  {
+    capability: 'linkifier_url_template',
+    types: ['realm_linkifiers'],
+    async act({ iago }) {
+      assert.is((await iago.post('/realm/filters', { pattern: `#${fresh('T').replace(' ', '')}(?P<id>[0-9]+)`, url_template: 'https://example.com/{id}' })).status, 200);
+    },
+    declared: (events) => assert.equal(shape(events), [['realm_linkifiers', '']]),
+    undeclared: (events) => assert.equal(events, []),
+  },
+  {
+    capability: 'stream_typing_notifications',
+    types: ['typing'],
+    async act({ iago }) {
+      const id = Number((await iago.get('/get_stream_id', { stream: 'Verona' })).body.stream_id);
+      assert.is((await iago.post('/typing', { type: 'stream', stream_id: id, topic: 'typing here', op: 'start' })).status, 200);
+      assert.is((await iago.post('/typing', { type: 'direct', to: JSON.stringify([Number((await iago.get('/users/me')).body.user_id)]), op: 'start' })).status, 200);
+    },
+    declared: (events) => assert.equal(events.map((event) => event.message_type), ['stream']),
+    undeclared: (events) => assert.equal(events, []),
+  },
+];
+
+for (const row of rows) {
+  capabilities(`${row.capability}: clients that declare it and clients that do not each get their events; register + events == a fresh register`, async ({ server }) => {
+    const iago = await server.as('iago@zulip.com');
+    const hamlet = await server.as('hamlet@zulip.com');
+    const observer = row.capability === 'stream_typing_notifications' ? hamlet : iago;
+    const kinds = [
+      { declared: true, client_capabilities: { [row.capability]: true } },
+      { declared: false, client_capabilities: {} },
+    ];
+    const queues = await Promise.all(kinds.map((kind) => register(observer, { fetch_event_types: row.types, event_types: row.types, include_subscribers: true, client_capabilities: kind.client_capabilities })));
+    await row.act({ iago, hamlet });
+    for (const [index, kind] of kinds.entries()) {
+      const queue = queues[index]!;
+      const events = ((await observer.get('/events', { queue_id: queue.queueId, last_event_id: -1, dont_block: true })).body.events as Event[]).filter((event) => event.type !== 'heartbeat');
+      for (const event of events) assertEventMatchesReference(event);
+      (kind.declared ? row.declared : row.undeclared)(events);
+      for (const event of events) applyEvent(queue.state, event);
+      const again = await register(observer, { fetch_event_types: row.types, include_subscribers: true, client_capabilities: kind.client_capabilities });
+      assert.equal(comparable(queue.state), comparable(again.state), `${row.capability} ${kind.declared ? 'declared' : 'undeclared'}`);
+    }
+  });
+}
+
+capabilities('without archived_channels, register leaves archived channels out', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const name = fresh('archived');
+  await iago.post('/users/me/subscriptions', { subscriptions: [{ name }] });
+  const id = Number((await iago.get('/get_stream_id', { stream: name })).body.stream_id);
+  assert.is((await iago.delete(`/streams/${id}`)).status, 200);
+  const ids = async (declared: boolean) => {
+    const state = (await register(iago, { fetch_event_types: ['stream', 'subscription'], client_capabilities: declared ? { archived_channels: true } : {} })).state;
+    return ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed'].flatMap((list) => (state[list] as { stream_id: number }[]).map((channel) => channel.stream_id));
+  };
+  assert.ok((await ids(true)).includes(id));
+  assert.not.ok((await ids(false)).includes(id));
+});
+
+capabilities.run();
