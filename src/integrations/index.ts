@@ -2,8 +2,9 @@
 // is a module beside this file, its line here, and its fixtures and test.
 import type { Integration } from './integration.js';
 import { circleci } from './circleci.js';
+import { jenkins } from './jenkins.js';
 import { json } from './json.js';
 
-const all: readonly Integration[] = [json, circleci];
+const all: readonly Integration[] = [json, circleci, jenkins];
 
 export const integrations: ReadonlyMap<string, Integration> = new Map(all.map((integration) => [integration.name, integration]));
