@@ -3,8 +3,9 @@
 import type { Integration } from './integration.js';
 import { circleci } from './circleci.js';
 import { jenkins } from './jenkins.js';
+import { jira } from './jira.js';
 import { json } from './json.js';
 
-const all: readonly Integration[] = [json, circleci, jenkins];
+const all: readonly Integration[] = [json, circleci, jenkins, jira];
 
 export const integrations: ReadonlyMap<string, Integration> = new Map(all.map((integration) => [integration.name, integration]));

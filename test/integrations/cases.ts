@@ -4,10 +4,21 @@
 import * as assert from 'uvu/assert';
 import type { ApiClient } from '../helpers/client.js';
 import type { TestServer } from '../helpers/server.js';
-import { postedBy, postWebhook, type WebhookBot, type WebhookCall } from '../helpers/webhooks.js';
+import { fixture, postedBy, postFixture, postWebhook, type WebhookBot, type WebhookCall } from '../helpers/webhooks.js';
 
 /** A fixture's name, the topic it posts to, and text the message must hold. */
 export type Case = [fixture: string, topic: string, facts: string[]];
+
+/** Posts each case's fixture (none of these services names its event in a header) and checks its topic, its facts,
+ * and the client it was posted by (Zulip<name>Webhook). */
+export async function assertCases(server: TestServer, reader: ApiClient, bot: WebhookBot, integration: string, client: string, cases: readonly Case[]): Promise<void> {
+  for (const [name, topic, facts] of cases) {
+    const posted = await postFixture(server, reader, bot, integration, { body: fixture(integration, name) });
+    assert.is(posted.topic, topic, name);
+    for (const fact of facts) assert.ok(posted.content.includes(fact), `${name}: ${JSON.stringify(fact)}\n${posted.content}`);
+    assert.is(posted.client, client);
+  }
+}
 
 async function newest(reader: ApiClient, bot: WebhookBot): Promise<number> {
   return (await postedBy(reader, bot.id)).at(-1)?.id ?? 0;

@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { fixture, postFixture, type WebhookBot, webhookBot } from '../helpers/webhooks.js';
-import { assertRefused, assertUnsupported, type Case } from './cases.js';
+import { assertCases, assertRefused, assertUnsupported, type Case } from './cases.js';
 
 const circleci = suite<{ server: TestServer; bot: WebhookBot }>('CircleCI webhook');
 
@@ -44,13 +44,7 @@ const cases: Case[] = [
 ];
 
 circleci('each fixture posts to its topic with the facts of the event', async ({ server, bot }) => {
-  const hamlet = await server.as('hamlet@zulip.com');
-  for (const [name, topic, facts] of cases) {
-    const posted = await postFixture(server, hamlet, bot, 'circleci', { body: fixture('circleci', name) });
-    assert.is(posted.topic, topic, name);
-    for (const fact of facts) assert.ok(posted.content.includes(fact), `${name}: ${fact}\n${posted.content}`);
-    assert.is(posted.client, 'ZulipCircleCIWebhook');
-  }
+  await assertCases(server, await server.as('hamlet@zulip.com'), bot, 'circleci', 'ZulipCircleCIWebhook', cases);
 });
 
 circleci("a failed job says so; another type is refused as unsupported; a payload without a job's status is a 400", async ({ server, bot }) => {

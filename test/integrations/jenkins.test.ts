@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { fixture, postedBy, postFixture, postWebhook, type WebhookBot, webhookBot } from '../helpers/webhooks.js';
-import { assertRefused, assertUnsupported, type Case } from './cases.js';
+import { assertCases, assertRefused, assertUnsupported, type Case } from './cases.js';
 
 const jenkins = suite<{ server: TestServer; bot: WebhookBot }>('Jenkins webhook');
 
@@ -23,13 +23,7 @@ const cases: Case[] = [
 ];
 
 jenkins('each phase posts to the job\'s topic with the build, its result and its source', async ({ server, bot }) => {
-  const hamlet = await server.as('hamlet@zulip.com');
-  for (const [name, topic, facts] of cases) {
-    const posted = await postFixture(server, hamlet, bot, 'jenkins', { body: fixture('jenkins', name) });
-    assert.is(posted.topic, topic, name);
-    for (const fact of facts) assert.ok(posted.content.includes(fact), `${name}: ${fact}\n${posted.content}`);
-    assert.is(posted.client, 'ZulipJenkinsWebhook');
-  }
+  await assertCases(server, await server.as('hamlet@zulip.com'), bot, 'jenkins', 'ZulipJenkinsWebhook', cases);
 });
 
 jenkins('only_events picks phases by their lower-case names (COMPLETED and FINALIZED both come for every build)', async ({ server, bot }) => {
