@@ -5,7 +5,8 @@ import { circleci } from './circleci.js';
 import { jenkins } from './jenkins.js';
 import { jira } from './jira.js';
 import { json } from './json.js';
+import { slackIncoming } from './slackIncoming.js';
 
-const all: readonly Integration[] = [json, circleci, jenkins, jira];
+const all: readonly Integration[] = [json, circleci, jenkins, jira, slackIncoming];
 
 export const integrations: ReadonlyMap<string, Integration> = new Map(all.map((integration) => [integration.name, integration]));
