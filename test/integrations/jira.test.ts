@@ -60,6 +60,15 @@ jira('a deleted comment (in an issue update, or comment_deleted) is told, struck
   assert.ok(fromEvent.content.includes('~~Leaving a comment here! :)~~'), fromEvent.content);
 });
 
+jira("an old Jira's comment event without the issue is filed under the issue's ID, from the comment's URL", async ({ server, bot }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const comment = JSON.parse(fixture('jira', 'comment_created')) as Record<string, unknown>;
+  delete comment.issue;
+  const posted = await postFixture(server, hamlet, bot, 'jira', { body: JSON.stringify(comment) });
+  assert.is(posted.topic, '10000: (issue title unknown: this Jira does not send it)');
+  assert.ok(posted.content.startsWith('Eeshan Garg commented on 10000: (issue title unknown'), posted.content);
+});
+
 jira('events Zulip ignores (sprints, worklogs, links…) succeed and post nothing; others are unsupported', async ({ server, bot }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const before = (await postedBy(hamlet, bot.id)).at(-1)?.id;
