@@ -1,12 +1,14 @@
 // Slack-compatible incoming webhooks (Zulip's slack_incoming): what a tool that posts to Slack sends,
-// posted as Zulip does — `blocks` and legacy `attachments` rendered in Markdown, or else `text` (with
-// its `icon_emoji`); mrkdwn converted (slackMrkdwn.ts). The body is JSON, or a form whose `payload`
-// field holds it (the endpoint reads both). The topic is the URL's, or the payload's `channel`
-// without its # or @, or "(no topic)"; `username` and `icon_url` name a Slack sender and are not
-// used (the bot posts). A payload with nothing to show posts nothing.
+// posted as Zulip does — `blocks` (rich_text ones in slackRichText.ts) and legacy `attachments`
+// rendered in Markdown, or else `text` (with its `icon_emoji`); mrkdwn converted (slackMrkdwn.ts).
+// The body is JSON, or a form whose `payload` field holds it (the endpoint reads both). The topic
+// is the URL's, or the payload's `channel` without its # or @, or "(no topic)"; `username` and
+// `icon_url` name a Slack sender and are not used (the bot posts). A payload with nothing to show
+// posts nothing.
 import type { Integration } from './integration.js';
 import { PayloadError, type Payload } from './payload.js';
 import { fromMrkdwn } from './slackMrkdwn.js';
+import { richText } from './slackRichText.js';
 
 /** A text object ({type: plain_text | mrkdwn, text}) as Markdown. */
 function textObject(object: Payload): string {
@@ -52,6 +54,7 @@ const blockRenderers: Readonly<Record<string, (block: Payload) => string>> = {
   image: (block) => image(block, block.get('title').exists ? textObject(block.get('title')) : undefined),
   // Slack packs a context's pieces on one line; here each is its own paragraph.
   context: (block) => paragraphs(block.get('elements').optList().map((item) => (item.get('type').str() === 'image' ? image(item) : textObject(item)))),
+  rich_text: richText,
 };
 
 /** A block as Markdown; the interactive ones (actions, input) and those Zulip leaves out render as

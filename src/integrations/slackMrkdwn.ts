@@ -20,12 +20,22 @@ const styles: readonly [RegExp, string][] = [
   [style('_'), '*'],
 ];
 
+/** A Slack user, as Zulip's Slack webhook names one it cannot know (a mention of no one here). */
+export const slackUser = (id: string): string => `@**Slack user ${id}**`;
+
+/** A Slack channel, by its name where the message gives it. */
+export const slackChannel = (id: string, name?: string): string => `#**${name ?? `Slack channel ${id}`}**`;
+
+/** Slack's @here, @channel and @everyone: everyone in the Zulip channel. */
+export const broadcasts: ReadonlySet<string> = new Set(['here', 'channel', 'everyone']);
+export const everyone = '@**all**';
+
 /** `<…>` sequences: a link, a mention, a broadcast, or another of Slack's escapes. */
 function angle(_match: string, inner: string): string {
   const [target = '', label] = inner.split('|', 2) as [string, string | undefined];
-  if (target.startsWith('@')) return `@**Slack user ${target.slice(1)}**`;
-  if (target.startsWith('#')) return `#**${label ?? `Slack channel ${target.slice(1)}`}**`;
-  if (/^!(here|channel|everyone)$/.test(target)) return '@**all**';
+  if (target.startsWith('@')) return slackUser(target.slice(1));
+  if (target.startsWith('#')) return slackChannel(target.slice(1), label);
+  if (target.startsWith('!') && broadcasts.has(target.slice(1))) return everyone;
   // A user group, a date and the like: their fallback text, where they have one.
   if (target.startsWith('!')) return label ?? target.slice(1);
   if (target.startsWith('mailto:')) return target;

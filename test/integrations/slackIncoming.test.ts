@@ -113,6 +113,45 @@ slack('mrkdwn becomes Markdown: styles on whole words only, links, mentions', as
   }
 });
 
+slack("rich_text blocks (Slack's composer): styled text, links, emoji, mentions, lists, quotes, code", async ({ server, bot }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const text = (value: string, style?: Record<string, boolean>) => ({ type: 'text', text: value, ...(style ? { style } : {}) });
+  const section = (...elements: object[]) => ({ type: 'rich_text_section', elements });
+  const block = {
+    type: 'rich_text',
+    elements: [
+      section(
+        text('Deploy ', { bold: true }),
+        text('of '),
+        { type: 'link', url: 'https://example.com/42', text: 'build 42' },
+        text(' by '),
+        { type: 'user', user_id: 'U024BE7LH' },
+        text(' in '),
+        { type: 'channel', channel_id: 'C024BE7LR' },
+        text(' '),
+        { type: 'emoji', name: 'rocket' },
+        text(' was '),
+        text('rolled back', { strike: true, italic: true }),
+      ),
+      { type: 'rich_text_list', style: 'bullet', indent: 0, elements: [section(text('api')), section(text('web'))] },
+      { type: 'rich_text_list', style: 'ordered', indent: 1, elements: [section(text('canary', { code: true }))] },
+      { type: 'rich_text_quote', elements: [text('Never on a Friday, '), { type: 'broadcast', range: 'here' }] },
+      { type: 'rich_text_preformatted', elements: [text('kubectl rollout undo ```deploy```')] },
+    ],
+  };
+  const posted = await postFixture(server, hamlet, bot, 'slack_incoming', { body: JSON.stringify({ blocks: [block] }) });
+  assert.is(
+    posted.content,
+    [
+      '**Deploy** of [build 42](https://example.com/42) by @**Slack user U024BE7LH** in #**Slack channel C024BE7LR** :rocket: was ~~*rolled back*~~',
+      '- api\n- web',
+      '   1. `canary`',
+      '```quote\nNever on a Friday, @**all**\n```',
+      '````text\nkubectl rollout undo ```deploy```\n````',
+    ].join('\n'),
+  );
+});
+
 slack('a payload with nothing to show succeeds and posts nothing', async ({ server, bot }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const before = (await postedBy(hamlet, bot.id)).at(-1)?.id;
