@@ -1,8 +1,12 @@
 // Every incoming-webhook integration, by the name its URL uses (/api/v1/external/<name>). Adding one
 // is a module beside this file, its line here, and its fixtures and test.
 import type { Integration } from './integration.js';
+import { circleci } from './circleci.js';
+import { jenkins } from './jenkins.js';
+import { jira } from './jira.js';
 import { json } from './json.js';
+import { slackIncoming } from './slackIncoming.js';
 
-const all: readonly Integration[] = [json];
+const all: readonly Integration[] = [json, circleci, jenkins, jira, slackIncoming];
 
 export const integrations: ReadonlyMap<string, Integration> = new Map(all.map((integration) => [integration.name, integration]));
