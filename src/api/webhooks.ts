@@ -53,11 +53,23 @@ export async function receiveWebhook(request: WebhookRequest, params: WebhookPar
     param: (name) => (named[name] === undefined ? undefined : String(named[name])),
   };
   const messages = read(integration, input, (eventType) => passesEventFilters(eventType, params.only_events, params.exclude_events));
-  if (messages.length === 0) return {};
+  const answer = integration.successAnswer ?? {};
+  if (messages.length === 0) return answer;
+  const decoded = (value: string | undefined) => (value !== undefined && integration.unquoteUrlParameters ? decodeOnce(value) : value);
+  const topic = decoded(params.topic);
   await request.realm.ask('webhooks.post', request.user.userId, {
-    channel: params.stream ?? null,
-    messages: messages.map((message) => ({ topic: params.topic ?? message.topic, content: message.content })),
+    channel: decoded(params.stream) ?? null,
+    messages: messages.map((message) => ({ topic: topic ?? message.topic, content: message.content })),
     client: `Zulip${integration.displayName.replace(/\W/g, '')}Webhook`,
   });
-  return {};
+  return answer;
+}
+
+/** A URL parameter decoded once more (one that is not validly encoded is left as it is). */
+function decodeOnce(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }

@@ -38,6 +38,11 @@ export interface Integration {
   eventHeader?: string;
   /** The URL parameters the integration reads besides Zulip's (documented, passed as `param`). */
   params?: readonly string[];
+  /** The service encodes the URL's channel and topic twice (Jira): they are decoded once more
+   * (Zulip's unquote_url_parameters). */
+  unquoteUrlParameters?: true;
+  /** Fields the success answer carries besides Zulip's (Slack's senders check `ok`). */
+  successAnswer?: Readonly<Record<string, boolean>>;
   /** The event type a request carries, as `only_events` and `exclude_events` name it; a type
    * without a handler answers UNSUPPORTED_WEBHOOK_EVENT_TYPE. */
   eventType(input: WebhookInput): string;

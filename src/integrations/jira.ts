@@ -117,6 +117,8 @@ export const jira: Integration = {
   name: 'jira',
   displayName: 'Jira',
   category: 'project management',
+  // Jira sends the URL's parameters encoded twice (%2520 for a space).
+  unquoteUrlParameters: true,
   eventType: ({ payload }) => {
     const named = payload.get('webhookEvent');
     if (!named.exists && payload.get('transition').exists) return 'jira:issue_updated';

@@ -103,6 +103,8 @@ export const slackIncoming: Integration = {
   name: 'slack_incoming',
   displayName: 'Slack Incoming',
   category: 'custom',
+  // Slack's clients look for `ok` in the answer.
+  successAnswer: { ok: true },
   // Slack's payloads have no event types: every one is a message.
   eventType: () => 'message',
   events: {

@@ -73,7 +73,7 @@ export async function postedBy(reader: ApiClient, senderId: number, count = 1): 
 export async function postFixture(server: TestServer, reader: ApiClient, bot: WebhookBot, integration: string, call: WebhookCall): Promise<Posted> {
   const before = (await postedBy(reader, bot.id)).at(-1)?.id ?? 0;
   const response = await postWebhook(server, integration, bot, { ...call, query: { stream: 'Verona', ...call.query } });
-  assert.equal(response.body, { result: 'success', msg: '' }, JSON.stringify(response.body));
+  assert.equal([response.status, response.body.result, response.body.msg], [200, 'success', ''], JSON.stringify(response.body));
   const [posted] = await postedBy(reader, bot.id);
   assert.ok(posted && posted.id > before, 'the webhook posted a message');
   return posted!;

@@ -88,4 +88,11 @@ jira('a payload naming no event, or an issue event without the issue, is a 400',
   await assertRefused(server, hamlet, bot, 'jira', { body: JSON.stringify(created) }, 'payload.issue');
 });
 
+jira("Jira's doubly encoded URL parameters are decoded once more, as Zulip does", async ({ server, bot }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  // The query's %20 is sent as %2520, as Jira sends it.
+  const posted = await postFixture(server, hamlet, bot, 'jira', { body: fixture('jira', 'created_v2'), query: { topic: 'needs%20triage' } });
+  assert.is(posted.topic, 'needs triage');
+});
+
 jira.run();

@@ -86,6 +86,11 @@ slack("a form body's payload field is read as Slack senders post it; icon_emoji 
   assert.is(posted.content, ':zap: chris has started deploying project tag v0.0.2rc10 to staging');
 });
 
+slack("the answer carries Slack's `ok`, which Slack's senders check", async ({ server, bot }) => {
+  const response = await postWebhook(server, 'slack_incoming', bot, { body: JSON.stringify({ text: 'ok?' }), query: { stream: 'Verona' } });
+  assert.equal(response.body, { result: 'success', msg: '', ok: true });
+});
+
 slack("the URL's topic wins over the payload's channel", async ({ server, bot }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const posted = await postFixture(server, hamlet, bot, 'slack_incoming', { body: JSON.stringify({ channel: '#ops', text: 'deployed' }), query: { topic: 'deploys' } });
@@ -157,7 +162,7 @@ slack('a payload with nothing to show succeeds and posts nothing', async ({ serv
   const before = (await postedBy(hamlet, bot.id)).at(-1)?.id;
   for (const body of ['{\n    "text": null\n}\n', JSON.stringify({ blocks: [{ type: 'actions', elements: [] }], attachments: [{ color: 'good' }] })]) {
     const response = await postWebhook(server, 'slack_incoming', bot, { body, query: { stream: 'Verona' } });
-    assert.equal(response.body, { result: 'success', msg: '' });
+    assert.equal(response.body, { result: 'success', msg: '', ok: true });
   }
   assert.is((await postedBy(hamlet, bot.id)).at(-1)?.id, before);
 });
