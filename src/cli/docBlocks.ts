@@ -1,0 +1,33 @@
+// The parts of docs/ that are generated from the code, so they cannot drift: each is written
+// between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->` by `npm run docs`, and
+// test/docs.test.ts fails when a page's block differs from what the code makes now.
+import { integrations } from '../integrations/index.js';
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|');
+
+/** Every incoming-webhook integration: its URL, the header naming its events, its events, its own
+ * URL options. */
+function integrationTable(): string {
+  const rows = [...integrations.values()]
+    .sort((a, b) => a.displayName.localeCompare(b.displayName))
+    .map((integration) => {
+      const events = Object.keys(integration.events);
+      return `| ${cell(integration.displayName)} | ${integration.category} | \`/api/v1/external/${integration.name}\` | ${integration.eventHeader ? `\`${integration.eventHeader}\`` : 'in the body'} | ${events.map((event) => `\`${cell(event)}\``).join(', ')} | ${(integration.params ?? []).map((param) => `\`${param}\``).join(', ')} |`;
+    });
+  return ['| Integration | Kind | URL | Event named by | Events (for `only_events` / `exclude_events`) | Its own URL options |', '|---|---|---|---|---|---|', ...rows].join('\n');
+}
+
+/** Each generated block by name, as the docs hold it. */
+export const generatedBlocks: Readonly<Record<string, () => string>> = {
+  integrations: integrationTable,
+};
+
+const blockPattern = /(<!-- generated:([a-z-]+) -->)[^]*?(<!-- \/generated:\2 -->)/g;
+
+/** A page with its generated blocks made anew (blocks it does not have are left alone). */
+export function regenerate(page: string): string {
+  return page.replace(blockPattern, (whole, open: string, name: string, close: string) => {
+    const make = generatedBlocks[name];
+    return make ? `${open}\n${make()}\n${close}` : whole;
+  });
+}
