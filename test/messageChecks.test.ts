@@ -17,12 +17,14 @@ checks.after(async ({ server }) => server.stop());
 const idOf = async (client: ApiClient) => Number((await client.get('/users/me')).body.user_id);
 const send = async (client: ApiClient, params: Record<string, unknown>) => Number((await client.post('/messages', params)).body.id);
 
-checks('read receipts: off until the organization turns them on; readers, never the sender or those who opt out', async ({ server }) => {
+checks('read receipts: on in the demo organization (as in Zulip\'s development one), refused when turned off; readers, never the sender or those who opt out', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const othello = await server.as('othello@zulip.com');
   const cordelia = await server.as('cordelia@zulip.com');
   const iago = await server.as('iago@zulip.com');
   const id = await send(hamlet, { type: 'stream', to: 'Verona', topic: 'receipts', content: 'Who reads this?' });
+  assert.is((await hamlet.get(`/messages/${id}/read_receipts`)).status, 200);
+  assert.is((await iago.patch('/realm', { enable_read_receipts: false })).status, 200);
   const disabled = await hamlet.get(`/messages/${id}/read_receipts`);
   assert.equal([disabled.status, disabled.body.msg], [400, 'Read receipts are disabled in this organization.']);
   assert.is((await iago.patch('/realm', { enable_read_receipts: true })).status, 200);

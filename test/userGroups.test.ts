@@ -136,4 +136,13 @@ groups('the group endpoints require credentials', async ({ server }) => {
   ]);
 });
 
+groups("the demo organization has Zulip's test group hamletcharacters, of Hamlet and Cordelia (Zulip's API examples use it)", async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const listed = (await hamlet.get('/user_groups')).body.user_groups as { name: string; description: string; members: number[] }[];
+  const group = listed.find((candidate) => candidate.name === 'hamletcharacters');
+  assert.ok(group);
+  const ids = await Promise.all(['hamlet@zulip.com', 'cordelia@zulip.com'].map(async (email) => Number((await (await server.as(email)).get('/users/me')).body.user_id)));
+  assert.equal([...group!.members].sort(), ids.sort());
+});
+
 groups.run();

@@ -57,6 +57,9 @@ export async function seedDemoRealm(realms: RealmCreator): Promise<void> {
   // New channels are announced in Verona, as on Zulip's development server.
   const verona = await realm.ask('channels.idByName', as('iago@zulip.com'), { name: 'Verona' });
   await realm.ask('realm.setAnnouncementsChannel', null, { channelId: verona });
+  // As Zulip's development organization: read receipts on, and its test data's user group.
+  await realm.ask('realm.update', as('desdemona@zulip.com'), { enable_read_receipts: true });
+  await realm.ask('groups.create', as('iago@zulip.com'), { name: 'hamletcharacters', description: 'Characters of Hamlet', members: [as('hamlet@zulip.com'), as('cordelia@zulip.com')], subgroups: [], permissions: {} });
   for (const message of demoMessages) {
     await realm.ask('messages.send', as(message.from), {
       type: 'stream',

@@ -32,8 +32,7 @@ export const serverConstants = {
   max_avatar_file_size_mib: MAX_AVATAR_FILE_SIZE_MIB,
   max_icon_file_size_mib: 5,
   max_logo_file_size_mib: 5,
-  password_min_length: passwordPolicy.minLength,
-  password_max_length: passwordPolicy.maxLength,
+  password_max_length: passwordPolicy('production').maxLength,
   // Parley checks length only; clients compare zxcvbn's guess count with this.
   password_min_guesses: 0,
   server_inline_image_preview: true,

@@ -8,6 +8,7 @@ import { legacyPolicyValues, realmGroupSetting, realmGroupSettingNames, realmPro
 import type { Config } from '../../config.js';
 import type { ReadContext } from '../context.js';
 import { serverConstants } from './limits.js';
+import { passwordPolicy } from '../../users/password.js';
 
 /** Zulip's GIPHY rating choices (no GIPHY key is configured, so the integration is off). */
 export const giphyRatingOptions = {
@@ -54,6 +55,7 @@ export function realmInitialState(ctx: ReadContext) {
   const iconHash = createHash('md5').update(`${realm.id}:${realm.subdomain}`).digest('hex');
   return {
     ...serverConstants,
+    password_min_length: passwordPolicy(config.mode).minLength,
     ...realmProperties(ctx),
     ...groupSettings(ctx),
     realm_name: realm.name,
