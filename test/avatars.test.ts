@@ -73,7 +73,9 @@ avatars('only images within the limit; avatar changes may be disabled for all bu
     assert.equal([answer.status, answer.body.msg], [400, msg]);
   };
   await refused([{ name: 'notes.txt', type: 'text/plain', bytes: 'not a picture' }], 'Invalid image format');
-  await refused([{ name: 'huge.png', type: 'image/png', bytes: Buffer.alloc(5 * 1024 * 1024 + 1) }], "File is larger than this server's configured maximum upload size (5 MiB).");
+  // The bytes decide, not the name or the declared type.
+  await refused([{ name: 'fake.png', type: 'image/png', bytes: 'not a picture either' }], 'Invalid image format');
+  await refused([{ name: 'huge.png', type: 'image/png', bytes: Buffer.concat([png, Buffer.alloc(5 * 1024 * 1024 + 1 - png.length)]) }], "File is larger than this server's configured maximum upload size (5 MiB).");
   await refused([], 'You must specify a file to upload');
   assert.is((await cordelia.get('/users/me')).body.avatar_version, 1, 'nothing changed');
 

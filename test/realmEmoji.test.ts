@@ -81,6 +81,20 @@ emoji('every change is announced to everyone; register + events == a fresh regis
   assert.equal(comparable(before.state), comparable((await register(cordelia, { fetch_event_types: ['realm_emoji'] })).state));
 });
 
+emoji("an image's type comes from its bytes: sent without a part type (as Zulip's Python client sends it) or under a wrong one", async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  for (const [name, type] of [['untyped', ''], ['mistyped', 'image/gif']] as const) {
+    const added = await upload(hamlet, [{ name: `${name}.png`, type, bytes: png }], `/realm/emoji/${name}`);
+    assert.is(added.status, 200, JSON.stringify(added.body));
+  }
+  const emoji = Object.values((await hamlet.get('/realm/emoji')).body.emoji as Record<string, { name: string; source_url: string }>);
+  for (const name of ['untyped', 'mistyped']) {
+    const url = emoji.find((candidate) => candidate.name === name)!.source_url;
+    const served = await download(hamlet, url);
+    assert.equal([served.status, served.type], [200, 'image/png'], name);
+  }
+});
+
 emoji('the custom emoji endpoints require credentials', async ({ server }) => {
   await assertRequiresCredentials(server.anonymous, [
     ['GET', '/realm/emoji'],

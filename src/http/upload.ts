@@ -2,6 +2,7 @@
 // arrives, never whole in memory, its file's size checked on the way, the connection paused while
 // the disk catches up. Nothing is kept of a refused or interrupted upload.
 import type { Readable } from 'node:stream';
+import { fileTypeStream } from 'file-type';
 import busboy from 'busboy';
 import { errors } from '../errors.js';
 import type { FileStorage } from '../files/storage.js';
@@ -21,6 +22,9 @@ export interface ReceivedFile {
  * or only an image (custom emoji, avatars: another type is refused before it is stored) by its
  * type's extension. */
 export type UploadLimits = { maxMib: number } & ({ keyFor(name: string): string } | { imageKeyFor(extension: string): string });
+
+/** How much of an image is read to tell its type. */
+const SNIFF_BYTES = 4100;
 
 /** The image types Zulip accepts for custom emoji and avatars, with their file extensions. */
 const IMAGE_TYPES: Readonly<Record<string, string>> = { 'image/png': 'png', 'image/gif': 'gif', 'image/jpeg': 'jpeg', 'image/webp': 'webp' };
@@ -130,34 +134,47 @@ export function receiveUpload(exchange: Exchange, body: HeldBody, head: { conten
       reject(failure.error);
     };
 
+    /** An image's type, read from its first bytes (Zulip decides so: clients may name none, or
+     * the wrong one), while the parser goes on; the upload's end waits for it. */
+    let sniffing: Promise<void> = Promise.resolve();
+    const store = (stream: Readable, name: string, contentType: string, key: string) => {
+      file = { name, contentType, key, stream, stored: storage.put(key, stream, contentType) };
+      file.stored.catch((error: unknown) => fail(error));
+    };
     parser.on('file', (_field, stream, info) => {
-      const contentType = info.mimeType === '' ? 'application/octet-stream' : info.mimeType;
-      const extension = IMAGE_TYPES[contentType];
-      let key: string;
-      if ('keyFor' in limits) key = limits.keyFor(info.filename ?? '');
-      else if (extension !== undefined) key = limits.imageKeyFor(extension);
-      else {
-        stream.resume();
-        return fail(errors.badRequest('Invalid image format'));
-      }
+      const name = info.filename ?? '';
       stream.on('limit', () => fail(errors.fileTooLarge(limits.maxMib)));
       // Its errors (a body cut short) reach the upload through the parser and `stored`.
       stream.on('error', () => undefined);
-      file = { name: info.filename ?? '', contentType, key, stream, stored: storage.put(key, stream, contentType) };
-      file.stored.catch((error: unknown) => fail(error));
+      if ('keyFor' in limits) return store(stream, name, info.mimeType === '' ? 'application/octet-stream' : info.mimeType, limits.keyFor(name));
+      sniffing = fileTypeStream(stream, { sampleSize: SNIFF_BYTES }).then(
+        (typed) => {
+          const contentType = typed.fileType?.mime;
+          const extension = contentType === undefined ? undefined : IMAGE_TYPES[contentType];
+          if (contentType === undefined || extension === undefined) {
+            typed.resume();
+            return fail(errors.badRequest('Invalid image format'));
+          }
+          store(typed, name, contentType, limits.imageKeyFor(extension));
+        },
+        (error: unknown) => fail(error),
+      );
     });
     parser.on('filesLimit', () => fail(errors.oneFileOnly()));
     parser.on('error', () => fail(errors.badRequest('Malformed multipart body')));
-    parser.on('close', () => {
-      if (!file) return fail(errors.noFileGiven());
-      const { name, contentType, key, stored } = file;
-      stored.then((size) => {
-        if (!failure) {
-          settled = true;
-          resolve({ name, contentType, key, size });
-        }
-      }, (error: unknown) => fail(error));
-    });
+    parser.on('close', () =>
+      void sniffing.then(() => {
+        if (failure) return settle();
+        if (!file) return fail(errors.noFileGiven());
+        const { name, contentType, key, stored } = file;
+        stored.then((size) => {
+          if (!failure) {
+            settled = true;
+            resolve({ name, contentType, key, size });
+          }
+        }, (error: unknown) => fail(error));
+      }),
+    );
     parser.on('drain', () => body.resume());
 
     abortSignal(exchange).addEventListener('abort', () => fail(new Error('client went away during the upload'), true));
