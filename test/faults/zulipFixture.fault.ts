@@ -113,7 +113,7 @@ test('an export written by Zulip imports and is served like any realm', async ()
     assert.is(backend.can_manage_group, groups.find((group) => group.name === 'role:administrators')!.id);
     assert.is(groups.filter((group) => group.is_system_group).length, 8, 'the system groups are the realm’s own, not copies');
 
-    const register = (await iris.post('/register', { fetch_event_types: ['realm', 'default_streams', 'alert_words', 'realm_linkifiers', 'user_status'] })).body;
+    const register = (await iris.post('/register', { fetch_event_types: ['realm', 'default_streams', 'alert_words', 'realm_linkifiers', 'user_status'], client_capabilities: { linkifier_url_template: true } })).body;
     assert.equal((register.realm_linkifiers as { pattern: string; url_template: string }[]).map(({ pattern, url_template }) => ({ pattern, url_template })), [{ pattern: '#(?P<id>[0-9]+)', url_template: 'https://github.com/zephyr/app/issues/{id}' }]);
     assert.equal(register.user_status, { [String(id('jon@zephyr.example'))]: { status_text: 'On call', emoji_name: 'phone', emoji_code: '1f4de', reaction_type: 'unicode_emoji' } });
     assert.equal(

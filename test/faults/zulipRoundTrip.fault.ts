@@ -101,7 +101,7 @@ async function view(client: ApiClient, names: Names, admin: boolean): Promise<Re
   const byKey = (key: string) => (a: Record<string, unknown>, b: Record<string, unknown>) => String(a[key]).localeCompare(String(b[key]));
   const messages = async (narrow: unknown[]) =>
     named((await client.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 1000, narrow, client_gravatar: true })).body.messages, 'messages');
-  const register = (await client.post('/register', { fetch_event_types: ['realm', 'realm_user_groups', 'custom_profile_fields', 'realm_linkifiers', 'user_status', 'user_topic', 'alert_words', 'muted_users'], client_gravatar: true })).body;
+  const register = (await client.post('/register', { fetch_event_types: ['realm', 'realm_user_groups', 'custom_profile_fields', 'realm_linkifiers', 'user_status', 'user_topic', 'alert_words', 'muted_users'], client_gravatar: true, client_capabilities: { linkifier_url_template: true } })).body;
   const personal = new Set(['user_status', 'user_topics', 'alert_words', 'muted_users']);
   const realmSettings = Object.fromEntries(Object.entries(register).filter(([key]) => (key.startsWith('realm_') && key !== 'realm_user_groups') || personal.has(key)));
   return {
