@@ -1,6 +1,9 @@
 // The parts of docs/ that are generated from the code, so they cannot drift: each is written
 // between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->` by `npm run docs`, and
 // test/docs.test.ts fails when a page's block differs from what the code makes now.
+import { readFileSync } from 'node:fs';
+import { unservedOperations } from '../api/coverage.js';
+import { routes } from '../api/routes.js';
 import { integrations } from '../integrations/index.js';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
@@ -17,9 +20,30 @@ function integrationTable(): string {
   return ['| Integration | Kind | URL | Event named by | Events (for `only_events` / `exclude_events`) | Its own URL options |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }
 
+const referencePath = new URL('../../../test/reference/zulip-openapi.json', import.meta.url);
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** Every operation of Zulip's API reference, and whether Parley serves it (or why not). */
+function apiTable(): string {
+  const spec = JSON.parse(readFileSync(referencePath, 'utf8')) as { paths: Record<string, Record<string, { summary?: string }>> };
+  const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+  const routed = new Set(routes.filter((route) => !route.atRoot).map((route) => `${route.method} ${shape(route.path)}`));
+  const rows = Object.entries(spec.paths).flatMap(([path, operations]) =>
+    Object.entries(operations)
+      .filter(([method]) => HTTP_METHODS.includes(method))
+      .map(([method, operation]) => {
+        const name = `${method.toUpperCase()} ${path}`;
+        const status = routed.has(`${method.toUpperCase()} ${shape(path)}`) ? 'served' : (unservedOperations[name] ?? 'not served');
+        return `| \`${name}\` | ${cell(operation.summary ?? '')} | ${cell(status)} |`;
+      }),
+  );
+  return ['| Operation | Zulip\'s summary | In Parley |', '|---|---|---|', ...rows.sort()].join('\n');
+}
+
 /** Each generated block by name, as the docs hold it. */
 export const generatedBlocks: Readonly<Record<string, () => string>> = {
   integrations: integrationTable,
+  'api-operations': apiTable,
 };
 
 const blockPattern = /(<!-- generated:([a-z-]+) -->)[^]*?(<!-- \/generated:\2 -->)/g;
