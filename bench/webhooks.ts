@@ -31,9 +31,10 @@ interface Poster {
   body: string;
 }
 
-/** The integration and fixture measured: GitHub's push of one commit, as GitHub sends it. */
-const INTEGRATION = 'github';
-const FIXTURE = new URL('../../test/fixtures/webhooks/github/push__1_commit.json', import.meta.url);
+/** The integration and fixture measured: CircleCI's workflow-completed, as CircleCI sends it (the
+ * event is named in the body). */
+const INTEGRATION = 'circleci';
+const FIXTURE = new URL('../../test/fixtures/webhooks/circleci/github_workflow_completed.json', import.meta.url);
 
 async function throughput(baseUrl: string, pid: number, poster: Poster, connections: number, seconds: number): Promise<Row> {
   const cpuBefore = cpuSeconds(pid);
@@ -81,9 +82,9 @@ export async function runWebhooks(options: WebhookBenchOptions): Promise<void> {
       if (bot.status !== 200) throw new Error(`bot: ${JSON.stringify(bot.body)}`);
       const payload = readFileSync(FIXTURE, 'utf8');
       const webhook: Poster = {
-        name: `webhook (${INTEGRATION} push)`,
+        name: `webhook (${INTEGRATION} workflow)`,
         path: `/api/v1/external/${INTEGRATION}?${new URLSearchParams({ api_key: String(bot.body.api_key), stream: 'hooks' })}`,
-        headers: { 'Content-Type': 'application/json', 'X-GitHub-Event': 'push' },
+        headers: { 'Content-Type': 'application/json' },
         body: payload,
       };
       const plain: Poster = {
@@ -93,14 +94,17 @@ export async function runWebhooks(options: WebhookBenchOptions): Promise<void> {
         body: formEncode({ type: 'stream', to: 'hooks', topic: 'bench', content: 'CI build 42 passed on main: [details](https://ci.example.com/builds/42)' }),
       };
       const listener = new ApiClient(server.baseUrl, members[0]!).keptAlive();
-      const rows: Row[] = [];
+      const rates: Row[] = [];
+      const latencies: Row[] = [];
       for (const poster of [plain, webhook]) {
         await throughput(server.baseUrl, server.child.pid!, poster, 1, 1);
-        rows.push(await throughput(server.baseUrl, server.child.pid!, poster, options.senders, options.seconds));
-        rows.push(await toEvent(server.baseUrl, listener, poster, options.rounds));
+        rates.push(await throughput(server.baseUrl, server.child.pid!, poster, options.senders, options.seconds));
+        latencies.push(await toEvent(server.baseUrl, listener, poster, options.rounds));
       }
-      printTable(`webhooks: an integration's requests against POST /messages, to a channel of ${options.subscribers} subscribers with event queues`, rows);
-      console.log(`results: ${writeResult(options.quick ? 'webhooks-quick' : 'webhooks', { options, rows })}`);
+      const about = `to a channel of ${options.subscribers} subscribers with event queues`;
+      printTable(`webhooks: an integration's requests per second against POST /messages, ${about}`, rates);
+      printTable(`webhooks: from a request's start to its message event in a subscriber's long-poll, ${about}`, latencies);
+      console.log(`results: ${writeResult(options.quick ? 'webhooks-quick' : 'webhooks', { options, rates, latencies })}`);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
