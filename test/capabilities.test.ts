@@ -69,6 +69,18 @@ const rows: Row[] = [
     },
   },
   {
+    capability: 'include_deactivated_groups',
+    types: ['realm_user_groups'],
+    async act({ iago }) {
+      const created = await iago.post('/user_groups/create', { name: fresh('retired'), description: 'soon gone', members: JSON.stringify([Number((await iago.get('/users/me')).body.user_id)]) });
+      const id = Number(created.body.group_id);
+      assert.is((await iago.post(`/user_groups/${id}/deactivate`)).status, 200);
+      assert.is((await iago.patch(`/user_groups/${id}`, { description: 'gone' })).status, 200);
+    },
+    declared: (events) => assert.equal(events.map((event) => [event.op, Object.keys((event.data as object | undefined) ?? {})]), [['add', []], ['update', ['deactivated']], ['update', ['description']]]),
+    undeclared: (events) => assert.equal(shape(events), [['user_group', 'add'], ['user_group', 'remove']]),
+  },
+  {
     capability: 'linkifier_url_template',
     types: ['realm_linkifiers'],
     async act({ iago }) {

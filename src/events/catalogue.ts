@@ -65,6 +65,8 @@ export type SubscriptionEvent =
 export type UserGroupEvent =
   | { type: 'user_group'; op: 'add'; group: GroupView }
   | { type: 'user_group'; op: 'update'; group_id: number; data: Partial<GroupView> }
+  /** A group deactivated, to clients that do not declare include_deactivated_groups. */
+  | { type: 'user_group'; op: 'remove'; group_id: number }
   | { type: 'user_group'; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
   | { type: 'user_group'; op: 'add_subgroups' | 'remove_subgroups'; group_id: number; direct_subgroup_ids: number[] };
 

@@ -161,6 +161,7 @@ function applyChannel(state: State, event: Extract<ZulipEvent, { type: 'stream' 
 
 function applyGroup(state: State, event: Extract<ZulipEvent, { type: 'user_group' }>): void {
   if (event.op === 'add') return void state.realm_user_groups!.push(event.group);
+  if (event.op === 'remove') return void (state.realm_user_groups = state.realm_user_groups!.filter((candidate) => candidate.id !== event.group_id));
   const group = state.realm_user_groups!.find((candidate) => candidate.id === event.group_id)!;
   switch (event.op) {
     case 'update':

@@ -10,4 +10,5 @@ export const groupCommands = {
   'groups.list': readCommand((ctx, input: { includeDeactivated: boolean }) => groupList(ctx, input.includeDeactivated)),
 };
 
-export const groupsInitialState = (ctx: ReadContext) => ({ realm_user_groups: groupList(ctx, true) });
+/** Register's groups: deactivated ones only for clients that declare include_deactivated_groups. */
+export const groupsInitialState = (ctx: ReadContext, includeDeactivated: boolean) => ({ realm_user_groups: groupList(ctx, includeDeactivated) });

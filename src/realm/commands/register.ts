@@ -67,7 +67,7 @@ const fetchers = new Map<string, Fetcher>([
   ['message', messagesInitialState],
   ['starred_messages', starredInitialState],
   ['recent_private_conversations', recentConversationsInitialState],
-  ['realm_user_groups', groupsInitialState],
+  ['realm_user_groups', (ctx, input) => groupsInitialState(ctx, input.clientCapabilities.include_deactivated_groups === true)],
   ['user_status', statusInitialState],
   ['custom_profile_fields', profileFieldsInitialState],
   ['user_settings', settingsInitialState],

@@ -101,7 +101,8 @@ export const userGroupCommands = {
     if (input.name !== undefined) data.name = checkName(ctx, input.name, group.id);
     if (input.description !== undefined) data.description = input.description;
     ctx.save('group', { ...group, name: (data.name as string | undefined) ?? group.name, description: input.description ?? group.description });
-    ctx.emit({ type: 'user_group', op: 'update', group_id: group.id, data }, ctx.activeUserIds());
+    // Clients that do not declare include_deactivated_groups no longer have a deactivated group.
+    ctx.emit({ type: 'user_group', op: 'update', group_id: group.id, data }, ctx.activeUserIds(), group.deactivated ? { capability: { name: 'include_deactivated_groups', declared: true } } : {});
     return {};
   }),
 
@@ -132,7 +133,9 @@ export const userGroupCommands = {
     const usedBy = [...ctx.state.channels.values()].some((channel) => Object.values(channel.permissions).some((setting) => setting === group.id));
     if (usedBy) throw errors.badRequest('Cannot deactivate user group in use.');
     ctx.save('group', { ...group, deactivated: true });
-    ctx.emit({ type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: true } }, ctx.activeUserIds());
+    const everyone = ctx.activeUserIds();
+    ctx.emit({ type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: true } }, everyone, { capability: { name: 'include_deactivated_groups', declared: true } });
+    ctx.emit({ type: 'user_group', op: 'remove', group_id: group.id }, everyone, { capability: { name: 'include_deactivated_groups', declared: false } });
     return {};
   }),
 
