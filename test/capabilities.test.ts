@@ -23,8 +23,10 @@ interface Row {
   capability: string;
   /** What register fetches and listens to. */
   types: string[];
-  /** The change, made by the test's clients; answers what the events depend on. */
-  act(clients: { iago: ApiClient; hamlet: ApiClient }): Promise<void>;
+  /** Register's other parameters for each kind of client. */
+  extra?: (declared: boolean) => Record<string, unknown>;
+  /** The change, made by the test's clients. */
+  act(clients: { iago: ApiClient; hamlet: ApiClient; server: TestServer }): Promise<void>;
   /** The events each kind of client gets, as [type, op] pairs (after the act). */
   declared: (events: Event[]) => void;
   undeclared: (events: Event[]) => void;
@@ -90,6 +92,19 @@ const rows: Row[] = [
     undeclared: (events) => assert.equal(events, []),
   },
   {
+    capability: 'simplified_presence_events',
+    types: ['presence'],
+    // Each kind of client reads presence in the format of its events.
+    extra: (declared) => ({ slim_presence: declared }),
+    async act({ iago, server }) {
+      const email = `${fresh('online').replace(' ', '')}@zulip.com`;
+      assert.is((await iago.post('/users', { email, full_name: email.split('@')[0], password: 'secret-pw' })).status, 200);
+      assert.is((await (await server.as(email)).post('/users/me/presence', { status: 'active' })).status, 200);
+    },
+    declared: (events) => assert.equal(events.map((event) => Object.keys(event).sort()), [['id', 'presences', 'type']]),
+    undeclared: (events) => assert.equal(events.map((event) => Object.keys(event).sort()), [['email', 'id', 'presence', 'server_timestamp', 'type', 'user_id']]),
+  },
+  {
     capability: 'stream_typing_notifications',
     types: ['typing'],
     async act({ iago }) {
@@ -111,15 +126,15 @@ for (const row of rows) {
       { declared: true, client_capabilities: { [row.capability]: true } },
       { declared: false, client_capabilities: {} },
     ];
-    const queues = await Promise.all(kinds.map((kind) => register(observer, { fetch_event_types: row.types, event_types: row.types, include_subscribers: true, client_capabilities: kind.client_capabilities })));
-    await row.act({ iago, hamlet });
+    const queues = await Promise.all(kinds.map((kind) => register(observer, { fetch_event_types: row.types, event_types: row.types, include_subscribers: true, client_capabilities: kind.client_capabilities, ...row.extra?.(kind.declared) })));
+    await row.act({ iago, hamlet, server });
     for (const [index, kind] of kinds.entries()) {
       const queue = queues[index]!;
       const events = ((await observer.get('/events', { queue_id: queue.queueId, last_event_id: -1, dont_block: true })).body.events as Event[]).filter((event) => event.type !== 'heartbeat');
       for (const event of events) assertEventMatchesReference(event);
       (kind.declared ? row.declared : row.undeclared)(events);
       for (const event of events) applyEvent(queue.state, event);
-      const again = await register(observer, { fetch_event_types: row.types, include_subscribers: true, client_capabilities: kind.client_capabilities });
+      const again = await register(observer, { fetch_event_types: row.types, include_subscribers: true, client_capabilities: kind.client_capabilities, ...row.extra?.(kind.declared) });
       assert.equal(comparable(queue.state), comparable(again.state), `${row.capability} ${kind.declared ? 'declared' : 'undeclared'}`);
     }
   });

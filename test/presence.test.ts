@@ -56,10 +56,13 @@ presence('reports: modern and legacy formats, last_update_id, and ping_only', as
   assert.equal([none.presences, none.presence_last_update_id], [{}, -1]);
 });
 
+// An older client's presence (no simplified_presence_events): events in the legacy format, by e-mail.
+const legacy = { client_capabilities: {} };
+
 presence('coming online is announced once, not on every ping; register + events == a fresh register', async ({ server, clock }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const iago = await server.as('iago@zulip.com');
-  const queue = await register(iago, { event_types: ['presence'], fetch_event_types: ['presence'] });
+  const queue = await register(iago, { event_types: ['presence'], fetch_event_types: ['presence'], ...legacy });
   await report(hamlet, { status: 'active' });
   await report(hamlet, { status: 'active' });
   clock.advance(60_000);
@@ -77,7 +80,7 @@ presence('coming online is announced once, not on every ping; register + events 
   }
   const state = structuredClone(queue.state);
   for (const event of events) applyEvent(state, event);
-  const fresh = await register(iago, { fetch_event_types: ['presence'], event_types: ['presence'] });
+  const fresh = await register(iago, { fetch_event_types: ['presence'], event_types: ['presence'], ...legacy });
   assert.equal(comparable(state), comparable(fresh.state));
 });
 
@@ -114,7 +117,7 @@ presence('presence_enabled off: shown offline at once and reports ignored; on: o
   clock.advance(3600_000);
   const cordelia = await server.as('cordelia@zulip.com');
   const iago = await server.as('iago@zulip.com');
-  const queue = await register(iago, { event_types: ['presence'] });
+  const queue = await register(iago, { event_types: ['presence'], ...legacy });
   await report(cordelia, { status: 'active' });
   await cordelia.patch('/settings', { presence_enabled: false });
   await report(cordelia, { status: 'active' });

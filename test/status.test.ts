@@ -76,7 +76,7 @@ status("Zulip's extra emoji and away (the inverse of presence_enabled)", async (
 status('a status change is announced to everyone; register + events == a fresh register', async ({ server }) => {
   const othello = await server.as('othello@zulip.com');
   const polonius = await server.as('polonius@zulip.com');
-  const before = await register(polonius, { client_gravatar: false });
+  const before = await register(polonius, { client_gravatar: false, slim_presence: true });
   await othello.post('/users/me/status', { status_text: 'Jealous', emoji_name: 'angry' });
   await othello.post('/users/me/status', { status_text: '' });
   await othello.post('/users/me/status', { away: true });
@@ -85,7 +85,7 @@ status('a status change is announced to everyone; register + events == a fresh r
   assert.equal(events.map((event) => event.type), ['user_status', 'user_status', 'user_status', 'presence']);
   for (const event of events) assertEventMatchesReference(event);
   for (const event of events) applyEvent(before.state, event);
-  assert.equal(comparable(before.state), comparable((await register(polonius, { client_gravatar: false })).state));
+  assert.equal(comparable(before.state), comparable((await register(polonius, { client_gravatar: false, slim_presence: true })).state));
 });
 
 status("an administrator sets another user's status; others may not", async ({ server }) => {

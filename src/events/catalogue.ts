@@ -11,7 +11,7 @@ import type { savedSnippetView } from '../messages/savedSnippets.js';
 import type { playgroundView } from '../messages/playgrounds.js';
 import type { navigationViewView } from '../users/navigationViews.js';
 import type { messageView, reactionView } from '../messages/view.js';
-import type { LegacyClientPresence } from '../users/presence.js';
+import type { LegacyClientPresence, ModernPresence } from '../users/presence.js';
 import type { fieldView } from '../users/profileFields.js';
 import type { SettingValue } from '../users/settings.js';
 import type { realmEmojiView } from '../emoji/custom.js';
@@ -210,14 +210,11 @@ export interface TypingEditMessageEvent {
   recipient: { type: 'channel'; channel_id: number; topic: string } | { type: 'direct'; user_ids: number[] };
 }
 
-/** A user came online (or changed presence_enabled), in the legacy format Zulip's clients take. */
-export interface PresenceEvent {
-  type: 'presence';
-  user_id: number;
-  email: string;
-  server_timestamp: number;
-  presence: { website: LegacyClientPresence };
-}
+/** A user came online (or changed presence_enabled): in the modern format, keyed by user ID, to
+ * clients that declare simplified_presence_events; in the legacy one to older clients. */
+export type PresenceEvent =
+  | { type: 'presence'; presences: Record<string, ModernPresence> }
+  | { type: 'presence'; user_id: number; email: string; server_timestamp: number; presence: { website: LegacyClientPresence } };
 
 export interface RestartEvent {
   type: 'restart';

@@ -360,6 +360,8 @@ export function applyEvent(state: State, wire: { id?: number; type: string }, op
       else for (const [name, value] of Object.entries(event.data)) state[`realm_${name}`] = value;
       return;
     case 'presence': {
+      // The modern format (simplified_presence_events), as register's slim presences.
+      if ('presences' in event) return void Object.assign(state.presences ?? {}, event.presences);
       // The legacy format (register without slim_presence): the event's one client is the aggregate.
       const { client, status, timestamp } = event.presence.website;
       if (state.presences) state.presences[event.email] = { aggregated: { client, status, timestamp }, website: event.presence.website };

@@ -46,8 +46,9 @@ function realmPresences(ctx: ReadContext, query: PresenceQuery) {
 function announce(ctx: LiveContext, user: UserRecord, change: PresenceChange, force: boolean): void {
   const everyone = ctx.activeUserIds();
   if (!force && (realmProperty(ctx.state, 'presence_disabled') || !(change.created || change.becameOnline) || everyone.length > presenceTiming.eventUserLimit)) return;
+  ctx.emit({ type: 'presence', presences: { [user.id]: modernPresence(change.record, user) } }, everyone, { capability: { name: 'simplified_presence_events', declared: true } });
   const presence = { website: legacyClientPresence(change.record, user) };
-  ctx.emit({ type: 'presence', user_id: user.id, email: apiEmail(user, ctx.fakeEmailDomain), server_timestamp: serverTimestamp(ctx), presence }, everyone);
+  ctx.emit({ type: 'presence', user_id: user.id, email: apiEmail(user, ctx.fakeEmailDomain), server_timestamp: serverTimestamp(ctx), presence }, everyone, { capability: { name: 'simplified_presence_events', declared: false } });
 }
 
 /** presence_enabled changed: on, the user is online at once; off, they appear to have gone offline

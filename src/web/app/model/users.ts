@@ -26,6 +26,11 @@ export function applyRealmUser(state: ChatState, event: EventOf<'realm_user'>): 
 }
 
 export function applyPresence(state: ChatState, event: EventOf<'presence'>): void {
+  // This client declares simplified_presence_events: presences by user ID, as register's.
+  if ('presences' in event) {
+    for (const [userId, presence] of Object.entries(event.presences)) state.presence.set(Number(userId), presence);
+    return;
+  }
   const { status, timestamp } = event.presence.website;
   const known = state.presence.get(event.user_id) ?? { active_timestamp: 0, idle_timestamp: 0 };
   state.presence.set(event.user_id, { active_timestamp: status === 'active' ? timestamp : known.active_timestamp, idle_timestamp: Math.max(known.idle_timestamp, timestamp) });
