@@ -96,6 +96,12 @@ export function residentMemory(pid: number): { rss: number; file: number } {
 /** Resident memory of a process in bytes (Linux). */
 export const rssBytes = (pid: number): number => residentMemory(pid).rss;
 
+/** CPU seconds of one thread of a process so far (the main thread's ID is the process's): the
+ * realm's thread, which runs the realm actors, as distinct from LMDB's and V8's threads. */
+export function threadCpuSeconds(pid: number, thread = pid): number {
+  return Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
+}
+
 /** CPU time a process has used so far, all its threads together, in seconds (Linux: each thread's
  * time on a CPU from /proc/<pid>/task/<tid>/schedstat, in nanoseconds). Threads that ended are
  * not counted. */
