@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ApiClient } from './helpers/client.js';
-import { applyEvent, comparable, register, type Event } from './helpers/events.js';
+import { applyEvent, comparable, MODERN_CAPABILITIES, register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference } from './helpers/reference.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -122,9 +122,10 @@ for (const row of rows) {
     const iago = await server.as('iago@zulip.com');
     const hamlet = await server.as('hamlet@zulip.com');
     const observer = row.capability === 'stream_typing_notifications' ? hamlet : iago;
+    // Today's client, and the same client but for this one capability.
     const kinds = [
-      { declared: true, client_capabilities: { [row.capability]: true } },
-      { declared: false, client_capabilities: {} },
+      { declared: true, client_capabilities: { ...MODERN_CAPABILITIES, [row.capability]: true } },
+      { declared: false, client_capabilities: { ...MODERN_CAPABILITIES, [row.capability]: false } },
     ];
     const queues = await Promise.all(kinds.map((kind) => register(observer, { fetch_event_types: row.types, event_types: row.types, include_subscribers: true, client_capabilities: kind.client_capabilities, ...row.extra?.(kind.declared) })));
     await row.act({ iago, hamlet, server });
@@ -152,6 +153,20 @@ capabilities('without archived_channels, register leaves archived channels out',
   };
   assert.ok((await ids(true)).includes(id));
   assert.not.ok((await ids(false)).includes(id));
+});
+
+capabilities("without notification_settings_null, a subscription's inherited notification settings are the user's global ones, not null", async ({ server }) => {
+  const cordelia = await server.as('cordelia@zulip.com');
+  const settingsOf = async (declared: boolean) => {
+    const state = (await register(cordelia, { fetch_event_types: ['subscription'], client_capabilities: declared ? { notification_settings_null: true } : {} })).state;
+    const verona = (state.subscriptions as { name: string; desktop_notifications: boolean | null; push_notifications: boolean | null }[]).find((subscription) => subscription.name === 'Verona')!;
+    return [verona.desktop_notifications, verona.push_notifications];
+  };
+  assert.equal(await settingsOf(true), [null, null]);
+  assert.equal(await settingsOf(false), [false, false]);
+  assert.is((await cordelia.patch('/settings', { enable_stream_desktop_notifications: true })).status, 200);
+  assert.equal(await settingsOf(false), [true, false]);
+  assert.equal(await settingsOf(true), [null, null]);
 });
 
 capabilities.run();

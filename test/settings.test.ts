@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
-import { applyEvent, comparable, register, type Event } from './helpers/events.js';
+import { applyEvent, comparable, MODERN_CAPABILITIES, register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesComponent, requestSchema } from './helpers/reference.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -51,8 +51,9 @@ settings('every setting in user_settings can be changed, is stored, and is annou
   const patchSchema = requestSchema('PATCH /settings') as Record<string, Setting>;
   const hamlet = await server.as('hamlet@zulip.com');
   const othello = await server.as('othello@zulip.com');
-  const modern = await register(hamlet, { client_capabilities: { user_settings_object: true } });
-  const legacy = await register(hamlet, { client_capabilities: {} });
+  // Otherwise today's client (subscriptions' inherited settings null, say): only user_settings_object differs.
+  const modern = await register(hamlet, { slim_presence: true, client_capabilities: { ...MODERN_CAPABILITIES, user_settings_object: true } });
+  const legacy = await register(hamlet, { slim_presence: true, client_capabilities: MODERN_CAPABILITIES });
   const other = await register(othello, { event_types: ['user_settings', 'update_display_settings', 'update_global_notifications'] });
   const current = modern.state.user_settings as Record<string, unknown>;
   const changes = changedValues(current, patchSchema);
@@ -81,12 +82,12 @@ settings('every setting in user_settings can be changed, is stored, and is annou
     "others see no one's settings",
   );
   for (const [registered, capabilities] of [
-    [modern, { user_settings_object: true }],
-    [legacy, {}],
+    [modern, { ...MODERN_CAPABILITIES, user_settings_object: true }],
+    [legacy, MODERN_CAPABILITIES],
   ] as const) {
     const events = registered === modern ? modernEvents : legacyEvents;
     for (const event of events) applyEvent(registered.state, event);
-    assert.equal(comparable(registered.state), comparable((await register(hamlet, { client_capabilities: capabilities })).state));
+    assert.equal(comparable(registered.state), comparable((await register(hamlet, { slim_presence: true, client_capabilities: capabilities })).state));
   }
   assert.equal((await hamlet.get('/users/me')).body.timezone, 'Europe/Berlin');
   // Aliases the time zone database knows, as the UTC register reports for new users.

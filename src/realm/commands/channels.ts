@@ -8,6 +8,8 @@ import { satisfies } from '../../groups/membership.js';
 import type { GroupSetting, SystemGroupName } from '../../groups/records.js';
 import { renderMarkdown } from '../../markdown/index.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
+import { userSetting } from '../../users/settings.js';
+import type { UserSettingName } from '../../users/settingDefinitions.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { usableFolder } from './folders.js';
 import { checkGroupSetting } from './groupSettingChange.js';
@@ -414,9 +416,28 @@ function subscriptionLists(ctx: ReadContext, includeSubscribers: boolean, archiv
   return { subscriptions, unsubscribed, neverSubscribed };
 }
 
-export function subscriptionsInitialState(ctx: ReadContext, includeSubscribers: boolean, archived: boolean) {
+/** A subscription's notification settings that follow the user's global ones (null) and the
+ * global setting each follows. */
+const inheritedFrom = {
+  desktop_notifications: 'enable_stream_desktop_notifications',
+  audible_notifications: 'enable_stream_audible_notifications',
+  push_notifications: 'enable_stream_push_notifications',
+  email_notifications: 'enable_stream_email_notifications',
+  wildcard_mentions_notify: 'wildcard_mentions_notify',
+} as const;
+
+/** For a client without notification_settings_null: each inherited setting as the user's global
+ * value instead of null (Zulip's). */
+function withInheritedSettings<S extends Record<keyof typeof inheritedFrom, boolean | null>>(user: UserRecord, subscription: S): S {
+  const filled = { ...subscription };
+  for (const [setting, global] of Object.entries(inheritedFrom) as [keyof typeof inheritedFrom, UserSettingName][]) filled[setting] ??= userSetting(user, global) === true;
+  return filled;
+}
+
+export function subscriptionsInitialState(ctx: ReadContext, includeSubscribers: boolean, archived: boolean, nullSettings: boolean) {
   const lists = subscriptionLists(ctx, includeSubscribers, archived);
-  return { subscriptions: lists.subscriptions, unsubscribed: lists.unsubscribed, never_subscribed: lists.neverSubscribed };
+  const shown = <S extends Record<keyof typeof inheritedFrom, boolean | null>>(list: S[]) => (nullSettings ? list : list.map((subscription) => withInheritedSettings(ctx.user, subscription)));
+  return { subscriptions: shown(lists.subscriptions), unsubscribed: shown(lists.unsubscribed), never_subscribed: lists.neverSubscribed };
 }
 
 export function channelsInitialState(ctx: ReadContext, archived: boolean) {

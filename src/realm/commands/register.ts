@@ -62,7 +62,7 @@ const fetchers = new Map<string, Fetcher>([
   ['realm', realmInitialState],
   ['realm_user', (ctx, input) => usersInitialState(ctx, { clientGravatar: input.clientGravatar })],
   ['realm_bot', realmBotsInitialState],
-  ['subscription', (ctx, input) => subscriptionsInitialState(ctx, input.includeSubscribers, input.clientCapabilities.archived_channels === true)],
+  ['subscription', (ctx, input) => subscriptionsInitialState(ctx, input.includeSubscribers, input.clientCapabilities.archived_channels === true, input.clientCapabilities.notification_settings_null === true)],
   ['stream', (ctx, input) => channelsInitialState(ctx, input.clientCapabilities.archived_channels === true)],
   ['message', messagesInitialState],
   ['starred_messages', starredInitialState],
