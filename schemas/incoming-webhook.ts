@@ -8,8 +8,9 @@ export default {
     api_key: { type: 'string' },
     stream: { type: 'string' },
     topic: { type: 'string' },
-    only_events: { type: 'array', items: { type: 'string' } },
-    exclude_events: { type: 'array', items: { type: 'string' } },
+    // Far more patterns, and longer, than any integration's event types need.
+    only_events: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 200 } },
+    exclude_events: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 200 } },
     branches: { type: 'string' },
     ignore_private_repositories: { type: 'boolean' },
   },

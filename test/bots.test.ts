@@ -142,6 +142,24 @@ bots('DELETE /bots/{id} deactivates the bot: its key no longer works and its own
   assert.is(again.status, 401);
 });
 
+bots("who may create bots follows the organization's can_create_bots_group and can_create_write_only_bots_group", async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const groups = (await iago.get('/user_groups')).body.user_groups as { id: number; name: string }[];
+  const admins = groups.find((group) => group.name === 'role:administrators')!.id;
+  assert.is((await iago.patch('/realm', { can_create_bots_group: JSON.stringify({ new: admins }) })).status, 200);
+  try {
+    const generic = await othello.post('/bots', { full_name: 'Refused', short_name: `refused-generic${++created}`, bot_type: 1 });
+    assert.equal([generic.status, generic.body.msg], [400, 'Insufficient permission']);
+    const hook = await othello.post('/bots', { full_name: 'Allowed', short_name: `allowed-hook${++created}`, bot_type: 2 });
+    assert.is(hook.status, 200, 'write-only bots are still open to members');
+    assert.is((await iago.post('/bots', { full_name: 'Admin bot', short_name: `admin-bot${++created}`, bot_type: 1 })).status, 200);
+  } finally {
+    const members = groups.find((group) => group.name === 'role:members')!.id;
+    assert.is((await iago.patch('/realm', { can_create_bots_group: JSON.stringify({ new: members }) })).status, 200);
+  }
+});
+
 bots('the bot endpoints require credentials, and bots may not manage bots', async ({ server }) => {
   await assertRequiresCredentials(server.anonymous, [
     ['PATCH', '/bots/1'],

@@ -73,13 +73,15 @@ const rows: Row[] = [
   {
     capability: 'include_deactivated_groups',
     types: ['realm_user_groups'],
-    async act({ iago }) {
+    async act({ iago, server }) {
       const created = await iago.post('/user_groups/create', { name: fresh('retired'), description: 'soon gone', members: JSON.stringify([Number((await iago.get('/users/me')).body.user_id)]) });
       const id = Number(created.body.group_id);
       assert.is((await iago.post(`/user_groups/${id}/deactivate`)).status, 200);
       assert.is((await iago.patch(`/user_groups/${id}`, { description: 'gone' })).status, 200);
+      const hamletId = Number((await (await server.as('hamlet@zulip.com')).get('/users/me')).body.user_id);
+      assert.is((await iago.post(`/user_groups/${id}/members`, { add: JSON.stringify([hamletId]) })).status, 200);
     },
-    declared: (events) => assert.equal(events.map((event) => [event.op, Object.keys((event.data as object | undefined) ?? {})]), [['add', []], ['update', ['deactivated']], ['update', ['description']]]),
+    declared: (events) => assert.equal(events.map((event) => [event.op, Object.keys((event.data as object | undefined) ?? {})]), [['add', []], ['update', ['deactivated']], ['update', ['description']], ['add_members', []]]),
     undeclared: (events) => assert.equal(shape(events), [['user_group', 'add'], ['user_group', 'remove']]),
   },
   {

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ApiClient } from './helpers/client.js';
-import { BotService } from './helpers/botService.js';
+import { BotService, type Answer } from './helpers/botService.js';
 import { TestClock } from './helpers/clock.js';
 import { nextSettlement, settlements, until } from './helpers/notifier.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -123,6 +123,25 @@ outgoing("an error status fails in the conversation and tells the bot's owner, w
   const notice = notices.find((message) => message.content.includes('triggered an outgoing webhook'));
   assert.ok(notice, 'the owner is told');
   assert.match(notice!.content, /status code \*500\*/);
+});
+
+outgoing("what one service answers never stops another's delivery: a NUL in an error body, a URL written in capitals", async ({ server, service }) => {
+  const cordelia = await server.as('cordelia@zulip.com');
+  const upper = await serviceBot(cordelia, service.url.replace('http://', 'HTTP://'));
+  const listed = (await cordelia.post('/register', { fetch_event_types: ['realm_bot'] })).body.realm_bots as { user_id: number; services: { base_url: string }[] }[];
+  assert.is(listed.find((bot) => bot.user_id === upper.id)!.services[0]!.base_url, service.url, 'stored as parsed');
+  const broken = await serviceBot(cordelia, service.url);
+  const healthy = await serviceBot(cordelia, service.url);
+  const cases: [typeof broken, Answer, string][] = [
+    [broken, { status: 500, raw: 'oops\u0000' }, 'Failure! Third party responded with 500'],
+    [healthy, { body: { content: 'fine' } }, 'fine'],
+    [upper, { body: { content: 'upper' } }, 'upper'],
+  ];
+  for (const [bot, answer, replied] of cases) {
+    service.answers = [answer];
+    await cordelia.post('/messages', { type: 'stream', to: 'Verona', topic: topic(), content: `@**${bot.name}** go` });
+    assert.is((await repliesOf(cordelia, bot.id, 1))[0]!.content, replied);
+  }
 });
 
 outgoing('sending never waits for the service: the message is answered and delivered while the service hangs', async ({ server, service }) => {

@@ -1,6 +1,8 @@
 // Custom emoji: members upload them (an image, its name checked as Zulip checks it), everyone sees
 // the realm's table and its images, statuses and reactions use them, their author or an
 // administrator deactivates them, and every change reaches everyone.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertRequiresCredentials } from './helpers/assert.js';
@@ -93,6 +95,17 @@ emoji("an image's type comes from its bytes: sent without a part type (as Zulip'
     const served = await download(hamlet, url);
     assert.equal([served.status, served.type], [200, 'image/png'], name);
   }
+});
+
+emoji('a refused upload stores nothing: two images in one request', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const stored = () => readdirSync(join(server.config.dataDir, 'uploads'), { recursive: true }).length;
+  const before = stored();
+  const refused = await upload(hamlet, [...image('one.png'), ...image('two.png')], '/realm/emoji/twice');
+  assert.is(refused.status, 400);
+  // The second part's refusal may come while the first is read: give its storing a moment.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.is(stored(), before);
 });
 
 emoji('the custom emoji endpoints require credentials', async ({ server }) => {

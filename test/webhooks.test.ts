@@ -65,6 +65,14 @@ webhooks('HTTP Basic credentials serve as well as the URL key', async ({ server 
   assert.is((await postedBy(hamlet, bot.id)).length, 1);
 });
 
+webhooks("the URL's key wins over a service's own Authorization header", async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const bot = await webhookBot(hamlet);
+  const response = await postWebhook(server, 'json', bot, { body, query: { stream: 'Verona' }, headers: { Authorization: 'Bearer the-service-own-token' } });
+  assert.equal(response.body, { result: 'success', msg: '' });
+  assert.is((await postedBy(hamlet, bot.id)).length, 1);
+});
+
 webhooks('a missing or wrong key is 401 and a deactivated bot is refused; nothing is posted', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const bot = await webhookBot(hamlet);
@@ -102,6 +110,12 @@ webhooks('only_events and exclude_events filter by event type with shell pattern
     [{ only_events: '["j*"]' }, true],
     [{ exclude_events: '["json"]' }, false],
     [{ exclude_events: '["push", "pull_*"]' }, true],
+    [{ only_events: '["j?on"]' }, true],
+    [{ only_events: '["[ij]son"]' }, true],
+    [{ only_events: '["[!j]son"]' }, false],
+    [{ exclude_events: '["*s*n"]' }, false],
+    // What a backtracking pattern engine would spend minutes on (extended globs are no fnmatch).
+    [{ only_events: '["*(*)*(*)*(*)*(*)*(*)*(*)*(*)*(*)x"]' }, false],
   ];
   let count = 0;
   for (const [filters, posts] of cases) {

@@ -30,7 +30,8 @@ function parseBody(request: WebhookRequest): Payload {
 function read(integration: Integration, input: WebhookInput, wanted: (eventType: string) => boolean): WebhookMessage[] {
   try {
     const eventType = integration.eventType(input);
-    const handler = integration.events[eventType];
+    // Own properties only: an event named `constructor` is no handler of Object's.
+    const handler = Object.hasOwn(integration.events, eventType) ? integration.events[eventType] : undefined;
     if (!handler) throw new UnsupportedEvent(eventType);
     if (!wanted(eventType)) return [];
     const made = handler(input);

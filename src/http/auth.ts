@@ -11,8 +11,9 @@ export function authenticate(realm: RealmHandle, header: string): Principal | Pr
   return realm.answer('auth.basic', null, { authorization: header });
 }
 
-/** An incoming webhook's user: HTTP Basic where the service sends it, else the URL's `api_key`. */
+/** An incoming webhook's user: the URL's `api_key` (a service's own Authorization header, for
+ * its own purposes, does not stand in its way), else HTTP Basic credentials. */
 export function authenticateWebhook(realm: RealmHandle, header: string, apiKey: string | undefined): Principal | Promise<Principal> {
-  if (header !== '' || apiKey === undefined) return authenticate(realm, header);
+  if (apiKey === undefined) return authenticate(realm, header);
   return realm.answer('auth.apiKey', null, { apiKey });
 }

@@ -149,6 +149,8 @@ export function receiveUpload(exchange: Exchange, body: HeldBody, head: { conten
       if ('keyFor' in limits) return store(stream, name, info.mimeType === '' ? 'application/octet-stream' : info.mimeType, limits.keyFor(name));
       sniffing = fileTypeStream(stream, { sampleSize: SNIFF_BYTES }).then(
         (typed) => {
+          // Refused meanwhile (a second file, the client gone): nothing is stored.
+          if (failure) return void typed.resume();
           const contentType = typed.fileType?.mime;
           const extension = contentType === undefined ? undefined : IMAGE_TYPES[contentType];
           if (contentType === undefined || extension === undefined) {

@@ -14,7 +14,7 @@ const outcomes: Readonly<Record<string, string>> = {
   error: 'had an error',
 };
 
-const outcome = (status: string): string => outcomes[status] ?? status;
+const outcome = (status: string): string => (Object.hasOwn(outcomes, status) ? outcomes[status]! : status);
 
 /** Git's abbreviation as Zulip's git integrations show it. */
 const shortSha = (sha: string): string => sha.slice(0, 11);

@@ -6,18 +6,24 @@
 import { type EventHandler, type Integration, type WebhookMessage } from './integration.js';
 import { PayloadError, type Payload } from './payload.js';
 
+/** Zulip's longest message. */
+const MAX_MARKUP_LENGTH = 10_000;
+
 /** Jira's wiki markup, as far as it reads in Zulip's Markdown (what Zulip converts, no more). A
  * comment is shown inside a ```quote fence, so blocks inside it are fenced with ~~~. */
 function fromJiraMarkup(text: string): string {
+  // No longer than a message may be (the rest would be cut anyway), so the conversions below stay
+  // fast on any text; each of their runs stops where the next opener starts.
   return text
+    .slice(0, MAX_MARKUP_LENGTH)
     .replace(/\*([^*]+)\*/g, '**$1**')
-    .replace(/\{\{(.+?)\}\}/g, '`$1`')
+    .replace(/\{\{([^{}\n]+)\}\}/g, '`$1`')
     .replace(/^bq\. (.*)$/gm, '> $1')
     .replace(/\{quote\}([\s\S]*?)\{quote\}/g, '~~~ quote\n$1\n~~~')
     .replace(/\{(?:noformat|code)[^}\n]*\}([\s\S]*?)\{(?:noformat|code)\}/g, '~~~\n$1\n~~~')
-    .replace(/\[~([^\]]+)\]/g, '**$1**')
-    .replace(/\[([^|~\]]+)\|([^\]]*)\]/g, '[$1]($2)')
-    .replace(/\[([^|~\]()]+)\](?!\()/g, '[$1]($1)')
+    .replace(/\[~([^[\]]+)\]/g, '**$1**')
+    .replace(/\[([^|~[\]]+)\|([^\]]*)\]/g, '[$1]($2)')
+    .replace(/\[([^|~[\]()]+)\](?!\()/g, '[$1]($1)')
     .replace(/\\!/g, '!');
 }
 

@@ -77,7 +77,9 @@ export type ServiceAnswer =
 /** Reads a service's answer (Zulip's process_success_response and the interfaces' process_success). */
 export function readAnswer(service: BotService, status: number, text: string): ServiceAnswer {
   if (status < 200 || status > 299) {
-    return { kind: 'failure', conversation: `Third party responded with ${status}`, owner: `The webhook got a response with status code *${status}*.${text === '' ? '' : `\nThe response contains the following payload:\n\`\`\`\n${text.slice(0, 1000)}\n\`\`\``}` };
+    // What the service said, shown to the owner: a message has no NUL bytes, and this is a glimpse.
+    const shown = text.replace(/\0/g, '').slice(0, 1000);
+    return { kind: 'failure', conversation: `Third party responded with ${status}`, owner: `The webhook got a response with status code *${status}*.${shown === '' ? '' : `\nThe response contains the following payload:\n\`\`\`\n${shown}\n\`\`\``}` };
   }
   let answer: unknown;
   try {

@@ -5,7 +5,7 @@
 // not followed, the answer is read up to a bound, and the whole exchange has a deadline.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { useAgent } from 'request-filtering-agent';
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import type { ServiceRequest } from './outgoing.js';
 
 /** How much of a service's answer is read (a reply is a message: far less). */
@@ -31,8 +31,12 @@ export class ServiceUnreachable extends Error {
 /** Posts the request; answers the status and the body's text, or throws ServiceUnreachable. */
 export function postToService(request: ServiceRequest, policy: ServicePolicy): Promise<{ status: number; text: string }> {
   const url = new URL(request.url);
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const agent = useAgent(request.url, { allowIPAddressList: [...policy.allow] });
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return Promise.reject(new ServiceUnreachable(`The URL's scheme ${url.protocol} is not http or https.`, false));
+  // The request and its agent from the same parsed scheme (an "HTTPS://" URL is https for both).
+  const secure = url.protocol === 'https:';
+  const send = secure ? httpsRequest : httpRequest;
+  const filter = { allowIPAddressList: [...policy.allow] };
+  const agent = secure ? new RequestFilteringHttpsAgent(filter) : new RequestFilteringHttpAgent(filter);
   return new Promise((resolve, reject) => {
     const outgoing = send(url, { method: 'POST', agent, timeout: policy.timeoutMs, headers: { 'Content-Type': request.contentType, 'Content-Length': Buffer.byteLength(request.body), 'User-Agent': 'ParleyOutgoingWebhook' } }, (answer: IncomingMessage) => {
       const chunks: Buffer[] = [];
@@ -40,9 +44,10 @@ export function postToService(request: ServiceRequest, policy: ServicePolicy): P
       answer.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
-        else answer.destroy();
+        else outgoing.destroy(new ServiceUnreachable('The answer was larger than 1 MiB.', false));
       });
-      answer.on('close', () => resolve({ status: answer.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      // An answer cut short is no answer: it is asked for again.
+      answer.on('close', () => (answer.complete ? resolve({ status: answer.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }) : reject(new ServiceUnreachable('The answer was cut short.', true))));
       answer.on('error', () => undefined);
     });
     const deadline = setTimeout(() => outgoing.destroy(new ServiceUnreachable('A timeout occurred.', true)), policy.timeoutMs);

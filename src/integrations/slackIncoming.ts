@@ -60,7 +60,8 @@ const blockRenderers: Readonly<Record<string, (block: Payload) => string>> = {
 /** A block as Markdown; the interactive ones (actions, input) and those Zulip leaves out render as
  * nothing. */
 function block(item: Payload): string {
-  const render = blockRenderers[item.get('type').str()];
+  const type = item.get('type').str();
+  const render = Object.hasOwn(blockRenderers, type) ? blockRenderers[type] : undefined;
   return render ? render(item) : '';
 }
 
@@ -68,7 +69,8 @@ function block(item: Payload): string {
  * global time. */
 function globalTime(ts: Payload): string {
   const seconds = typeof ts.value === 'string' ? Number.parseFloat(ts.value) : ts.num();
-  if (!Number.isFinite(seconds)) throw new PayloadError(ts.path, 'a timestamp');
+  // Dates as far as JavaScript's (±8.64e15 ms).
+  if (!Number.isFinite(seconds) || Math.abs(seconds) > 8.64e12) throw new PayloadError(ts.path, 'a timestamp');
   return `<time:${new Date(Math.trunc(seconds) * 1000).toISOString().replace('.000Z', '+00:00')}>`;
 }
 

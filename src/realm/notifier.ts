@@ -140,12 +140,20 @@ export class Notifier {
         const answer = await postToService(request, this.config.outgoingWebhooks);
         outcome.services.push({ id, kind: 'answered', ...answer });
       } catch (error) {
-        if (!(error instanceof ServiceUnreachable)) throw error;
-        outcome.services.push({ id, kind: 'unreachable', reason: error.message, retry: error.retry });
+        // Whatever went wrong with one service is that delivery's outcome, never the pass's.
+        const unreachable = error instanceof ServiceUnreachable ? error : new ServiceUnreachable(`The request failed: ${String(error)}`, false);
+        outcome.services.push({ id, kind: 'unreachable', reason: unreachable.message, retry: unreachable.retry });
       }
     });
-    await Promise.all([...pushes, ...mails, ...posts]);
-    if (Object.values(outcome).some((list) => list.length > 0)) await this.realm.settle(outcome);
+    // Pushes and e-mails are recorded as soon as they are out, not after the slowest bot's service
+    // answers: a restart meanwhile re-sends none of them.
+    await Promise.all([...pushes, ...mails]);
+    const { services: answered, serviceFailures, servicesDropped, ...sent } = outcome;
+    if (Object.values(sent).some((list) => list.length > 0)) await this.realm.settle({ ...sent, services: [], serviceFailures: [], servicesDropped: [] });
+    await Promise.all(posts);
+    if ([answered, serviceFailures, servicesDropped].some((list) => list.length > 0)) {
+      await this.realm.settle({ delivered: [], failed: [], dropped: [], mailed: [], mailFailed: [], services: answered, serviceFailures, servicesDropped });
+    }
     return work.next;
   }
 }

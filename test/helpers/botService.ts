@@ -8,7 +8,8 @@ export interface Received {
   body: string;
 }
 
-export type Answer = { status?: number; body?: unknown } | 'hang';
+/** How the service answers: a JSON body, the body's raw text, or not at all until released. */
+export type Answer = { status?: number; body?: unknown; raw?: string } | 'hang';
 
 export class BotService {
   readonly received: Received[] = [];
@@ -67,7 +68,7 @@ export class BotService {
       for (const wake of this.waiters.splice(0)) wake();
       const answer = this.answers.length > 1 ? this.answers.shift()! : this.answers[0]!;
       if (answer === 'hang') return void this.hanging.push(response);
-      response.writeHead(answer.status ?? 200, { 'Content-Type': 'application/json' }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      response.writeHead(answer.status ?? 200, { 'Content-Type': 'application/json' }).end(answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body)));
     });
   }
 }

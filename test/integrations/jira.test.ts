@@ -95,4 +95,11 @@ jira("Jira's doubly encoded URL parameters are decoded once more, as Zulip does"
   assert.is(posted.topic, 'needs triage');
 });
 
+jira('an event named like a property of every object is just unsupported', async ({ server, bot }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    await assertUnsupported(server, hamlet, bot, 'jira', 'Jira', name, { body: JSON.stringify({ webhookEvent: name }) });
+  }
+});
+
 jira.run();

@@ -5,6 +5,8 @@ import { errors } from '../../errors.js';
 import { newApiKey } from '../../users/apiKey.js';
 import { BotType, isAdmin, Role, ServiceInterface, type BotService, type UserRecord } from '../../users/records.js';
 import { checkFullName } from '../../users/names.js';
+import { satisfies } from '../../groups/membership.js';
+import { realmGroupSetting } from '../../organization/settings.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { announceBot } from './bots.js';
 import { deactivateBot } from './lifecycle.js';
@@ -38,7 +40,8 @@ function checkPayloadUrl(url: string): string {
     throw errors.badRequest('Enter a valid URL.');
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw errors.badRequest('Enter a valid URL.');
-  return url;
+  // As parsed: scheme and host lower-cased, spaces trimmed.
+  return parsed.href;
 }
 
 function checkInterface(interfaceType: number): number {
@@ -80,7 +83,9 @@ function newOwner(ctx: CommandContext, userId: number): UserRecord {
 export const botAdminCommands = {
   'bots.create': writeCommand((ctx, input: NewBot) => {
     const owner = ctx.user;
-    if (owner.role === Role.guest) throw errors.insufficientRights();
+    // Zulip's check_bot_creation_policy: any bot, or only write-only ones (incoming webhooks).
+    const mayCreate = (setting: 'can_create_bots_group' | 'can_create_write_only_bots_group') => satisfies(ctx.state, realmGroupSetting(ctx.state, setting), owner);
+    if (owner.role === Role.guest || !(mayCreate('can_create_bots_group') || (input.botType === BotType.incomingWebhook && mayCreate('can_create_write_only_bots_group')))) throw errors.insufficientRights();
     if (!/^[a-z0-9._-]+$/i.test(input.shortName)) throw errors.badRequest('Bad name or username');
     if (!(Object.values(BotType) as number[]).includes(input.botType)) throw errors.badRequest('Invalid bot type');
     if (input.botType === BotType.outgoingWebhook && input.payloadUrl === undefined) throw errors.missingArgument('payload_url');

@@ -244,6 +244,20 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
   return message;
 }
 
+/** Sends unless a rule of sending refuses it, answering the message or undefined: for what the
+ * server posts on its own (bots' replies, notices) inside a write a refusal must not undo. Every
+ * check comes before the first write, so a refusal has written nothing. */
+export function sendIfAccepted(ctx: CommandContext, sender: UserRecord, input: SendInput): MessageRecord | undefined {
+  let prepared: PreparedMessage;
+  try {
+    prepared = prepareMessage(ctx, sender, input);
+  } catch (error) {
+    if (error instanceof ApiError) return undefined;
+    throw error;
+  }
+  return storeMessage(ctx, sender, prepared, input);
+}
+
 /** Sends a message as `sender` (a user or the notification bot); call inside a write command. */
 export const sendMessage = (ctx: CommandContext, sender: UserRecord, input: SendInput): MessageRecord => storeMessage(ctx, sender, prepareMessage(ctx, sender, input), input);
 

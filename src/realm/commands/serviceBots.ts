@@ -6,7 +6,6 @@
 // so a reply is posted once, and a restart loses no delivery. Failures reach the conversation
 // ("Failure! …") and the bot's owner, as Zulip's do.
 import { backoff } from '../../clock.js';
-import { ApiError } from '../../errors.js';
 import { MAX_SERVICE_ATTEMPTS, readAnswer, serviceRequest, type ServiceDeliveryRecord, type ServiceEvent, type ServiceRequest } from '../../integrations/outgoing.js';
 import type { MessageRecord } from '../../messages/records.js';
 import { realmHost } from '../../organization/records.js';
@@ -14,7 +13,7 @@ import { messageView } from '../../messages/view.js';
 import type { UserRecord } from '../../users/records.js';
 import { apiEmail } from '../../users/view.js';
 import type { CommandContext, ReadContext } from '../context.js';
-import { prepareMessage, storeMessage } from './messages.js';
+import { sendIfAccepted } from './messages.js';
 import { noticeToBotOwner } from './webhooks.js';
 import { isServiceBot, type ServiceBot } from './serviceTriggers.js';
 
@@ -83,14 +82,7 @@ function reply(ctx: CommandContext, bot: UserRecord, message: MessageRecord, con
   const target = channel
     ? { type: 'stream' as const, to: [channel.id], topic: message.topic }
     : { type: 'private' as const, to: message.participants.filter((id) => id !== bot.id), topic: null };
-  let prepared: ReturnType<typeof prepareMessage>;
-  try {
-    prepared = prepareMessage(ctx, bot, { ...target, content });
-  } catch (error) {
-    if (error instanceof ApiError) return;
-    throw error;
-  }
-  storeMessage(ctx, bot, prepared, { readBySender: true, client: REPLY_CLIENT });
+  sendIfAccepted(ctx, bot, { ...target, content, readBySender: true, client: REPLY_CLIENT });
 }
 
 /** A failure: told in the conversation, and to the bot's owner (at most once a minute). */

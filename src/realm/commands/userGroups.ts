@@ -22,10 +22,15 @@ export function manageableGroup(ctx: ReadContext, id: number): GroupRecord {
 }
 
 /** Adds and removes members of a group (checked by the caller) and tells everyone. */
+/** Who hears of a group's changes: everyone, but for a deactivated group only the clients that
+ * declared include_deactivated_groups (the others were told it is gone). */
+const groupAudience = (ctx: CommandContext, group: GroupRecord) =>
+  [ctx.activeUserIds(), group.deactivated ? { capability: { name: 'include_deactivated_groups' as const, declared: true } } : {}] as const;
+
 export function changeMembers(ctx: CommandContext, group: GroupRecord, add: readonly number[], remove: readonly number[] = []): void {
   ctx.save('group', { ...group, members: [...group.members.filter((id) => !remove.includes(id)), ...add] });
-  if (add.length > 0) ctx.emit({ type: 'user_group', op: 'add_members', group_id: group.id, user_ids: [...add] }, ctx.activeUserIds());
-  if (remove.length > 0) ctx.emit({ type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: [...remove] }, ctx.activeUserIds());
+  if (add.length > 0) ctx.emit({ type: 'user_group', op: 'add_members', group_id: group.id, user_ids: [...add] }, ...groupAudience(ctx, group));
+  if (remove.length > 0) ctx.emit({ type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: [...remove] }, ...groupAudience(ctx, group));
 }
 
 function checkName(ctx: CommandContext, name: string, id: number | null): string {
@@ -101,8 +106,7 @@ export const userGroupCommands = {
     if (input.name !== undefined) data.name = checkName(ctx, input.name, group.id);
     if (input.description !== undefined) data.description = input.description;
     ctx.save('group', { ...group, name: (data.name as string | undefined) ?? group.name, description: input.description ?? group.description });
-    // Clients that do not declare include_deactivated_groups no longer have a deactivated group.
-    ctx.emit({ type: 'user_group', op: 'update', group_id: group.id, data }, ctx.activeUserIds(), group.deactivated ? { capability: { name: 'include_deactivated_groups', declared: true } } : {});
+    ctx.emit({ type: 'user_group', op: 'update', group_id: group.id, data }, ...groupAudience(ctx, group));
     return {};
   }),
 
@@ -123,8 +127,8 @@ export const userGroupCommands = {
     for (const id of input.delete) if (!group.subgroups.includes(id)) throw errors.badRequest(`User group ${id} is not a subgroup of this group.`);
     if (makesCycle(ctx, group, input.add)) throw errors.badRequest('User group is already a subgroup of one of the passed subgroups.');
     ctx.save('group', { ...group, subgroups: [...group.subgroups.filter((id) => !input.delete.includes(id)), ...input.add] });
-    if (input.add.length > 0) ctx.emit({ type: 'user_group', op: 'add_subgroups', group_id: group.id, direct_subgroup_ids: input.add }, ctx.activeUserIds());
-    if (input.delete.length > 0) ctx.emit({ type: 'user_group', op: 'remove_subgroups', group_id: group.id, direct_subgroup_ids: input.delete }, ctx.activeUserIds());
+    if (input.add.length > 0) ctx.emit({ type: 'user_group', op: 'add_subgroups', group_id: group.id, direct_subgroup_ids: input.add }, ...groupAudience(ctx, group));
+    if (input.delete.length > 0) ctx.emit({ type: 'user_group', op: 'remove_subgroups', group_id: group.id, direct_subgroup_ids: input.delete }, ...groupAudience(ctx, group));
     return {};
   }),
 

@@ -5,7 +5,7 @@
 import { errors } from '../../errors.js';
 import type { UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
-import { sendMessage } from './messages.js';
+import { sendIfAccepted, sendMessage } from './messages.js';
 
 export interface WebhookPost {
   /** The URL's `stream`: a channel's name or ID; null for direct messages to the bot's owner. */
@@ -27,7 +27,7 @@ export function noticeToBotOwner(ctx: CommandContext, bot: UserRecord, content: 
   if (!owner?.isActive || !notifier) return;
   if (bot.ownerNoticeAt !== undefined && ctx.now - bot.ownerNoticeAt < OWNER_NOTICE_SECONDS) return;
   ctx.save('user', { ...bot, ownerNoticeAt: ctx.now });
-  sendMessage(ctx, notifier, { type: 'private', to: [owner.id], topic: null, content, readBySender: true, client: 'Internal' });
+  sendIfAccepted(ctx, notifier, { type: 'private', to: [owner.id], topic: null, content, readBySender: true, client: 'Internal' });
 }
 
 export const webhookCommands = {
