@@ -1,8 +1,9 @@
 // Every incoming-webhook integration, by the name its URL uses (/api/v1/external/<name>). Adding one
 // is a module beside this file, its line here, and its fixtures and test.
 import type { Integration } from './integration.js';
+import { github } from './github.js';
 import { json } from './json.js';
 
-const all: readonly Integration[] = [json];
+const all: readonly Integration[] = [json, github];
 
 export const integrations: ReadonlyMap<string, Integration> = new Map(all.map((integration) => [integration.name, integration]));
