@@ -59,9 +59,10 @@ function committers(commits: readonly Commit[]): [string, number][] {
 const listing = (names: readonly string[]): string => (names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
 
 /** The commit list: each commit's first line, short hash and link; past the limit, a count. */
-export function commitList(commits: readonly Commit[], truncated = false): string {
-  const rows = commits.slice(0, COMMITS_LIMIT).map((commit) => `* ${commit.message.split('\n')[0]} (${link(shortSha(commit.sha), commit.url)})`);
-  if (commits.length > COMMITS_LIMIT) rows.push(`[and ${plural(commits.length - COMMITS_LIMIT, 'more commit')}]`);
+export function commitList(commits: readonly Commit[], total = commits.length, truncated = false): string {
+  const shown = commits.slice(0, COMMITS_LIMIT);
+  const rows = shown.map((commit) => `* ${commit.message.split('\n')[0]} (${link(shortSha(commit.sha), commit.url)})`);
+  if (total > shown.length) rows.push(`[and ${plural(total - shown.length, 'more commit')}]`);
   else if (truncated) rows.push('[and more commits]');
   return rows.join('\n');
 }
@@ -95,7 +96,7 @@ export function pushMessage(push: Push): string {
   const soleAuthor = by.length === 1 && by[0]![0] === push.user;
   const authors = soleAuthor ? '' : ` Commits by ${listing(by.map(([name, n]) => `${name} (${n})`))}.`;
   const verb = push.forced ? 'force-pushed' : 'pushed';
-  return `${push.user} ${link(verb, push.compareUrl)} ${plural(count, 'commit')} to ${push.created ? 'the new branch' : 'branch'} ${branch}.${authors}\n\n${commitList(push.commits, push.truncated)}`;
+  return `${push.user} ${link(verb, push.compareUrl)} ${plural(count, 'commit')} to ${push.created ? 'the new branch' : 'branch'} ${branch}.${authors}\n\n${commitList(push.commits, count, push.truncated)}`;
 }
 
 /** A tag pushed or removed. */
@@ -133,8 +134,11 @@ export function itemMessage(event: ItemEvent): string {
 export const commentAction = (action: string, url: string): string => (action === 'created' ? `[commented](${url}) on` : `${action} a [comment](${url}) on`);
 
 /** A release published, edited, deleted, … */
-export const releaseMessage = (user: string, action: string, name: string, tag: string, url: string | undefined): string =>
-  `${user} ${action} the release ${link(name || tag, url)} of tag \`${tag}\`.`;
+export function releaseMessage(user: string | undefined, action: string, name: string, tag: string, url: string | undefined): string {
+  const release = `the release ${link(name || tag, url)} of tag \`${tag}\``;
+  // GitLab does not say who made a release.
+  return user === undefined ? `${release[0]!.toUpperCase()}${release.slice(1)} was ${action}.` : `${user} ${action} ${release}.`;
+}
 
 /** The service's setup check (GitHub's ping, Gitea's test). */
 export const setupMessage = (service: string, user?: string): string => `The ${service} webhook is set up${user ? ` (by ${user})` : ''}.`;

@@ -2,8 +2,9 @@
 // is a module beside this file, its line here, and its fixtures and test.
 import type { Integration } from './integration.js';
 import { github } from './github.js';
+import { gitlab } from './gitlab.js';
 import { json } from './json.js';
 
-const all: readonly Integration[] = [json, github];
+const all: readonly Integration[] = [json, github, gitlab];
 
 export const integrations: ReadonlyMap<string, Integration> = new Map(all.map((integration) => [integration.name, integration]));
