@@ -30,6 +30,8 @@ export interface Forge {
   unsupported: { event: string; body: string; eventType: string };
   /** A fixture whose body lacks a field the integration needs (posted with `event`). */
   lacking: { event: string; body: string };
+  /** A push fixture and two `branches` values: one naming its branch (posts), one not (posts nothing). */
+  branches?: { fixture: string; event: string; naming: string; notNaming: string };
 }
 
 /** A suite with its own test server, its fixture cases and the refusals every forge shares. */
@@ -81,6 +83,20 @@ export function forgeSuite(forge: Forge): Test<{ server: TestServer }> {
     assert.is(response.body.result, 'error');
     assert.equal(await postedBy(hamlet, bot.id), []);
   });
+
+  const { branches } = forge;
+  if (branches) {
+    test('`branches` posts pushes to the branches it names only', async ({ server }) => {
+      const hamlet = await server.as('hamlet@zulip.com');
+      const bot = await webhookBot(hamlet);
+      for (const [value, count] of [[branches.notNaming, 0], [branches.naming, 1]] as const) {
+        const body = fixture(forge.fixtures ?? forge.integration, branches.fixture);
+        const response = await postWebhook(server, forge.integration, bot, { body, query: { stream: 'Verona', branches: value }, headers: { [forge.header]: branches.event } });
+        assert.equal(response.body, { result: 'success', msg: '' });
+        assert.is((await postedBy(hamlet, bot.id, 10)).length, count, value);
+      }
+    });
+  }
 
   return test;
 }
