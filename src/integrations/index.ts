@@ -1,11 +1,12 @@
 // Every incoming-webhook integration, by the name its URL uses (/api/v1/external/<name>). Adding one
 // is a module beside this file, its line here, and its fixtures and test.
 import type { Integration } from './integration.js';
+import { bitbucket2 } from './bitbucket2.js';
 import { forgejo, gitea } from './gitea.js';
 import { github } from './github.js';
 import { gitlab } from './gitlab.js';
 import { json } from './json.js';
 
-const all: readonly Integration[] = [json, github, gitlab, gitea, forgejo];
+const all: readonly Integration[] = [json, github, gitlab, gitea, forgejo, bitbucket2];
 
 export const integrations: ReadonlyMap<string, Integration> = new Map(all.map((integration) => [integration.name, integration]));

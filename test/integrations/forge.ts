@@ -43,7 +43,7 @@ export function forgeSuite(forge: Forge): Test<{ server: TestServer }> {
   test.after(async ({ server }) => server.stop());
 
   for (const { fixture: name, event, topic, facts, check } of forge.cases) {
-    test(`${name}: ${topic}`, async ({ server }) => {
+    test(`${name} (${event}): ${topic}`, async ({ server }) => {
       const hamlet = await server.as('hamlet@zulip.com');
       const bot = await webhookBot(hamlet);
       const posted = await postFixture(server, hamlet, bot, forge.integration, { body: fixture(forge.fixtures ?? forge.integration, name), headers: { [forge.header]: event } });
