@@ -87,7 +87,9 @@ const events: Record<string, EventHandler> = {
   release: ({ payload }) => {
     const release = payload.get('release');
     const tag = release.get('tag_name').str();
-    return { topic: `${repo(payload)} / ${tag}`, content: releaseMessage(sender(payload), payload.get('action').str(), release.get('name').optStr() ?? '', tag, release.get('html_url').optStr()) };
+    const name = release.get('name').optStr() ?? '';
+    // Zulip's topic of a Gitea release: `repo / tag name`.
+    return { topic: `${repo(payload)} / ${tag} ${name}`.trim(), content: releaseMessage(sender(payload), payload.get('action').str(), name, tag, release.get('html_url').optStr()) };
   },
 };
 

@@ -200,7 +200,7 @@ const handlers: Record<string, EventHandler> = {
   release: ({ payload }) => {
     const release = payload.get('release');
     const tag = release.get('tag_name').str();
-    return { topic: `${repo(payload)} / ${tag}`, content: releaseMessage(sender(payload), payload.get('action').str(), release.get('name').optStr() ?? '', tag, release.get('html_url').str()) };
+    return { topic: repo(payload), content: releaseMessage(sender(payload), payload.get('action').str(), release.get('name').optStr() ?? '', tag, release.get('html_url').str()) };
   },
 
   workflow_run: ({ payload }) => {

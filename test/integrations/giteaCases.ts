@@ -26,5 +26,5 @@ export const giteaCases: FixtureCase[] = [
     facts: [`kostekIV [commented](${TEST_REPO}/issues/3#issuecomment-24400) on [issue #3](${TEST_REPO}/issues/3)`, 'test comment'],
   },
   { fixture: 'issue_comment__in_pr', event: 'issue_comment', topic: 'test / PR #1 dummy', facts: [`[commented](${TEST_REPO}/pulls/1/files#issuecomment-24399) on [PR #1]`] },
-  { fixture: 'release__published', event: 'release', topic: 'test / v1.4', facts: [`kostekIV published the release [Title](${TEST_REPO}/releases/tag/v1.4)`, '`v1.4`'] },
+  { fixture: 'release__published', event: 'release', topic: 'test / v1.4 Title', facts: [`kostekIV published the release [Title](${TEST_REPO}/releases/tag/v1.4)`, '`v1.4`'] },
 ];

@@ -86,7 +86,7 @@ const cases: FixtureCase[] = [
   {
     fixture: 'release',
     event: 'release',
-    topic: 'public-repo / 0.0.1',
+    topic: 'public-repo',
     facts: ['baxterthehacker published', `[0.0.1 Initial release](${BAXTER}/releases/tag/0.0.1)`, '`0.0.1`'],
   },
   {
