@@ -49,7 +49,7 @@ const bitbucket = forgeSuite({
   header: 'X-Event-Key',
   cases,
   unsupported: { event: 'pullrequest:teleported', body: fixture('bitbucket2', 'pull_request_created_or_updated'), eventType: 'pullrequest:teleported' },
-  lacking: { event: 'issue:created', body: without('bitbucket2', 'issue_created', 'issue.links') },
+  lacking: { event: 'issue:created', body: without('bitbucket2', 'issue_created', 'issue.links'), field: 'payload.issue.links' },
   branches: { fixture: 'push', event: 'repo:push', naming: 'develop,master', notNaming: 'develop' },
 });
 

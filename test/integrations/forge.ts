@@ -28,8 +28,9 @@ export interface Forge {
   cases: readonly FixtureCase[];
   /** A header value the integration does not support, and the event type it is reported as. */
   unsupported: { event: string; body: string; eventType: string };
-  /** A fixture whose body lacks a field the integration needs (posted with `event`). */
-  lacking: { event: string; body: string };
+  /** A fixture whose body lacks a field the integration needs (posted with `event`), and that
+   * field's path as the error names it. */
+  lacking: { event: string; body: string; field: string };
   /** A push fixture and two `branches` values: one naming its branch (posts), one not (posts nothing). */
   branches?: { fixture: string; event: string; naming: string; notNaming: string };
 }
@@ -81,6 +82,7 @@ export function forgeSuite(forge: Forge): Test<{ server: TestServer }> {
     const response = await postWebhook(server, forge.integration, bot, { body: forge.lacking.body, query: { stream: 'Verona' }, headers: { [forge.header]: forge.lacking.event } });
     assert.is(response.status, 400, JSON.stringify(response.body));
     assert.is(response.body.result, 'error');
+    assert.ok(String(response.body.msg).includes(forge.lacking.field), String(response.body.msg));
     assert.equal(await postedBy(hamlet, bot.id), []);
   });
 

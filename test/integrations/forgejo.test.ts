@@ -9,7 +9,7 @@ const forgejo = forgeSuite({
   header: 'X-Forgejo-Event',
   cases: giteaCases.filter((c) => ['push__5_commits', 'pull_request__merged', 'issue_comment__new'].includes(c.fixture)),
   unsupported: { event: 'wiki', body: JSON.stringify({ action: 'created' }), eventType: 'wiki' },
-  lacking: { event: 'pull_request', body: without('gitea', 'pull_request__opened', 'pull_request.html_url') },
+  lacking: { event: 'pull_request', body: without('gitea', 'pull_request__opened', 'pull_request.html_url'), field: 'payload.pull_request.html_url' },
 });
 
 forgejo.run();

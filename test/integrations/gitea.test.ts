@@ -9,7 +9,7 @@ const gitea = forgeSuite({
   header: 'X-Gitea-Event',
   cases: giteaCases,
   unsupported: { event: 'wiki', body: JSON.stringify({ action: 'created' }), eventType: 'wiki' },
-  lacking: { event: 'issues', body: without('gitea', 'issues__opened', 'issue.number') },
+  lacking: { event: 'issues', body: without('gitea', 'issues__opened', 'issue.number'), field: 'payload.issue.number' },
   branches: { fixture: 'push__5_commits', event: 'push', naming: 'changes,d', notNaming: 'changes,development' },
 });
 

@@ -103,7 +103,7 @@ const github = forgeSuite({
   header: 'X-GitHub-Event',
   cases,
   unsupported: { event: 'sponsorship', body: JSON.stringify({ action: 'created', sender: { login: 'octocat' } }), eventType: 'sponsorship:created' },
-  lacking: { event: 'pull_request', body: without('github', 'pull_request__opened', 'pull_request.html_url') },
+  lacking: { event: 'pull_request', body: without('github', 'pull_request__opened', 'pull_request.html_url'), field: 'payload.pull_request.html_url' },
 });
 
 github('the title is in the message when the URL names the topic', async ({ server }) => {

@@ -67,7 +67,7 @@ const gitlab = forgeSuite({
   header: 'X-Gitlab-Event',
   cases,
   unsupported: { event: 'Merge Request Hook', body: JSON.stringify({ object_attributes: { action: 'teleported' } }), eventType: 'Merge Request Hook teleported' },
-  lacking: { event: 'Push Hook', body: without('gitlab', 'push_hook', 'user_name') },
+  lacking: { event: 'Push Hook', body: without('gitlab', 'push_hook', 'user_name'), field: 'payload.user_name' },
   branches: { fixture: 'push_hook', event: 'Push Hook', naming: 'master,tomek', notNaming: 'master' },
 });
 
