@@ -56,7 +56,8 @@ function committers(commits: readonly Commit[]): [string, number][] {
   return [...sorted.slice(0, COMMITTERS_LIMIT), ['others', others]];
 }
 
-const listing = (names: readonly string[]): string => (names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+/** "A", "A and B", "A, B and C". */
+export const listing = (names: readonly string[]): string => (names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
 
 /** The commit list: each commit's first line, short hash and link; past the limit, a count. */
 export function commitList(commits: readonly Commit[], total = commits.length, truncated = false): string {

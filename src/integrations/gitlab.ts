@@ -3,7 +3,7 @@
 // issue or merge request ("Merge Request Hook merge") or by what a note is on ("Note Hook Issue").
 import type { EventHandler, Integration, WebhookInput } from './integration.js';
 import type { Payload } from './payload.js';
-import { branchTopic, branchWanted, commentAction, itemMessage, itemTopic, link, pushMessage, quote, refName, releaseMessage, shortSha, tagMessage, titleShown } from './git.js';
+import { branchTopic, branchWanted, commentAction, itemMessage, itemTopic, link, listing, pushMessage, quote, refName, releaseMessage, shortSha, tagMessage, titleShown } from './git.js';
 
 const EMPTY_SHA = '0000000000000000000000000000000000000000';
 
@@ -12,7 +12,7 @@ const project = (p: Payload): string => p.at('project', 'name').str();
 /** "A, B and C": the names of an issue's or merge request's assignees. */
 function assignees(p: Payload): string | undefined {
   const names = p.get('assignees').optList().map((user) => user.get('name').str());
-  return names.length === 0 ? undefined : names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return names.length === 0 ? undefined : listing(names);
 }
 
 /** What an issue or merge request action reads as. */
