@@ -241,6 +241,10 @@ const handlers: Record<string, EventHandler> = {
   create: ({ payload }) => ({ topic: repo(payload), content: `${sender(payload)} created the ${payload.get('ref_type').str()} \`${payload.get('ref').str()}\`.` }),
   delete: ({ payload }) => ({ topic: repo(payload), content: `${sender(payload)} deleted the ${payload.get('ref_type').str()} \`${payload.get('ref').str()}\`.` }),
   fork: ({ payload }) => ({ topic: repo(payload), content: `${sender(payload)} forked ${link(payload.at('forkee', 'full_name').str(), payload.at('forkee', 'html_url').str())}.` }),
+  star: ({ payload }) => {
+    const action = payload.get('action').str() === 'created' ? 'starred' : 'unstarred';
+    return { topic: repo(payload), content: `${link(sender(payload), payload.at('sender', 'html_url').str())} ${action} ${link(payload.at('repository', 'full_name').str(), payload.at('repository', 'html_url').str())}.` };
+  },
   watch: ({ payload }) => ({ topic: repo(payload), content: `${sender(payload)} starred ${link(payload.at('repository', 'full_name').str(), payload.at('repository', 'html_url').str())}.` }),
 
   // Events Zulip knows and leaves unposted.

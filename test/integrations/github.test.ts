@@ -89,6 +89,7 @@ const cases: FixtureCase[] = [
     topic: 'public-repo',
     facts: ['baxterthehacker published', `[0.0.1 Initial release](${BAXTER}/releases/tag/0.0.1)`, '`0.0.1`'],
   },
+  { fixture: 'star', event: 'star', topic: 'Hello-World', facts: ['[Codertocat](https://github.com/Codertocat) starred [Codertocat/Hello-World](https://github.com/Codertocat/Hello-World).'] },
   {
     fixture: 'workflow_run__completed_failure',
     event: 'workflow_run',
