@@ -4,7 +4,7 @@
 import type * as schemas from '../../schemas/index.js';
 import { errors } from '../errors.js';
 import { integrations } from '../integrations/index.js';
-import { UnsupportedEvent, type Integration, type WebhookInput, type WebhookMessage } from '../integrations/integration.js';
+import { entryOf, UnsupportedEvent, type Integration, type WebhookInput, type WebhookMessage } from '../integrations/integration.js';
 import { passesEventFilters } from '../integrations/eventFilter.js';
 import { Payload, PayloadError } from '../integrations/payload.js';
 import { parseClientJson } from '../http/json.js';
@@ -30,8 +30,7 @@ function parseBody(request: WebhookRequest): Payload {
 function read(integration: Integration, input: WebhookInput, wanted: (eventType: string) => boolean): WebhookMessage[] {
   try {
     const eventType = integration.eventType(input);
-    // Own properties only: an event named `constructor` is no handler of Object's.
-    const handler = Object.hasOwn(integration.events, eventType) ? integration.events[eventType] : undefined;
+    const handler = entryOf(integration.events, eventType);
     if (!handler) throw new UnsupportedEvent(eventType);
     if (!wanted(eventType)) return [];
     const made = handler(input);

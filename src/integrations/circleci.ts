@@ -2,7 +2,7 @@
 // test ping of a webhook being set up. The topic is the project; the message tells the outcome, the
 // pipeline, and the commit that triggered it (GitHub and Bitbucket pipelines carry it under
 // `pipeline.vcs`, GitLab ones under `pipeline.trigger_parameters.gitlab`).
-import type { Integration } from './integration.js';
+import { entryOf, type Integration } from './integration.js';
 import type { Payload } from './payload.js';
 
 /** How an outcome reads after "Workflow … of pipeline #n" (an outcome CircleCI adds later reads as sent). */
@@ -14,7 +14,7 @@ const outcomes: Readonly<Record<string, string>> = {
   error: 'had an error',
 };
 
-const outcome = (status: string): string => (Object.hasOwn(outcomes, status) ? outcomes[status]! : status);
+const outcome = (status: string): string => entryOf(outcomes, status) ?? status;
 
 /** Git's abbreviation as Zulip's git integrations show it. */
 const shortSha = (sha: string): string => sha.slice(0, 11);

@@ -61,3 +61,7 @@ export class UnsupportedEvent extends Error {
 export function unsupported(eventType: string): never {
   throw new UnsupportedEvent(eventType);
 }
+
+/** A table's own entry for a key from a payload, or undefined: a key such as `constructor` names no
+ * entry, whatever Object's prototype has. */
+export const entryOf = <V>(table: Readonly<Record<string, V>>, key: string): V | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);

@@ -5,7 +5,7 @@
 // is the URL's, or the payload's `channel` without its # or @, or "(no topic)"; `username` and
 // `icon_url` name a Slack sender and are not used (the bot posts). A payload with nothing to show
 // posts nothing.
-import type { Integration } from './integration.js';
+import { entryOf, type Integration } from './integration.js';
 import { PayloadError, type Payload } from './payload.js';
 import { fromMrkdwn } from './slackMrkdwn.js';
 import { richText } from './slackRichText.js';
@@ -60,8 +60,7 @@ const blockRenderers: Readonly<Record<string, (block: Payload) => string>> = {
 /** A block as Markdown; the interactive ones (actions, input) and those Zulip leaves out render as
  * nothing. */
 function block(item: Payload): string {
-  const type = item.get('type').str();
-  const render = Object.hasOwn(blockRenderers, type) ? blockRenderers[type] : undefined;
+  const render = entryOf(blockRenderers, item.get('type').str());
   return render ? render(item) : '';
 }
 
