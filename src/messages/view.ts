@@ -2,7 +2,7 @@
 // apply_markdown and client_gravatar, so one object per combination serves every recipient.
 import type { RealmView } from '../organization/state.js';
 import { apiEmail, avatarUrlFor } from '../users/view.js';
-import type { MessageRecord, ReactionRecord } from './records.js';
+import type { MessageRecord, ReactionRecord, SubmessageRecord } from './records.js';
 
 export interface MessageViewOptions {
   applyMarkdown: boolean;
@@ -16,6 +16,19 @@ export const reactionView = (reaction: ReactionRecord) => ({
   reaction_type: reaction.reactionType,
   user_id: reaction.userId,
 });
+
+/** A submessage as message objects list it (Zulip's SubMessage.get_raw_db_rows). */
+export const submessageView = (messageId: number, submessage: SubmessageRecord) => ({
+  id: submessage.id,
+  message_id: messageId,
+  sender_id: submessage.senderId,
+  msg_type: submessage.msgType,
+  content: submessage.content,
+});
+
+/** Zulip's "/me" status messages: one line starting "/me " that renders as a single paragraph. */
+export const isMeMessage = (content: string, renderedContent: string): boolean =>
+  content.startsWith('/me ') && !content.includes('\n') && renderedContent.startsWith('<p>') && renderedContent.endsWith('</p>');
 
 export function messageView(state: RealmView, message: MessageRecord, fakeDomain: string, options: MessageViewOptions) {
   const sender = state.users.get(message.senderId)!;
@@ -44,8 +57,8 @@ export function messageView(state: RealmView, message: MessageRecord, fakeDomain
     topic_links: [],
     timestamp: message.timestamp,
     type: message.type,
-    is_me_message: message.content.startsWith('/me '),
+    is_me_message: isMeMessage(message.content, message.renderedContent),
     reactions: (message.reactions ?? []).map(reactionView),
-    submessages: [],
+    submessages: message.submessages?.map((submessage) => submessageView(message.id, submessage)) ?? [],
   };
 }
