@@ -16,7 +16,7 @@ export interface Poll {
   kind: 'poll';
   question: string;
   options: PollOption[];
-  /** The idx the user's next new option takes (Zulip's my_idx). */
+  /** The idx the user's next new option takes (Zulip's my_idx): one no option of theirs has. */
   nextIdx: number;
 }
 
@@ -31,6 +31,7 @@ export interface TodoList {
   kind: 'todo';
   title: string;
   tasks: Task[];
+  /** The key the user's next new task takes (one no task of theirs has). */
   nextIdx: number;
 }
 
@@ -49,12 +50,13 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : ''
 
 function pollOf(extra: Data, events: Submessage[], authorId: number, meId: number): Poll {
   const options = new Map<string, PollOption>();
+  // Zulip's clients drop an option whose text is already there (a /poll may list one twice).
   const add = (key: string, option: string) => {
-    if (!options.has(key)) options.set(key, { key, option, voters: [] });
+    if (![...options.values()].some((existing) => existing.option === option)) options.set(key, { key, option, voters: [] });
   };
   (Array.isArray(extra.options) ? extra.options : []).forEach((option, index) => add(`canned,${index}`, text(option)));
   let question = text(extra.question);
-  let nextIdx = 0;
+  let nextIdx = 1;
   for (const { sender_id, content } of events) {
     const data = parsed(content);
     if (data?.type === 'new_option' && typeof data.idx === 'number') {
@@ -72,23 +74,26 @@ function pollOf(extra: Data, events: Submessage[], authorId: number, meId: numbe
 
 function todoOf(extra: Data, events: Submessage[], authorId: number, meId: number): TodoList {
   const tasks = new Map<string, Task>();
+  // As for poll options: a task whose name is in use is dropped.
   const add = (key: string, data: Data) => {
-    if (!tasks.has(key)) tasks.set(key, { key, task: text(data.task), desc: text(data.desc), completed: data.completed === true });
+    const task = text(data.task);
+    if (![...tasks.values()].some((existing) => existing.task === task)) tasks.set(key, { key, task, desc: text(data.desc), completed: data.completed === true });
   };
   (Array.isArray(extra.tasks) ? (extra.tasks as Data[]) : []).forEach((task, index) => add(`${index},canned`, task));
-  let title = text(extra.task_list_title);
-  let nextIdx = 0;
+  let title = text(extra.task_list_title) || 'Task list';
+  // Zulip's todo widget counts from 1 and moves past its count before sending (its first task is 2).
+  let lastIdx = 1;
   for (const { sender_id, content } of events) {
     const data = parsed(content);
     if (data?.type === 'new_task' && typeof data.key === 'number') {
       add(`${data.key},${sender_id}`, data);
-      if (sender_id === meId) nextIdx = Math.max(nextIdx, data.key + 1);
+      if (sender_id === meId) lastIdx = Math.max(lastIdx, data.key + 1);
     } else if (data?.type === 'strike') {
       const task = tasks.get(text(data.key));
       if (task) task.completed = !task.completed;
     } else if (data?.type === 'new_task_list_title' && sender_id === authorId) title = text(data.title);
   }
-  return { kind: 'todo', title, tasks: [...tasks.values()], nextIdx };
+  return { kind: 'todo', title, tasks: [...tasks.values()], nextIdx: lastIdx + 1 };
 }
 
 /** The message's poll or to-do list as it stands, or null when it is no widget. */
