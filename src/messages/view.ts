@@ -26,9 +26,10 @@ export const submessageView = (messageId: number, submessage: SubmessageRecord) 
   content: submessage.content,
 });
 
-/** Zulip's "/me" status messages: one line starting "/me " that renders as a single paragraph. */
-export const isMeMessage = (content: string, renderedContent: string): boolean =>
-  content.startsWith('/me ') && !content.includes('\n') && renderedContent.startsWith('<p>') && renderedContent.endsWith('</p>');
+/** Zulip's "/me" status messages (Message.is_status_message): the content starts with "/me ",
+ * whatever follows (Zulip dropped its old one-paragraph condition); clients show the sender's name
+ * in place of "/me", the server renders the text as any other. */
+export const isMeMessage = (content: string): boolean => content.startsWith('/me ');
 
 export function messageView(state: RealmView, message: MessageRecord, fakeDomain: string, options: MessageViewOptions) {
   const sender = state.users.get(message.senderId)!;
@@ -57,7 +58,7 @@ export function messageView(state: RealmView, message: MessageRecord, fakeDomain
     topic_links: [],
     timestamp: message.timestamp,
     type: message.type,
-    is_me_message: isMeMessage(message.content, message.renderedContent),
+    is_me_message: isMeMessage(message.content),
     reactions: (message.reactions ?? []).map(reactionView),
     submessages: message.submessages?.map((submessage) => submessageView(message.id, submessage)) ?? [],
   };

@@ -145,7 +145,7 @@ function announceEdit(ctx: CommandContext, plan: EditPlan, byFlags: Map<number, 
     ...(source ? { stream_id: source.id, stream_name: source.name } : {}),
     ...(topic !== undefined || target !== undefined ? { propagate_mode: input.propagateMode, orig_subject: message.topic, subject: topic ?? message.topic, topic_links: [] } : {}),
     ...(target !== undefined ? { new_stream_id: target.id } : {}),
-    ...(content !== undefined ? { orig_content: message.content, orig_rendered_content: message.renderedContent, content, rendered_content: plan.rendered!.html, is_me_message: isMeMessage(content, plan.rendered!.html) } : {}),
+    ...(content !== undefined ? { orig_content: message.content, orig_rendered_content: message.renderedContent, content, rendered_content: plan.rendered!.html, is_me_message: isMeMessage(content) } : {}),
   };
   for (const [flags, userIds] of byFlags) ctx.emit({ ...base, flags: flagNames(flags) }, userIds);
   if (!source || (topic === undefined && target === undefined)) return;
