@@ -119,6 +119,7 @@ export { default as setTypingStatusForMessageEdit } from './set-typing-status-fo
 export { default as setTypingStatus } from './set-typing-status.js';
 export { default as startVideoCallAuthorization } from './start-video-call-authorization.js';
 export { default as subscribe } from './subscribe.js';
+export { default as submessage } from './submessage.js';
 export { default as unmuteUser } from './unmute-user.js';
 export { default as unsubscribe } from './unsubscribe.js';
 export { default as updateBotStorage } from './update-bot-storage.js';

@@ -9,6 +9,7 @@ import { recentConversations } from '../src/web/app/model/conversations.js';
 import { addFetched } from '../src/web/app/model/messages.js';
 import { FETCH_EVENT_TYPES, stateFromRegister, type ChatState, type RegisterAnswer } from '../src/web/app/model/state.js';
 import { countUnread } from '../src/web/app/model/unread.js';
+import { widgetOf } from '../src/web/app/model/widgets.js';
 import { apiNarrow, narrowHash, type Narrow } from '../src/web/app/narrow.js';
 import type { Message, QueuedEvent } from '../src/web/app/types.js';
 import type { ApiClient } from './helpers/client.js';
@@ -45,8 +46,8 @@ function shown(state: ChatState) {
       .map((window) => ({
         narrow: narrowHash(window.narrow),
         messages: window.ids.map((id) => {
-          const { content, subject, stream_id, flags, reactions } = state.messages.get(id)!;
-          return { id, content, subject, stream_id, flags: [...flags].sort(), reactions };
+          const { content, subject, stream_id, flags, reactions, submessages } = state.messages.get(id)!;
+          return { id, content, subject, stream_id, flags: [...flags].sort(), reactions, submessages };
         }),
       }))
       .sort((a, b) => a.narrow.localeCompare(b.narrow)),
@@ -85,6 +86,9 @@ test('register + events, applied by the web client, equals a fresh register and 
     const direct = await id(hamlet, '/messages', { type: 'direct', to: [users['othello@zulip.com']], content: 'Psst' });
     await id(hamlet, '/messages', { type: 'direct', to: [users['othello@zulip.com'], users['cordelia@zulip.com']], content: 'All three of us' });
     const gone = await id(hamlet, '/messages', { type: 'stream', to: verona, topic: 'model', content: 'Soon deleted' });
+    const poll = await id(hamlet, '/messages', { type: 'stream', to: verona, topic: 'model', content: '/poll Lunch?\nSoup\nSalad' });
+    const todo = await id(hamlet, '/messages', { type: 'direct', to: [users['othello@zulip.com']], content: '/todo Errands\nPost office' });
+    const widgetEvent = (client: ApiClient, messageId: number, event: Record<string, unknown>) => client.post('/submessage', { message_id: messageId, msg_type: 'widget', content: JSON.stringify(event) });
     const steps = [
       othello.post('/messages/flags', { messages: [first], op: 'add', flag: 'read' }),
       othello.post('/messages/flags', { messages: [second], op: 'add', flag: 'starred' }),
@@ -93,6 +97,9 @@ test('register + events, applied by the web client, equals a fresh register and 
       hamlet.post(`/messages/${second}/reactions`, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }),
       othello.post(`/messages/${direct}/reactions`, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }),
       iago.delete(`/messages/${gone}`),
+      widgetEvent(othello, poll, { type: 'vote', key: 'canned,0', vote: 1 }),
+      widgetEvent(iago, poll, { type: 'new_option', idx: 0, option: 'Stew' }),
+      widgetEvent(othello, todo, { type: 'strike', key: '0,canned' }),
       othello.post('/messages/flags', { messages: [first], op: 'remove', flag: 'read' }),
       othello.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: verona, property: 'is_muted', value: true }] }),
       othello.post('/users/me/subscriptions', { subscriptions: [{ name: 'Model test' }] }),
@@ -117,6 +124,10 @@ test('register + events, applied by the web client, equals a fresh register and 
     // The steps did change what is shown.
     assert.ok(state.unread.byId.has(first) && state.unread.mentions.has(second) && !state.messages.has(gone));
     assert.ok(state.messages.get(second)!.flags.includes('starred'));
+    const lunch = widgetOf(state.messages.get(poll)!, state.meId);
+    assert.equal(lunch?.kind === 'poll' && lunch.options.map(({ option, voters }) => [option, voters]), [['Soup', [users['othello@zulip.com']]], ['Salad', []], ['Stew', []]]);
+    const errands = widgetOf(state.messages.get(todo)!, state.meId);
+    assert.equal(errands?.kind === 'todo' && errands.tasks.map(({ task, completed }) => [task, completed]), [['Post office', true]]);
   } finally {
     await server.stop();
   }

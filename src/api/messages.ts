@@ -124,3 +124,6 @@ export const addReaction = (request: UserRequest, params: Params<typeof schemas.
 
 export const removeReaction = (request: UserRequest, params: Params<typeof schemas.removeReaction>) =>
   request.realm.ask('reactions.remove', request.user.userId, reactionInput(params));
+
+export const addSubmessage = (request: UserRequest, params: Params<typeof schemas.submessage>) =>
+  request.realm.ask('submessages.add', request.user.userId, { messageId: params.message_id, msgType: params.msg_type, content: params.content });

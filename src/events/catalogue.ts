@@ -165,6 +165,16 @@ export type ReactionEvent = View<typeof reactionView> & {
   user: { user_id: number; email: string; full_name: string; is_mirror_dummy: boolean };
 };
 
+/** A submessage added to a message (a poll's vote, a to-do list's task): `content` as sent. */
+export interface SubmessageEvent {
+  type: 'submessage';
+  msg_type: string;
+  content: string;
+  submessage_id: number;
+  sender_id: number;
+  message_id: number;
+}
+
 /** The user's muted users, whole, after a change. */
 export interface MutedUsersEvent {
   type: 'muted_users';
@@ -247,6 +257,7 @@ export type ZulipEvent =
   | ScheduledMessagesEvent
   | UserStatusEvent
   | ReactionEvent
+  | SubmessageEvent
   | MutedUsersEvent
   | UserSettingsEvent
   | LegacySettingsEvent

@@ -21,6 +21,17 @@ export interface MessageRecord {
   edits?: EditRecord[];
   /** Emoji reactions, oldest first (absent: none). */
   reactions?: ReactionRecord[];
+  /** Zulip's submessages (a poll's or to-do list's widget, then its events), oldest first
+   * (absent: none, as for most messages). */
+  submessages?: SubmessageRecord[];
+}
+
+/** One submessage: `content` is the JSON text as its sender gave it (Zulip's SubMessage). */
+export interface SubmessageRecord {
+  id: number;
+  senderId: number;
+  msgType: string;
+  content: string;
 }
 
 /** A new message's recipients and each one's flags, in the same order (two arrays rather than a

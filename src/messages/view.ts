@@ -3,7 +3,7 @@
 import { editTimes } from './history.js';
 import type { RealmView } from '../organization/state.js';
 import { apiEmail, avatarUrlFor } from '../users/view.js';
-import type { MessageRecord, ReactionRecord } from './records.js';
+import type { MessageRecord, ReactionRecord, SubmessageRecord } from './records.js';
 
 export interface MessageViewOptions {
   applyMarkdown: boolean;
@@ -17,6 +17,20 @@ export const reactionView = (reaction: ReactionRecord) => ({
   reaction_type: reaction.reactionType,
   user_id: reaction.userId,
 });
+
+/** A submessage as message objects list it (Zulip's SubMessage.get_raw_db_rows). */
+export const submessageView = (messageId: number, submessage: SubmessageRecord) => ({
+  id: submessage.id,
+  message_id: messageId,
+  sender_id: submessage.senderId,
+  msg_type: submessage.msgType,
+  content: submessage.content,
+});
+
+/** Zulip's "/me" status messages (Message.is_status_message): the content starts with "/me ",
+ * whatever follows (Zulip dropped its old one-paragraph condition); clients show the sender's name
+ * in place of "/me", the server renders the text as any other. */
+export const isMeMessage = (content: string): boolean => content.startsWith('/me ');
 
 export function messageView(state: RealmView, message: MessageRecord, fakeDomain: string, options: MessageViewOptions) {
   const sender = state.users.get(message.senderId)!;
@@ -46,8 +60,8 @@ export function messageView(state: RealmView, message: MessageRecord, fakeDomain
     timestamp: message.timestamp,
     ...editTimes(message),
     type: message.type,
-    is_me_message: message.content.startsWith('/me '),
+    is_me_message: isMeMessage(message.content),
     reactions: (message.reactions ?? []).map(reactionView),
-    submessages: [],
+    submessages: message.submessages?.map((submessage) => submessageView(message.id, submessage)) ?? [],
   };
 }

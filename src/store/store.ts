@@ -14,7 +14,8 @@
 //   groups   [realmId, groupId]           → GroupRecord (system groups included)
 //   channels [realmId, channelId]         → ChannelRecord
 //   subscriptions [realmId, channelId, userId] → SubscriptionRecord
-//   messages messageId                    → MessageRecord (message IDs are server-wide and increasing)
+//   messages messageId                    → MessageRecord (message IDs are server-wide and increasing),
+//                                          its reactions and submessages (polls, to-do lists) inside it
 //   senderMessages [senderId, messageId] → true; the messages a user sent, in order
 //   messageHeaders messageId              → MessageHeader: the message's place (channel, topic or
 //                                          participants), small enough to read thousands at once
@@ -101,7 +102,7 @@ import { hasKeys, OwnedTable, RealmTable } from './tables.js';
 import { RowChanges, UserMessageIndex } from './userMessages.js';
 import { ChannelTopics } from './channelTopics.js';
 
-export const idKinds = ['realm', 'user', 'channel', 'group', 'message', 'recipient', 'field', 'draft', 'scheduled', 'folder', 'linkifier', 'attachment', 'realmEmoji', 'savedSnippet', 'playground', 'navigationView', 'invite', 'notification'] as const;
+export const idKinds = ['realm', 'user', 'channel', 'group', 'message', 'recipient', 'field', 'draft', 'scheduled', 'folder', 'linkifier', 'attachment', 'realmEmoji', 'savedSnippet', 'playground', 'navigationView', 'invite', 'notification', 'submessage'] as const;
 export type IdKind = (typeof idKinds)[number];
 
 /** Where IDs come from instead of the store's own counters (a cluster's blocks of IDs). */

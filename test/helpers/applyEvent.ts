@@ -268,7 +268,8 @@ export function applyEvent(state: State, wire: { id?: number; type: string }, op
     case 'user_status':
       return applyStatus(state, event);
     case 'reaction':
-      // Register keeps no messages: reactions live in the message objects clients fetch.
+    case 'submessage':
+      // Register keeps no messages: reactions and submessages live in the message objects clients fetch.
       return;
     case 'muted_users':
       state.muted_users = event.muted_users;

@@ -11,6 +11,7 @@ import { withMentionFlags } from '../../messages/mentions.js';
 import { renderAs, type RenderedMessage } from '../../messages/render.js';
 import { relinkAttachments } from './attachments.js';
 import { flagNames, type MessageRecord } from '../../messages/records.js';
+import { isMeMessage } from '../../messages/view.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import { accessibleMessage } from './messageAccess.js';
@@ -144,7 +145,7 @@ function announceEdit(ctx: CommandContext, plan: EditPlan, byFlags: Map<number, 
     ...(source ? { stream_id: source.id, stream_name: source.name } : {}),
     ...(topic !== undefined || target !== undefined ? { propagate_mode: input.propagateMode, orig_subject: message.topic, subject: topic ?? message.topic, topic_links: [] } : {}),
     ...(target !== undefined ? { new_stream_id: target.id } : {}),
-    ...(content !== undefined ? { orig_content: message.content, orig_rendered_content: message.renderedContent, content, rendered_content: plan.rendered!.html, is_me_message: content.startsWith('/me ') } : {}),
+    ...(content !== undefined ? { orig_content: message.content, orig_rendered_content: message.renderedContent, content, rendered_content: plan.rendered!.html, is_me_message: isMeMessage(content) } : {}),
   };
   for (const [flags, userIds] of byFlags) ctx.emit({ ...base, flags: flagNames(flags) }, userIds);
   if (!source || (topic === undefined && target === undefined)) return;

@@ -30,6 +30,7 @@ import { webhookCommands } from './webhooks.js';
 import { botAdminCommands } from './botAdmin.js';
 import { mutedUserCommands } from './mutedUsers.js';
 import { reactionCommands } from './reactions.js';
+import { submessageCommands } from './submessages.js';
 import { realmCommands } from './realm.js';
 import { realmUpdateCommands } from './realmUpdate.js';
 import { realmEmojiCommands } from './realmEmoji.js';
@@ -43,7 +44,7 @@ import { scheduledCommands } from './scheduled.js';
 import { userCommands } from './users.js';
 import { importCommands } from './importRealm.js';
 
-export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...realmUpdateCommands, ...messageCheckCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...savedSnippetCommands, ...botStorageCommands, ...navigationViewCommands, ...linkifierCommands, ...playgroundCommands, ...scheduledCommands, ...pushCommands, ...notificationCommands, ...callCommands, ...reactionCommands, ...mutedUserCommands, ...attachmentCommands, ...realmEmojiCommands, ...avatarCommands, ...inviteCommands, ...presenceCommands, ...typingCommands, ...importCommands, ...webhookCommands, ...botAdminCommands };
+export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...realmUpdateCommands, ...messageCheckCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...savedSnippetCommands, ...botStorageCommands, ...navigationViewCommands, ...linkifierCommands, ...playgroundCommands, ...scheduledCommands, ...pushCommands, ...notificationCommands, ...callCommands, ...reactionCommands, ...mutedUserCommands, ...attachmentCommands, ...realmEmojiCommands, ...avatarCommands, ...inviteCommands, ...presenceCommands, ...typingCommands, ...importCommands, ...webhookCommands, ...botAdminCommands, ...submessageCommands };
 
 export type CommandName = keyof typeof commands;
 export type InputOf<N extends CommandName> = Parameters<(typeof commands)[N]['run']>[1];

@@ -6,6 +6,7 @@ import { errors } from '../../errors.js';
 import type { MessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
 import type { ReadContext } from '../context.js';
+import { rowHolders } from './rowHolders.js';
 
 /** The viewer's flags on the message (undefined: readable without holding it), or null when the
  * viewer may not read it. */
@@ -29,4 +30,18 @@ export function accessibleMessage(ctx: ReadContext, user: UserRecord, messageId:
   const access = message && messageAccess(ctx, user, message);
   if (!message || !access) throw errors.badRequest('Invalid message(s)');
   return { message, flags: access.flags };
+}
+
+/** Who hears of a change to a message (a reaction, a submessage): those who received it, the
+ * subscribers of a channel whose history they can read, and the acting user (Zulip's
+ * event_recipient_ids_for_action_on_messages). */
+export function messageAudience(ctx: ReadContext, message: MessageRecord, actorId: number): number[] {
+  const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
+  const ids = new Set<number>([actorId]);
+  for (const userId of rowHolders(ctx, message)) {
+    const sharedHistory = channel !== undefined && channel.historyPublicToSubscribers && ctx.state.isSubscribed(channel.id, userId);
+    const received = ctx.store.userMessages.get(userId, message.recipientId, message.id) !== undefined;
+    if (ctx.state.users.get(userId)?.isActive && (sharedHistory || received)) ids.add(userId);
+  }
+  return [...ids];
 }

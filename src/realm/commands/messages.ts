@@ -19,6 +19,7 @@ import { limits } from './limits.js';
 import { claimAttachments } from './attachments.js';
 import { queueNotifications } from './notifications.js';
 import { queueServiceDeliveries } from './serviceTriggers.js';
+import { attachWidget } from './submessages.js';
 
 /** Zulip's cap on messages per fetch. */
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -220,6 +221,7 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
     timestamp: ctx.now,
     client: options.client,
   };
+  attachWidget(ctx, message);
   const { mentions } = prepared.rendered;
   const flagsOf: number[] = [];
   for (const userId of recipients) {

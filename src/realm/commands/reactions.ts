@@ -5,12 +5,10 @@ import type { ReactionEvent } from '../../events/catalogue.js';
 import type { MessageRecord, ReactionRecord } from '../../messages/records.js';
 import { reactionView } from '../../messages/view.js';
 import { canonicalReactionType, checkEmojiRequest, emojiProblemMessages, requestedEmoji, type Emoji } from '../../users/emoji.js';
-import type { UserRecord } from '../../users/records.js';
 import { apiEmail } from '../../users/view.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { customEmojiOf } from './customEmoji.js';
-import { accessibleMessage } from './messageAccess.js';
-import { rowHolders } from './rowHolders.js';
+import { accessibleMessage, messageAudience } from './messageAccess.js';
 
 export interface ReactionInput {
   messageId: number;
@@ -29,19 +27,6 @@ function requested(ctx: CommandContext, name: string, code: string | undefined, 
 const isReaction = (reaction: ReactionRecord, code: string, type: string, userId?: number) =>
   reaction.emojiCode === code && reaction.reactionType === type && (userId === undefined || reaction.userId === userId);
 
-/** Who hears of a reaction: those who received the message, the subscribers of a channel whose
- * history they can read, and the reacting user (Zulip's event_recipient_ids_for_action_on_messages). */
-function audience(ctx: CommandContext, message: MessageRecord, reactor: UserRecord): number[] {
-  const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
-  const ids = new Set<number>([reactor.id]);
-  for (const userId of rowHolders(ctx, message)) {
-    const sharedHistory = channel !== undefined && channel.historyPublicToSubscribers && ctx.state.isSubscribed(channel.id, userId);
-    const received = ctx.store.userMessages.get(userId, message.recipientId, message.id) !== undefined;
-    if (ctx.state.users.get(userId)?.isActive && (sharedHistory || received)) ids.add(userId);
-  }
-  return [...ids];
-}
-
 /** Stores the message's new reactions and announces the change. */
 function saveReactions(ctx: CommandContext, message: MessageRecord, reactions: ReactionRecord[], change: { op: 'add' | 'remove'; reaction: ReactionRecord }): void {
   ctx.store.saveMessage({ ...message, reactions }, message);
@@ -53,7 +38,7 @@ function saveReactions(ctx: CommandContext, message: MessageRecord, reactions: R
     ...reactionView(change.reaction),
     user: { user_id: reactor.id, email: apiEmail(reactor, ctx.fakeEmailDomain), full_name: reactor.fullName, is_mirror_dummy: false },
   };
-  ctx.emit(event, audience(ctx, message, reactor));
+  ctx.emit(event, messageAudience(ctx, message, reactor.id));
 }
 
 export const reactionCommands = {

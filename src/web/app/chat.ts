@@ -219,4 +219,9 @@ export class Chat {
     const params = { emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type };
     return mine ? this.api.delete(`/messages/${message.id}/reactions`, params) : this.api.post(`/messages/${message.id}/reactions`, params);
   }
+
+  /** Adds an event to a message's poll or to-do list (a vote, an option, a task, a tick). */
+  submit(message: Message, event: Record<string, unknown>): Promise<unknown> {
+    return this.api.post('/submessage', { message_id: message.id, msg_type: 'widget', content: JSON.stringify(event) });
+  }
 }

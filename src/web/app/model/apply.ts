@@ -3,7 +3,7 @@
 import type { QueuedEvent } from '../types.js';
 import { applyChannel, applySubscription, noteTopic } from './channels.js';
 import { noteConversation } from './conversations.js';
-import { applyDelete, applyEdit, applyFlags, applyMessage, applyReaction, deletedIds } from './messages.js';
+import { applyDelete, applyEdit, applyFlags, applyMessage, applyReaction, applySubmessage, deletedIds } from './messages.js';
 import type { ChatState } from './state.js';
 import { applyTyping } from './typing.js';
 import { addUnread, moveUnread, removeUnread } from './unread.js';
@@ -48,6 +48,8 @@ export function applyEvent(state: ChatState, event: QueuedEvent, now: number): v
       return;
     case 'reaction':
       return applyReaction(state, event);
+    case 'submessage':
+      return applySubmessage(state, event);
     case 'subscription':
       return applySubscription(state, event);
     case 'stream':

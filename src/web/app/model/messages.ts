@@ -1,6 +1,6 @@
 // Messages and the windows of them fetched per narrow: a new message joins each window of a
-// narrow it belongs to that reaches the newest message; edits, deletions, flags and reactions
-// replace the message objects they change.
+// narrow it belongs to that reaches the newest message; edits, deletions, flags, reactions and
+// submessages (polls' and to-do lists' events) replace the message objects they change.
 import { matches, narrowHash, type Narrow } from '../narrow.js';
 import type { Message, QueuedEvent, Reaction } from '../types.js';
 import type { ChatState, MessageWindow } from './state.js';
@@ -99,4 +99,11 @@ export function applyReaction(state: ChatState, event: EventOf<'reaction'>): voi
     const reactions: Reaction[] = event.op === 'add' ? [...others, { emoji_name, emoji_code, reaction_type, user_id }] : others;
     return { ...message, reactions };
   });
+}
+
+export function applySubmessage(state: ChatState, event: EventOf<'submessage'>): void {
+  const { submessage_id: id, message_id, sender_id, msg_type, content } = event;
+  replace(state, message_id, (message) =>
+    message.submessages.some((submessage) => submessage.id === id) ? message : { ...message, submessages: [...message.submessages, { id, message_id, sender_id, msg_type, content }] },
+  );
 }

@@ -1,9 +1,11 @@
-// One message: who and when, the server's rendered HTML, reactions, and the actions on it (star,
-// react, and for the sender edit and delete). Re-rendered only when its message object changes.
+// One message: who and when, the server's rendered HTML, its poll or to-do list, reactions, and the
+// actions on it (star, react, and for the sender edit and delete). Re-rendered only when its message
+// object changes.
 import { Component } from 'preact';
 import type { Chat } from '../chat.js';
 import type { Message, Reaction } from '../types.js';
 import { messageTime, userName } from './names.js';
+import { Widget } from './Widget.js';
 
 interface Props {
   chat: Chat;
@@ -68,7 +70,10 @@ export class MessageRow extends Component<Props, State> {
             <span class="sender">{sender}</span> <time>{time}</time>
           </header>
           {editing === null ? (
-            <div class="content" dangerouslySetInnerHTML={{ __html: message.content }} />
+            <>
+              <div class="content" dangerouslySetInnerHTML={{ __html: message.content }} />
+              <Widget chat={chat} message={message} act={(action) => this.act(action)} />
+            </>
           ) : (
             <div class="edit">
               <label>
