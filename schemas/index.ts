@@ -151,3 +151,6 @@ export { default as uploadFile } from './upload-file.js';
 export { default as addFcmToken, default as removeFcmToken, default as removeApnsToken } from './push-token.js';
 export { default as addApnsToken } from './add-apns-token.js';
 export { default as unsubscribeMissedMessages } from './unsubscribe-missed-messages.js';
+export { default as createMessageReminder } from './create-message-reminder.js';
+export { default as deleteReminder } from './delete-reminder.js';
+export { default as getReminders } from './get-reminders.js';

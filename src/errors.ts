@@ -112,6 +112,7 @@ export const errors = {
   /** A parameter's part of the wrong type, named as the validator names it (`storage["key"]`). */
   notAString: (name: string) => new ApiError(400, 'BAD_REQUEST', `${name} is not a string`),
   navigationViewNotFound: () => new ApiError(404, 'BAD_REQUEST', 'Navigation view does not exist.'),
+  reminderNotFound: () => new ApiError(404, 'BAD_REQUEST', 'Reminder does not exist'),
   devOnly: () => new ApiError(400, 'BAD_REQUEST', 'DevAuthBackend not enabled.'),
   pushNotConfigured: () => new ApiError(400, 'PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.'),
   noActivePushDevice: () => new ApiError(400, 'NO_ACTIVE_PUSH_DEVICE', 'No active registered push device'),

@@ -22,6 +22,7 @@ import {
   updateUserGroupSubgroups,
 } from './groups.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
+import { createMessageReminder, deleteReminder, getReminders } from './reminders.js';
 import { createScheduledMessage, deleteScheduledMessage, getScheduledMessages, updateScheduledMessage } from './scheduled.js';
 import { updateRealm, updateUserSettingsDefaults } from './realm.js';
 import { deactivateCustomEmoji, getRealmEmoji, uploadCustomEmoji } from './realmEmoji.js';
@@ -197,6 +198,9 @@ export const routes: readonly Route[] = [
   userRoute('POST', '/scheduled_messages', schemas.createScheduledMessage, createScheduledMessage),
   userRoute('PATCH', '/scheduled_messages/{scheduled_message_id:int}', schemas.updateScheduledMessage, updateScheduledMessage),
   userRoute('DELETE', '/scheduled_messages/{scheduled_message_id:int}', schemas.deleteScheduledMessage, deleteScheduledMessage),
+  userRoute('GET', '/reminders', schemas.getReminders, getReminders),
+  userRoute('POST', '/reminders', schemas.createMessageReminder, createMessageReminder),
+  userRoute('DELETE', '/reminders/{reminder_id:int}', schemas.deleteReminder, deleteReminder),
 
   humanRoute('POST', '/mobile_push/register', schemas.registerPushDevice, registerPushDevice),
   userRoute('POST', '/mobile_push/e2ee/test_notification', schemas.e2eeTestNotify, sendTestPushNotification),
