@@ -154,3 +154,4 @@ export { default as unsubscribeMissedMessages } from './unsubscribe-missed-messa
 export { default as createMessageReminder } from './create-message-reminder.js';
 export { default as deleteReminder } from './delete-reminder.js';
 export { default as getReminders } from './get-reminders.js';
+export { default as reportMessage } from './report-message.js';

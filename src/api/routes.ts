@@ -23,6 +23,7 @@ import {
 } from './groups.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
 import { createMessageReminder, deleteReminder, getReminders } from './reminders.js';
+import { reportMessage } from './reports.js';
 import { createScheduledMessage, deleteScheduledMessage, getScheduledMessages, updateScheduledMessage } from './scheduled.js';
 import { updateRealm, updateUserSettingsDefaults } from './realm.js';
 import { deactivateCustomEmoji, getRealmEmoji, uploadCustomEmoji } from './realmEmoji.js';
@@ -218,6 +219,7 @@ export const routes: readonly Route[] = [
   userRoute('GET', '/messages', schemas.getMessages, getMessages),
   userRoute('GET', '/messages/matches_narrow', schemas.checkMessagesMatchNarrow, checkMessagesMatchNarrow),
   userRoute('GET', '/messages/{message_id:int}/read_receipts', schemas.getReadReceipts, getReadReceipts),
+  userRoute('POST', '/messages/{message_id:int}/report', schemas.reportMessage, reportMessage),
   userRoute('POST', '/messages/render', schemas.renderMessage, renderMessage),
   atRoot(userRoute('GET', '/thumbnail', schemas.getThumbnail, thumbnail)),
   uploadRoute('POST', '/user_uploads', schemas.uploadFile, uploadFile),

@@ -4,10 +4,10 @@
 // user's own clients.
 import { errors } from '../../errors.js';
 import { messageUrl } from '../../messages/links.js';
+import { listed, messageLinkSyntax, silentMention, truncated, unusedFence } from '../../messages/noticeText.js';
 import { reminderView } from '../../messages/objects.js';
 import type { MessageRecord, ScheduledMessageRecord } from '../../messages/records.js';
 import { realmUrl } from '../../organization/records.js';
-import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type ReadContext } from '../context.js';
 import { limits } from './limits.js';
 import { accessibleMessage } from './messageAccess.js';
@@ -17,26 +17,12 @@ import { checkFuture, storedTo, userScheduled } from './scheduled.js';
 /** Zulip's MAX_REMINDER_NOTE_LENGTH. */
 export const MAX_REMINDER_NOTE_LENGTH = 1000;
 
-const TRUNCATED = '\n[message truncated]';
 
 export interface ReminderInput {
   messageId: number;
   deliverAt: number;
   note?: string;
   client: string;
-}
-
-const silentMention = (user: Pick<UserRecord, 'fullName' | 'id'>): string => `@_**${user.fullName}|${user.id}**`;
-
-/** "A", "A and B", "A, B and C". */
-function listed(items: string[]): string {
-  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
-}
-
-/** A code fence longer than any run of backticks in the text, so the quote cannot be closed early. */
-function unusedFence(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
-  return '`'.repeat(Math.max(3, longest + 1));
 }
 
 /** The reminder's text as Zulip writes it: what was requested (with the note quoted), who said it
@@ -51,7 +37,7 @@ function reminderContent(ctx: ReadContext, message: MessageRecord, rawNote: stri
   const what = channel ? 'message' : 'direct message';
   let content = note ? `You requested a reminder for the following ${what}. Note:\n > ${note}\n\n` : `You requested a reminder for the following ${what}.\n\n`;
   let where: string;
-  if (channel) where = `in #**${channel.name}>${message.topic}@${message.id}**`;
+  if (channel) where = `in ${messageLinkSyntax(channel.name, message.topic, message.id)}`;
   else {
     const others = message.participants.filter((id) => id !== message.senderId);
     const shown = (others.length > 0 ? others : [message.senderId]).map((id) => silentMention(ctx.state.users.get(id) ?? { fullName: 'Unknown user', id }));
@@ -62,8 +48,7 @@ function reminderContent(ctx: ReadContext, message: MessageRecord, rawNote: stri
   content += `${who} ${link} ${where}:\n`;
   const fence = unusedFence(message.content);
   const room = limits.max_message_length - content.length - `${fence}quote\n\n${fence}`.length;
-  const quoted = message.content.length > room ? `${message.content.slice(0, room - TRUNCATED.length)}${TRUNCATED}` : message.content;
-  return `${content}${fence}quote\n${quoted}\n${fence}`;
+  return `${content}${fence}quote\n${truncated(message.content, room)}\n${fence}`;
 }
 
 export const reminderCommands = {

@@ -8,6 +8,7 @@ import type { ScheduledMessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { normalizeTopic, prepareMessage, sendMessage, storeMessage, type PreparedMessage } from './messages.js';
+import { globalTime } from '../../messages/noticeText.js';
 import { reminderView, scheduledMessageView } from '../../messages/objects.js';
 
 /** Zulip's SCHEDULED_MESSAGE_LATE_CUTOFF_MINUTES: a message this late is not sent. */
@@ -98,13 +99,12 @@ function fail(ctx: CommandContext, message: ScheduledMessageRecord, reason: stri
   const botId = ctx.state.realm.notificationBotId;
   const bot = botId === null ? undefined : ctx.state.users.get(botId);
   if (!bot) return;
-  const when = new Date(message.deliverAt * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
   const what = message.reminderFor === undefined ? 'The message you scheduled' : 'The reminder you scheduled';
   sendMessage(ctx, bot, {
     type: 'private',
     to: [sender.id],
     topic: null,
-    content: `${what} for <time:${when}> was not sent because of the following error:\n\n> ${reason}\n\n[View scheduled messages](#scheduled)`,
+    content: `${what} for ${globalTime(message.deliverAt)} was not sent because of the following error:\n\n> ${reason}\n\n[View scheduled messages](#scheduled)`,
     readBySender: true,
     client: 'Internal',
   });
