@@ -121,6 +121,7 @@ export const errors = {
   failedToConnectBouncer: () => new ApiError(502, 'FAILED_TO_CONNECT_BOUNCER', 'Network error while connecting to Zulip push notification service.'),
   bouncerServerError: () => new ApiError(502, 'INTERNAL_SERVER_ERROR_ON_BOUNCER', 'Internal server error on Zulip push notification service, retry later.'),
   videoCallsNotConfigured: () => new ApiError(400, 'BAD_REQUEST', 'Video calls are not configured on this server'),
+  bigBlueButtonNotConfigured: () => new ApiError(400, 'BAD_REQUEST', 'BigBlueButton is not configured.'),
   videoCallAuthorizationRequired: () => new ApiError(400, 'BAD_REQUEST', "Authorize the video call provider first (has_provider_token is false)"),
   videoCallFailed: () => new ApiError(400, 'BAD_REQUEST', 'Failed to create video call'),
   noFileGiven: () => new ApiError(400, 'BAD_REQUEST', 'You must specify a file to upload'),

@@ -35,7 +35,7 @@ import { getDefaultLogo, getEmojiData } from './static.js';
 import { getWebApp, getWebAsset } from './web.js';
 import { thumbnail } from './thumbnail.js';
 import { getAttachments, getFile, removeAttachment, uploadFile } from './uploads.js';
-import { completeCallAuthorization, createCall, startCallAuthorization } from './calls.js';
+import { completeCallAuthorization, createBigBlueButtonCall, createCall, startCallAuthorization } from './calls.js';
 import { addNavigationView, editNavigationView, getNavigationViews, removeNavigationView } from './navigationViews.js';
 import { addPlayground, removePlayground } from './playgrounds.js';
 import { addApnsToken, addFcmToken, registerPushDevice, removeApnsToken, removeFcmToken, sendTestPushNotification } from './push.js';
@@ -211,6 +211,7 @@ export const routes: readonly Route[] = [
   humanRoute('DELETE', '/users/me/apns_device_token', schemas.removeApnsToken, removeApnsToken),
 
   userRoute('POST', '/calls/provider/create', schemas.createVideoCall, createCall),
+  userRoute('GET', '/calls/bigbluebutton/create', schemas.createBigBlueButtonVideoCall, createBigBlueButtonCall),
   userRoute('GET', '/calls/provider/register', schemas.startVideoCallAuthorization, startCallAuthorization),
   publicRoute('GET', '/calls/provider/complete', schemas.completeVideoCallAuthorization, completeCallAuthorization),
 
