@@ -156,3 +156,4 @@ export { default as deleteReminder } from './delete-reminder.js';
 export { default as getReminders } from './get-reminders.js';
 export { default as reportMessage } from './report-message.js';
 export { default as createBigBlueButtonVideoCall } from './create-big-blue-button-video-call.js';
+export { default as testNotify } from './test-notify.js';

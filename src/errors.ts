@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'INTERNAL_SERVER_ERROR'
   | 'PUSH_SERVICE_NOT_CONFIGURED'
   | 'NO_ACTIVE_PUSH_DEVICE'
+  | 'INVALID_PUSH_DEVICE_TOKEN'
   | 'ADMIN_ACTION_REQUIRED'
   | 'FAILED_TO_CONNECT_BOUNCER'
   | 'EMAIL_NOT_SENT'
@@ -116,6 +117,7 @@ export const errors = {
   devOnly: () => new ApiError(400, 'BAD_REQUEST', 'DevAuthBackend not enabled.'),
   pushNotConfigured: () => new ApiError(400, 'PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.'),
   noActivePushDevice: () => new ApiError(400, 'NO_ACTIVE_PUSH_DEVICE', 'No active registered push device'),
+  invalidPushDeviceToken: () => new ApiError(400, 'INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized'),
   pushAdminActionRequired: () =>
     new ApiError(403, 'ADMIN_ACTION_REQUIRED', 'Push notification configuration issue on server, contact the server administrator or retry later.'),
   failedToConnectBouncer: () => new ApiError(502, 'FAILED_TO_CONNECT_BOUNCER', 'Network error while connecting to Zulip push notification service.'),

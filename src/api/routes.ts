@@ -38,7 +38,7 @@ import { getAttachments, getFile, removeAttachment, uploadFile } from './uploads
 import { completeCallAuthorization, createBigBlueButtonCall, createCall, startCallAuthorization } from './calls.js';
 import { addNavigationView, editNavigationView, getNavigationViews, removeNavigationView } from './navigationViews.js';
 import { addPlayground, removePlayground } from './playgrounds.js';
-import { addApnsToken, addFcmToken, registerPushDevice, removeApnsToken, removeFcmToken, sendTestPushNotification } from './push.js';
+import { addApnsToken, addFcmToken, registerPushDevice, removeApnsToken, removeFcmToken, sendLegacyTestPushNotification, sendTestPushNotification } from './push.js';
 import { getBotStorage, removeBotStorage, updateBotStorage } from './botStorage.js';
 import { createSavedSnippet, deleteSavedSnippet, editSavedSnippet, getSavedSnippets } from './savedSnippets.js';
 import { getRealmPresence, getUserPresence, updatePresence } from './presence.js';
@@ -205,6 +205,7 @@ export const routes: readonly Route[] = [
 
   humanRoute('POST', '/mobile_push/register', schemas.registerPushDevice, registerPushDevice),
   userRoute('POST', '/mobile_push/e2ee/test_notification', schemas.e2eeTestNotify, sendTestPushNotification),
+  userRoute('POST', '/mobile_push/test_notification', schemas.testNotify, sendLegacyTestPushNotification),
   humanRoute('POST', '/users/me/android_gcm_reg_id', schemas.addFcmToken, addFcmToken),
   humanRoute('DELETE', '/users/me/android_gcm_reg_id', schemas.removeFcmToken, removeFcmToken),
   humanRoute('POST', '/users/me/apns_device_token', schemas.addApnsToken, addApnsToken),
