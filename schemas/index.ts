@@ -157,3 +157,5 @@ export { default as getReminders } from './get-reminders.js';
 export { default as reportMessage } from './report-message.js';
 export { default as createBigBlueButtonVideoCall } from './create-big-blue-button-video-call.js';
 export { default as testNotify } from './test-notify.js';
+export { default as getFileTemporaryUrl } from './get-file-temporary-url.js';
+export { default as getTemporaryFile } from './get-temporary-file.js';

@@ -34,7 +34,7 @@ import { getServerSettings, health, ready } from './server.js';
 import { getDefaultLogo, getEmojiData } from './static.js';
 import { getWebApp, getWebAsset } from './web.js';
 import { thumbnail } from './thumbnail.js';
-import { getAttachments, getFile, removeAttachment, uploadFile } from './uploads.js';
+import { getAttachments, getFile, getFileTemporaryUrl, getTemporaryFile, removeAttachment, uploadFile } from './uploads.js';
 import { completeCallAuthorization, createBigBlueButtonCall, createCall, startCallAuthorization } from './calls.js';
 import { addNavigationView, editNavigationView, getNavigationViews, removeNavigationView } from './navigationViews.js';
 import { addPlayground, removePlayground } from './playgrounds.js';
@@ -231,6 +231,8 @@ export const routes: readonly Route[] = [
   atRoot(publicRoute('GET', '/user_avatars/{realm_id:int}/emoji/images/{file_name}', schemas.getPublicImage, publicImage('emoji/images'))),
   atRoot(publicRoute('GET', '/user_avatars/{realm_id:int}/avatars/{file_name}', schemas.getPublicImage, publicImage('avatars'))),
   atRoot(userRoute('GET', '/user_uploads/{realm_id:int}/{bucket}/{random}/{filename}', schemas.getFile, getFile)),
+  userRoute('GET', '/user_uploads/{realm_id_str:int}/{bucket}/{random}/{filename}', schemas.getFileTemporaryUrl, getFileTemporaryUrl),
+  atRoot(publicRoute('GET', '/user_uploads/temporary/{token}/{filename}', schemas.getTemporaryFile, getTemporaryFile)),
   userRoute('GET', '/attachments', schemas.getAttachments, getAttachments),
   userRoute('DELETE', '/attachments/{attachment_id:int}', schemas.removeAttachment, removeAttachment),
   userRoute('GET', '/messages/{message_id:int}', schemas.getMessage, getMessage),
