@@ -106,6 +106,9 @@ export interface Config {
   mail: MailSettings | null;
   /** Unset: the server offers no video calls. */
   videoProvider: VideoProvider | null;
+  /** The BigBlueButton server of GET /calls/bigbluebutton/create (Zulip's BIG_BLUE_BUTTON_URL and
+   * _SECRET); unset: none. */
+  bigBlueButton: { url: string; secret: string } | null;
   /** Outgoing-webhook bots' requests: the addresses (IPs or CIDRs) allowed besides the public
    * internet (loopback, private, link-local and metadata addresses are refused otherwise), and how
    * long a bot's server has to answer. */
@@ -208,6 +211,14 @@ function videoProviderSetting(raw: string | undefined): VideoProvider | null {
   throw new Error('PARLEY_VIDEO_PROVIDER must be {"kind": "jitsi", "serverUrl": …} or {"kind": "oauth", "authorizeUrl", "tokenUrl", "createMeetingUrl", "clientId", "clientSecret"}');
 }
 
+function bigBlueButtonSetting(env: NodeJS.ProcessEnv): { url: string; secret: string } | null {
+  const url = env.PARLEY_BIG_BLUE_BUTTON_URL ?? '';
+  const secret = env.PARLEY_BIG_BLUE_BUTTON_SECRET ?? '';
+  if (url === '' && secret === '') return null;
+  if (url === '' || secret === '' || !URL.canParse(url)) throw new Error('PARLEY_BIG_BLUE_BUTTON_URL (an http(s) URL) and PARLEY_BIG_BLUE_BUTTON_SECRET are set together');
+  return { url: url.replace(/\/+$/, ''), secret };
+}
+
 function s3Setting(env: NodeJS.ProcessEnv): S3Settings | null {
   const bucket = env.PARLEY_S3_BUCKET ?? '';
   if (bucket === '') return null;
@@ -250,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : null,
     mail: mailSetting(env),
     videoProvider: videoProviderSetting(env.PARLEY_VIDEO_PROVIDER),
+    bigBlueButton: bigBlueButtonSetting(env),
     outgoingWebhooks: {
       allow: (env.PARLEY_OUTGOING_WEBHOOK_ALLOW ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
       timeoutMs: intSetting(env, 'PARLEY_OUTGOING_WEBHOOK_TIMEOUT_MS', 10_000),

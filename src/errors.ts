@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'INTERNAL_SERVER_ERROR'
   | 'PUSH_SERVICE_NOT_CONFIGURED'
   | 'NO_ACTIVE_PUSH_DEVICE'
+  | 'INVALID_PUSH_DEVICE_TOKEN'
   | 'ADMIN_ACTION_REQUIRED'
   | 'FAILED_TO_CONNECT_BOUNCER'
   | 'EMAIL_NOT_SENT'
@@ -112,14 +113,17 @@ export const errors = {
   /** A parameter's part of the wrong type, named as the validator names it (`storage["key"]`). */
   notAString: (name: string) => new ApiError(400, 'BAD_REQUEST', `${name} is not a string`),
   navigationViewNotFound: () => new ApiError(404, 'BAD_REQUEST', 'Navigation view does not exist.'),
+  reminderNotFound: () => new ApiError(404, 'BAD_REQUEST', 'Reminder does not exist'),
   devOnly: () => new ApiError(400, 'BAD_REQUEST', 'DevAuthBackend not enabled.'),
   pushNotConfigured: () => new ApiError(400, 'PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.'),
   noActivePushDevice: () => new ApiError(400, 'NO_ACTIVE_PUSH_DEVICE', 'No active registered push device'),
+  invalidPushDeviceToken: () => new ApiError(400, 'INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized'),
   pushAdminActionRequired: () =>
     new ApiError(403, 'ADMIN_ACTION_REQUIRED', 'Push notification configuration issue on server, contact the server administrator or retry later.'),
   failedToConnectBouncer: () => new ApiError(502, 'FAILED_TO_CONNECT_BOUNCER', 'Network error while connecting to Zulip push notification service.'),
   bouncerServerError: () => new ApiError(502, 'INTERNAL_SERVER_ERROR_ON_BOUNCER', 'Internal server error on Zulip push notification service, retry later.'),
   videoCallsNotConfigured: () => new ApiError(400, 'BAD_REQUEST', 'Video calls are not configured on this server'),
+  bigBlueButtonNotConfigured: () => new ApiError(400, 'BAD_REQUEST', 'BigBlueButton is not configured.'),
   videoCallAuthorizationRequired: () => new ApiError(400, 'BAD_REQUEST', "Authorize the video call provider first (has_provider_token is false)"),
   videoCallFailed: () => new ApiError(400, 'BAD_REQUEST', 'Failed to create video call'),
   noFileGiven: () => new ApiError(400, 'BAD_REQUEST', 'You must specify a file to upload'),

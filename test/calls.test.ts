@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import { assertRequiresCredentials } from './helpers/assert.js';
 import { applyEvent, comparable, register, type Event } from './helpers/events.js';
 import { listenOnLoopback, type LoopbackServer } from './helpers/loopback.js';
-import { assertEventMatchesReference } from './helpers/reference.js';
+import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
+import { readSignedMeeting } from '../src/calls/bigBlueButton.js';
 import { startTestServer } from './helpers/server.js';
 
 const calls = suite('video calls');
@@ -120,6 +121,44 @@ calls('an OAuth provider: the flow sets has_provider_token (register and event);
   } finally {
     await server.stop();
     await provider.close();
+  }
+});
+
+calls('BigBlueButton: a signed join link per meeting, which only the server\'s secret verifies; refused when not configured', async () => {
+  const unconfigured = await startTestServer();
+  try {
+    const refused = await (await unconfigured.as('hamlet@zulip.com')).get('/calls/bigbluebutton/create', { meeting_name: 'standup' });
+    assert.equal({ status: refused.status, msg: refused.body.msg }, { status: 400, msg: 'BigBlueButton is not configured.' });
+  } finally {
+    await unconfigured.stop();
+  }
+  const secret = 'bbb-shared-secret';
+  const server = await startTestServer({ bigBlueButton: { url: 'https://bbb.example.org/bigbluebutton', secret } });
+  try {
+    const hamlet = await server.as('hamlet@zulip.com');
+    const hamletId = Number((await hamlet.get('/users/me')).body.user_id);
+    const voice = await hamlet.get('/calls/bigbluebutton/create', { meeting_name: 'standup', voice_only: true });
+    assert.is(voice.status, 200, JSON.stringify(voice.body));
+    assertMatchesReference('GET /calls/bigbluebutton/create', voice.body);
+    const url = String(voice.body.url);
+    assert.match(url, /^\/calls\/bigbluebutton\/join\?bigbluebutton=/);
+    const signed = new URL(url, 'https://x').searchParams.get('bigbluebutton')!;
+    const meeting = readSignedMeeting(secret, signed)!;
+    assert.match(meeting.meeting_id, /^zulip-\d{12}$/);
+    assert.equal({ ...meeting, meeting_id: '' }, { meeting_id: '', name: 'standup', lock_settings_disable_cam: true, moderator: hamletId });
+    assert.not.ok(url.includes(secret), 'the secret stays on the server');
+    assert.is(readSignedMeeting('another secret', signed), undefined);
+    const mac = signed.split(':')[1]!;
+    const forged = Buffer.from(JSON.stringify({ ...meeting, meeting_id: 'zulip-000000000001' })).toString('base64url');
+    assert.is(readSignedMeeting(secret, `${forged}:${mac}`), undefined, 'an edited meeting does not verify');
+    const video = await hamlet.get('/calls/bigbluebutton/create', { meeting_name: 'standup' });
+    const second = readSignedMeeting(secret, new URL(String(video.body.url), 'https://x').searchParams.get('bigbluebutton')!)!;
+    assert.is(second.lock_settings_disable_cam, false);
+    assert.is.not(second.meeting_id, meeting.meeting_id, 'a new meeting each time');
+    assert.is((await hamlet.get('/calls/bigbluebutton/create')).body.code, 'REQUEST_VARIABLE_MISSING');
+    await assertRequiresCredentials(server.anonymous, [['GET', '/calls/bigbluebutton/create']]);
+  } finally {
+    await server.stop();
   }
 });
 

@@ -127,4 +127,41 @@ push('the push endpoints require credentials', async ({ server }) => {
   ]);
 });
 
+push('the older test notification goes through the relay\'s token API to the user\'s tokens, or the one named', async ({ server, relay }) => {
+  const cordelia = await server.as('cordelia@zulip.com');
+  const cordeliaId = Number((await cordelia.get('/users/me')).body.user_id);
+  relay.behaviour = 'ok';
+  const none = await cordelia.post('/mobile_push/test_notification');
+  assert.equal([none.status, none.body.code], [400, 'NO_ACTIVE_PUSH_DEVICE']);
+  assert.is((await cordelia.post('/users/me/android_gcm_reg_id', { token: 'android-token' })).status, 200);
+  assert.is((await cordelia.post('/users/me/apns_device_token', { token: 'abc123', appid: 'org.zulip.Zulip' })).status, 200);
+  relay.requests.length = 0;
+  const all = await cordelia.post('/mobile_push/test_notification');
+  assert.is(all.status, 200, JSON.stringify(all.body));
+  assertMatchesReference('POST /mobile_push/test_notification', all.body);
+  const [request] = relay.requests;
+  assert.is(request!.path, '/api/v1/remotes/push/notify');
+  assert.is(request!.authorization, `Basic ${Buffer.from(CREDENTIALS).toString('base64')}`);
+  const body = request!.body as { user_id: number; android_devices: string[]; apple_devices: string[]; gcm_payload: Record<string, unknown>; apns_payload: { alert: { title: string; body: string }; custom: { zulip: Record<string, unknown> } } };
+  assert.equal({ user: body.user_id, android: body.android_devices, apple: body.apple_devices }, { user: cordeliaId, android: ['android-token'], apple: ['abc123'] });
+  assert.equal({ event: body.gcm_payload.event, user: body.gcm_payload.user_id }, { event: 'test', user: cordeliaId });
+  assert.is(typeof body.gcm_payload.time, 'number');
+  assert.is(body.apns_payload.alert.title, 'Test notification');
+  assert.match(body.apns_payload.alert.body, /^This is a test notification from .+ \(http.+\)\.$/);
+  assert.is(body.apns_payload.custom.zulip.event, 'test');
+
+  relay.requests.length = 0;
+  assert.is((await cordelia.post('/mobile_push/test_notification', { token: 'abc123' })).status, 200);
+  const named = relay.requests[0]!.body as { android_devices: string[]; apple_devices: string[] };
+  assert.equal([named.android_devices, named.apple_devices], [[], ['abc123']]);
+  relay.requests.length = 0;
+  const unknown = await cordelia.post('/mobile_push/test_notification', { token: 'not-registered' });
+  assert.equal([unknown.status, unknown.body.code, unknown.body.msg], [400, 'INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized']);
+  // (The reference's 400 answer is a oneOf of two identical error shapes, which no body matches exactly once.)
+  const othersToken = await (await server.as('hamlet@zulip.com')).post('/mobile_push/test_notification', { token: 'android-token' });
+  assert.is(othersToken.body.code, 'INVALID_PUSH_DEVICE_TOKEN', 'another user\'s token is not theirs to test');
+  assert.equal(relay.requests, [], 'refused tests reach no relay');
+  await assertRequiresCredentials(server.anonymous, [['POST', '/mobile_push/test_notification']]);
+});
+
 push.run();

@@ -15,6 +15,7 @@ import { download, upload, type Part } from './helpers/files.js';
 import { loadConfig } from '../src/config.js';
 import { startS3 } from './helpers/s3.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { TestClock } from './helpers/clock.js';
 
 /** A server on one storage backend, and what that backend holds under a key. */
 interface Backend {
@@ -236,6 +237,27 @@ for (const [name, start] of [['data directory', onDataDirectory], ['S3', onS3]] 
     assert.is((await download(prospero, url)).status, 404);
   });
 
+  uploads('a temporary URL serves the file without credentials, for whoever it was made for, until they lose the file or their key', async ({ server }) => {
+    const prospero = await server.as('prospero@zulip.com');
+    const url = String((await upload(prospero, [{ name: 'brief.txt', type: 'text/plain', bytes: 'temporary' }])).body.url);
+    const answer = await prospero.get(url);
+    assertMatchesReference('GET /user_uploads/{realm_id_str}/{filename}', answer.body);
+    const temporary = String(answer.body.url);
+    assert.match(temporary, /^\/user_uploads\/temporary\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\/brief\.txt$/);
+    const served = await download(server.anonymous, temporary);
+    assert.equal([served.status, served.type, served.bytes.toString()], [200, 'text/plain', 'temporary']);
+    const [token] = temporary.split('/').slice(-2);
+    const forged = `${Buffer.from(JSON.stringify([url.slice('/user_uploads/'.length), 1, 9e12])).toString('base64url')}.${token!.split('.')[1]}`;
+    assert.is((await download(server.anonymous, `/user_uploads/temporary/${forged}/brief.txt`)).status, 404, 'an edited token is refused');
+    const othello = await server.as('othello@zulip.com');
+    const refused = await othello.get(url);
+    assert.equal([refused.status, refused.body.msg], [400, 'You are not authorized to view this file.']);
+    assert.equal((await prospero.get('/user_uploads/1/ab/AAAAAAAAAAAAAAAAAAAAAAAA/none.txt')).body.msg, 'Invalid filename');
+    await prospero.post('/users/me/api_key/regenerate');
+    assert.is((await download(server.anonymous, temporary)).status, 404, 'a new API key revokes the URL');
+    await assertRequiresCredentials(server.anonymous, [['GET', url]]);
+  });
+
   uploads('credentials are required; register reports the upload limits', async ({ server }) => {
     await assertRequiresCredentials(server.anonymous, [['POST', '/user_uploads'], ['GET', '/attachments'], ['DELETE', '/attachments/1']]);
     const { state } = await register(await server.as('hamlet@zulip.com'), { fetch_event_types: ['realm'] });
@@ -265,3 +287,23 @@ s3Settings('PARLEY_S3_* set the bucket; a bad endpoint is refused, and a missing
 });
 
 s3Settings.run();
+
+const temporaryUrls = suite('temporary file URLs');
+
+temporaryUrls('a temporary URL lasts a minute, as Zulip\'s', async () => {
+  const clock = new TestClock();
+  const server = await startTestServer({ ...limits, clock });
+  try {
+    const hamlet = await server.as('hamlet@zulip.com');
+    const url = String((await upload(hamlet, [{ name: 'soon.txt', type: 'text/plain', bytes: 'gone soon' }])).body.url);
+    const temporary = String((await hamlet.get(url)).body.url);
+    clock.advance(59_000);
+    assert.is((await download(server.anonymous, temporary)).status, 200);
+    clock.advance(2_000);
+    assert.is((await download(server.anonymous, temporary)).status, 404, 'expired');
+  } finally {
+    await server.stop();
+  }
+});
+
+temporaryUrls.run();

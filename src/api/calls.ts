@@ -1,6 +1,7 @@
 // Video calls (spec endpoint 22) and the provider's OAuth flow.
 import type * as schemas from '../../schemas/index.js';
 import type { Params } from '../http/validation.js';
+import { joinPath, newMeetingId, signMeeting } from '../calls/bigBlueButton.js';
 import { authorizationUrl, createMeeting, exchangeCode, jitsiRoomUrl } from '../calls/provider.js';
 import { errors } from '../errors.js';
 import type { PublicRequest, UserRequest } from '../http/route.js';
@@ -26,6 +27,15 @@ export async function createCall(request: UserRequest) {
   if (url !== 'unauthorized') return { url };
   await request.realm.ask('calls.setToken', request.user.userId, { token: null });
   throw errors.videoCallAuthorizationRequired();
+}
+
+/** A BigBlueButton call (GET /calls/bigbluebutton/create): the signed join link of a new meeting
+ * the caller moderates. */
+export function createBigBlueButtonCall(request: UserRequest, params: Params<typeof schemas.createBigBlueButtonVideoCall>) {
+  const server = request.config.bigBlueButton;
+  if (!server) throw errors.bigBlueButtonNotConfigured();
+  const meeting = { meeting_id: newMeetingId(), name: params.meeting_name, lock_settings_disable_cam: params.voice_only ?? false, moderator: request.user.userId };
+  return { url: joinPath(signMeeting(server.secret, meeting)) };
 }
 
 /** Starts the OAuth flow: the URL to open in the user's browser. */

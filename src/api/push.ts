@@ -1,4 +1,4 @@
-// Mobile push endpoints: device registration and the E2EE test notification (spec endpoint 21).
+// Mobile push endpoints: device registration and the test notifications (spec endpoint 21).
 import type * as schemas from '../../schemas/index.js';
 import type { Params } from '../http/validation.js';
 import { errors } from '../errors.js';
@@ -29,6 +29,14 @@ export async function sendTestPushNotification(request: UserRequest, params: Par
     user_id: request.user.userId,
     devices: sealedDeliveries(devices, payload),
   });
+  return {};
+}
+
+/** The older test notification (POST /mobile_push/test_notification): through the relay's token
+ * API to the user's registered tokens, or the one named. */
+export async function sendLegacyTestPushNotification(request: UserRequest, params: Params<typeof schemas.testNotify>) {
+  const body = await request.realm.ask('push.testTokens', request.user.userId, { token: params.token });
+  await postToRelay(request.config.pushRelay, relayPaths.tokenNotify, body);
   return {};
 }
 

@@ -22,6 +22,8 @@ import {
   updateUserGroupSubgroups,
 } from './groups.js';
 import { deleteQueue, getEvents, issueSocketToken, register } from './events.js';
+import { createMessageReminder, deleteReminder, getReminders } from './reminders.js';
+import { reportMessage } from './reports.js';
 import { createScheduledMessage, deleteScheduledMessage, getScheduledMessages, updateScheduledMessage } from './scheduled.js';
 import { updateRealm, updateUserSettingsDefaults } from './realm.js';
 import { deactivateCustomEmoji, getRealmEmoji, uploadCustomEmoji } from './realmEmoji.js';
@@ -32,11 +34,11 @@ import { getServerSettings, health, ready } from './server.js';
 import { getDefaultLogo, getEmojiData } from './static.js';
 import { getWebApp, getWebAsset } from './web.js';
 import { thumbnail } from './thumbnail.js';
-import { getAttachments, getFile, removeAttachment, uploadFile } from './uploads.js';
-import { completeCallAuthorization, createCall, startCallAuthorization } from './calls.js';
+import { getAttachments, getFile, getFileTemporaryUrl, getTemporaryFile, removeAttachment, uploadFile } from './uploads.js';
+import { completeCallAuthorization, createBigBlueButtonCall, createCall, startCallAuthorization } from './calls.js';
 import { addNavigationView, editNavigationView, getNavigationViews, removeNavigationView } from './navigationViews.js';
 import { addPlayground, removePlayground } from './playgrounds.js';
-import { addApnsToken, addFcmToken, registerPushDevice, removeApnsToken, removeFcmToken, sendTestPushNotification } from './push.js';
+import { addApnsToken, addFcmToken, registerPushDevice, removeApnsToken, removeFcmToken, sendLegacyTestPushNotification, sendTestPushNotification } from './push.js';
 import { getBotStorage, removeBotStorage, updateBotStorage } from './botStorage.js';
 import { createSavedSnippet, deleteSavedSnippet, editSavedSnippet, getSavedSnippets } from './savedSnippets.js';
 import { getRealmPresence, getUserPresence, updatePresence } from './presence.js';
@@ -198,15 +200,20 @@ export const routes: readonly Route[] = [
   userRoute('POST', '/scheduled_messages', schemas.createScheduledMessage, createScheduledMessage),
   userRoute('PATCH', '/scheduled_messages/{scheduled_message_id:int}', schemas.updateScheduledMessage, updateScheduledMessage),
   userRoute('DELETE', '/scheduled_messages/{scheduled_message_id:int}', schemas.deleteScheduledMessage, deleteScheduledMessage),
+  userRoute('GET', '/reminders', schemas.getReminders, getReminders),
+  userRoute('POST', '/reminders', schemas.createMessageReminder, createMessageReminder),
+  userRoute('DELETE', '/reminders/{reminder_id:int}', schemas.deleteReminder, deleteReminder),
 
   humanRoute('POST', '/mobile_push/register', schemas.registerPushDevice, registerPushDevice),
   userRoute('POST', '/mobile_push/e2ee/test_notification', schemas.e2eeTestNotify, sendTestPushNotification),
+  userRoute('POST', '/mobile_push/test_notification', schemas.testNotify, sendLegacyTestPushNotification),
   humanRoute('POST', '/users/me/android_gcm_reg_id', schemas.addFcmToken, addFcmToken),
   humanRoute('DELETE', '/users/me/android_gcm_reg_id', schemas.removeFcmToken, removeFcmToken),
   humanRoute('POST', '/users/me/apns_device_token', schemas.addApnsToken, addApnsToken),
   humanRoute('DELETE', '/users/me/apns_device_token', schemas.removeApnsToken, removeApnsToken),
 
   userRoute('POST', '/calls/provider/create', schemas.createVideoCall, createCall),
+  userRoute('GET', '/calls/bigbluebutton/create', schemas.createBigBlueButtonVideoCall, createBigBlueButtonCall),
   userRoute('GET', '/calls/provider/register', schemas.startVideoCallAuthorization, startCallAuthorization),
   publicRoute('GET', '/calls/provider/complete', schemas.completeVideoCallAuthorization, completeCallAuthorization),
 
@@ -215,6 +222,7 @@ export const routes: readonly Route[] = [
   userRoute('GET', '/messages', schemas.getMessages, getMessages),
   userRoute('GET', '/messages/matches_narrow', schemas.checkMessagesMatchNarrow, checkMessagesMatchNarrow),
   userRoute('GET', '/messages/{message_id:int}/read_receipts', schemas.getReadReceipts, getReadReceipts),
+  userRoute('POST', '/messages/{message_id:int}/report', schemas.reportMessage, reportMessage),
   userRoute('POST', '/messages/render', schemas.renderMessage, renderMessage),
   atRoot(userRoute('GET', '/thumbnail', schemas.getThumbnail, thumbnail)),
   uploadRoute('POST', '/user_uploads', schemas.uploadFile, uploadFile),
@@ -224,6 +232,8 @@ export const routes: readonly Route[] = [
   atRoot(publicRoute('GET', '/user_avatars/{realm_id:int}/emoji/images/{file_name}', schemas.getPublicImage, publicImage('emoji/images'))),
   atRoot(publicRoute('GET', '/user_avatars/{realm_id:int}/avatars/{file_name}', schemas.getPublicImage, publicImage('avatars'))),
   atRoot(userRoute('GET', '/user_uploads/{realm_id:int}/{bucket}/{random}/{filename}', schemas.getFile, getFile)),
+  userRoute('GET', '/user_uploads/{realm_id_str:int}/{bucket}/{random}/{filename}', schemas.getFileTemporaryUrl, getFileTemporaryUrl),
+  atRoot(publicRoute('GET', '/user_uploads/temporary/{token}/{filename}', schemas.getTemporaryFile, getTemporaryFile)),
   userRoute('GET', '/attachments', schemas.getAttachments, getAttachments),
   userRoute('DELETE', '/attachments/{attachment_id:int}', schemas.removeAttachment, removeAttachment),
   userRoute('GET', '/messages/{message_id:int}', schemas.getMessage, getMessage),

@@ -3,7 +3,7 @@
 // (src/files/); the realm actor keeps the records and decides who may read what.
 import type * as schemas from '../../schemas/index.js';
 import { newPathId, servedInline, UPLOADS_PREFIX } from '../messages/attachments.js';
-import { FileStream, type UploadRequest, type UserRequest } from '../http/route.js';
+import { FileStream, type PublicRequest, type UploadRequest, type UserRequest } from '../http/route.js';
 import type { Params } from '../http/validation.js';
 import { errors } from '../errors.js';
 
@@ -21,7 +21,24 @@ const disposition = (inline: boolean, name: string) => `${inline ? 'inline' : 'a
 
 export async function getFile(request: UserRequest, params: Params<typeof schemas.getFile>) {
   const pathId = `${params.realm_id}/${params.bucket}/${params.random}/${params.filename}`;
-  const { name, contentType } = await request.realm.ask('attachments.access', request.user.userId, { pathId });
+  return serveFile(request, pathId, await request.realm.ask('attachments.access', request.user.userId, { pathId }));
+}
+
+/** A temporary URL for a file (GET /api/v1/user_uploads/{realm_id_str}/{filename}): usable without
+ * credentials for a minute. */
+export async function getFileTemporaryUrl(request: UserRequest, params: Params<typeof schemas.getFileTemporaryUrl>) {
+  const pathId = `${params.realm_id_str}/${params.bucket}/${params.random}/${params.filename}`;
+  const { token } = await request.realm.ask('attachments.temporaryToken', request.user.userId, { pathId });
+  return { url: `${UPLOADS_PREFIX}temporary/${token}/${encodeURIComponent(params.filename)}` };
+}
+
+/** Serving a temporary URL: no credentials, the token says whose access it is. */
+export async function getTemporaryFile(request: PublicRequest, params: Params<typeof schemas.getTemporaryFile>) {
+  const file = await request.realm.ask('attachments.redeemToken', null, { token: params.token });
+  return serveFile(request, file.pathId, file);
+}
+
+async function serveFile(request: PublicRequest, pathId: string, { name, contentType }: { name: string; contentType: string }) {
   const stored = await request.files.open(pathId);
   if (!stored) throw errors.fileNotFound();
   return new FileStream(stored.stream, stored.size, {

@@ -2,7 +2,7 @@
 // between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->` by `npm run docs`, and
 // test/docs.test.ts fails when a page's block differs from what the code makes now.
 import { readFileSync } from 'node:fs';
-import { unservedOperations } from '../api/coverage.js';
+import { routed, unservedOperations } from '../api/coverage.js';
 import { routes } from '../api/routes.js';
 import { integrations } from '../integrations/index.js';
 
@@ -26,14 +26,12 @@ const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 /** Every operation of Zulip's API reference, and whether Parley serves it (or why not). */
 function apiTable(): string {
   const spec = JSON.parse(readFileSync(referencePath, 'utf8')) as { paths: Record<string, Record<string, { summary?: string }>> };
-  const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
-  const routed = new Set(routes.filter((route) => !route.atRoot).map((route) => `${route.method} ${shape(route.path)}`));
   const rows = Object.entries(spec.paths).flatMap(([path, operations]) =>
     Object.entries(operations)
       .filter(([method]) => HTTP_METHODS.includes(method))
       .map(([method, operation]) => {
         const name = `${method.toUpperCase()} ${path}`;
-        const status = routed.has(`${method.toUpperCase()} ${shape(path)}`) ? 'served' : (unservedOperations[name] ?? 'not served');
+        const status = routed(routes, name) ? 'served' : (unservedOperations[name] ?? 'not served');
         return `| \`${name}\` | ${cell(operation.summary ?? '')} | ${cell(status)} |`;
       }),
   );

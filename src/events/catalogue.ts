@@ -6,7 +6,7 @@ import type { SubscriptionProperty } from '../channels/records.js';
 import type { groupView } from '../groups/view.js';
 import type { attachmentView } from '../messages/attachments.js';
 import type { linkifierView } from '../messages/linkifiers.js';
-import type { draftView, scheduledMessageView } from '../messages/objects.js';
+import type { draftView, reminderView, scheduledMessageView } from '../messages/objects.js';
 import type { savedSnippetView } from '../messages/savedSnippets.js';
 import type { playgroundView } from '../messages/playgrounds.js';
 import type { navigationViewView } from '../users/navigationViews.js';
@@ -147,6 +147,8 @@ export type ScheduledMessagesEvent =
   | { type: 'scheduled_messages'; op: 'update'; scheduled_message: View<typeof scheduledMessageView> }
   | { type: 'scheduled_messages'; op: 'remove'; scheduled_message_id: number };
 
+export type RemindersEvent = { type: 'reminders'; op: 'add'; reminders: View<typeof reminderView>[] } | { type: 'reminders'; op: 'remove'; reminder_id: number };
+
 export interface UserStatusEvent {
   type: 'user_status';
   user_id: number;
@@ -255,6 +257,7 @@ export type ZulipEvent =
   | SavedSnippetsEvent
   | NavigationViewEvent
   | ScheduledMessagesEvent
+  | RemindersEvent
   | UserStatusEvent
   | ReactionEvent
   | SubmessageEvent

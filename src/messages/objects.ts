@@ -1,4 +1,4 @@
-// The API objects of drafts and scheduled messages, as endpoints, register and events show them.
+// The API objects of drafts, scheduled messages and reminders, as endpoints, register and events show them.
 import type { DraftRecord, ScheduledMessageRecord } from './records.js';
 
 export const draftView = (draft: DraftRecord) => ({ id: draft.id, type: draft.type, to: draft.to, topic: draft.topic, content: draft.content, timestamp: draft.timestamp });
@@ -12,4 +12,15 @@ export const scheduledMessageView = (message: ScheduledMessageRecord) => ({
   rendered_content: message.renderedContent,
   scheduled_delivery_timestamp: message.deliverAt,
   failed: message.state === 'failed',
+});
+
+export const reminderView = (reminder: ScheduledMessageRecord) => ({
+  reminder_id: reminder.id,
+  type: 'private' as const,
+  to: [reminder.senderId],
+  content: reminder.content,
+  rendered_content: reminder.renderedContent,
+  scheduled_delivery_timestamp: reminder.deliverAt,
+  failed: reminder.state === 'failed',
+  reminder_target_message_id: reminder.reminderFor ?? 0,
 });

@@ -138,4 +138,7 @@ export interface ScheduledMessageRecord {
   state: 'scheduled' | 'failed';
   /** Why the last delivery failed. */
   failureMessage: string | null;
+  /** A reminder (Zulip's delivery type REMIND): the message it is about. The notification bot
+   * delivers it to its sender; GET /reminders, not GET /scheduled_messages, shows it. */
+  reminderFor?: number;
 }

@@ -132,6 +132,28 @@ export function tokenMessageBody(base: PayloadBase, summary: MessageSummary, tok
   };
 }
 
+/** Tokens as the relay's token API takes them: Android's (FCM) and Apple's (APNs). */
+export const tokensByKind = (tokens: readonly { kind: 'fcm' | 'apns'; token: string }[]) => ({
+  android: tokens.filter((token) => token.kind === 'fcm').map((token) => token.token),
+  apple: tokens.filter((token) => token.kind === 'apns').map((token) => token.token),
+});
+
+/** The relay token API's request body of a test notification (Zulip's send_test_push_notification). */
+export function tokenTestBody(base: PayloadBase, time: number, tokens: { android: string[]; apple: string[] }) {
+  return {
+    user_id: base.userId,
+    gcm_payload: { ...tokenBase(base), event: 'test', time },
+    gcm_options: { priority: 'high' },
+    apns_payload: {
+      alert: { title: 'Test notification', body: `This is a test notification from ${base.realmName} (${base.realmUrl}).` },
+      sound: 'default',
+      custom: { zulip: { ...tokenBase(base), event: 'test' } },
+    },
+    android_devices: tokens.android,
+    apple_devices: tokens.apple,
+  };
+}
+
 /** The relay token API's request body removing notifications of messages now read. */
 export function tokenRemoveBody(base: PayloadBase, messageIds: readonly number[], tokens: { android: string[]; apple: string[] }) {
   return {

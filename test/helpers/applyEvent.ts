@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import type { ChannelView, folderView, subscriptionView } from '../../src/channels/view.js';
 import type { MessageDetails, ZulipEvent } from '../../src/events/catalogue.js';
 import type { groupView } from '../../src/groups/view.js';
-import type { draftView, scheduledMessageView } from '../../src/messages/objects.js';
+import type { draftView, reminderView, scheduledMessageView } from '../../src/messages/objects.js';
 import type { savedSnippetView } from '../../src/messages/savedSnippets.js';
 import type { navigationViewView } from '../../src/users/navigationViews.js';
 import type { SettingValue } from '../../src/users/settings.js';
@@ -25,6 +25,7 @@ type Draft = ReturnType<typeof draftView>;
 type SavedSnippet = ReturnType<typeof savedSnippetView>;
 type NavigationView = ReturnType<typeof navigationViewView>;
 type Scheduled = ReturnType<typeof scheduledMessageView>;
+type Reminder = ReturnType<typeof reminderView>;
 type Group = ReturnType<typeof groupView>;
 type Bot = ReturnType<typeof botView>;
 type UserTopic = { stream_id: number; topic_name: string; last_updated: number; visibility_policy: number };
@@ -56,6 +57,7 @@ export interface State {
   saved_snippets?: SavedSnippet[];
   navigation_views?: NavigationView[];
   scheduled_messages?: Scheduled[];
+  reminders?: Reminder[];
   push_devices?: Record<string, unknown>;
   presences?: Record<string, unknown>;
   [key: string]: unknown;
@@ -329,6 +331,10 @@ export function applyEvent(state: State, wire: { id?: number; type: string }, op
       if (event.op === 'add') state.saved_snippets!.push(event.saved_snippet);
       else if (event.op === 'update') state.saved_snippets = state.saved_snippets!.map((existing) => (existing.id === event.saved_snippet.id ? event.saved_snippet : existing));
       else state.saved_snippets = state.saved_snippets!.filter((existing) => existing.id !== event.saved_snippet_id);
+      return;
+    case 'reminders':
+      if (event.op === 'add') state.reminders = [...state.reminders!, ...event.reminders].sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.reminder_id - b.reminder_id);
+      else state.reminders = state.reminders!.filter((existing) => existing.reminder_id !== event.reminder_id);
       return;
     case 'scheduled_messages':
       if (event.op === 'add') state.scheduled_messages = [...state.scheduled_messages!, ...event.scheduled_messages].sort(byDeliveryTime);

@@ -8,6 +8,7 @@ import type { MessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { messageAccess } from './messageAccess.js';
+import { isSignedBy, TEMPORARY_URL_SECONDS, temporaryToken, tokenClaim } from '../../files/temporaryUrl.js';
 
 export interface UploadInput {
   name: string;
@@ -109,5 +110,23 @@ export const attachmentCommands = {
     if (!record) throw errors.fileNotFound();
     if (!mayDownload(ctx, ctx.user, record)) throw errors.fileForbidden();
     return { name: record.name, contentType: record.contentType };
+  }),
+
+  /** A temporary URL's token for a file the user may read (Zulip's get-file-temporary-url). */
+  'attachments.temporaryToken': readCommand((ctx, input: { pathId: string }) => {
+    const record = ctx.state.attachmentByPath(input.pathId);
+    if (!record) throw errors.badRequest('Invalid filename');
+    if (!mayDownload(ctx, ctx.user, record)) throw errors.badRequest('You are not authorized to view this file.');
+    return { token: temporaryToken(ctx.user.apiKey, { pathId: input.pathId, userId: ctx.user.id, expires: ctx.now + TEMPORARY_URL_SECONDS }) };
+  }),
+
+  /** The file a temporary URL names, if its token is signed by its user, unexpired, and the user may
+   * still read the file. */
+  'attachments.redeemToken': readCommand((ctx, input: { token: string }) => {
+    const claim = tokenClaim(input.token);
+    const user = claim && ctx.state.users.get(claim.userId);
+    const record = claim && ctx.state.attachmentByPath(claim.pathId);
+    if (!claim || !user?.isActive || !record || claim.expires < ctx.now || !isSignedBy(user.apiKey, input.token) || !mayDownload(ctx, user, record)) throw errors.fileNotFound();
+    return { pathId: claim.pathId, name: record.name, contentType: record.contentType };
   }),
 };

@@ -40,11 +40,13 @@ import { pushCommands } from './push.js';
 import { notificationCommands } from './outbox.js';
 import { typingCommands } from './typing.js';
 import { registerCommands } from './register.js';
+import { reminderCommands } from './reminders.js';
+import { reportCommands } from './reports.js';
 import { scheduledCommands } from './scheduled.js';
 import { userCommands } from './users.js';
 import { importCommands } from './importRealm.js';
 
-export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...realmUpdateCommands, ...messageCheckCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...savedSnippetCommands, ...botStorageCommands, ...navigationViewCommands, ...linkifierCommands, ...playgroundCommands, ...scheduledCommands, ...pushCommands, ...notificationCommands, ...callCommands, ...reactionCommands, ...mutedUserCommands, ...attachmentCommands, ...realmEmojiCommands, ...avatarCommands, ...inviteCommands, ...presenceCommands, ...typingCommands, ...importCommands, ...webhookCommands, ...botAdminCommands, ...submessageCommands };
+export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...realmUpdateCommands, ...messageCheckCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...savedSnippetCommands, ...botStorageCommands, ...navigationViewCommands, ...linkifierCommands, ...playgroundCommands, ...scheduledCommands, ...pushCommands, ...notificationCommands, ...callCommands, ...reactionCommands, ...mutedUserCommands, ...attachmentCommands, ...realmEmojiCommands, ...avatarCommands, ...inviteCommands, ...presenceCommands, ...typingCommands, ...importCommands, ...webhookCommands, ...botAdminCommands, ...submessageCommands, ...reminderCommands, ...reportCommands };
 
 export type CommandName = keyof typeof commands;
 export type InputOf<N extends CommandName> = Parameters<(typeof commands)[N]['run']>[1];

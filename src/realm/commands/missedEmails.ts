@@ -4,6 +4,7 @@
 import { missedMessageMail, type MissedConversation } from '../../mail/missedMessages.js';
 import type { Mail } from '../../mail/transport.js';
 import type { EmailBatchRecord } from '../../messages/notifications.js';
+import { hashComponent } from '../../messages/links.js';
 import { Flag, type MessageRecord } from '../../messages/records.js';
 import { realmUrl } from '../../organization/records.js';
 import { realmProperty } from '../../organization/settings.js';
@@ -26,9 +27,6 @@ export interface DueEmail {
   messageIds: number[];
   mail: Mail;
 }
-
-/** Zulip's hash encoding of narrow operands (encodeHashComponent). */
-const hashComponent = (text: string): string => encodeURIComponent(text).replace(/[.()%]/g, (char) => ({ '.': '%2E', '(': '%28', ')': '%29', '%': '.' })[char]!);
 
 function conversationOf(ctx: ReadContext, user: UserRecord, message: MessageRecord, base: string): Omit<MissedConversation, 'messages'> & { key: string } {
   if (message.channelId !== null) {

@@ -6,7 +6,7 @@ import { visibilityPolicies } from '../../machines/topic.js';
 import { notificationTrigger, type NotificationCandidate } from '../../messages/notifications.js';
 import { Flag, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
 import { realmUrl } from '../../organization/records.js';
-import { e2eeMessagePayload, e2eeRemovePayload, plainText, tokenMessageBody, tokenRemoveBody, type MessageSummary, type PayloadBase } from '../../push/payloads.js';
+import { e2eeMessagePayload, e2eeRemovePayload, plainText, tokenMessageBody, tokenRemoveBody, tokensByKind, type MessageSummary, type PayloadBase } from '../../push/payloads.js';
 import type { OutboxRecord, PushRoute } from '../../push/records.js';
 import { relayPaths, sealedDeliveries } from '../../push/relay.js';
 import { userAvatarUrl } from '../../users/avatars.js';
@@ -124,7 +124,7 @@ export interface PushDelivery {
   body: object;
 }
 
-function payloadBase(ctx: ReadContext, userId: number): PayloadBase {
+export function payloadBase(ctx: ReadContext, userId: number): PayloadBase {
   const realm = ctx.state.realm;
   return { realmUrl: realmUrl(realm, ctx.config), realmName: realm.name, realmId: realm.id, userId };
 }
@@ -164,7 +164,7 @@ function delivery(ctx: ReadContext, row: OutboxRecord): PushDelivery | undefined
   }
   const tokens = ctx.store.pushTokens.ofOwner(owner);
   if (tokens.length === 0) return undefined;
-  const byKind = { android: tokens.filter((token) => token.kind === 'fcm').map((token) => token.token), apple: tokens.filter((token) => token.kind === 'apns').map((token) => token.token) };
+  const byKind = tokensByKind(tokens);
   return { id: row.id, path: relayPaths.tokenNotify, body: message ? tokenMessageBody(base, message, byKind) : tokenRemoveBody(base, row.messageIds, byKind) };
 }
 

@@ -3,7 +3,9 @@
 import { errors } from '../../errors.js';
 import { tokenKey, type PushDeviceRecord, type PushTokenRecord } from '../../push/records.js';
 import { decodePublicKey, isBase64 } from '../../push/seal.js';
+import { tokenTestBody, tokensByKind } from '../../push/payloads.js';
 import { readCommand, writeCommand, type ReadContext } from '../context.js';
+import { payloadBase } from './notifications.js';
 
 export type DeviceInput = Omit<PushDeviceRecord, 'registeredAt'>;
 
@@ -60,6 +62,15 @@ export const pushCommands = {
     // The relay receives the registration with each notification, so the device is usable at once.
     ctx.emit({ type: 'push_device', push_account_id: String(input.pushAccountId), status: 'active', error_code: null }, [user.id]);
     return {};
+  }),
+
+  /** The relay request of a test notification to the user's phones of the older registration, or
+   * to the one with this token. */
+  'push.testTokens': readCommand((ctx, input: { token?: string }) => {
+    if (!ctx.config.pushRelay) throw errors.pushNotConfigured();
+    const tokens = ctx.store.pushTokens.ofOwner(ctx.ownerOf(ctx.user.id)).filter((row) => input.token === undefined || row.token === input.token);
+    if (tokens.length === 0) throw input.token === undefined ? errors.noActivePushDevice() : errors.invalidPushDeviceToken();
+    return tokenTestBody(payloadBase(ctx, ctx.user.id), ctx.now, tokensByKind(tokens));
   }),
 
   /** The user's devices, or the one with this push account ID. */

@@ -26,6 +26,7 @@ import { profileFieldsInitialState } from './profileFields.js';
 import { presenceInitialState } from './presence.js';
 import { pushInitialState } from './push.js';
 import { realmInitialState } from './realmState.js';
+import { remindersInitialState } from './reminders.js';
 import { scheduledInitialState } from './scheduled.js';
 import { alertWordsInitialState, legacySettingsInitialState, settingDefaultsInitialState, settingsInitialState } from './settings.js';
 import { statusInitialState } from './status.js';
@@ -77,6 +78,7 @@ const fetchers = new Map<string, Fetcher>([
   ['alert_words', alertWordsInitialState],
   ['drafts', draftsInitialState],
   ['scheduled_messages', scheduledInitialState],
+  ['reminders', remindersInitialState],
   ['push_device', pushInitialState],
   ['video_calls', callsInitialState],
   ['has_provider_token', callsInitialState],
@@ -101,7 +103,6 @@ const fetchers = new Map<string, Fetcher>([
   ['realm_playgrounds', playgroundsInitialState],
   ['saved_snippets', savedSnippetsInitialState],
   ['navigation_views', navigationViewsInitialState],
-  ['reminders', empty('reminders', () => [])],
   ['onboarding_steps', () => ({ onboarding_steps: [], navigation_tour_video_url: null })],
 ]);
 

@@ -8,7 +8,8 @@ import type { ScheduledMessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { normalizeTopic, prepareMessage, sendMessage, storeMessage, type PreparedMessage } from './messages.js';
-import { scheduledMessageView } from '../../messages/objects.js';
+import { globalTime } from '../../messages/noticeText.js';
+import { reminderView, scheduledMessageView } from '../../messages/objects.js';
 
 /** Zulip's SCHEDULED_MESSAGE_LATE_CUTOFF_MINUTES: a message this late is not sent. */
 const LATE_CUTOFF_SECONDS = 10 * 60;
@@ -37,7 +38,7 @@ export interface RescheduleInput {
   client: string;
 }
 
-function checkFuture(ctx: CommandContext, deliverAt: number): void {
+export function checkFuture(ctx: CommandContext, deliverAt: number): void {
   if (deliverAt <= ctx.now) throw errors.badRequest('Scheduled delivery time must be in the future.');
 }
 
@@ -50,7 +51,7 @@ function addressee(type: ScheduledType, to: number | number[]): number[] {
 
 /** What GET /scheduled_messages shows as `to`: the channel, or the other participants (oneself for
  * a message to oneself). */
-function storedTo(sender: UserRecord, prepared: PreparedMessage): number | number[] {
+export function storedTo(sender: UserRecord, prepared: PreparedMessage): number | number[] {
   if (prepared.channel) return prepared.channel.id;
   const others = prepared.participants.filter((id) => id !== sender.id);
   return others.length > 0 ? others : [sender.id];
@@ -58,7 +59,7 @@ function storedTo(sender: UserRecord, prepared: PreparedMessage): number | numbe
 
 function own(ctx: CommandContext, sender: UserRecord, id: number): ScheduledMessageRecord {
   const message = ctx.store.scheduledMessages.get(ctx.ownerOf(sender.id), id);
-  if (!message) throw errors.badRequest('Scheduled message does not exist');
+  if (!message || message.reminderFor !== undefined) throw errors.badRequest('Scheduled message does not exist');
   return message;
 }
 
@@ -68,8 +69,23 @@ function nextState(message: ScheduledMessageRecord, event: ScheduledEvent) {
   return 'to' in outcome ? outcome.to : undefined;
 }
 
-const userScheduled = (ctx: ReadContext, userId: number): ScheduledMessageRecord[] =>
-  ctx.store.scheduledMessages.ofOwner(ctx.ownerOf(userId)).sort((a, b) => a.deliverAt - b.deliverAt || a.id - b.id);
+/** The user's scheduled messages (reminders: true, their reminders), earliest first. */
+export const userScheduled = (ctx: ReadContext, userId: number, reminders = false): ScheduledMessageRecord[] =>
+  ctx.store.scheduledMessages
+    .ofOwner(ctx.ownerOf(userId))
+    .filter((message) => (message.reminderFor !== undefined) === reminders)
+    .sort((a, b) => a.deliverAt - b.deliverAt || a.id - b.id);
+
+/** Tells the owner's clients that a scheduled message or reminder changed or went. Reminders have no
+ * update event: a changed one is removed and added again. */
+function announce(ctx: CommandContext, message: ScheduledMessageRecord, change: 'update' | 'remove'): void {
+  if (message.reminderFor === undefined) {
+    ctx.emit(change === 'update' ? { type: 'scheduled_messages', op: 'update', scheduled_message: scheduledMessageView(message) } : { type: 'scheduled_messages', op: 'remove', scheduled_message_id: message.id }, [message.senderId]);
+    return;
+  }
+  ctx.emit({ type: 'reminders', op: 'remove', reminder_id: message.id }, [message.senderId]);
+  if (change === 'update') ctx.emit({ type: 'reminders', op: 'add', reminders: [reminderView(message)] }, [message.senderId]);
+}
 
 /** Marks a scheduled message failed, tells the sender's clients, and has the notification bot tell
  * the sender why (not when the sender is deactivated: nobody would read it). */
@@ -79,16 +95,16 @@ function fail(ctx: CommandContext, message: ScheduledMessageRecord, reason: stri
   ctx.save('scheduledMessage', failed);
   const sender = ctx.state.users.get(message.senderId);
   if (!sender?.isActive) return;
-  ctx.emit({ type: 'scheduled_messages', op: 'update', scheduled_message: scheduledMessageView(failed) }, [sender.id]);
+  announce(ctx, failed, 'update');
   const botId = ctx.state.realm.notificationBotId;
   const bot = botId === null ? undefined : ctx.state.users.get(botId);
   if (!bot) return;
-  const when = new Date(message.deliverAt * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+  const what = message.reminderFor === undefined ? 'The message you scheduled' : 'The reminder you scheduled';
   sendMessage(ctx, bot, {
     type: 'private',
     to: [sender.id],
     topic: null,
-    content: `The message you scheduled for <time:${when}> was not sent because of the following error:\n\n> ${reason}\n\n[View scheduled messages](#scheduled)`,
+    content: `${what} for ${globalTime(message.deliverAt)} was not sent because of the following error:\n\n> ${reason}\n\n[View scheduled messages](#scheduled)`,
     readBySender: true,
     client: 'Internal',
   });
@@ -97,9 +113,13 @@ function fail(ctx: CommandContext, message: ScheduledMessageRecord, reason: stri
 /** The message as it would be sent now, or why it cannot be: the sender, the lateness, and every
  * check of sending again (rights, the channel, names in the text are as they are now). */
 function readyToSend(ctx: CommandContext, message: ScheduledMessageRecord): { sender: UserRecord; prepared: PreparedMessage } | { reason: string } {
-  const sender = ctx.state.users.get(message.senderId);
-  if (!sender?.isActive) return { reason: 'Account is deactivated' };
+  const owner = ctx.state.users.get(message.senderId);
+  if (!owner?.isActive) return { reason: 'Account is deactivated' };
   if (ctx.now > message.deliverAt + LATE_CUTOFF_SECONDS) return { reason: 'Message could not be sent at the scheduled time.' };
+  // A reminder comes from the notification bot, to its owner.
+  const botId = ctx.state.realm.notificationBotId;
+  const sender = message.reminderFor === undefined ? owner : botId === null ? undefined : ctx.state.users.get(botId);
+  if (!sender) return { reason: 'Notification bot is missing' };
   try {
     return { sender, prepared: prepareMessage(ctx, sender, { type: message.type, to: addressee(message.type, message.to), topic: message.topic, content: message.content }) };
   } catch (error) {
@@ -170,9 +190,9 @@ export const scheduledCommands = {
   }),
 
   'scheduled.delete': writeCommand((ctx, input: { id: number }) => {
-    const sender = ctx.user;
-    ctx.remove('scheduledMessage', own(ctx, sender, input.id));
-    ctx.emit({ type: 'scheduled_messages', op: 'remove', scheduled_message_id: input.id }, [sender.id]);
+    const message = own(ctx, ctx.user, input.id);
+    ctx.remove('scheduledMessage', message);
+    announce(ctx, message, 'remove');
     return {};
   }),
 
@@ -188,7 +208,7 @@ export const scheduledCommands = {
     }
     storeMessage(ctx, ready.sender, ready.prepared, { readBySender: message.readBySender, client: message.client });
     ctx.remove('scheduledMessage', message);
-    ctx.emit({ type: 'scheduled_messages', op: 'remove', scheduled_message_id: message.id }, [ready.sender.id]);
+    announce(ctx, message, 'remove');
     return {};
   }),
 

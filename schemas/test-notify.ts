@@ -1,0 +1,5 @@
+export default {
+  type: 'object',
+  properties: { token: { type: 'string' } },
+  additionalProperties: false,
+} as const;
