@@ -11,12 +11,14 @@ import type { Readable } from 'node:stream';
 import { x as extract } from 'tar';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { importRealm, type ImportSummary } from '../src/cli/zulipImport.js';
 import { LocalFileStorage } from '../src/files/local.js';
 import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
 import { download } from './helpers/files.js';
 import { register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
+import { TestClock } from './helpers/clock.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /** The file storage of the test server, which can hold an export's tarball at the door until the
@@ -46,14 +48,15 @@ class HeldStorage extends LocalFileStorage {
 }
 
 type ExportView = { id: number; acting_user_id: number; export_time: number; export_type: number; export_url: string | null; deleted_timestamp: number | null; failed_timestamp: number | null; pending: boolean };
-type Context = { server: TestServer; files: HeldStorage; dataDir: string };
+type Context = { server: TestServer; files: HeldStorage; dataDir: string; clock: TestClock };
 
 const exports = suite<Context>('data exports');
 
 exports.before(async (context) => {
   context.dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
   context.files = new HeldStorage(context.dataDir);
-  context.server = await startTestServer({ dataDir: context.dataDir }, { files: context.files });
+  context.clock = new TestClock();
+  context.server = await startTestServer({ dataDir: context.dataDir, clock: context.clock }, { files: context.files });
 });
 exports.after(async ({ server }) => server.stop());
 
@@ -72,8 +75,8 @@ async function eventsUntil(client: ApiClient, queueId: string, enough: (events: 
 const exportIn = (event: Event, id: number) => (event.exports as ExportView[]).find((view) => view.id === id);
 const finished = (id: number) => (events: Event[]) => events.some((event) => event.type === 'realm_export' && exportIn(event, id)?.pending === false);
 
-/** The export's tarball, unpacked: its directory's files by name. */
-async function unpack(client: ApiClient, url: string): Promise<Map<string, string>> {
+/** The export's tarball, unpacked: its directory's files by name (`use` sees the directory). */
+async function unpack(client: ApiClient, url: string, use?: (dir: string) => Promise<void>): Promise<Map<string, string>> {
   const served = await download(client, new URL(url).pathname);
   assert.is(served.status, 200);
   assert.is(served.type, 'application/gzip');
@@ -83,6 +86,7 @@ async function unpack(client: ApiClient, url: string): Promise<Map<string, strin
     await extract({ file: join(scratch, 'export.tar.gz'), cwd: scratch });
     const [dir] = readdirSync(scratch).filter((name) => name.startsWith('zulip-export-'));
     assert.ok(dir, 'the tarball holds the export directory');
+    await use?.(join(scratch, dir));
     return new Map(readdirSync(join(scratch, dir), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.json')).map((name) => [name, readFileSync(join(scratch, dir, name), 'utf8')]));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -130,7 +134,11 @@ exports('an export is answered at once, written while the realm answers, announc
   const memberEvents = await eventsUntil(hamlet, memberQueue.queueId, (seen) => seen.some((event) => event.type === 'message'));
   assert.equal(memberEvents.filter((event) => event.type === 'realm_export'), [], 'members hear nothing of exports');
 
-  const unpacked = await unpack(iago, done.export_url!);
+  // Zulip's format: `manage import` makes a new organization of it, with what was exported.
+  let imported: ImportSummary | undefined;
+  const unpacked = await unpack(iago, done.export_url!, async (dir) => {
+    imported = await importRealm(server.parley.realms, dir, 'imported');
+  });
   for (const name of ['realm.json', 'messages-000001.json', 'attachment.json', 'uploads/records.json']) assert.ok(unpacked.has(name), name);
   const realm = JSON.parse(unpacked.get('realm.json')!) as { zerver_realm: { string_id: string }[]; zerver_userprofile: { delivery_email: string }[] };
   assert.ok(realm.zerver_userprofile.some((user) => user.delivery_email === 'hamlet@zulip.com'));
@@ -138,6 +146,7 @@ exports('an export is answered at once, written while the realm answers, announc
   assert.ok(carried.includes('Hello, Verona!'), 'public channels are exported');
   assert.not.ok(carried.includes('sent while the export runs'), 'the export is of the moment it began');
   for (const secret of ['a word for Cordelia alone', 'the core team plans']) assert.not.ok(carried.includes(secret), `a public export leaves out "${secret}"`);
+  assert.equal([imported?.users, imported?.messages], [realm.zerver_userprofile.length, carried.length]);
 
   const path = new URL(done.export_url!).pathname;
   assert.is((await download(hamlet, path)).status, 400, 'a member may not download it');
@@ -213,6 +222,29 @@ exports('an organization may request five exports a week', async ({ server }) =>
   for (let count = made; count < 5; count++) assert.is((await iago.post('/export/realm', {})).status, 200);
   const refused = await iago.post('/export/realm', {});
   assert.equal([refused.status, refused.body.code, refused.body.msg], [400, 'BAD_REQUEST', 'Exceeded rate limit.']);
+});
+
+/** Asks until the exports answer as `wanted` says (each pass of the exporter is a few
+ * milliseconds; bounded). */
+async function exportsOnceThey(client: ApiClient, wanted: (views: ExportView[]) => boolean): Promise<ExportView[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const views = (await client.get('/export/realm')).body.exports as ExportView[];
+    if (wanted(views)) return views;
+    assert.ok(Date.now() < deadline, `exports never came to the state wanted: ${JSON.stringify(views)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+exports('a finished export is kept a week, then its file goes; the weekly limit moves on with it', async ({ server, clock }) => {
+  const iago = await server.as('iago@zulip.com');
+  const kept = (await exportsOnceThey(iago, (views) => views.every((view) => !view.pending))).filter((view) => view.export_url !== null);
+  assert.ok(kept.length > 0);
+  clock.advance(8 * 24 * 3600 * 1000);
+  const after = await exportsOnceThey(iago, (views) => views.every((view) => view.export_url === null));
+  for (const view of kept) assert.type(after.find((other) => other.id === view.id)!.deleted_timestamp, 'number');
+  assert.is((await download(iago, new URL(kept[0]!.export_url!).pathname)).status, 404, 'the file is gone');
+  assert.is((await iago.post('/export/realm', {})).status, 200, 'a week later, exports may be requested again');
 });
 
 exports.run();
