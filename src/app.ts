@@ -18,6 +18,7 @@ import { ClusterNode } from './cluster/node.js';
 import { seedDemoRealm } from './seed/demo.js';
 import { Store, STORE_FORMAT } from './store/store.js';
 import { LocalFileStorage } from './files/local.js';
+import type { FileStorage } from './files/storage.js';
 import { S3FileStorage } from './files/s3.js';
 
 export interface Parley {
@@ -67,17 +68,19 @@ function guardRejections(log: Logger): void {
 export interface ParleyParts {
   /** Where committed writes go besides LMDB (a cluster's log; tests look at what goes there). */
   realmLog?: RealmLog;
+  /** Where uploads and exports are kept, instead of the configured storage (tests hold it). */
+  files?: FileStorage;
 }
 
 export async function startParley(config: Config, parts: ParleyParts = {}): Promise<Parley> {
   guardRejections(config.log);
-  const files = config.s3 ? await S3FileStorage.connect(config.s3) : new LocalFileStorage(config.dataDir);
+  const files = parts.files ?? (config.s3 ? await S3FileStorage.connect(config.s3) : new LocalFileStorage(config.dataDir));
   const store = openStore(config);
   if (store.migratedFrom !== null) config.log.info({ from: store.migratedFrom, to: STORE_FORMAT }, 'data directory migrated to the current format');
   const queues = new EventQueues(store, config.clock, config.metrics);
   await queues.restore();
   queues.announceRestart();
-  const realms = new Realms(store, config, queues, parts.realmLog, config.cluster === null);
+  const realms = new Realms(store, config, queues, parts.realmLog, config.cluster === null, files);
   // In a cluster the node finds realms and their owners; standalone, the store holds them all.
   const node = config.cluster ? await ClusterNode.start(config.cluster, config, store, queues, realms) : undefined;
   if (node) {

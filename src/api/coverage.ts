@@ -13,9 +13,6 @@ export function routed(routes: readonly Route[], operation: string): boolean {
 
 /** `METHOD /path` as the reference writes it → why Parley has no route for it. */
 export const unservedOperations: Readonly<Record<string, string>> = {
-  'GET /export/realm': 'not yet built: exports are made with `npm run manage -- export`',
-  'POST /export/realm': 'not yet built: exports are made with `npm run manage -- export`',
-  'GET /export/realm/consents': 'not yet built: exports are made with `npm run manage -- export`',
   'POST /realm/test_welcome_bot_custom_message': 'not yet built: Parley has no Welcome Bot (its notices come from the notification bot)',
   'POST /real-time': "not an endpoint: the reference's page about the event system",
   'POST /rest-error-handling': "not an endpoint: the reference's page about errors",

@@ -38,6 +38,7 @@ import { getAttachments, getFile, getFileTemporaryUrl, getTemporaryFile, removeA
 import { completeCallAuthorization, createBigBlueButtonCall, createCall, startCallAuthorization } from './calls.js';
 import { addNavigationView, editNavigationView, getNavigationViews, removeNavigationView } from './navigationViews.js';
 import { addPlayground, removePlayground } from './playgrounds.js';
+import { deleteRealmExport, exportRealm, getRealmExportConsents, getRealmExportFile, getRealmExports } from './realmExport.js';
 import { addApnsToken, addFcmToken, registerPushDevice, removeApnsToken, removeFcmToken, sendLegacyTestPushNotification, sendTestPushNotification } from './push.js';
 import { getBotStorage, removeBotStorage, updateBotStorage } from './botStorage.js';
 import { createSavedSnippet, deleteSavedSnippet, editSavedSnippet, getSavedSnippets } from './savedSnippets.js';
@@ -175,6 +176,11 @@ export const routes: readonly Route[] = [
   adminRoute('PATCH', '/realm/linkifiers', schemas.reorderLinkifiers, reorderLinkifiers),
   adminRoute('POST', '/realm/playgrounds', schemas.addCodePlayground, addPlayground),
   adminRoute('DELETE', '/realm/playgrounds/{playground_id:int}', schemas.removeCodePlayground, removePlayground),
+  adminRoute('POST', '/export/realm', schemas.exportRealm, exportRealm),
+  adminRoute('GET', '/export/realm', schemas.getRealmExports, getRealmExports),
+  adminRoute('DELETE', '/export/realm/{export_id:int}', schemas.deleteRealmExport, deleteRealmExport),
+  adminRoute('GET', '/export/realm/consents', schemas.getRealmExportConsents, getRealmExportConsents),
+  atRoot(adminRoute('GET', '/user_avatars/exports/{realm_id:int}/{random}/{file_name}', schemas.getRealmExportFile, getRealmExportFile)),
 
   userRoute('GET', '/drafts', schemas.getDrafts, getDrafts),
   userRoute('POST', '/drafts', schemas.createDrafts, createDrafts),

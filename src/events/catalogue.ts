@@ -9,6 +9,7 @@ import type { linkifierView } from '../messages/linkifiers.js';
 import type { draftView, reminderView, scheduledMessageView } from '../messages/objects.js';
 import type { savedSnippetView } from '../messages/savedSnippets.js';
 import type { playgroundView } from '../messages/playgrounds.js';
+import type { exportView } from '../organization/exports.js';
 import type { navigationViewView } from '../users/navigationViews.js';
 import type { messageView, reactionView } from '../messages/view.js';
 import type { LegacyClientPresence, ModernPresence } from '../users/presence.js';
@@ -280,6 +281,8 @@ export type ZulipEvent =
   | { type: 'default_streams'; default_streams: number[] }
   | { type: 'realm_linkifiers'; realm_linkifiers: View<typeof linkifierView>[] }
   | { type: 'realm_playgrounds'; realm_playgrounds: View<typeof playgroundView>[] }
+  | { type: 'realm_export'; exports: View<typeof exportView>[] }
+  | { type: 'realm_export_consent'; user_id: number; consented: boolean }
   | { type: 'muted_topics'; muted_topics: [channel: string, topic: string, lastUpdated: number][] }
   | { type: 'has_provider_token'; value: boolean }
   | { type: 'push_device'; push_account_id: string; status: 'active' | 'pending' | 'failed'; error_code: string | null }

@@ -13,6 +13,8 @@ import { commands, type CommandName, type InputOf, type OutputOf } from './comma
 import { CommandContext, type CommandDef } from './context.js';
 import { DeliveryTimer } from './deliveryTimer.js';
 import { Notifier } from './notifier.js';
+import { Exporter } from './exporter.js';
+import type { FileStorage } from '../files/storage.js';
 import type { RealmRecord } from '../organization/records.js';
 import type { RealmState } from '../organization/state.js';
 import { PresenceTable } from '../users/presence.js';
@@ -52,6 +54,8 @@ export interface RealmLinks {
   ids?: IdSupply;
   presence?: PresenceKeeper;
   holders?: QueueHolders;
+  /** Where data exports are stored (none: exports stay pending, as in the management CLI). */
+  files?: FileStorage;
 }
 
 export class RealmActor implements RealmHandle {
@@ -68,6 +72,8 @@ export class RealmActor implements RealmHandle {
   private readonly deliveries: DeliveryTimer;
   /** Sends the realm's notifications after commit, outside the mailbox. */
   private readonly notifier: Notifier;
+  /** Writes the realm's requested data exports after commit, outside the mailbox. */
+  private readonly exporter: Exporter | undefined;
   /** Who was last seen when (memory only; saved PRESENCE_SAVE_INTERVAL_MS after a change and at stop). */
   private readonly presence: PresenceTable;
   /** Cancels the pending presence save, if one is armed. */
@@ -112,6 +118,15 @@ export class RealmActor implements RealmHandle {
     });
     // What a previous run left in the outbox goes out now.
     if ([store.notificationOutbox, store.emailBatches, store.serviceOutbox].some((table) => !table.ofRealm(realm.id).next().done)) this.notifier.kick();
+    this.exporter = links.files
+      ? new Exporter(config, store, links.files, realm.id, {
+          due: () => this.ask('realmExport.due', null, {}),
+          settle: (outcomes, expired) => this.ask('realmExport.settle', null, { outcomes, expired }),
+          readPoint: () => this.atQuietPoint(() => store.env.useReadTransaction()),
+        })
+      : undefined;
+    // An export a previous run left pending is written now; kept ones are expired in time.
+    if (!store.realmExports.ofRealm(realm.id).next().done) this.exporter?.kick();
   }
 
   /** The realm's record, for the HTTP layer (its ID and subdomain); read-only outside commands. */
@@ -192,13 +207,14 @@ export class RealmActor implements RealmHandle {
   stopTimers(): void {
     this.deliveries.stop();
     void this.notifier.stop();
+    void this.exporter?.stop();
     this.timersStopped = true;
     this.cancelPresenceSave?.();
   }
 
   /** Resolves once the notifications being sent when the timers stopped are recorded. */
   notificationsSettled(): Promise<void> {
-    return this.notifier.stop();
+    return Promise.all([this.notifier.stop(), this.exporter?.stop()]).then(() => undefined);
   }
 
   /** Arms the presence save once presence changed (no timer while nothing changes). */
@@ -320,6 +336,7 @@ export class RealmActor implements RealmHandle {
         this.sink.publish(this.state.realm.id, ctx.emitted);
         if (ctx.scheduleChanged) this.deliveries.arm(this.state.nextDelivery());
         if (ctx.notifyAt !== undefined) this.notifier.wake(ctx.notifyAt);
+        if (ctx.exportRequested) this.exporter?.kick();
         this.armPresenceSave();
         envelope.resolve(this.afterPresenceKept(output));
       },

@@ -24,6 +24,7 @@ import { tokenKey, type OutboxRecord, type PushTokenRecord, type ShownRecord } f
 import type { PresenceTable, PresenceView } from '../users/presence.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import { fakeEmailDomain, type RealmRecord } from '../organization/records.js';
+import type { RealmExportRecord } from '../organization/exports.js';
 import type { ServiceDeliveryRecord } from '../integrations/outgoing.js';
 import type { RealmState, RealmView } from '../organization/state.js';
 
@@ -41,6 +42,8 @@ interface Rows {
   realmEmoji: RealmEmojiRecord;
   playground: PlaygroundRecord;
   invite: InviteRecord;
+  /** A data export requested over the API. */
+  realmExport: RealmExportRecord;
   /** A user's saved snippet, stored under its owner. */
   savedSnippet: SavedSnippetRecord & { userId: number };
   /** A key and value of a bot's storage, stored under the bot. */
@@ -113,6 +116,7 @@ const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
   },
   playground: { put: (store, _realm, playground) => store.playgrounds.put(playground), remove: (store, _realm, playground) => store.playgrounds.remove(playground) },
   invite: { put: (store, _realm, invite) => store.invites.put(invite) },
+  realmExport: { put: (store, _realm, record) => store.realmExports.put(record) },
   savedSnippet: ownedById((store) => store.savedSnippets),
   navigationView: ownedById((store) => store.navigationViews),
   botStorageEntry: {
@@ -154,6 +158,8 @@ export class CommandContext {
   /** When the earliest notification or e-mail batch this command queued or moved falls due
    * (milliseconds on the server's clock): the realm's notifier is woken for it. */
   notifyAt: number | undefined;
+  /** Set when a data export was requested: the realm's exporter looks for work after the commit. */
+  exportRequested = false;
   /** Set once the command has changed the realm's memory: if it then fails, even with an expected
    * refusal, LMDB rolls its writes back and the memory must be reloaded to match. */
   changedMemory = false;

@@ -6,6 +6,8 @@ import type { EventQueues } from '../events/queues.js';
 import type { RealmOverview } from '../ops/metrics.js';
 import { groupPermissions, systemGroupOrder, systemGroups, type GroupPermission, type GroupRecord, type GroupSetting, type SystemGroupName } from '../groups/records.js';
 import type { Store } from '../store/store.js';
+import type { FileStorage } from '../files/storage.js';
+import { isPendingExport } from '../organization/exports.js';
 import { RealmActor, type RealmLinks } from './actor.js';
 import type { RealmDirectory, RealmHandle } from './handle.js';
 import type { RealmLog } from './log.js';
@@ -49,6 +51,8 @@ export class Realms implements RealmDirectory, RealmCreator {
     /** Standalone, every realm of the store is this server's, activated on first use; in a
      * cluster only those the node owns are activated, by the node. */
     private readonly activateOnUse = true,
+    /** Where data exports are stored (the management CLI has none). */
+    private readonly files?: FileStorage,
   ) {
     this.externalHostname = hostname(config.externalHost);
     for (const { value } of store.realms.getRange()) this.bySubdomain.set(value.subdomain, value.id);
@@ -62,6 +66,7 @@ export class Realms implements RealmDirectory, RealmCreator {
     for (const id of this.store.notificationOutbox.realmIds()) this.actor(id);
     for (const id of this.store.serviceOutbox.realmIds()) this.actor(id);
     for (const id of this.store.emailBatches.realmIds()) this.actor(id);
+    for (const id of this.store.realmExports.realmIds()) if ([...this.store.realmExports.ofRealm(id)].some(isPendingExport)) this.actor(id);
   }
 
   /** Stops every realm's timers (shutdown); resolves once the notifications in flight are
@@ -168,7 +173,7 @@ export class Realms implements RealmDirectory, RealmCreator {
 
   /** Starts the realm's actor on what the store holds of it. */
   activate(record: RealmRecord, links: RealmLinks): RealmActor {
-    const actor = new RealmActor(this.store, this.config, this.queues, record, links);
+    const actor = new RealmActor(this.store, this.config, this.queues, record, { files: this.files, ...links });
     this.actors.set(record.id, actor);
     this.bySubdomain.set(record.subdomain, record.id);
     return actor;

@@ -9,7 +9,7 @@ import type { Store } from './store.js';
 
 /** Tables whose keys start with the realm's ID. */
 const realmKeyed = [
-  'users', 'groups', 'channels', 'subscriptions', 'folders', 'profileFields', 'linkifiers', 'attachments', 'realmEmoji', 'playgrounds', 'invites',
+  'users', 'groups', 'channels', 'subscriptions', 'folders', 'profileFields', 'linkifiers', 'attachments', 'realmEmoji', 'playgrounds', 'invites', 'realmExports',
   'userTopics', 'drafts', 'savedSnippets', 'botStorage', 'botStorageSizes', 'navigationViews', 'scheduledMessages', 'pushDevices', 'searchChunks', 'searchWords',
   'pushTokens', 'notificationOutbox', 'serviceOutbox', 'pushShown', 'emailBatches', 'historicalHolders',
 ];

@@ -70,6 +70,8 @@
 //                                          storage under its image key)
 //   playgrounds [realmId, playgroundId]   → PlaygroundRecord (code playgrounds)
 //   invites  [realmId, inviteId]          → InviteRecord (reusable invitation links)
+//   realmExports [realmId, exportId]      → RealmExportRecord (data exports over the API; the
+//                                          tarball is in the file storage)
 //   queues   queueId                      → persisted event queue (written at graceful shutdown)
 //   presence realmId                      → PresenceSnapshot, the realm's presence table (kept in
 //                                          memory, saved every few minutes and at shutdown)
@@ -89,6 +91,7 @@ import type { BotStorageEntry, BotStorageSize } from '../users/botStorage.js';
 import { tokenKey, type OutboxRecord, type PushDeviceRecord, type PushTokenRecord, type ShownRecord } from '../push/records.js';
 import type { EmailBatchRecord } from '../messages/notifications.js';
 import type { ServiceDeliveryRecord } from '../integrations/outgoing.js';
+import type { RealmExportRecord } from '../organization/exports.js';
 import type { RealmRecord } from '../organization/records.js';
 import type { PresenceSnapshot } from '../users/presence.js';
 import type { FieldRecord } from '../users/profileFields.js';
@@ -102,7 +105,7 @@ import { hasKeys, OwnedTable, RealmTable } from './tables.js';
 import { RowChanges, UserMessageIndex } from './userMessages.js';
 import { ChannelTopics } from './channelTopics.js';
 
-export const idKinds = ['realm', 'user', 'channel', 'group', 'message', 'recipient', 'field', 'draft', 'scheduled', 'folder', 'linkifier', 'attachment', 'realmEmoji', 'savedSnippet', 'playground', 'navigationView', 'invite', 'notification', 'submessage'] as const;
+export const idKinds = ['realm', 'user', 'channel', 'group', 'message', 'recipient', 'field', 'draft', 'scheduled', 'folder', 'linkifier', 'attachment', 'realmEmoji', 'savedSnippet', 'playground', 'navigationView', 'invite', 'notification', 'submessage', 'realmExport'] as const;
 export type IdKind = (typeof idKinds)[number];
 
 /** Where IDs come from instead of the store's own counters (a cluster's blocks of IDs). */
@@ -230,6 +233,7 @@ export class Store {
   readonly realmEmoji: RealmTable<RealmEmojiRecord>;
   readonly playgrounds: RealmTable<PlaygroundRecord>;
   readonly invites: RealmTable<InviteRecord>;
+  readonly realmExports: RealmTable<RealmExportRecord>;
   readonly userTopics: OwnedTable<UserTopicRecord>;
   readonly drafts: OwnedTable<DraftRecord>;
   readonly savedSnippets: OwnedTable<SavedSnippetRecord>;
@@ -308,6 +312,7 @@ export class Store {
     this.realmEmoji = new RealmTable(this.open('realmEmoji'), (emoji) => [emoji.id]);
     this.playgrounds = new RealmTable(this.open('playgrounds'), (playground) => [playground.id]);
     this.invites = new RealmTable(this.open('invites'), (invite) => [invite.id]);
+    this.realmExports = new RealmTable(this.open('realmExports'), (record) => [record.id]);
     this.userTopics = new OwnedTable(this.open('userTopics'), (row) => [row.channelId, row.topic.toLowerCase()]);
     this.drafts = new OwnedTable(this.open('drafts'), (draft) => [draft.id]);
     this.savedSnippets = new OwnedTable(this.open('savedSnippets'), (snippet) => [snippet.id]);

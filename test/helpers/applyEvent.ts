@@ -315,6 +315,10 @@ export function applyEvent(state: State, wire: { id?: number; type: string }, op
     case 'realm_playgrounds':
       state.realm_playgrounds = event.realm_playgrounds;
       return;
+    // Exports and consents are no register state: clients ask GET /export/realm(/consents).
+    case 'realm_export':
+    case 'realm_export_consent':
+      return;
     case 'drafts':
       if (event.op === 'add') state.drafts!.push(...event.drafts);
       else if (event.op === 'update') state.drafts = state.drafts!.map((existing) => (existing.id === event.draft.id ? event.draft : existing));

@@ -10,6 +10,7 @@ import { deletionCommands } from './deletion.js';
 import { draftCommands } from './drafts.js';
 import { savedSnippetCommands } from './savedSnippets.js';
 import { botStorageCommands } from './botStorage.js';
+import { realmExportCommands } from './realmExport.js';
 import { playgroundCommands } from './playgrounds.js';
 import { navigationViewCommands } from './navigationViews.js';
 import { editCommands } from './edits.js';
@@ -46,7 +47,7 @@ import { scheduledCommands } from './scheduled.js';
 import { userCommands } from './users.js';
 import { importCommands } from './importRealm.js';
 
-export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...realmUpdateCommands, ...messageCheckCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...savedSnippetCommands, ...botStorageCommands, ...navigationViewCommands, ...linkifierCommands, ...playgroundCommands, ...scheduledCommands, ...pushCommands, ...notificationCommands, ...callCommands, ...reactionCommands, ...mutedUserCommands, ...attachmentCommands, ...realmEmojiCommands, ...avatarCommands, ...inviteCommands, ...presenceCommands, ...typingCommands, ...importCommands, ...webhookCommands, ...botAdminCommands, ...submessageCommands, ...reminderCommands, ...reportCommands };
+export const commands = { ...authCommands, ...userCommands, ...registerCommands, ...channelCommands, ...messageCommands, ...groupCommands, ...lifecycleCommands, ...statusCommands, ...userUpdateCommands, ...profileFieldCommands, ...settingsCommands, ...subscriptionSettingsCommands, ...userTopicCommands, ...channelUpdateCommands, ...folderCommands, ...userGroupCommands, ...realmCommands, ...realmUpdateCommands, ...messageCheckCommands, ...flagCommands, ...deletionCommands, ...editCommands, ...draftCommands, ...savedSnippetCommands, ...botStorageCommands, ...navigationViewCommands, ...linkifierCommands, ...playgroundCommands, ...scheduledCommands, ...pushCommands, ...notificationCommands, ...callCommands, ...reactionCommands, ...mutedUserCommands, ...attachmentCommands, ...realmEmojiCommands, ...avatarCommands, ...inviteCommands, ...presenceCommands, ...typingCommands, ...importCommands, ...webhookCommands, ...botAdminCommands, ...submessageCommands, ...reminderCommands, ...reportCommands, ...realmExportCommands };
 
 export type CommandName = keyof typeof commands;
 export type InputOf<N extends CommandName> = Parameters<(typeof commands)[N]['run']>[1];

@@ -24,7 +24,7 @@ import {
 import { apiEmail, canSeeDeliveryEmail } from '../../users/view.js';
 import { isUnsubscribeToken } from '../../users/unsubscribe.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
-import { requireAdmin } from './admin.js';
+import { activeAdminIds, requireAdmin } from './admin.js';
 
 /** Whether the time zone database knows the name: canonical zones and their aliases ("UTC",
  * "US/Eastern"), as Zulip accepts pytz's common zones. */
@@ -151,6 +151,9 @@ function announceSetting(ctx: CommandContext, before: UserRecord, after: UserRec
   if (legacy === 'display') ctx.emit({ type: 'update_display_settings', user: email, setting_name: name, setting: value, ...language }, [after.id]);
   if (legacy === 'notification') ctx.emit({ type: 'update_global_notifications', user: email, notification_name: name, setting: value }, [after.id]);
   if (name === 'email_address_visibility') announceVisibility(ctx, before, after);
+  if (name === 'allow_private_data_export') {
+    ctx.emit({ type: 'realm_export_consent', user_id: after.id, consented: value === true }, activeAdminIds(ctx));
+  }
   if (name === 'timezone') {
     ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, email, timezone: after.timezone } }, ctx.activeUserIds());
   }

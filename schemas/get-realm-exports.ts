@@ -1,0 +1,1 @@
+export default { type: 'object', properties: {}, additionalProperties: false } as const;
