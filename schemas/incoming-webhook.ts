@@ -12,6 +12,8 @@ export default {
     exclude_events: { type: 'array', items: { type: 'string' } },
     branches: { type: 'string' },
     ignore_private_repositories: { type: 'boolean' },
+    name: { type: 'string' },
+    desc: { type: 'string' },
   },
   required: ['integration'],
   additionalProperties: false,
