@@ -3,7 +3,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { fixture, postedBy, postFixture, postWebhook, webhookBot } from '../helpers/webhooks.js';
+import { fixture, postedBy, postWebhook, webhookBot } from '../helpers/webhooks.js';
+import { fixtureTable } from './fixtureTable.js';
 
 const opsgenie = suite<{ server: TestServer }>('Opsgenie webhooks');
 
@@ -13,22 +14,12 @@ opsgenie.before(async (context) => {
 opsgenie.after(async ({ server }) => server.stop());
 
 const link = '(https://app.opsgenie.com/alert/V2#/show/052652ac-5d1c-464a-812a-7dd18bbfba8c)';
-const cases: [fixture: string, topic: string, facts: string[]][] = [
-  ['create', 'Webhook', ['(https://app.opsgenie.com/alert/V2#/show/ec03dad6-62c8-4c94-b38b-d88f398e900f)', '* **Action**: Create', '* **Message**: another alert', '* **Priority**: P3', '* **Tags**: `vip`']],
-  ['close', 'Integration1', [link, '* **Action**: Close', '* **Message**: test alert']],
-  ['addnote', 'Integration1', [link, '* **Action**: AddNote', '* **Note**: note to test alert', '* **Tags**: `tag1`, `tag2`']],
-  ['assignownership', 'Integration1', [link, '* **Action**: AssignOwnership', '* **Owner**: user2@ifountain.com']],
-];
-
-for (const [name, topic, facts] of cases) {
-  opsgenie(`${name} posts under ${topic}`, async ({ server }) => {
-    const hamlet = await server.as('hamlet@zulip.com');
-    const bot = await webhookBot(hamlet);
-    const posted = await postFixture(server, hamlet, bot, 'opsgenie', { body: fixture('opsgenie', name) });
-    assert.is(posted.topic, topic);
-    for (const fact of facts) assert.ok(posted.content.includes(fact), `${fact} in ${posted.content}`);
-  });
-}
+fixtureTable(opsgenie, 'opsgenie', [
+  { fixture: 'create', topic: 'Webhook', facts: ['(https://app.opsgenie.com/alert/V2#/show/ec03dad6-62c8-4c94-b38b-d88f398e900f)', '* **Action**: Create', '* **Message**: another alert', '* **Priority**: P3', '* **Tags**: `vip`'] },
+  { fixture: 'close', topic: 'Integration1', facts: [link, '* **Action**: Close', '* **Message**: test alert'] },
+  { fixture: 'addnote', topic: 'Integration1', facts: [link, '* **Action**: AddNote', '* **Note**: note to test alert', '* **Tags**: `tag1`, `tag2`'] },
+  { fixture: 'assignownership', topic: 'Integration1', facts: [link, '* **Action**: AssignOwnership', '* **Owner**: user2@ifountain.com'] },
+]);
 
 opsgenie('an action it does not describe is unsupported; an alert without its ID is a 400; neither posts', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');

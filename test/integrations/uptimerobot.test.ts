@@ -2,7 +2,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { fixture, postedBy, postFixture, postWebhook, webhookBot } from '../helpers/webhooks.js';
+import { fixture, postedBy, postWebhook, webhookBot } from '../helpers/webhooks.js';
+import { fixtureTable } from './fixtureTable.js';
 
 const uptimerobot = suite<{ server: TestServer }>('Uptime Robot webhooks');
 
@@ -11,20 +12,10 @@ uptimerobot.before(async (context) => {
 });
 uptimerobot.after(async ({ server }) => server.stop());
 
-const cases: [fixture: string, topic: string, facts: string[]][] = [
-  ['uptimerobot_monitor_down', 'Web Server', ['Web Server (server1.example.com)', '**down**', 'Host Is Unreachable']],
-  ['uptimerobot_monitor_up', 'Mail Server', ['Mail Server (server2.example.com)', '**up**', 'Host Is Reachable', '44 minutes and 37 seconds']],
-];
-
-for (const [name, topic, facts] of cases) {
-  uptimerobot(`${name} posts under ${topic}`, async ({ server }) => {
-    const hamlet = await server.as('hamlet@zulip.com');
-    const bot = await webhookBot(hamlet);
-    const posted = await postFixture(server, hamlet, bot, 'uptimerobot', { body: fixture('uptimerobot', name) });
-    assert.is(posted.topic, topic);
-    for (const fact of facts) assert.ok(posted.content.includes(fact), `${fact} in ${posted.content}`);
-  });
-}
+fixtureTable(uptimerobot, 'uptimerobot', [
+  { fixture: 'uptimerobot_monitor_down', topic: 'Web Server', facts: ['Web Server (server1.example.com)', '**down**', 'Host Is Unreachable'] },
+  { fixture: 'uptimerobot_monitor_up', topic: 'Mail Server', facts: ['Mail Server (server2.example.com)', '**up**', 'Host Is Reachable', '44 minutes and 37 seconds'] },
+]);
 
 uptimerobot('an alert type it does not describe is unsupported; a payload lacking the monitor is a 400; neither posts', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
