@@ -4,8 +4,9 @@ import type { Integration } from './integration.js';
 import { alertmanager } from './alertmanager.js';
 import { json } from './json.js';
 import { opsgenie } from './opsgenie.js';
+import { pagerduty } from './pagerduty.js';
 import { uptimerobot } from './uptimerobot.js';
 
-const all: readonly Integration[] = [json, alertmanager, opsgenie, uptimerobot];
+const all: readonly Integration[] = [json, alertmanager, opsgenie, pagerduty, uptimerobot];
 
 export const integrations: ReadonlyMap<string, Integration> = new Map(all.map((integration) => [integration.name, integration]));
