@@ -13,6 +13,8 @@ export default {
     exclude_events: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 200 } },
     branches: { type: 'string' },
     ignore_private_repositories: { type: 'boolean' },
+    name: { type: 'string' },
+    desc: { type: 'string' },
   },
   required: ['integration'],
   additionalProperties: false,
