@@ -167,4 +167,15 @@ narrows('`with` a message the viewer may not read leaves the rest of the narrow'
   assert.equal(named(messages, (response.body.messages as { id: number }[]).map((message) => message.id)), ['star']);
 });
 
+narrows('has: follows an edit of the content, both ways', async ({ server, hamlet }) => {
+  const othello = await server.as('othello@zulip.com');
+  const id = await send(othello, { type: 'stream', to: 'Verona', topic: 'edited', content: 'no link yet' });
+  const hasLink = async () => Object.keys((await hamlet.get('/messages/matches_narrow', { msg_ids: JSON.stringify([id]), narrow: JSON.stringify([term('has', 'link')]) })).body.messages as object).length === 1;
+  assert.is(await hasLink(), false);
+  assert.is((await othello.patch(`/messages/${id}`, { content: 'now https://example.com/page' })).status, 200);
+  assert.is(await hasLink(), true);
+  assert.is((await othello.patch(`/messages/${id}`, { content: 'link gone' })).status, 200);
+  assert.is(await hasLink(), false);
+});
+
 narrows.run();

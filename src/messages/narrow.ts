@@ -4,7 +4,7 @@
 import { errors } from '../errors.js';
 import type { RealmView } from '../organization/state.js';
 import type { UserRecord } from '../users/records.js';
-import { Flag, RESOLVED_PREFIX, type MessageRecord, type UserTopicRecord } from './records.js';
+import { Flag, HasBit, RESOLVED_PREFIX, type MessageRecord, type UserTopicRecord } from './records.js';
 import { parseSearch, searchMatches, type SearchQuery } from './search.js';
 
 export type ResolvedTerm = { negated: boolean } & (
@@ -202,18 +202,14 @@ function termHolds(term: ResolvedTerm, message: MessageRecord, flags: number): b
   }
 }
 
-/** What a message has, read from its rendering: a link, an inline image preview, an uploaded
- * file's link; and reactions from its record. */
+/** What a message has: a link, an inline image preview, an uploaded file's link (recorded with
+ * its content), or reactions. */
 function hasHolds(what: 'link' | 'image' | 'attachment' | 'reaction', message: MessageRecord): boolean {
   switch (what) {
     case 'reaction':
       return (message.reactions?.length ?? 0) > 0;
-    case 'link':
-      return message.renderedContent.includes('<a href="');
-    case 'image':
-      return message.renderedContent.includes('class="message_inline_image');
-    case 'attachment':
-      return message.renderedContent.includes('href="/user_uploads/');
+    default:
+      return ((message.has ?? 0) & HasBit[what]) !== 0;
   }
 }
 

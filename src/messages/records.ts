@@ -21,6 +21,25 @@ export interface MessageRecord {
   edits?: EditRecord[];
   /** Emoji reactions, oldest first (absent: none). */
   reactions?: ReactionRecord[];
+  /** What the rendered content holds (HasBit), for the has: narrows; recorded wherever the content
+   * is written (renderedFields), so no narrow reads the HTML. Absent: none of them. */
+  has?: number;
+}
+
+/** A rendered message's links, inline image previews and uploaded files' links. */
+export const HasBit = { link: 1, image: 2, attachment: 4 } as const;
+
+/** The bits of HasBit the rendered HTML holds: three substring scans of what the renderer wrote
+ * (its links, its image previews' class, its upload paths). */
+export function contentHas(html: string): number {
+  if (!html.includes('<a href="')) return 0;
+  return HasBit.link | (html.includes('class="message_inline_image') ? HasBit.image : 0) | (html.includes('href="/user_uploads/') ? HasBit.attachment : 0);
+}
+
+/** A message's rendered content with what it holds, to spread into its record. */
+export function renderedFields(html: string): Pick<MessageRecord, 'renderedContent' | 'has'> {
+  const has = contentHas(html);
+  return has === 0 ? { renderedContent: html } : { renderedContent: html, has };
 }
 
 /** A new message's recipients and each one's flags, in the same order (two arrays rather than a
