@@ -22,7 +22,7 @@ export interface MessageRecord {
   /** Emoji reactions, oldest first (absent: none). */
   reactions?: ReactionRecord[];
   /** What the rendered content holds (HasBit), for the has: narrows; recorded wherever the content
-   * is written (renderedFields), so no narrow reads the HTML. Absent: none of them. */
+   * is written (renderedFields), so no narrow reads the HTML. Absent (before format 8): none. */
   has?: number;
 }
 
@@ -37,10 +37,7 @@ export function contentHas(html: string): number {
 }
 
 /** A message's rendered content with what it holds, to spread into its record. */
-export function renderedFields(html: string): Pick<MessageRecord, 'renderedContent' | 'has'> {
-  const has = contentHas(html);
-  return has === 0 ? { renderedContent: html } : { renderedContent: html, has };
-}
+export const renderedFields = (html: string): Pick<MessageRecord, 'renderedContent' | 'has'> => ({ renderedContent: html, has: contentHas(html) });
 
 /** A new message's recipients and each one's flags, in the same order (two arrays rather than a
  * map: the send path fills one entry per recipient for every message). */

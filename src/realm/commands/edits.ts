@@ -90,7 +90,6 @@ function applyEdit(ctx: CommandContext, plan: EditPlan): void {
     const updated: MessageRecord = { ...moved };
     if (moved.id === message.id && content !== undefined && content !== moved.content) {
       Object.assign(edit, { prevContent: moved.content, prevRenderedContent: moved.renderedContent });
-      delete updated.has;
       Object.assign(updated, { content, ...renderedFields(rendered!.html) });
     }
     if (topic !== undefined && topic !== moved.topic) {

@@ -7,7 +7,7 @@ import { withAlertWordFlag } from '../../messages/alertWords.js';
 import { withMentionFlags } from '../../messages/mentions.js';
 import { narrowSearch, resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { searchHighlights } from '../../messages/search.js';
-import { Flag, flagNames, renderedFields, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
+import { contentHas, Flag, flagNames, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
 import { renderAs, type RenderedMessage } from '../../messages/render.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
 import { messageWindow, type Anchor, type ChannelOf } from '../../store/window.js';
@@ -216,7 +216,9 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
     topic,
     participants,
     content,
-    ...renderedFields(prepared.rendered.html),
+    renderedContent: prepared.rendered.html,
+    // Fields written one by one: every new record has one shape.
+    has: contentHas(prepared.rendered.html),
     timestamp: ctx.now,
     client: options.client,
   };
