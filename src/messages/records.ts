@@ -24,6 +24,9 @@ export interface MessageRecord {
   /** Zulip's submessages (a poll's or to-do list's widget, then its events), oldest first
    * (absent: none, as for most messages). */
   submessages?: SubmessageRecord[];
+  /** What the rendered content holds (HasBit), for the has: narrows; recorded wherever the content
+   * is written (renderedFields), so no narrow reads the HTML. Absent (before format 8): none. */
+  has?: number;
 }
 
 /** One submessage: `content` is the JSON text as its sender gave it (Zulip's SubMessage). */
@@ -33,6 +36,19 @@ export interface SubmessageRecord {
   msgType: string;
   content: string;
 }
+
+/** A rendered message's links, inline image previews and uploaded files' links. */
+export const HasBit = { link: 1, image: 2, attachment: 4 } as const;
+
+/** The bits of HasBit the rendered HTML holds: three substring scans of what the renderer wrote
+ * (its links, its image previews' class, its upload paths). */
+export function contentHas(html: string): number {
+  if (!html.includes('<a href="')) return 0;
+  return HasBit.link | (html.includes('class="message_inline_image') ? HasBit.image : 0) | (html.includes('href="/user_uploads/') ? HasBit.attachment : 0);
+}
+
+/** A message's rendered content with what it holds, to spread into its record. */
+export const renderedFields = (html: string): Pick<MessageRecord, 'renderedContent' | 'has'> => ({ renderedContent: html, has: contentHas(html) });
 
 /** A new message's recipients and each one's flags, in the same order (two arrays rather than a
  * map: the send path fills one entry per recipient for every message). */

@@ -85,7 +85,7 @@ import type { RealmEmojiRecord } from '../emoji/custom.js';
 import type { LinkifierRecord } from '../messages/linkifiers.js';
 import type { PlaygroundRecord } from '../messages/playgrounds.js';
 import type { InviteRecord } from '../users/invites.js';
-import { headerOf, type DraftRecord, type MessageHeader, type MessageRecord, type ScheduledMessageRecord, type UserTopicRecord } from '../messages/records.js';
+import { contentHas, headerOf, type DraftRecord, type MessageHeader, type MessageRecord, type ScheduledMessageRecord, type UserTopicRecord } from '../messages/records.js';
 import type { SavedSnippetRecord } from '../messages/savedSnippets.js';
 import type { BotStorageEntry, BotStorageSize } from '../users/botStorage.js';
 import { tokenKey, type OutboxRecord, type PushDeviceRecord, type PushTokenRecord, type ShownRecord } from '../push/records.js';
@@ -189,8 +189,12 @@ function span(prefix: (number | string)[], from: number, reverse: boolean) {
  * Format 5 keeps flag updates in userFlagOps until they are folded into the chunks; a version
  * before it would not apply them. Format 6 keeps new messages' rows in userMessageLog until they
  * are folded into the chunks; a version before it would not read them. Format 7 keeps the
- * full-text index's postings in chunks (searchChunks) instead of a row each (searchPostings). */
-export const STORE_FORMAT = 7;
+ * full-text index's postings in chunks (searchChunks) instead of a row each (searchPostings).
+ * Format 8 records in each message what its rendering holds (MessageRecord.has) for the has:
+ * narrows; older messages are given theirs at open. */
+export const STORE_FORMAT = 8;
+/** The first format whose messages record what their rendering holds. */
+const HAS_BITS_FORMAT = 8;
 /** The first format with the full-text index in its layout of today: older directories are
  * indexed at open. */
 const SEARCH_INDEX_FORMAT = 7;
@@ -337,6 +341,7 @@ export class Store {
         this.rebuildSearchIndex(progress);
         this.env.openDB({ name: FORMAT_6_POSTINGS }).dropSync();
       }
+      if (this.migratedFrom !== null && this.migratedFrom < HAS_BITS_FORMAT) this.recordHasBits();
       this.meta.putSync(FORMAT_KEY, STORE_FORMAT);
     }
     this.traceHistoricalRows();
@@ -371,6 +376,21 @@ export class Store {
   /** Builds the full-text index anew from every message, a batch per transaction, telling
    * `progress` after each; returns how many messages it indexed. Not for a running server: the
    * index is empty until it is done. */
+  /** Gives each message written before format 8 what its rendering holds, a batch per transaction. */
+  private recordHasBits(): void {
+    for (let after = 0; ; ) {
+      const batch = [...this.messages.getRange({ start: after + 1, limit: INDEX_BATCH })].map(({ value }) => value);
+      if (batch.length === 0) return;
+      this.env.transactionSync(() => {
+        for (const message of batch) {
+          const has = contentHas(message.renderedContent);
+          if (has !== 0) this.messages.put(message.id, { ...message, has });
+        }
+      });
+      after = batch.at(-1)!.id;
+    }
+  }
+
   rebuildSearchIndex(progress?: IndexProgress): number {
     this.search.clear();
     const total = this.messages.getKeysCount();

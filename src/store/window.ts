@@ -116,10 +116,12 @@ export const headerEntry = (store: Store, headers: MessageHeaders, header: Messa
 export const rowEntry = (store: Store, headers: MessageHeaders, id: number, flags: number, recipientId: number): WindowEntry =>
   new LazyEntry(store, headers, id, flags, true, recipientId);
 
+const flagTerms = new Set(['unread', 'starred', 'mentioned', 'alerted']);
+
 /** Whether every term can be decided from an index row: flags and IDs always, and on a channel's
  * index its channel and topic (the index stores the topic). Then no message is decoded. */
 function decidableFromIndex(terms: readonly ResolvedTerm[], channelIndex: boolean): boolean {
-  return terms.every((term) => term.op === 'id' || (term.op === 'is' && term.what !== 'dm') || (channelIndex && (term.op === 'channel' || term.op === 'topic')));
+  return terms.every((term) => term.op === 'id' || (term.op === 'is' && flagTerms.has(term.what)) || (channelIndex && (term.op === 'channel' || term.op === 'topic' || (term.op === 'is' && term.what === 'resolved'))));
 }
 
 /** What an index row says of a message, in a record's shape, for terms decidable from the index. */

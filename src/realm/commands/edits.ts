@@ -10,7 +10,7 @@ import { withAlertWordFlag } from '../../messages/alertWords.js';
 import { withMentionFlags } from '../../messages/mentions.js';
 import { renderAs, type RenderedMessage } from '../../messages/render.js';
 import { relinkAttachments } from './attachments.js';
-import { flagNames, type MessageRecord } from '../../messages/records.js';
+import { flagNames, renderedFields, type MessageRecord } from '../../messages/records.js';
 import { isMeMessage } from '../../messages/view.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
@@ -91,7 +91,7 @@ function applyEdit(ctx: CommandContext, plan: EditPlan): void {
     const updated: MessageRecord = { ...moved };
     if (moved.id === message.id && content !== undefined && content !== moved.content) {
       Object.assign(edit, { prevContent: moved.content, prevRenderedContent: moved.renderedContent });
-      Object.assign(updated, { content, renderedContent: rendered!.html });
+      Object.assign(updated, { content, ...renderedFields(rendered!.html) });
     }
     if (topic !== undefined && topic !== moved.topic) {
       edit.prevTopic = moved.topic;

@@ -9,7 +9,7 @@ import { errors } from '../../errors.js';
 import { visibilityPolicies } from '../../machines/topic.js';
 import { groupPermissions, SystemGroup, type GroupPermission, type GroupRecord, type GroupSetting, type SystemGroupName } from '../../groups/records.js';
 import { renderMarkdown } from '../../markdown/index.js';
-import type { EditRecord, MessageRecord, ReactionRecord } from '../../messages/records.js';
+import { renderedFields, type EditRecord, type MessageRecord, type ReactionRecord } from '../../messages/records.js';
 import { renderAs } from '../../messages/render.js';
 import type { RealmRecord } from '../../organization/records.js';
 import { realmGroupSettingNames, realmPropertyDefaults, type RealmPropertyName } from '../../organization/settings.js';
@@ -417,7 +417,7 @@ function importMessages(ctx: CommandContext, batch: MessageBatch): number {
       participants,
       content: row.content,
       // Zulip's HTML as it was rendered (as its importer keeps it); rendered here only when absent.
-      renderedContent: row.rendered_content === null ? renderAs(ctx.state, ctx.config, sender, row.content).html : remapRendered(row.rendered_content, maps),
+      ...renderedFields(row.rendered_content === null ? renderAs(ctx.state, ctx.config, sender, row.content).html : remapRendered(row.rendered_content, maps)),
       timestamp: Math.floor(row.date_sent),
       client: clients.get(row.sending_client) ?? 'Zulip import',
     };

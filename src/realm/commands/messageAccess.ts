@@ -3,6 +3,7 @@
 // reacting to a message and downloading a file a message links to all follow this rule.
 import { canReadChannel } from '../../channels/access.js';
 import { errors } from '../../errors.js';
+import type { NarrowLookup } from '../../messages/narrow.js';
 import type { MessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
 import type { ReadContext } from '../context.js';
@@ -45,3 +46,12 @@ export function messageAudience(ctx: ReadContext, message: MessageRecord, actorI
   }
   return [...ids];
 }
+
+/** What resolving a narrow reads for the viewer beyond the realm's state (narrow.ts). */
+export const narrowLookup = (ctx: ReadContext, viewer: UserRecord): NarrowLookup => ({
+  readableMessage: (messageId) => {
+    const message = ctx.store.messages.get(messageId);
+    return message && messageAccess(ctx, viewer, message) ? message : undefined;
+  },
+  userTopics: () => ctx.store.userTopics.ofOwner(ctx.ownerOf(viewer.id)),
+});

@@ -8,7 +8,7 @@ import { realmProperty } from '../../organization/settings.js';
 import { hasMuted } from '../../users/records.js';
 import { userSetting } from '../../users/settings.js';
 import { readCommand } from '../context.js';
-import { accessibleMessage } from './messageAccess.js';
+import { accessibleMessage, narrowLookup } from './messageAccess.js';
 import { rowHolders } from './rowHolders.js';
 
 export const messageCheckCommands = {
@@ -33,7 +33,7 @@ export const messageCheckCommands = {
    * for them (the content and the escaped topic, highlighted for a search). */
   'messages.matchNarrow': readCommand((ctx, input: { messageIds: number[]; narrow: RawTerm[] }) => {
     const viewer = ctx.user;
-    const terms = resolveNarrow(ctx.state, viewer, input.narrow, ctx.fakeEmailDomain);
+    const terms = resolveNarrow(ctx.state, viewer, input.narrow, ctx.fakeEmailDomain, narrowLookup(ctx, viewer));
     const matches: Record<string, { match_content: string; match_subject: string }> = {};
     for (const id of new Set(input.messageIds)) {
       const message = ctx.store.messages.get(id);

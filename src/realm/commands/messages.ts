@@ -7,13 +7,13 @@ import { withAlertWordFlag } from '../../messages/alertWords.js';
 import { withMentionFlags } from '../../messages/mentions.js';
 import { narrowSearch, resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { searchHighlights } from '../../messages/search.js';
-import { Flag, flagNames, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
+import { contentHas, Flag, flagNames, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
 import { renderAs, type RenderedMessage } from '../../messages/render.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
 import { messageWindow, type Anchor, type ChannelOf } from '../../store/window.js';
 import { hasMuted, Role, type UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
-import { accessibleMessage } from './messageAccess.js';
+import { accessibleMessage, narrowLookup } from './messageAccess.js';
 import { setFirstMessageId } from './firstMessage.js';
 import { limits } from './limits.js';
 import { claimAttachments } from './attachments.js';
@@ -144,7 +144,7 @@ export interface WindowInput {
 export const channelsOf = (ctx: ReadContext): ChannelOf => (recipientId) => ctx.state.channelByRecipient(recipientId)?.id;
 
 export function narrowWindow(ctx: ReadContext, viewer: UserRecord, input: WindowInput) {
-  const terms = resolveNarrow(ctx.state, viewer, input.narrow, ctx.fakeEmailDomain);
+  const terms = resolveNarrow(ctx.state, viewer, input.narrow, ctx.fakeEmailDomain, narrowLookup(ctx, viewer));
   const channelTerm = terms.find((term) => term.op === 'channel' && !term.negated);
   const channel = channelTerm?.op === 'channel' ? ctx.state.channels.get(channelTerm.channelId) : undefined;
   const window = messageWindow(ctx.store, {
@@ -218,6 +218,8 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
     participants,
     content,
     renderedContent: prepared.rendered.html,
+    // Fields written one by one: every new record has one shape.
+    has: contentHas(prepared.rendered.html),
     timestamp: ctx.now,
     client: options.client,
   };

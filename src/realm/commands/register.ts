@@ -4,6 +4,7 @@
 import { incomingWebhookBots } from '../../integrations/catalog.js';
 import { declaredCapabilities, type ClientCapabilities } from '../../events/capabilities.js';
 import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
+import { narrowLookup } from './messageAccess.js';
 import { STOP_WORDS } from '../../messages/search.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../version.js';
 import { realmEmojiInitialState } from './realmEmoji.js';
@@ -115,7 +116,7 @@ export const registerCommands = {
     const queue = {
       eventTypes: input.eventTypes,
       allPublicStreams: input.allPublicStreams,
-      narrow: resolveNarrow(ctx.state, user, input.narrow, ctx.fakeEmailDomain),
+      narrow: resolveNarrow(ctx.state, user, input.narrow, ctx.fakeEmailDomain, narrowLookup(ctx, user)),
       clientGravatar: input.clientGravatar,
       applyMarkdown: input.applyMarkdown,
       userSettingsObject: input.clientCapabilities.user_settings_object === true,
