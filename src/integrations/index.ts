@@ -13,9 +13,10 @@ import { jira } from './jira.js';
 import { json } from './json.js';
 import { opsgenie } from './opsgenie.js';
 import { pagerduty } from './pagerduty.js';
+import { sentry } from './sentry.js';
 import { slackIncoming } from './slackIncoming.js';
 import { uptimerobot } from './uptimerobot.js';
 
-const all: readonly Integration[] = [json, github, gitlab, gitea, forgejo, bitbucket2, circleci, jenkins, jira, slackIncoming, alertmanager, grafana, opsgenie, pagerduty, uptimerobot];
+const all: readonly Integration[] = [json, github, gitlab, gitea, forgejo, bitbucket2, circleci, jenkins, jira, slackIncoming, alertmanager, grafana, opsgenie, pagerduty, sentry, uptimerobot];
 
 export const integrations: ReadonlyMap<string, Integration> = new Map(all.map((integration) => [integration.name, integration]));
