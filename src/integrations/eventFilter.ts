@@ -4,7 +4,7 @@
 // patterns come from whoever holds a key, and a backtracking regex of them could stall the server
 // (the schema bounds them too: 100 patterns of 200 characters).
 
-/** One step of a pattern: any run, any one character, a character from a set, or a literal. */
+/** One step of a pattern: a run, one character, a character from a set, or a literal. */
 type Step = { kind: 'star' } | { kind: 'one' } | { kind: 'set'; chars: string; negated: boolean } | { kind: 'literal'; char: string };
 
 function steps(pattern: string): Step[] {

@@ -2,7 +2,7 @@
 // (/api/v1/external/<name>), how a request names its event, and how each event it supports becomes
 // a topic and a message. Integrations are pure: they read the request and answer text; the
 // endpoint (api/webhooks.ts) authenticates, filters events and sends the message through the same
-// command as any other message.
+// command as every other message.
 import type { Payload } from './payload.js';
 
 /** One request to an integration, as it reads it. */

@@ -1,4 +1,4 @@
-// Zulip's generic JSON integration: any JSON body, posted as a code block under the topic "JSON",
+// Zulip's generic JSON integration: a JSON body of whatever shape, posted as a code block under the topic "JSON",
 // for services that have no integration of their own (and for trying a bot's URL out).
 import type { Integration } from './integration.js';
 

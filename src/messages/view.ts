@@ -29,7 +29,7 @@ export const submessageView = (messageId: number, submessage: SubmessageRecord) 
 
 /** Zulip's "/me" status messages (Message.is_status_message): the content starts with "/me ",
  * whatever follows (Zulip dropped its old one-paragraph condition); clients show the sender's name
- * in place of "/me", the server renders the text as any other. */
+ * in place of "/me", the server renders the text as it renders every other. */
 export const isMeMessage = (content: string): boolean => content.startsWith('/me ');
 
 export function messageView(state: RealmView, message: MessageRecord, fakeDomain: string, options: MessageViewOptions) {

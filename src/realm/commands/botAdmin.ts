@@ -83,7 +83,7 @@ function newOwner(ctx: CommandContext, userId: number): UserRecord {
 export const botAdminCommands = {
   'bots.create': writeCommand((ctx, input: NewBot) => {
     const owner = ctx.user;
-    // Zulip's check_bot_creation_policy: any bot, or only write-only ones (incoming webhooks).
+    // Zulip's check_bot_creation_policy: every kind of bot, or only write-only ones (incoming webhooks).
     const mayCreate = (setting: 'can_create_bots_group' | 'can_create_write_only_bots_group') => satisfies(ctx.state, realmGroupSetting(ctx.state, setting), owner);
     if (owner.role === Role.guest || !(mayCreate('can_create_bots_group') || (input.botType === BotType.incomingWebhook && mayCreate('can_create_write_only_bots_group')))) throw errors.insufficientRights();
     if (!/^[a-z0-9._-]+$/i.test(input.shortName)) throw errors.badRequest('Bad name or username');

@@ -92,7 +92,7 @@ function deactivate(ctx: CommandContext, requester: UserRecord, target: UserReco
 }
 
 /** Deactivates a bot for its owner or an administrator (who administer it, in the lifecycle's
- * terms), through the same lifecycle as any user. */
+ * terms), through the same lifecycle as every user. */
 export function deactivateBot(ctx: CommandContext, requester: UserRecord, bot: UserRecord): void {
   moveOrRefuse(bot, {
     type: 'user.deactivate',

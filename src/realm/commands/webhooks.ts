@@ -1,5 +1,5 @@
 // Incoming webhooks' messages: what an integration made of a request, posted by the webhook's bot
-// through the same send as any message — to the URL's channel and topic, or, with no channel, to
+// through the same send as every message — to the URL's channel and topic, or, with no channel, to
 // the bot's owner. A channel that does not exist is not the service's fault: the request succeeds
 // and the bot's owner is told (Zulip's check_send_webhook_message and send_pm_if_empty_stream).
 import { errors } from '../../errors.js';
