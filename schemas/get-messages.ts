@@ -11,7 +11,8 @@ export default {
     client_gravatar: { type: 'boolean', default: true },
     apply_markdown: { type: 'boolean', default: true },
     use_first_unread_anchor: { type: 'boolean', default: false },
+    message_ids: { type: 'array', items: { type: 'integer', minimum: 0 } },
+    allow_empty_topic_name: { type: 'boolean', default: false },
   },
-  required: ['num_before', 'num_after'],
   additionalProperties: false,
 } as const;

@@ -61,6 +61,7 @@ export const errors = {
   missingArgument: (name: string) => new ApiError(400, 'REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { var_name: name }),
   invalidArgument: (name: string) => new ApiError(400, 'BAD_REQUEST', `Invalid ${name}`),
   malformedJson: (name: string) => new ApiError(400, 'BAD_REQUEST', `Argument "${name}" is not valid JSON.`),
+  incompatibleParameters: (names: readonly string[]) => new ApiError(400, 'BAD_REQUEST', `Unsupported parameter combination: ${names.join(', ')}`, { parameters: names.join(', ') }),
   unauthorized: (msg = 'Not logged in: API authentication or user session required') =>
     new ApiError(401, 'UNAUTHORIZED', msg, {}, basicChallenge),
   invalidApiKey: () => new ApiError(401, 'INVALID_API_KEY', 'Invalid API key', {}, basicChallenge),

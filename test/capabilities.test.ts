@@ -21,6 +21,8 @@ const fresh = (prefix: string): string => `${prefix} ${++counter}`;
 
 interface Row {
   capability: string;
+  /** Who registers: iago unless the change is iago's own and not told to its author. */
+  observer?: 'hamlet';
   /** What register fetches and listens to. */
   types: string[];
   /** Register's other parameters for each kind of client. */
@@ -33,6 +35,29 @@ interface Row {
 }
 
 const shape = (events: Event[]) => events.map((event) => [event.type, event.op ?? '']);
+
+/** Every topic name the events give, by event type, in order. */
+const topicNames = (events: Event[]) =>
+  events.map((event) => {
+    const details = Object.values((event.message_details as Record<string, { topic?: string }> | undefined) ?? {});
+    const named = [(event.message as { subject?: string } | undefined)?.subject, event.orig_subject, event.subject, event.topic, event.topic_name, ...details.map((detail) => detail.topic)];
+    return [event.type, ...named.filter((name) => name !== undefined)];
+  });
+
+/** The topic the empty_topic_name row moves a message from. */
+let movedFrom = '';
+
+/** The empty_topic_name row's events, the empty topic named `name` in each. */
+const expectedTopicNames = (name: string) => [
+  ['message', name],
+  ['message', movedFrom],
+  ['update_message_flags'],
+  ['update_message_flags', name],
+  ['user_topic', name],
+  ['typing', name],
+  ['update_message', movedFrom, name],
+  ['delete_message', name],
+];
 
 const rows: Row[] = [
   {
@@ -107,7 +132,28 @@ const rows: Row[] = [
     undeclared: (events) => assert.equal(events.map((event) => Object.keys(event).sort()), [['email', 'id', 'presence', 'server_timestamp', 'type', 'user_id']]),
   },
   {
+    capability: 'empty_topic_name',
+    observer: 'hamlet',
+    types: ['message', 'update_message_flags', 'update_message', 'delete_message', 'user_topic', 'typing'],
+    async act({ iago, hamlet }) {
+      const verona = Number((await iago.get('/get_stream_id', { stream: 'Verona' })).body.stream_id);
+      const sent = async (topic: string) => Number((await iago.post('/messages', { type: 'stream', to: 'Verona', topic, content: 'in general chat' })).body.id);
+      const general = await sent('');
+      movedFrom = fresh('to move');
+      const moved = await sent(movedFrom);
+      assert.is((await hamlet.post('/messages/flags', { messages: JSON.stringify([general]), op: 'add', flag: 'read' })).status, 200);
+      assert.is((await hamlet.post('/messages/flags', { messages: JSON.stringify([general]), op: 'remove', flag: 'read' })).status, 200);
+      assert.is((await hamlet.post('/user_topics', { stream_id: verona, topic: '', visibility_policy: 3 })).status, 200);
+      assert.is((await iago.post('/typing', { type: 'stream', stream_id: verona, topic: '', op: 'start' })).status, 200);
+      assert.is((await iago.patch(`/messages/${moved}`, { topic: '', propagate_mode: 'change_one', send_notification_to_old_thread: false, send_notification_to_new_thread: false })).status, 200);
+      assert.is((await iago.delete(`/messages/${general}`)).status, 200);
+    },
+    declared: (events) => assert.equal(topicNames(events), expectedTopicNames('')),
+    undeclared: (events) => assert.equal(topicNames(events), expectedTopicNames('general chat')),
+  },
+  {
     capability: 'stream_typing_notifications',
+    observer: 'hamlet',
     types: ['typing'],
     async act({ iago }) {
       const id = Number((await iago.get('/get_stream_id', { stream: 'Verona' })).body.stream_id);
@@ -123,7 +169,7 @@ for (const row of rows) {
   capabilities(`${row.capability}: clients that declare it and clients that do not each get their events; register + events == a fresh register`, async ({ server }) => {
     const iago = await server.as('iago@zulip.com');
     const hamlet = await server.as('hamlet@zulip.com');
-    const observer = row.capability === 'stream_typing_notifications' ? hamlet : iago;
+    const observer = row.observer === 'hamlet' ? hamlet : iago;
     // Today's client, and the same client but for this one capability.
     const kinds = [
       { declared: true, client_capabilities: { ...MODERN_CAPABILITIES, [row.capability]: true } },

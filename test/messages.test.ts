@@ -124,13 +124,40 @@ messages('"(no topic)" and the empty-topic display name are the empty topic; lon
   const hamlet = await server.as('hamlet@zulip.com');
   for (const topic of ['(no topic)', 'general chat', '']) {
     const id = await send(hamlet, { type: 'stream', to: 'Verona', topic, content: 'general' });
-    assert.is(((await hamlet.get(`/messages/${id}`)).body.message as Message).subject, '');
+    assert.is(((await hamlet.get(`/messages/${id}`, { allow_empty_topic_name: true })).body.message as Message).subject, '');
+    // A client that does not take the empty topic reads its display name (Zulip's default).
+    assert.is(((await hamlet.get(`/messages/${id}`)).body.message as Message).subject, 'general chat');
   }
   const long = await send(hamlet, { type: 'stream', to: 'Verona', topic: 't'.repeat(80), content: 'c'.repeat(10_050) });
   const message = (await hamlet.get(`/messages/${long}`, { apply_markdown: false })).body.message as Message;
   assert.is([...message.subject].length, 60);
   assert.is(message.content.length, 10_000);
   assert.match(message.content, /\[message truncated\]$/);
+});
+
+messages('GET /messages with message_ids: those the user may read, oldest first, filtered by the narrow; never with a window', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const first = await send(hamlet, { type: 'stream', to: 'Verona', topic: 'by id', content: 'first' });
+  const second = await send(hamlet, { type: 'stream', to: 'Verona', topic: 'by id too', content: 'second' });
+  const general = await send(hamlet, { type: 'stream', to: 'Verona', topic: '', content: 'general' });
+  const secret = await send(othello, { type: 'direct', to: [await idOf(await server.as('cordelia@zulip.com'))], content: 'not for hamlet' });
+  const fetched = await hamlet.get('/messages', { message_ids: JSON.stringify([general, second, secret, first, 999_999_999]) });
+  assert.is(fetched.status, 200, JSON.stringify(fetched.body));
+  assertMatchesReference('GET /messages', fetched.body);
+  const listed = fetched.body.messages as Message[];
+  assert.equal(listed.map((message) => message.id), [first, second, general]);
+  assert.equal([fetched.body.found_anchor, fetched.body.found_oldest, fetched.body.found_newest, 'anchor' in fetched.body], [false, false, false, false]);
+  // The empty topic by its display name unless the client takes the empty string.
+  assert.is(listed[2]!.subject, 'general chat');
+  const raw = await hamlet.get('/messages', { message_ids: JSON.stringify([general]), allow_empty_topic_name: true });
+  assert.is((raw.body.messages as Message[])[0]!.subject, '');
+  const narrowed = await hamlet.get('/messages', { message_ids: JSON.stringify([first, second]), narrow: JSON.stringify([{ operator: 'topic', operand: 'by id too' }]) });
+  assert.equal((narrowed.body.messages as Message[]).map((message) => message.id), [second]);
+  const mixed = await hamlet.get('/messages', { message_ids: JSON.stringify([first]), anchor: 'newest' });
+  assert.equal([mixed.status, mixed.body.code, mixed.body.msg], [400, 'BAD_REQUEST', 'Unsupported parameter combination: num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor']);
+  assert.is((await hamlet.get('/messages', { message_ids: JSON.stringify([first]), num_before: 1 })).status, 400);
+  assert.is((await hamlet.get('/messages', { message_ids: JSON.stringify(Array.from({ length: 5001 }, (_, index) => index + 1)) })).body.msg, 'Too many messages requested (maximum 5000).');
 });
 
 messages('direct messages reach exactly their participants; unknown recipients are refused', async ({ server }) => {

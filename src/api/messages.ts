@@ -1,5 +1,6 @@
 // Message endpoints.
 import type * as schemas from '../../schemas/index.js';
+import { errors } from '../errors.js';
 import type { Params } from '../http/validation.js';
 import type { UserRequest } from '../http/route.js';
 import type { WindowInput } from '../realm/commands/messages.js';
@@ -32,8 +33,8 @@ export function sendMessage(request: UserRequest, params: Params<typeof schemas.
 }
 
 /** What fetching messages and flagging by narrow share: the window. */
-type WindowParams = Pick<Params<typeof schemas.getMessages>, 'anchor' | 'num_before' | 'num_after' | 'include_anchor' | 'narrow'> &
-  Partial<Pick<Params<typeof schemas.getMessages>, 'use_first_unread_anchor'>>;
+type WindowParams = Pick<Params<typeof schemas.getMessages>, 'anchor' | 'include_anchor' | 'narrow'> &
+  Partial<Pick<Params<typeof schemas.getMessages>, 'use_first_unread_anchor'>> & { num_before: number; num_after: number };
 
 /** The message window a request names: shared by GET /messages and the flag updates by narrow. */
 function windowOf(params: WindowParams): WindowInput {
@@ -47,17 +48,27 @@ function windowOf(params: WindowParams): WindowInput {
   };
 }
 
-export const getMessages = (request: UserRequest, params: Params<typeof schemas.getMessages>) =>
-  request.realm.ask('messages.window', request.user.userId, {
-    ...windowOf(params),
-    applyMarkdown: params.apply_markdown,
-    clientGravatar: params.client_gravatar,
-  });
+/** A window of a narrow, or the messages of a list of IDs (not both: Zulip's error names every
+ * parameter of a window). */
+export function getMessages(request: UserRequest, params: Params<typeof schemas.getMessages>) {
+  const view = { applyMarkdown: params.apply_markdown, clientGravatar: params.client_gravatar, allowEmptyTopicName: params.allow_empty_topic_name };
+  const { num_before: numBefore, num_after: numAfter } = params;
+  if (params.message_ids === undefined) {
+    // Required without message_ids, as the reference says.
+    if (numBefore === undefined) throw errors.missingArgument('num_before');
+    if (numAfter === undefined) throw errors.missingArgument('num_after');
+    return request.realm.ask('messages.window', request.user.userId, { ...windowOf({ ...params, num_before: numBefore, num_after: numAfter }), view });
+  }
+  if ((numBefore ?? 0) > 0 || (numAfter ?? 0) > 0 || params.anchor !== undefined || params.use_first_unread_anchor) {
+    throw errors.incompatibleParameters(['num_before', 'num_after', 'anchor', 'message_ids', 'include_anchor', 'use_first_unread_anchor']);
+  }
+  return request.realm.ask('messages.byIds', request.user.userId, { messageIds: params.message_ids, narrow: params.narrow, view });
+}
 
 export const renderMessage = (request: UserRequest, params: Params<typeof schemas.renderMessage>) => request.realm.ask('messages.render', request.user.userId, { content: params.content });
 
 export const getMessage = (request: UserRequest, params: Params<typeof schemas.getMessage>) =>
-  request.realm.ask('messages.get', request.user.userId, { messageId: params.message_id, applyMarkdown: params.apply_markdown });
+  request.realm.ask('messages.get', request.user.userId, { messageId: params.message_id, applyMarkdown: params.apply_markdown, allowEmptyTopicName: params.allow_empty_topic_name });
 
 export const updateFlags = (request: UserRequest, params: Params<typeof schemas.updateMessageFlags>) =>
   request.realm.ask('flags.update', request.user.userId, { messages: params.messages, op: params.op, flag: params.flag });

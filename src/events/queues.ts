@@ -9,6 +9,7 @@ import { errors } from '../errors.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 import { EventQueue, type QueueSnapshot } from './queue.js';
 import type { RestartEvent } from './catalogue.js';
+import { withTopicDisplayName } from './emptyTopicName.js';
 import type { Emitted, QueuedEvent, ZulipEvent } from './types.js';
 
 /** How many event queues one user may hold at once (each tab or device holds one; idle ones are
@@ -209,11 +210,19 @@ export class EventQueues implements EventSink {
   private deliverer({ event, message, forQueue, allPublicStreamsOnly, localEcho, capability }: Emitted, position: number): (queue: EventQueue) => boolean {
     const id = this.nextId();
     const variants = new Map<ZulipEvent, QueuedEvent>();
+    // Each variant as clients without the empty_topic_name capability get it, made once.
+    const withoutEmptyTopic = new Map<ZulipEvent, ZulipEvent>();
+    const shownTo = (queue: EventQueue, variant: ZulipEvent): ZulipEvent => {
+      if (queue.declares('empty_topic_name')) return variant;
+      let shown = withoutEmptyTopic.get(variant);
+      if (!shown) withoutEmptyTopic.set(variant, (shown = withTopicDisplayName(variant)));
+      return shown;
+    };
     return (queue) => {
       if (queue.openedAt >= position) return false;
       if ((allPublicStreamsOnly && !queue.settings.allPublicStreams) || !queue.wants(event, message)) return false;
       if (capability && queue.declares(capability.name) !== capability.declared) return false;
-      const variant = forQueue ? forQueue(queue.settings) : event;
+      const variant = shownTo(queue, forQueue ? forQueue(queue.settings) : event);
       if (localEcho?.queueId === queue.id && queue.settings.userId === message?.record.senderId && variant.type === 'message') {
         queue.deliver({ id, event: { ...variant, local_message_id: localEcho.localId } });
         return true;

@@ -1,5 +1,6 @@
 // The message object of the API. Its content and avatar depend only on the client's
 // apply_markdown and client_gravatar, so one object per combination serves every recipient.
+import { shownTopic } from './emptyTopic.js';
 import { editTimes } from './history.js';
 import type { RealmView } from '../organization/state.js';
 import { apiEmail, avatarUrlFor } from '../users/view.js';
@@ -8,6 +9,9 @@ import type { MessageRecord, ReactionRecord, SubmessageRecord } from './records.
 export interface MessageViewOptions {
   applyMarkdown: boolean;
   clientGravatar: boolean;
+  /** Whether a channel message in the empty topic shows it as the empty string (events: always,
+   * queues of older clients rewrite it at delivery) or by its display name. */
+  allowEmptyTopicName: boolean;
 }
 
 /** A reaction as message objects show it (the deprecated `user` object is gone from them). */
@@ -55,7 +59,7 @@ export function messageView(state: RealmView, message: MessageRecord, fakeDomain
     display_recipient: displayRecipient,
     recipient_id: message.recipientId,
     ...(channel ? { stream_id: channel.id } : {}),
-    subject: message.topic,
+    subject: message.type === 'stream' ? shownTopic(message.topic, options.allowEmptyTopicName) : '',
     topic_links: [],
     timestamp: message.timestamp,
     ...editTimes(message),

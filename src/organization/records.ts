@@ -36,8 +36,6 @@ export interface RealmRecord {
   deactivated: boolean;
   /** Zulip's enable_spectator_access. */
   enableSpectatorAccess: boolean;
-  /** Zulip's realm_empty_topic_display_name is fixed; kept here so a realm could change it later. */
-  emptyTopicDisplayName: string;
   /** Zulip's realm_topics_policy: whether channels that inherit allow the empty topic. */
   topicsPolicy: 'allow_empty_topic' | 'disable_empty_topic';
   permissions: RealmPermissions;

@@ -117,7 +117,6 @@ export class Realms implements RealmDirectory, RealmCreator {
         dateCreated: now,
         deactivated: false,
         enableSpectatorAccess: false,
-        emptyTopicDisplayName: 'general chat',
         topicsPolicy: 'allow_empty_topic',
         permissions: {
           can_add_subscribers_group: groups.get('role:members')!,

@@ -16,7 +16,7 @@ export interface Registered {
 
 /** The capabilities Zulip's current clients declare; a test of an older client passes its own
  * `client_capabilities`. */
-export const MODERN_CAPABILITIES = { bulk_message_deletion: true, archived_channels: true, include_deactivated_groups: true, linkifier_url_template: true, notification_settings_null: true, simplified_presence_events: true, stream_typing_notifications: true };
+export const MODERN_CAPABILITIES = { bulk_message_deletion: true, archived_channels: true, empty_topic_name: true, include_deactivated_groups: true, linkifier_url_template: true, notification_settings_null: true, simplified_presence_events: true, stream_typing_notifications: true };
 
 export async function register(client: ApiClient, params: Record<string, unknown> = {}): Promise<Registered> {
   const response = await client.post('/register', { client_capabilities: MODERN_CAPABILITIES, ...params });

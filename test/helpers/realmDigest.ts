@@ -28,7 +28,7 @@ async function viewOf({ realm, userId }: Observer): Promise<string> {
     slimPresence: false,
     presenceHistoryLimitDays: null,
   });
-  const messages = await realm.ask('messages.window', userId, { anchor: 'newest', numBefore: MAX_MESSAGES_PER_FETCH - 1, numAfter: 0, includeAnchor: true, narrow: [], applyMarkdown: false, clientGravatar: false });
+  const messages = await realm.ask('messages.window', userId, { anchor: 'newest', numBefore: MAX_MESSAGES_PER_FETCH - 1, numAfter: 0, includeAnchor: true, narrow: [], view: { applyMarkdown: false, clientGravatar: false, allowEmptyTopicName: true } });
   return JSON.stringify([comparable(state as State), messages]);
 }
 

@@ -58,7 +58,7 @@ export interface Posted {
 
 /** The messages a sender posted, newest last, as a reader sees them (raw Markdown). */
 export async function postedBy(reader: ApiClient, senderId: number, count = 1): Promise<Posted[]> {
-  const response = await reader.get('/messages', { anchor: 'newest', num_before: count, num_after: 0, apply_markdown: false, narrow: [{ operator: 'sender', operand: senderId }] });
+  const response = await reader.get('/messages', { anchor: 'newest', num_before: count, num_after: 0, apply_markdown: false, allow_empty_topic_name: true, narrow: [{ operator: 'sender', operand: senderId }] });
   assert.is(response.status, 200, JSON.stringify(response.body));
   return (response.body.messages as { id: number; subject: string; content: string; type: string; client: string }[]).map((message) => ({
     id: message.id,

@@ -1,6 +1,7 @@
 // Deleting messages (shared by every command that deletes): rows removed from every index, a
 // `delete_message` event to the users who had them, grouped as Zulip groups them, and the
 // channel's first_message_id moved on (with its event) when its oldest message goes.
+import { normalizeTopic, shownTopic } from '../../messages/emptyTopic.js';
 import { emitDeletion } from './deletionEvents.js';
 import type { MessageRecord } from '../../messages/records.js';
 import { readCommand, writeCommand, type CommandContext } from '../context.js';
@@ -9,7 +10,7 @@ import { errors } from '../../errors.js';
 import { isAdmin } from '../../users/records.js';
 import { refreshFirstMessageId } from './firstMessage.js';
 import { relinkAttachments } from './attachments.js';
-import { normalizeTopic } from './messages.js';
+
 import { rowHolders } from './rowHolders.js';
 
 export function deleteMessages(ctx: CommandContext, messages: readonly MessageRecord[]): void {
@@ -102,8 +103,7 @@ export const deletionCommands = {
       if (!channel.historyPublicToSubscribers && ctx.store.userMessages.get(user.id, channel.recipientId, messageId) === undefined) continue;
       if (!newest.has(topic.toLowerCase())) newest.set(topic.toLowerCase(), { name: topic, max_id: messageId });
     }
-    const shown = (name: string) => (name === '' && !input.allowEmptyTopicName ? ctx.state.realm.emptyTopicDisplayName : name);
-    return [...newest.values()].map((entry) => ({ ...entry, name: shown(entry.name) }));
+    return [...newest.values()].map((entry) => ({ ...entry, name: shownTopic(entry.name, input.allowEmptyTopicName) }));
   }),
 
   /** One batch of spec endpoint 10: the newest messages of the topic; says whether any remain. */
@@ -112,7 +112,7 @@ export const deletionCommands = {
     if (!isAdmin(user)) throw errors.adminRequired();
     const channel = ctx.state.channels.get(input.channelId);
     if (!channel || !canSeeChannel(ctx.state, channel, user)) throw errors.badRequest('Invalid channel ID');
-    const topic = normalizeTopic(ctx, input.topic).toLowerCase();
+    const topic = normalizeTopic(input.topic).toLowerCase();
     const doomed: MessageRecord[] = [];
     let remaining = false;
     for (const [id] of ctx.store.topicRange(channel.id, topic, Number.MAX_SAFE_INTEGER, true)) {

@@ -1,5 +1,6 @@
 // Editing messages (PATCH /messages/{id}): content, topic and channel, with propagate_mode; the
 // edit history each edit records, and GET /messages/{id}/history (spec endpoint 12).
+import { normalizeTopic, shownTopic } from '../../messages/emptyTopic.js';
 import { canReadChannel, hasPermission } from '../../channels/access.js';
 import type { ChannelRecord } from '../../channels/records.js';
 import { errors } from '../../errors.js';
@@ -17,7 +18,7 @@ import { readCommand, writeCommand, type CommandContext } from '../context.js';
 import { accessibleMessage } from './messageAccess.js';
 import { limits } from './limits.js';
 import { refreshFirstMessageId } from './firstMessage.js';
-import { checkContent, normalizeTopic } from './messages.js';
+import { checkContent } from './messages.js';
 import { announceMove, moveRows } from './moves.js';
 import { rowHolders } from './rowHolders.js';
 
@@ -73,7 +74,7 @@ function checkEdit(ctx: CommandContext, input: EditInput): EditPlan {
     if (!target || target.isArchived || !canReadChannel(ctx.state, target, editor)) throw errors.badRequest('Invalid channel ID');
     if (!hasPermission(ctx.state, target, editor, 'can_send_message_group')) throw errors.badRequest("You don't have permission to move this message");
   }
-  const topic = input.topic === undefined ? undefined : normalizeTopic(ctx, input.topic);
+  const topic = input.topic === undefined ? undefined : normalizeTopic(input.topic);
   if (topic !== undefined && [...topic].length > limits.max_topic_length) throw errors.badRequest(`topic is too long (limit: ${limits.max_topic_length} characters)`);
   const messages = topic !== undefined || target !== undefined ? movedTogether(ctx, message, input.propagateMode) : [message];
   if (topic !== undefined) checkMovedTogether(messages, moveLimit(ctx.state, editor, 'topic'), ctx.now);
@@ -172,7 +173,6 @@ export const editCommands = {
   'messages.history': readCommand((ctx, input: { messageId: number; allowEmptyTopicName: boolean }) => {
     const { message } = accessibleMessage(ctx, ctx.user, input.messageId);
     if (!ctx.state.realm.editHistoryVisible) throw errors.badRequest('Message edit history is disabled in this organization');
-    const showTopic = (topic: string) => (topic === '' && !input.allowEmptyTopicName ? ctx.state.realm.emptyTopicDisplayName : topic);
-    return editHistory(message, showTopic);
+    return editHistory(message, (topic) => shownTopic(topic, input.allowEmptyTopicName));
   }),
 };

@@ -1,5 +1,6 @@
 // Per-user message flags: by message IDs (spec endpoint 17) and by narrow (spec endpoint 9), one
 // core for both; `update_message_flags` events to the acting user only.
+import { normalizeTopic } from '../../messages/emptyTopic.js';
 import { canReadChannel } from '../../channels/access.js';
 import { errors } from '../../errors.js';
 import { Flag, headerOf, type FlagName, type MessageHeader } from '../../messages/records.js';
@@ -8,7 +9,7 @@ import { RowChanges } from '../../store/userMessages.js';
 import { headerEntry, MessageHeaders, rowEntry, type WindowEntry } from '../../store/window.js';
 import type { UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
-import { channelsOf, MAX_MESSAGES_PER_FETCH, narrowWindow, normalizeTopic, type WindowInput } from './messages.js';
+import { channelsOf, MAX_MESSAGES_PER_FETCH, narrowWindow, type WindowInput } from './messages.js';
 import type { MessageDetails } from '../../events/catalogue.js';
 import { JsonText, NumberKeyedJson } from '../../events/jsonText.js';
 import type { ZulipEvent } from '../../events/types.js';
@@ -213,7 +214,7 @@ export const flagCommands = {
       const channel = ctx.state.channels.get(input.channelId);
       if (!channel || !canReadChannel(ctx.state, channel, user)) throw errors.badRequest('Invalid channel ID');
     }
-    const topic = input.topic === undefined ? undefined : normalizeTopic(ctx, input.topic);
+    const topic = input.topic === undefined ? undefined : normalizeTopic(input.topic);
     applyFlag(ctx, user, unreadEntries(ctx, user, { channelId: input.channelId, topic }), { op: 'add', flag: 'read' });
     return { complete: true };
   }),

@@ -1,19 +1,20 @@
 // Message commands: sending to a channel or to users, and reading messages.
+import { normalizeTopic, shownTopic } from '../../messages/emptyTopic.js';
 import { canReadChannel, hasPermission } from '../../channels/access.js';
 import type { ChannelRecord } from '../../channels/records.js';
 import { ApiError, errors } from '../../errors.js';
 import type { Emitted, LocalEcho, ZulipEvent } from '../../events/types.js';
 import { withAlertWordFlag } from '../../messages/alertWords.js';
 import { withMentionFlags } from '../../messages/mentions.js';
-import { narrowSearch, resolveNarrow, type RawTerm } from '../../messages/narrow.js';
-import { searchHighlights } from '../../messages/search.js';
+import { matchesNarrow, narrowSearch, resolveNarrow, type RawTerm } from '../../messages/narrow.js';
+import { searchHighlights, type SearchQuery } from '../../messages/search.js';
 import { contentHas, Flag, flagNames, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
 import { renderAs, type RenderedMessage } from '../../messages/render.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
 import { messageWindow, type Anchor, type ChannelOf } from '../../store/window.js';
 import { hasMuted, Role, type UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
-import { accessibleMessage, narrowLookup } from './messageAccess.js';
+import { accessibleMessage, messageAccess, narrowLookup } from './messageAccess.js';
 import { setFirstMessageId } from './firstMessage.js';
 import { limits } from './limits.js';
 import { claimAttachments } from './attachments.js';
@@ -43,12 +44,6 @@ function truncate(text: string, limit: number, marker: string): string {
   if (text.length <= limit) return text;
   const points = [...text];
   return points.length <= limit ? text : points.slice(0, limit - [...marker].length).join('') + marker;
-}
-
-/** `(no topic)` and the realm's empty-topic display name both mean the empty topic (levels 334, 370). */
-export function normalizeTopic(ctx: ReadContext, topic: string): string {
-  const trimmed = topic.trim();
-  return trimmed === '(no topic)' || trimmed === ctx.state.realm.emptyTopicDisplayName ? '' : trimmed;
 }
 
 function targetChannel(ctx: CommandContext, to: (string | number)[]): ChannelRecord {
@@ -107,12 +102,14 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, recipients: Re
     else byFlags.set(flags, [userId]);
   });
   // One view and one event per client variant, built on first use (called once per queue).
-  const variant = (options: MessageViewOptions): number => (options.applyMarkdown ? 2 : 0) + (options.clientGravatar ? 1 : 0);
+  type QueueOptions = Omit<MessageViewOptions, 'allowEmptyTopicName'>;
+  const variant = (options: QueueOptions): number => (options.applyMarkdown ? 2 : 0) + (options.clientGravatar ? 1 : 0);
   const views: ReturnType<typeof messageView>[] = [];
-  const viewFor = (options: MessageViewOptions) => (views[variant(options)] ??= messageView(ctx.state, message, ctx.fakeEmailDomain, options));
+  // The empty topic as it is: queues of clients that do not take it rewrite it at delivery.
+  const viewFor = (options: QueueOptions) => (views[variant(options)] ??= messageView(ctx.state, message, ctx.fakeEmailDomain, { ...options, allowEmptyTopicName: true }));
   const emitGroup = (flags: number, names: string[], userIds: number[], extra: Pick<Emitted, 'allPublicStreamsOnly' | 'localEcho'>) => {
     const events: ZulipEvent[] = [];
-    const forQueue = (options: MessageViewOptions): ZulipEvent => (events[variant(options)] ??= { type: 'message', message: viewFor(options), flags: names });
+    const forQueue = (options: QueueOptions): ZulipEvent => (events[variant(options)] ??= { type: 'message', message: viewFor(options), flags: names });
     ctx.emit(forQueue({ applyMarkdown: true, clientGravatar: false }), userIds, { message: { record: message, flags }, forQueue, ...extra });
   };
   // The sender's queues are among the recipients' (one's own message is always delivered).
@@ -192,7 +189,7 @@ export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: P
     channel = targetChannel(ctx, input.to);
     if (input.topic === null) throw errors.badRequest('Missing topic');
     if (input.topic.includes('\u0000')) throw errors.badRequest('Topic must not contain null bytes');
-    topic = truncate(normalizeTopic(ctx, input.topic), limits.max_topic_length, '...');
+    topic = truncate(normalizeTopic(input.topic), limits.max_topic_length, '...');
     if (!input.system) checkMaySend(ctx, channel, sender);
     checkTopic(ctx, channel, topic);
   } else {
@@ -268,46 +265,66 @@ export const sendMessage = (ctx: CommandContext, sender: UserRecord, input: Send
 export const messageCommands = {
   'messages.send': writeCommand((ctx, input: SendInput) => ({ id: sendMessage(ctx, ctx.user, input).id })),
 
-  'messages.window': readCommand((ctx, input: FetchInput) => {
+  'messages.window': readCommand((ctx, input: WindowInput & { view: MessageViewOptions }) => {
     const viewer = ctx.user;
-    if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) throw errors.badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+    checkFetchSize(input.numBefore + input.numAfter);
     const window = narrowWindow(ctx, viewer, input);
-    const options = { applyMarkdown: input.applyMarkdown, clientGravatar: input.clientGravatar };
     return {
       anchor: window.anchor,
       found_anchor: window.foundAnchor,
       found_oldest: window.foundOldest,
       found_newest: window.foundNewest,
       history_limited: false,
-      messages: window.entries.map(({ message, flags }) => ({
-        ...messageView(ctx.state, message, ctx.fakeEmailDomain, options),
-        flags: flagNames(flags),
-        ...(window.search && searchHighlights(window.search, message)),
-      })),
+      messages: window.entries.map((entry) => fetchedMessage(ctx, entry, input.view, window.search)),
     };
+  }),
+
+  /** GET /messages with message_ids: those of the messages the user may read (and that match the
+   * narrow, if one is given), oldest first; no window, so nothing was "found" (Zulip's). */
+  'messages.byIds': readCommand((ctx, input: { messageIds: number[]; narrow: RawTerm[]; view: MessageViewOptions }) => {
+    const viewer = ctx.user;
+    checkFetchSize(input.messageIds.length);
+    const terms = resolveNarrow(ctx.state, viewer, input.narrow, ctx.fakeEmailDomain, narrowLookup(ctx, viewer));
+    const search = narrowSearch(terms);
+    const messages = [];
+    for (const id of [...new Set(input.messageIds)].sort((a, b) => a - b)) {
+      const message = ctx.store.messages.get(id);
+      const access = message?.realmId === ctx.state.realm.id ? messageAccess(ctx, viewer, message) : null;
+      if (!message || !access) continue;
+      const flags = access.flags ?? Flag.read | Flag.historical;
+      if (matchesNarrow(terms, message, flags)) messages.push(fetchedMessage(ctx, { message, flags }, input.view, search));
+    }
+    return { messages, history_limited: false, found_anchor: false, found_oldest: false, found_newest: false };
   }),
 
   /** POST /messages/render: the HTML the content would get if the user sent it now. */
   'messages.render': readCommand((ctx, input: { content: string }) => ({ rendered: renderAs(ctx.state, ctx.config, ctx.user, input.content).html })),
 
-  'messages.get': readCommand((ctx, input: { messageId: number; applyMarkdown: boolean }) => {
+  'messages.get': readCommand((ctx, input: { messageId: number; applyMarkdown: boolean; allowEmptyTopicName: boolean }) => {
     const { message, flags } = accessibleMessage(ctx, ctx.user, input.messageId);
-    const view = messageView(ctx.state, message, ctx.fakeEmailDomain, { applyMarkdown: input.applyMarkdown, clientGravatar: false });
+    const view = messageView(ctx.state, message, ctx.fakeEmailDomain, { applyMarkdown: input.applyMarkdown, clientGravatar: false, allowEmptyTopicName: input.allowEmptyTopicName });
     return { message: { ...view, flags: flagNames(flags ?? Flag.read | Flag.historical) }, raw_content: message.content };
   }),
 };
 
-export interface FetchInput extends WindowInput {
-  applyMarkdown: boolean;
-  clientGravatar: boolean;
+/** Zulip's MAX_MESSAGES_PER_FETCH, for a window and a list of IDs alike. */
+function checkFetchSize(count: number): void {
+  if (count > MAX_MESSAGES_PER_FETCH) throw errors.badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+}
+
+/** A message as a fetch shows it: the client's view, the viewer's flags and, for a search, the
+ * matches highlighted. */
+function fetchedMessage(ctx: ReadContext, { message, flags }: { message: MessageRecord; flags: number }, view: MessageViewOptions, search: SearchQuery | undefined) {
+  return { ...messageView(ctx.state, message, ctx.fakeEmailDomain, view), flags: flagNames(flags), ...(search && searchHighlights(search, message)) };
 }
 
 /** Zulip's cap on unread messages in register; older ones are reported as missing. */
 export const MAX_UNREAD_MESSAGES = 50_000;
 const anyMention = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned | Flag.group_mentioned;
 
-/** register's `message` state: the newest message ID and the unread messages, by conversation. */
-export function messagesInitialState(ctx: ReadContext) {
+/** register's `message` state: the newest message ID and the unread messages, by conversation
+ * (the empty topic by its display name for clients that do not take it). */
+export function messagesInitialState(ctx: ReadContext, allowEmptyTopicName: boolean) {
   const user = ctx.user;
   let maxMessageId = -1;
   const unread: { id: number; flags: number }[] = [];
@@ -331,7 +348,7 @@ export function messagesInitialState(ctx: ReadContext) {
     if (flags & anyMention) mentions.push(id);
     if (message.type === 'stream') {
       const key = `${message.channelId}:${message.topic}`;
-      if (!streams.has(key)) streams.set(key, { stream_id: message.channelId!, topic: message.topic, unread_message_ids: [] });
+      if (!streams.has(key)) streams.set(key, { stream_id: message.channelId!, topic: shownTopic(message.topic, allowEmptyTopicName), unread_message_ids: [] });
       streams.get(key)!.unread_message_ids.push(id);
     } else if (message.participants.length <= 2) {
       const other = message.participants.find((participant) => participant !== user.id) ?? user.id;

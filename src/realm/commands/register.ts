@@ -3,6 +3,7 @@
 // delivered — so the initial state plus the queue's events always equals a fresh register.
 import { incomingWebhookBots } from '../../integrations/catalog.js';
 import { declaredCapabilities, type ClientCapabilities } from '../../events/capabilities.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../../messages/emptyTopic.js';
 import { resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { narrowLookup } from './messageAccess.js';
 import { STOP_WORDS } from '../../messages/search.js';
@@ -66,7 +67,7 @@ const fetchers = new Map<string, Fetcher>([
   ['realm_bot', realmBotsInitialState],
   ['subscription', (ctx, input) => subscriptionsInitialState(ctx, input.includeSubscribers, input.clientCapabilities.archived_channels === true, input.clientCapabilities.notification_settings_null === true)],
   ['stream', (ctx, input) => channelsInitialState(ctx, input.clientCapabilities.archived_channels === true)],
-  ['message', messagesInitialState],
+  ['message', (ctx, input) => messagesInitialState(ctx, input.clientCapabilities.empty_topic_name === true)],
   ['starred_messages', starredInitialState],
   ['recent_private_conversations', recentConversationsInitialState],
   ['realm_user_groups', (ctx, input) => groupsInitialState(ctx, input.clientCapabilities.include_deactivated_groups === true)],
@@ -86,7 +87,7 @@ const fetchers = new Map<string, Fetcher>([
   ['realm_linkifiers', (ctx, input) => linkifiersInitialState(ctx, input.clientCapabilities.linkifier_url_template === true)],
   // Linkifiers in the pre-7.0 shape: always empty since feature level 176, as in Zulip.
   ['realm_filters', empty('realm_filters', () => [])],
-  ['user_topic', userTopicsInitialState],
+  ['user_topic', (ctx, input) => userTopicsInitialState(ctx, input.clientCapabilities.empty_topic_name === true)],
   ['muted_topics', mutedTopicsInitialState],
   ['muted_users', mutedUsersInitialState],
   ['channel_folders', foldersInitialState],
@@ -129,7 +130,7 @@ export const registerCommands = {
       zulip_version: ZULIP_VERSION,
       zulip_merge_base: ZULIP_MERGE_BASE,
       event_queue_longpoll_timeout_seconds: LONGPOLL_TIMEOUT_SECONDS,
-      realm_empty_topic_display_name: ctx.state.realm.emptyTopicDisplayName,
+      realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,
       ...limits,
     };
     for (const [type, fetch] of fetchers) if (wanted === null || wanted.includes(type)) Object.assign(state, fetch(ctx, input));

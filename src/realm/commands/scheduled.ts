@@ -1,13 +1,14 @@
 // Scheduled messages (spec endpoint 3 and the rest; Zulip's send-later): checked as a message is
 // when scheduled and again when sent, delivered by the realm actor at their time, and moved through
 // the scheduled-message lifecycle machine. Events go to the sender's clients only.
+import { normalizeTopic } from '../../messages/emptyTopic.js';
 import { ApiError, errors } from '../../errors.js';
 import { move } from '../../machines/lifecycle.js';
 import { scheduledLifecycle, type ScheduledEvent } from '../../machines/scheduled.js';
 import type { ScheduledMessageRecord } from '../../messages/records.js';
 import type { UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
-import { normalizeTopic, prepareMessage, sendMessage, storeMessage, type PreparedMessage } from './messages.js';
+import { prepareMessage, sendMessage, storeMessage, type PreparedMessage } from './messages.js';
 import { globalTime } from '../../messages/noticeText.js';
 import { reminderView, scheduledMessageView } from '../../messages/objects.js';
 
@@ -175,7 +176,7 @@ export const scheduledCommands = {
       // The message as it will now be sent is checked again as a whole, as sending would.
       const type = input.type ?? message.type;
       // Made a channel message, it needs a real topic: not empty, "(no topic)" or the display name.
-      if (input.type === 'stream' && normalizeTopic(ctx, input.topic ?? '') === '') throw errors.badRequest("Topic can't be empty when updating scheduled message type to channel.");
+      if (input.type === 'stream' && normalizeTopic(input.topic ?? '') === '') throw errors.badRequest("Topic can't be empty when updating scheduled message type to channel.");
       const prepared = prepareMessage(ctx, sender, {
         type,
         to: addressee(type, input.to ?? message.to),

@@ -44,7 +44,8 @@ export type ServiceOutcome = { id: number } & ({ kind: 'answered'; status: numbe
 
 function eventOf(ctx: ReadContext, bot: UserRecord, message: MessageRecord, trigger: ServiceDeliveryRecord['trigger']): ServiceEvent {
   const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
-  const view = messageView(ctx.state, message, ctx.fakeEmailDomain, { applyMarkdown: false, clientGravatar: false });
+  // Bot services predate the empty topic: they get its display name, which means it when they reply.
+  const view = messageView(ctx.state, message, ctx.fakeEmailDomain, { applyMarkdown: false, clientGravatar: false, allowEmptyTopicName: false });
   return {
     trigger,
     bot: { id: bot.id, email: apiEmail(bot, ctx.fakeEmailDomain), fullName: bot.fullName },

@@ -1,5 +1,6 @@
 // Typing notifications (POST /typing, POST /messages/{id}/typing): checked as Zulip's
 // zerver/views/typing.py checks them and announced at once; nothing is stored, nothing is written.
+import { normalizeTopic } from '../../messages/emptyTopic.js';
 import { canReadChannel } from '../../channels/access.js';
 import { errors } from '../../errors.js';
 import type { TypingOp, TypingPerson } from '../../events/catalogue.js';
@@ -10,7 +11,7 @@ import { userSetting } from '../../users/settings.js';
 import { apiEmail } from '../../users/view.js';
 import { liveCommand, type LiveContext, type ReadContext } from '../context.js';
 import { accessibleMessage } from './messageAccess.js';
-import { checkMaySend, normalizeTopic } from './messages.js';
+import { checkMaySend } from './messages.js';
 
 export type TypingInput = { op: TypingOp } & ({ type: 'direct'; to: number[] | undefined } | { type: 'stream'; channelId: number | undefined; topic: string | undefined });
 
@@ -38,7 +39,7 @@ function typingInChannel(ctx: LiveContext, sender: UserRecord, op: TypingOp, cha
   const channel = ctx.state.channels.get(channelId);
   if (!channel || !canReadChannel(ctx.state, channel, sender)) throw errors.badRequest('Invalid channel ID');
   checkMaySend(ctx, channel, sender);
-  const topic = normalizeTopic(ctx, rawTopic);
+  const topic = normalizeTopic(rawTopic);
   ctx.emit({ type: 'typing', op, message_type: 'stream', sender: person(ctx, sender), stream_id: channel.id, topic }, channelAudience(ctx, channel.id), { capability: { name: 'stream_typing_notifications', declared: true } });
 }
 

@@ -1,5 +1,6 @@
 // Topic visibility per user (spec endpoint 4, and POST /user_topics over the same state), through
 // the topic machine; `user_topic` and legacy `muted_topics` events; register state.
+import { normalizeTopic, shownTopic } from '../../messages/emptyTopic.js';
 import type { ChannelRecord } from '../../channels/records.js';
 import { errors } from '../../errors.js';
 import { move } from '../../machines/lifecycle.js';
@@ -7,7 +8,6 @@ import { topicEventFor, topicLifecycle, visibilityPolicies, type TopicVisibility
 import type { UserTopicRecord } from '../../messages/records.js';
 import { writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { limits } from './limits.js';
-import { normalizeTopic } from './messages.js';
 
 export interface TopicTarget {
   channelId?: number;
@@ -38,7 +38,7 @@ export const userTopicCommands = {
   'topics.setVisibility': writeCommand((ctx, input: TopicTarget & { policy: TopicVisibility }) => {
     const user = ctx.user;
     const channel = targetChannel(ctx, input);
-    const topic = normalizeTopic(ctx, input.topic);
+    const topic = normalizeTopic(input.topic);
     if ([...topic].length > limits.max_topic_length) throw errors.badRequest(`topic is too long (limit: ${limits.max_topic_length} characters)`);
     const owner = ctx.ownerOf(user.id);
     const current = visibilityPolicies[ctx.store.userTopics.get(owner, channel.id, topic.toLowerCase())?.policy ?? 0]!;
@@ -53,8 +53,9 @@ export const userTopicCommands = {
   }),
 };
 
-export function userTopicsInitialState(ctx: ReadContext) {
-  return { user_topics: userTopics(ctx, ctx.user.id).map(userTopicView) };
+/** register's user_topics; the empty topic by its display name for clients that do not take it. */
+export function userTopicsInitialState(ctx: ReadContext, allowEmptyTopicName: boolean) {
+  return { user_topics: userTopics(ctx, ctx.user.id).map((row) => ({ ...userTopicView(row), topic_name: shownTopic(row.topic, allowEmptyTopicName) })) };
 }
 
 export function mutedTopicsInitialState(ctx: ReadContext) {
