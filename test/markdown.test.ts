@@ -81,6 +81,15 @@ markdown('channel and topic links; raw HTML is escaped', async ({ server }) => {
     `<p>See <a class="stream" data-stream-id="${verona}" href="/#narrow/channel/${verona}-Verona">#Verona</a> and ` +
       `<a class="stream-topic" data-stream-id="${verona}" href="/#narrow/channel/${verona}-Verona/topic/greetings">#Verona &gt; greetings</a></p>`,
   );
+  // A link to one message, the empty topic by its display name, and a topic holding `>`, `@` and a
+  // space (hash-encoded as Zulip's hash_util_encode: no dashes for spaces in topics).
+  const message = await sendAndRead(hamlet, hamlet, '#**Verona>plans@42** #**Verona>** #**Verona>a > b @ c.d**');
+  assert.is(
+    message.content,
+    `<p><a class="message-link" href="/#narrow/channel/${verona}-Verona/topic/plans/near/42">#Verona &gt; plans @ 💬</a> ` +
+      `<a class="stream-topic" data-stream-id="${verona}" href="/#narrow/channel/${verona}-Verona/topic/">#Verona &gt; <em>general chat</em></a> ` +
+      `<a class="stream-topic" data-stream-id="${verona}" href="/#narrow/channel/${verona}-Verona/topic/a.20.3E.20b.20.40.20c.2Ed">#Verona &gt; a &gt; b @ c.d</a></p>`,
+  );
   const unsafe = await sendAndRead(hamlet, hamlet, '<script>alert(1)</script> **bold**');
   assert.is(unsafe.content, '<p>&lt;script&gt;alert(1)&lt;/script&gt; <strong>bold</strong></p>');
 });

@@ -1,10 +1,13 @@
 // Zulip's mentions and channel links: `@**Name**` / `@**Name|id**` (silent `@_**…**`), wildcards
-// `@**all**` and `@**topic**`, groups `@*group*`, channels `#**channel**` and `#**channel>topic**`.
+// `@**all**` and `@**topic**`, groups `@*group*`, channels `#**channel**`, `#**channel>topic**` and
+// `#**channel>topic@message**`.
 // Names resolve through the realm (unknown ones stay text); mentions inside quotes are silent.
 import type MarkdownIt from 'markdown-it';
 import type StateCore from 'markdown-it/lib/rules_core/state_core.mjs';
 import type StateInline from 'markdown-it/lib/rules_inline/state_inline.mjs';
 import type Token from 'markdown-it/lib/token.mjs';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/emptyTopic.js';
+import { channelFragment, topicFragment } from '../messages/links.js';
 import { envOf } from './env.js';
 import { escapeAttr, escapeText, pushHtml } from './html.js';
 
@@ -17,8 +20,6 @@ interface Mention {
 
 const channelWildcards = new Set(['all', 'everyone', 'channel', 'stream']);
 const syntax = /@(_?)\*\*([^*\n]+)\*\*|@(_?)\*([^*\n]+)\*|#\*\*([^*\n]+)\*\*/y;
-// Zulip's narrow URLs: spaces as dashes, then percent-encoding with `.` for `%`.
-const slug = (text: string): string => encodeURIComponent(text.replace(/ /g, '-')).replace(/\./g, '.2E').replace(/%/g, '.');
 
 function mentionOf(state: StateInline, inner: string, silent: boolean, group: boolean): Mention | undefined {
   const resolver = envOf(state).resolver!;
@@ -33,13 +34,21 @@ function mentionOf(state: StateInline, inner: string, silent: boolean, group: bo
   return user && { kind: 'user', id: user.id, name: user.fullName, silent };
 }
 
+/** `#**channel**`, `#**channel>topic**` and `#**channel>topic@message ID**` (the topic may hold `>`
+ * and `@`; the empty topic shows its display name in italics), as Zulip renders them. */
 function channelLink(state: StateInline, inner: string): string | undefined {
-  const [channelName, topic] = inner.split('>');
-  const channel = envOf(state).resolver!.channel(channelName!);
+  const separator = inner.indexOf('>');
+  const channel = envOf(state).resolver!.channel(separator < 0 ? inner : inner.slice(0, separator));
   if (!channel) return undefined;
-  const base = `/#narrow/channel/${channel.id}-${slug(channel.name)}`;
-  if (topic === undefined) return `<a class="stream" data-stream-id="${channel.id}" href="${escapeAttr(base)}">#${escapeText(channel.name)}</a>`;
-  return `<a class="stream-topic" data-stream-id="${channel.id}" href="${escapeAttr(`${base}/topic/${slug(topic)}`)}">#${escapeText(channel.name)} &gt; ${escapeText(topic)}</a>`;
+  const name = escapeText(channel.name);
+  if (separator < 0) return `<a class="stream" data-stream-id="${channel.id}" href="${escapeAttr(`/#narrow/${channelFragment(channel.id, channel.name)}`)}">#${name}</a>`;
+  const rest = inner.slice(separator + 1);
+  const near = /^(.*)@(\d+)$/s.exec(rest);
+  const topic = near ? near[1]! : rest;
+  const href = `/#narrow/${topicFragment(channel.id, channel.name, topic)}`;
+  const shown = `#${name} &gt; ${topic === '' ? `<em>${EMPTY_TOPIC_DISPLAY_NAME}</em>` : escapeText(topic)}`;
+  if (near) return `<a class="message-link" href="${escapeAttr(`${href}/near/${near[2]}`)}">${shown} @ 💬</a>`;
+  return `<a class="stream-topic" data-stream-id="${channel.id}" href="${escapeAttr(href)}">${shown}</a>`;
 }
 
 function mentionRule(state: StateInline, silent: boolean): boolean {

@@ -4,7 +4,7 @@
 import { missedMessageMail, type MissedConversation } from '../../mail/missedMessages.js';
 import type { Mail } from '../../mail/transport.js';
 import type { EmailBatchRecord } from '../../messages/notifications.js';
-import { hashComponent } from '../../messages/links.js';
+import { topicFragment } from '../../messages/links.js';
 import { Flag, type MessageRecord } from '../../messages/records.js';
 import { realmUrl } from '../../organization/records.js';
 import { realmProperty } from '../../organization/settings.js';
@@ -34,7 +34,7 @@ function conversationOf(ctx: ReadContext, user: UserRecord, message: MessageReco
     return {
       key: `channel:${message.channelId}:${message.topic.toLowerCase()}`,
       title: `#${name} > ${message.topic}`,
-      url: `${base}/#narrow/channel/${message.channelId}-${hashComponent(name)}/topic/${hashComponent(message.topic)}`,
+      url: `${base}/#narrow/${topicFragment(message.channelId, name, message.topic)}`,
     };
   }
   const others = message.participants.filter((id) => id !== user.id);
