@@ -165,3 +165,4 @@ export { default as createBigBlueButtonVideoCall } from './create-big-blue-butto
 export { default as testNotify } from './test-notify.js';
 export { default as getFileTemporaryUrl } from './get-file-temporary-url.js';
 export { default as getTemporaryFile } from './get-temporary-file.js';
+export { default as testWelcomeBotCustomMessage } from './test-welcome-bot-custom-message.js';

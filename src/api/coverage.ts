@@ -13,7 +13,6 @@ export function routed(routes: readonly Route[], operation: string): boolean {
 
 /** `METHOD /path` as the reference writes it → why Parley has no route for it. */
 export const unservedOperations: Readonly<Record<string, string>> = {
-  'POST /realm/test_welcome_bot_custom_message': 'not yet built: Parley has no Welcome Bot (its notices come from the notification bot)',
   'POST /real-time': "not an endpoint: the reference's page about the event system",
   'POST /rest-error-handling': "not an endpoint: the reference's page about errors",
   'POST /zulip-outgoing-webhook': 'not an endpoint Parley serves: the request Parley sends to outgoing-webhook bots (docs/integrations.md)',

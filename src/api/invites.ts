@@ -19,6 +19,7 @@ const inviteOptions = (params: InviteParams) => ({
   channelIds: params.stream_ids,
   groupIds: params.group_ids,
   includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
+  welcomeText: params.welcome_message_custom_text ?? null,
 });
 
 export const createInviteLink = (request: UserRequest, params: InviteParams) => request.realm.ask('invites.createLink', request.user.userId, inviteOptions(params));

@@ -1,4 +1,4 @@
-// Organization settings: PATCH /realm.
+// Organization settings: PATCH /realm, and a test of Welcome Bot's custom text.
 import type * as schemas from '../../schemas/index.js';
 import type { UserRequest } from '../http/route.js';
 import type { Params } from '../http/validation.js';
@@ -7,3 +7,6 @@ export const updateRealm = (request: UserRequest, params: Params<typeof schemas.
 
 export const updateUserSettingsDefaults = (request: UserRequest, params: Params<typeof schemas.updateRealmUserSettingsDefaults>) =>
   request.realm.ask('settings.updateDefaults', request.user.userId, { settings: params });
+
+export const testWelcomeMessage = (request: UserRequest, params: Params<typeof schemas.testWelcomeBotCustomMessage>) =>
+  request.realm.ask('realm.testWelcomeMessage', request.user.userId, { text: params.welcome_message_custom_text });

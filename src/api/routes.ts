@@ -25,7 +25,7 @@ import { deleteQueue, getEvents, issueSocketToken, register } from './events.js'
 import { createMessageReminder, deleteReminder, getReminders } from './reminders.js';
 import { reportMessage } from './reports.js';
 import { createScheduledMessage, deleteScheduledMessage, getScheduledMessages, updateScheduledMessage } from './scheduled.js';
-import { updateRealm, updateUserSettingsDefaults } from './realm.js';
+import { testWelcomeMessage, updateRealm, updateUserSettingsDefaults } from './realm.js';
 import { deactivateCustomEmoji, getRealmEmoji, uploadCustomEmoji } from './realmEmoji.js';
 import { deleteAvatar, publicImage, uploadAvatar } from './avatars.js';
 import { unsubscribeMissedMessages } from './unsubscribe.js';
@@ -120,6 +120,7 @@ export const routes: readonly Route[] = [
   humanRoute('PATCH', '/users/me/profile_data', schemas.updateProfileData, updateOwnProfileData),
   adminRoute('PATCH', '/realm', schemas.updateRealm, updateRealm),
   adminRoute('PATCH', '/realm/user_settings_defaults', schemas.updateRealmUserSettingsDefaults, updateUserSettingsDefaults),
+  adminRoute('POST', '/realm/test_welcome_bot_custom_message', schemas.testWelcomeBotCustomMessage, testWelcomeMessage),
   userRoute('GET', '/realm/profile_fields', schemas.getCustomProfileFields, getProfileFields),
   adminRoute('POST', '/realm/profile_fields', schemas.createCustomProfileField, createProfileField),
   adminRoute('PATCH', '/realm/profile_fields', schemas.reorderCustomProfileFields, reorderProfileFields),

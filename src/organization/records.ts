@@ -45,6 +45,8 @@ export interface RealmRecord {
   newChannelAnnouncementsChannelId: number | null;
   /** The realm's notification bot, created with the realm. */
   notificationBotId: number | null;
+  /** Welcome Bot, who greets new users (absent in realms from before it: made when first needed). */
+  welcomeBotId?: number;
   /** Whether members may see messages' edit history (Zulip's realm_allow_edit_history). */
   editHistoryVisible: boolean;
   /** Absent in realms created before it existed: Zulip's defaults. */
@@ -68,3 +70,6 @@ export function realmUrl(realm: Pick<RealmRecord, 'subdomain'>, config: { extern
 export function fakeEmailDomain(realm: Pick<RealmRecord, 'subdomain'>, externalHost: string): string {
   return realmHost(realm, externalHost).replace(/:\d+$/, '');
 }
+
+/** The server's own bots in a realm (notification bot, Welcome Bot): nobody's to manage. */
+export const isSystemBot = (realm: Pick<RealmRecord, 'notificationBotId' | 'welcomeBotId'>, userId: number): boolean => userId === realm.notificationBotId || userId === realm.welcomeBotId;

@@ -21,7 +21,7 @@ import {
   directMessageGroupHash,
   IS_PRIVATE_FLAG,
   messageFileName,
-  NOTIFICATION_BOT_EMAIL,
+  systemBots,
   MESSAGES_PER_FILE,
   RecipientType,
   type ZulipMessage,
@@ -259,8 +259,9 @@ class RealmExport {
     for (const user of this.users) {
       const recipient = this.personalRecipient.get(user.id)!;
       tables.zerver_recipient.push({ id: recipient, type: RecipientType.personal, type_id: user.id });
-      if (user.id === realm.notificationBotId) {
-        tables.zerver_userprofile_crossrealm.push({ id: user.id, email: NOTIFICATION_BOT_EMAIL, recipient_id: recipient, date_joined: user.dateCreated });
+      const systemEmail = systemBots(realm).find(([, id]) => id === user.id)?.[0];
+      if (systemEmail !== undefined) {
+        tables.zerver_userprofile_crossrealm.push({ id: user.id, email: systemEmail, recipient_id: recipient, date_joined: user.dateCreated });
         continue;
       }
       tables.zerver_userprofile.push(userRow(user, realm, domain, recipient));

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Flag } from '../messages/records.js';
 import { realmChannelSettingNames } from '../organization/settings.js';
+import type { RealmRecord } from '../organization/records.js';
 
 /** Zulip's Recipient.type values. */
 export const RecipientType = { personal: 1, stream: 2, directMessageGroup: 3 } as const;
@@ -38,6 +39,14 @@ export const channelSettings = realmChannelSettingNames.map((property) => [prope
 
 /** Zulip's notification bot in zerver_userprofile_crossrealm: Parley's realm notification bot. */
 export const NOTIFICATION_BOT_EMAIL = 'notification-bot@zulip.com';
+/** Zulip's Welcome Bot in zerver_userprofile_crossrealm: Parley's realm Welcome Bot. */
+export const WELCOME_BOT_EMAIL = 'welcome-bot@zulip.com';
+
+/** The realm's own bots as Zulip's cross-realm bots, by the e-mail Zulip gives each. */
+export const systemBots = (realm: Pick<RealmRecord, 'notificationBotId' | 'welcomeBotId'>): [email: string, userId: number | undefined][] => [
+  [NOTIFICATION_BOT_EMAIL, realm.notificationBotId ?? undefined],
+  [WELCOME_BOT_EMAIL, realm.welcomeBotId],
+];
 
 /** The file name of the n-th (from 1) message file. */
 export const messageFileName = (n: number): string => `messages-${String(n).padStart(6, '0')}.json`;

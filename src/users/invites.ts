@@ -22,6 +22,8 @@ export interface InviteRecord {
   revoked: boolean;
   /** An e-mail invitation: the address it was sent to, the only one that may join through it, once. */
   email?: string;
+  /** Welcome Bot's text for who joins by it ('' for none); absent: the organization's. */
+  welcomeText?: string;
 }
 
 /** Zulip's INVITATION_LINK_VALIDITY_MINUTES default: 10 days. */

@@ -6,6 +6,7 @@ import { newApiKey } from '../../users/apiKey.js';
 import { BotType, isAdmin, Role, ServiceInterface, type BotService, type UserRecord } from '../../users/records.js';
 import { checkFullName } from '../../users/names.js';
 import { satisfies } from '../../groups/membership.js';
+import { isSystemBot } from '../../organization/records.js';
 import { realmGroupSetting } from '../../organization/settings.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { announceBot } from './bots.js';
@@ -66,7 +67,7 @@ function serviceOf(input: BotServiceInput, current: BotService | undefined): Bot
 /** The bot a requester may manage: its owner's and administrators' (Zulip's access_bot_by_id). */
 function managedBot(ctx: CommandContext, botId: number): UserRecord {
   const bot = ctx.state.users.get(botId);
-  if (!bot?.isBot || bot.id === ctx.state.realm.notificationBotId) throw errors.badRequest('No such bot');
+  if (!bot?.isBot || isSystemBot(ctx.state.realm, bot.id)) throw errors.badRequest('No such bot');
   const requester = ctx.user;
   if (!isAdmin(requester) && bot.botOwnerId !== requester.id) throw errors.insufficientRights();
   return bot;

@@ -1,13 +1,15 @@
 // The bots a user administers (register's `realm_bots`, Zulip's bot dictionaries) and the
 // `realm_bot` events that keep them current: a bot's owner and the organization's administrators
-// see it, with its API key. The realm's own notification bot is the server's, not anyone's.
+// see it, with its API key. The realm's own bots (notification bot, Welcome Bot) are the server's,
+// not anyone's.
 import type { RealmBotEvent } from '../../events/catalogue.js';
+import { isSystemBot } from '../../organization/records.js';
 import { isAdmin, type UserRecord } from '../../users/records.js';
 import { botServices, botView } from '../../users/view.js';
 import type { CommandContext, ReadContext } from '../context.js';
 
 function isAdministeredBot(ctx: ReadContext, user: UserRecord): boolean {
-  return user.isBot && user.id !== ctx.state.realm.notificationBotId;
+  return user.isBot && !isSystemBot(ctx.state.realm, user.id);
 }
 
 /** Who sees a bot in realm_bots: its owner and every active administrator. */

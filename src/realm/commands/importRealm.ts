@@ -21,7 +21,8 @@ import { EmailVisibility, Role, roles, type UserRecord } from '../../users/recor
 import { settingDefs, userSettingNames } from '../../users/settingDefinitions.js';
 import { withUserSetting } from '../../users/settings.js';
 import { writeCommand, type CommandContext } from '../context.js';
-import { channelSettings, KEPT_FLAGS, NOTIFICATION_BOT_EMAIL, RecipientType, rowsBy, type ZulipMessageFile, type ZulipNamedUserGroup, type ZulipReaction, type ZulipRealmTables, type ZulipStream } from '../zulipFormat.js';
+import { welcomeBot } from './welcomeBot.js';
+import { channelSettings, KEPT_FLAGS, RecipientType, rowsBy, systemBots, WELCOME_BOT_EMAIL, type ZulipMessageFile, type ZulipNamedUserGroup, type ZulipReaction, type ZulipRealmTables, type ZulipStream } from '../zulipFormat.js';
 import { setFirstMessageId } from './firstMessage.js';
 import { dmRecipientId } from './messages.js';
 import { noteHistoricalRows } from './rowHolders.js';
@@ -82,8 +83,10 @@ function groupSettingReader(groupIds: ReadonlyMap<number, number>, memberships: 
 
 function importUsers(ctx: CommandContext, tables: ZulipRealmTables): Map<number, number> {
   const ids = new Map<number, number>();
+  // Zulip's cross-realm bots become the realm's own: Welcome Bot's messages stay Welcome Bot's,
+  // every other system bot's are the notification bot's.
   const botId = ctx.state.realm.notificationBotId!;
-  for (const bot of tables.zerver_userprofile_crossrealm) ids.set(bot.id, botId);
+  for (const bot of tables.zerver_userprofile_crossrealm) ids.set(bot.id, bot.email === WELCOME_BOT_EMAIL ? welcomeBot(ctx).id : botId);
   const profiles = [...tables.zerver_userprofile, ...tables.zerver_userprofile_mirrordummy].sort((a, b) => a.id - b.id);
   for (const profile of profiles) ids.set(profile.id, ctx.store.nextId('user'));
   const alertWords = rowsBy(tables.zerver_alertword, (row) => row.user_profile);
@@ -297,12 +300,15 @@ function importRealmSettings(ctx: CommandContext, tables: ZulipRealmTables, chan
   const seconds = (name: string, fallback: number | null) => (typeof row[name] === 'number' || row[name] === null ? (row[name] as number | null) : fallback);
   const editing = ctx.state.realm.messageEditing!;
   const announcements = typeof row.new_stream_announcements_stream === 'number' ? (channels.get(row.new_stream_announcements_stream)?.id ?? null) : null;
-  // The realm keeps its creation time, and so does the notification bot made with it (Parley's
-  // exports say when; Zulip's system bots are older than the realm).
+  // The realm keeps its creation time, and so do the bots made with it (Parley's exports say when;
+  // Zulip's system bots are older than the realm).
   const dateCreated = typeof row.date_created === 'number' ? Math.floor(row.date_created) : ctx.state.realm.dateCreated;
-  const bot = ctx.state.users.get(ctx.state.realm.notificationBotId!)!;
-  const botJoined = tables.zerver_userprofile_crossrealm.find((crossRealm) => crossRealm.email === NOTIFICATION_BOT_EMAIL)?.date_joined;
-  ctx.save('user', { ...bot, dateCreated: typeof botJoined === 'number' ? Math.floor(botJoined) : dateCreated });
+  for (const [email, userId] of systemBots(ctx.state.realm)) {
+    const bot = userId === undefined ? undefined : ctx.state.users.get(userId);
+    if (!bot) continue;
+    const joined = tables.zerver_userprofile_crossrealm.find((crossRealm) => crossRealm.email === email)?.date_joined;
+    ctx.save('user', { ...bot, dateCreated: typeof joined === 'number' ? Math.floor(joined) : dateCreated });
+  }
   const changes: Partial<RealmRecord> = {
     dateCreated,
     name: typeof row.name === 'string' ? row.name : ctx.state.realm.name,

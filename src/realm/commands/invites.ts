@@ -12,6 +12,7 @@ import { isAdmin, type Role, type UserRecord } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { changeMembers, manageableGroup } from './userGroups.js';
 import { addUser, checkNewUser, type NewUser } from './users.js';
+import { greetNewUser } from './welcomeBot.js';
 
 export interface InviteOptions {
   /** Minutes until it expires: undefined for the default, null for never. */
@@ -20,6 +21,8 @@ export interface InviteOptions {
   channelIds: number[];
   groupIds: number[];
   includeRealmDefaultSubscriptions: boolean;
+  /** Welcome Bot's text for who joins by it: null for the organization's, '' for none. */
+  welcomeText: string | null;
 }
 
 /** Stores a new invitation (for one address when `email` is given) and announces it. */
@@ -36,6 +39,8 @@ function saveInvite(ctx: CommandContext, inviter: UserRecord, input: InviteOptio
     channelIds: input.channelIds,
     groupIds: input.groupIds,
     includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions,
+    // Only administrators choose it (Zulip's); everyone else's invitations carry the organization's.
+    ...(input.welcomeText !== null && isAdmin(inviter) ? { welcomeText: input.welcomeText } : {}),
     revoked: false,
     ...(email === undefined ? {} : { email }),
   };
@@ -161,6 +166,7 @@ export const inviteCommands = {
       const group = ctx.state.groups.get(id);
       if (group && !group.deactivated) changeMembers(ctx, group, [user.id]);
     }
+    greetNewUser(ctx, user, invite.welcomeText ?? null);
     return { userId: user.id, email: user.email };
   }),
 };

@@ -35,6 +35,9 @@ export interface SendInput {
   /** Sent by the server itself (the notification bot's notices): the sender's right to post is
    * not checked. */
   system?: boolean;
+  /** No push or e-mail notification (Zulip's disable_external_notifications: Welcome Bot's
+   * messages, meant to be read in the app). */
+  quiet?: boolean;
   /** The sender's queue and the local echo's ID, when the client named them. */
   localEcho?: LocalEcho;
 }
@@ -201,7 +204,7 @@ export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: P
 }
 
 /** Stores a prepared message with every recipient's flags and announces it. */
-export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: PreparedMessage, options: Pick<SendInput, 'readBySender' | 'client' | 'localEcho'>): MessageRecord {
+export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: PreparedMessage, options: Pick<SendInput, 'readBySender' | 'client' | 'localEcho' | 'quiet'>): MessageRecord {
   const { channel, topic, participants, content } = prepared;
   const recipients = channel ? ctx.state.subscriberIds(channel.id) : participants;
   const message: MessageRecord = {
@@ -240,7 +243,7 @@ export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: 
     if (channel.firstMessageId === null) setFirstMessageId(ctx, channel, message.id);
   }
   emitMessage(ctx, message, received, options.localEcho);
-  queueNotifications(ctx, message, received);
+  if (!options.quiet) queueNotifications(ctx, message, received);
   queueServiceDeliveries(ctx, message, prepared.rendered.mentions.userIds);
   return message;
 }

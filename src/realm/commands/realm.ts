@@ -1,6 +1,7 @@
 // Organization-level commands of the system itself: bootstrapping a new realm (its notification
 // bot) and the settings the management tools set.
 import { errors } from '../../errors.js';
+import { welcomeBot } from './welcomeBot.js';
 import type { RealmRecord } from '../../organization/records.js';
 import { Role } from '../../users/records.js';
 import { readCommand, writeCommand } from '../context.js';
@@ -32,12 +33,13 @@ export const realmCommands = {
     return summary;
   }),
 
-  /** Run once by Realms.create: the notification bot, a bot without an owner. */
+  /** Run once by Realms.create: the server's bots, without owners (notification bot, Welcome Bot). */
   'realm.bootstrap': writeCommand((ctx) => {
     if (ctx.hasUser) throw errors.insufficientRights();
     const email = `notification-bot@${ctx.fakeEmailDomain}`;
     const bot = insertUser(ctx, { email, fullName: NOTIFICATION_BOT_NAME, role: Role.member, passwordHash: null }, { isBot: true, botType: 1, botOwnerId: null });
     ctx.saveRealm({ notificationBotId: bot.id });
+    welcomeBot(ctx);
     return {};
   }),
 

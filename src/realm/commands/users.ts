@@ -1,7 +1,7 @@
-// User commands: reading users, creating them, and their API keys.
+// User commands: reading users, storing new ones (userCreation.ts and invites.ts add them), and their API keys.
 import { errors } from '../../errors.js';
 import { newApiKey } from '../../users/apiKey.js';
-import { EmailVisibility, isAdmin, Role, type UserRecord } from '../../users/records.js';
+import { EmailVisibility, Role, type UserRecord } from '../../users/records.js';
 import { userAvatarUrl } from '../../users/avatars.js';
 import { canSeeDeliveryEmail, userView, type UserView } from '../../users/view.js';
 import { satisfies } from '../../groups/membership.js';
@@ -166,17 +166,6 @@ export const userCommands = {
     }
     if (!user) throw errors.noSuchUser();
     return viewAs(ctx, user, input);
-  }),
-
-  /** Creates a user. Without an acting user (the management CLI, the demo seed) no rights apply;
-   * through the API only administrators may, and only owners may create owners. */
-  'users.create': writeCommand((ctx, input: NewUser) => {
-    if (ctx.hasUser && input.role === Role.owner && ctx.user.role !== Role.owner) throw errors.ownerRequired();
-    if (ctx.hasUser && !isAdmin(ctx.user)) throw errors.adminRequired();
-    checkNewUser(ctx, input);
-    // New users join the organization's default channels, as in Zulip.
-    const user = addUser(ctx, input, ctx.state.realm.defaultChannelIds);
-    return { userId: user.id, apiKey: user.apiKey };
   }),
 
   'users.apiKey': readCommand((ctx, input: { email: string }) => {
