@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertRequiresCredentials } from './helpers/assert.js';
 import { applyEvent, comparable, pollEvents, register } from './helpers/events.js';
-import { download, upload } from './helpers/files.js';
+import { download, ONE_PIXEL_PNG as png, upload } from './helpers/files.js';
 import { assertEventMatchesReference, assertMatchesReference, specUserFields } from './helpers/reference.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -18,8 +18,7 @@ avatars.before(async (context) => {
 });
 avatars.after(async ({ server }) => server.stop());
 
-// The smallest PNG and GIF: one pixel each.
-const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+// The smallest GIF: one pixel.
 const gif = Buffer.from('R0lGODlhAQABAAAAACw=', 'base64');
 
 avatars('an uploaded avatar is everyone\'s to see, replaced and removed; register + events == a fresh register', async ({ server }) => {

@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, MODERN_CAPABILITIES, register, type Event } from './helpers/events.js';
+import { ONE_PIXEL_PNG, upload } from './helpers/files.js';
 import { assertEventMatchesReference } from './helpers/reference.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -108,6 +109,17 @@ const rows: Row[] = [
     },
     declared: (events) => assert.equal(events.map((event) => [event.op, Object.keys((event.data as object | undefined) ?? {})]), [['add', []], ['update', ['deactivated']], ['update', ['description']], ['add_members', []]]),
     undeclared: (events) => assert.equal(shape(events), [['user_group', 'add'], ['user_group', 'remove']]),
+  },
+  {
+    capability: 'individual_emoji_changes',
+    types: ['realm_emoji'],
+    async act({ hamlet }) {
+      const name = fresh('emoji').replace(' ', '_');
+      assert.is((await upload(hamlet, [{ name: 'one.png', type: 'image/png', bytes: ONE_PIXEL_PNG }], `/realm/emoji/${name}`)).status, 200);
+      assert.is((await hamlet.delete(`/realm/emoji/${name}`)).status, 200);
+    },
+    declared: (events) => assert.equal(events.map((event) => [event.op, event.op === 'update_one' ? event.data : (event.emoji as { deactivated: boolean }).deactivated]), [['add', false], ['update_one', { deactivated: true }]]),
+    undeclared: (events) => assert.equal(shape(events), [['realm_emoji', 'update'], ['realm_emoji', 'update']]),
   },
   {
     capability: 'linkifier_url_template',

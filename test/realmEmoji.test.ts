@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertRequiresCredentials } from './helpers/assert.js';
 import { applyEvent, comparable, register, type Event } from './helpers/events.js';
-import { download, upload } from './helpers/files.js';
+import { download, ONE_PIXEL_PNG as png, upload } from './helpers/files.js';
 import { assertEventMatchesReference, assertMatchesComponent, assertMatchesReference } from './helpers/reference.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -18,8 +18,6 @@ emoji.before(async (context) => {
 });
 emoji.after(async ({ server }) => server.stop());
 
-// The smallest PNG: one transparent pixel.
-const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 const image = (name = 'parrot.png') => [{ name, type: 'image/png', bytes: png }];
 
 type Listed = Record<string, { id: string; name: string; source_url: string; deactivated: boolean; author_id: number }>;

@@ -7,8 +7,9 @@ export interface ClientCapabilities {
 }
 
 /** The capabilities whose absence changes what a client is sent (Zulip's names). */
-export type Capability = 'archived_channels' | 'bulk_message_deletion' | 'empty_topic_name' | 'include_deactivated_groups' | 'linkifier_url_template' | 'simplified_presence_events' | 'stream_typing_notifications';
+const eventCapabilities = ['archived_channels', 'bulk_message_deletion', 'empty_topic_name', 'include_deactivated_groups', 'individual_emoji_changes', 'linkifier_url_template', 'simplified_presence_events', 'stream_typing_notifications'] as const;
+
+export type Capability = (typeof eventCapabilities)[number];
 
 /** The capabilities of a register that change events, as its queue keeps them. */
-export const declaredCapabilities = (declared: ClientCapabilities): Capability[] =>
-  (['archived_channels', 'bulk_message_deletion', 'empty_topic_name', 'include_deactivated_groups', 'linkifier_url_template', 'simplified_presence_events', 'stream_typing_notifications'] as const).filter((name) => declared[name] === true);
+export const declaredCapabilities = (declared: ClientCapabilities): Capability[] => eventCapabilities.filter((name) => declared[name] === true);

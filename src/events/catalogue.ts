@@ -243,6 +243,12 @@ export type AttachmentEvent =
   | { type: 'attachment'; op: 'add' | 'update'; attachment: View<typeof attachmentView>; upload_space_used: number }
   | { type: 'attachment'; op: 'remove'; attachment: { id: number }; upload_space_used: number };
 
+/** One custom emoji added or changed, for clients that declared individual_emoji_changes (Zulip
+ * 12, feature level 491; newer than the reference). */
+export type RealmEmojiChange =
+  | { type: 'realm_emoji'; op: 'add'; emoji: ReturnType<typeof realmEmojiView> }
+  | { type: 'realm_emoji'; op: 'update_one'; emoji_id: string; data: { deactivated: boolean } };
+
 export type ZulipEvent =
   | RealmUserEvent
   | RealmBotEvent
@@ -276,6 +282,7 @@ export type ZulipEvent =
   | { type: 'realm'; op: 'update_dict'; property: 'default'; data: Record<string, unknown> }
   | { type: 'realm_user_settings_defaults'; op: 'update'; property: string; value: SettingValue }
   | { type: 'realm_emoji'; op: 'update'; realm_emoji: Record<string, ReturnType<typeof realmEmojiView>> }
+  | RealmEmojiChange
   | { type: 'alert_words'; alert_words: string[] }
   | { type: 'custom_profile_fields'; fields: View<typeof fieldView>[] }
   | { type: 'default_streams'; default_streams: number[] }

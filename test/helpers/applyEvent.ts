@@ -360,9 +360,13 @@ export function applyEvent(state: State, wire: { id?: number; type: string }, op
     case 'custom_profile_fields':
       state.custom_profile_fields = event.fields;
       return;
-    case 'realm_emoji':
-      state.realm_emoji = event.realm_emoji;
+    case 'realm_emoji': {
+      const table = state.realm_emoji as Record<string, { deactivated: boolean }>;
+      if (event.op === 'update') state.realm_emoji = event.realm_emoji;
+      else if (event.op === 'add') table[event.emoji.id] = event.emoji;
+      else Object.assign(table[event.emoji_id]!, event.data);
       return;
+    }
     case 'realm_user_settings_defaults':
       if (state.realm_user_settings_defaults) state.realm_user_settings_defaults[event.property] = event.value;
       return;

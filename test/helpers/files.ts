@@ -4,6 +4,9 @@ import type { ApiClient } from './client.js';
 export type Part = { field?: string; name: string; type?: string; bytes: Buffer | string };
 
 /** POSTs the parts as a multipart form to an API path (default: POST /user_uploads). */
+/** The smallest PNG: one transparent pixel. */
+export const ONE_PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
 export async function upload(client: ApiClient, parts: Part[], path = '/user_uploads') {
   const form = new FormData();
   for (const part of parts) form.append(part.field ?? 'file', new Blob([part.bytes], { type: part.type ?? '' }), part.name);

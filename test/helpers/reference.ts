@@ -121,16 +121,47 @@ function enumOf(schema: unknown): unknown[] | undefined {
   return isSchema(schema) && Array.isArray(schema.enum) ? schema.enum : undefined;
 }
 
+/** Events of Zulip versions newer than the reference (feature level 420), as Zulip's API
+ * documentation describes them: the custom emoji events of individual_emoji_changes (level 491). */
+const newerEvents: Record<string, Schema> = {
+  'realm_emoji/add': {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      type: { enum: ['realm_emoji'] },
+      op: { enum: ['add'] },
+      emoji: { $ref: '#/components/schemas/RealmEmoji' },
+    },
+    required: ['id', 'type', 'op', 'emoji'],
+    additionalProperties: false,
+  },
+  'realm_emoji/update_one': {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      type: { enum: ['realm_emoji'] },
+      op: { enum: ['update_one'] },
+      emoji_id: { type: 'string' },
+      data: { type: 'object', properties: { deactivated: { type: 'boolean' } }, additionalProperties: false },
+    },
+    required: ['id', 'type', 'op', 'emoji_id', 'data'],
+    additionalProperties: false,
+  },
+};
+
 /** Asserts that an event matches the reference variant of its type and op (GET /events). */
 export function assertEventMatchesReference(event: EventLike, additions: SpecAdditions | SpecAdditions[] = {}): void {
   eventVariants ??= (((responseSchema('GET /events').properties as Schema).events as Schema).items as Schema).oneOf as Schema[];
-  const variant = eventVariants.find((candidate) => {
-    const properties = candidate.properties as Schema | undefined;
-    const types = enumOf(properties?.type);
-    const ops = enumOf(properties?.op);
-    return types?.includes(event.type) && (ops === undefined || ops.includes(event.op));
-  });
   const label = `${event.type}/${event.op ?? ''}`;
+  const newer = newerEvents[label];
+  const variant = newer
+    ? normalize(newer, new Set())
+    : eventVariants.find((candidate) => {
+        const properties = candidate.properties as Schema | undefined;
+        const types = enumOf(properties?.type);
+        const ops = enumOf(properties?.op);
+        return types?.includes(event.type) && (ops === undefined || ops.includes(event.op));
+      });
   if (!variant) return assert.unreachable(`no reference schema for event ${label}`);
   const key = `event ${label} ${JSON.stringify(additions)}`;
   let validate = compiled.get(key);
