@@ -37,6 +37,7 @@ const realmShapes: Record<keyof ZulipRealmTables, Shape> = {
   zerver_customprofilefieldvalue: { user_profile: 'number', field: 'number', value: 'string' },
   zerver_defaultstream: { stream: 'number' },
   zerver_reaction: { user_profile: 'number', message: 'number', emoji_name: 'string', emoji_code: 'string', reaction_type: 'string' },
+  zerver_submessage: { message: 'number', sender: 'number', msg_type: 'string', content: 'string' },
   zerver_alertword: { user_profile: 'number', word: 'string' },
   zerver_muteduser: { user_profile: 'number', muted_user: 'number', date_muted: 'number' },
   zerver_usertopic: { user_profile: 'number', stream: 'number', topic_name: 'string', last_updated: 'number', visibility_policy: 'number' },
@@ -155,6 +156,10 @@ function checkReferences(tables: ZulipRealmTables, files: ZulipMessageFile[]): v
     if (!messageIds.has(reaction.message)) fail(`realm.json: a reaction is to message ${reaction.message}, which is not in the export`);
     if (!users.has(reaction.user_profile)) fail(`realm.json: a reaction is by user ${reaction.user_profile}, who is not in the export`);
   }
+  for (const submessage of tables.zerver_submessage) {
+    if (!messageIds.has(submessage.message)) fail(`realm.json: a submessage is of message ${submessage.message}, which is not in the export`);
+    if (!users.has(submessage.sender)) fail(`realm.json: a submessage is by user ${submessage.sender}, who is not in the export`);
+  }
   for (const row of tables.zerver_botstoragedata) {
     if (!users.has(row.bot_profile)) fail(`realm.json: a bot storage key is of user ${row.bot_profile}, who is not in the export`);
   }
@@ -234,8 +239,8 @@ export async function importRealm(realms: Realms, from: string, subdomain: strin
     let messages = 0;
     for (const file of files) {
       const ids = new Set(file.zerver_message.map((message) => message.id));
-      const reactions = tables.zerver_reaction.filter((reaction) => ids.has(reaction.message));
-      messages += (await realm.ask('realm.importMessages', null, { maps, file, reactions, clients })).messages;
+      const ofFile = <T extends { message: number }>(rows: T[]) => rows.filter((row) => ids.has(row.message));
+      messages += (await realm.ask('realm.importMessages', null, { maps, file, reactions: ofFile(tables.zerver_reaction), submessages: ofFile(tables.zerver_submessage), clients })).messages;
     }
     return { realm_id: realm.realm.id, subdomain, users: tables.zerver_userprofile.length, channels: tables.zerver_stream.length, messages, skipped_linkifiers: skipped };
   } finally {

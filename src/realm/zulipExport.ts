@@ -171,6 +171,7 @@ const emptyTables = (): ZulipRealmTables => ({
   zerver_customprofilefieldvalue: [],
   zerver_defaultstream: [],
   zerver_reaction: [],
+  zerver_submessage: [],
   zerver_alertword: [],
   zerver_muteduser: [],
   zerver_usertopic: [],
@@ -445,6 +446,9 @@ class RealmExport {
     for (const message of this.messages) {
       for (const reaction of message.reactions ?? []) {
         append(this.tables.zerver_reaction, { user_profile: reaction.userId, message: message.id, emoji_name: reaction.emojiName, emoji_code: reaction.emojiCode, reaction_type: reaction.reactionType });
+      }
+      for (const submessage of message.submessages ?? []) {
+        append(this.tables.zerver_submessage, { message: message.id, sender: submessage.senderId, msg_type: submessage.msgType, content: submessage.content });
       }
     }
   }

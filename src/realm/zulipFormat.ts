@@ -203,6 +203,15 @@ export interface ZulipReaction {
   reaction_type: string;
 }
 
+/** A widget's definition or one of its changes (a poll's vote, a to-do list's check). */
+export interface ZulipSubMessage {
+  id: number;
+  message: number;
+  sender: number;
+  msg_type: string;
+  content: string;
+}
+
 export interface ZulipAlertWord {
   id: number;
   user_profile: number;
@@ -307,6 +316,7 @@ export interface ZulipRealmTables {
   zerver_customprofilefieldvalue: ZulipCustomProfileFieldValue[];
   zerver_defaultstream: ZulipDefaultStream[];
   zerver_reaction: ZulipReaction[];
+  zerver_submessage: ZulipSubMessage[];
   zerver_alertword: ZulipAlertWord[];
   zerver_muteduser: ZulipMutedUser[];
   zerver_usertopic: ZulipUserTopic[];

@@ -71,6 +71,9 @@ async function populate(baseUrl: string): Promise<void> {
   const botEmail = String(((await ok(owner!.get(`/users/${String(bot.user_id)}`))).user as { email: string }).email);
   const helper = owner!.withCredentials({ email: botEmail, apiKey: String(bot.api_key) });
   await send(helper, { type: 'stream', to: 'general', topic: 'alpha', content: 'Beep' });
+  // A poll and a vote: the widget's submessages travel with the message.
+  const poll = await send(ann!, { type: 'stream', to: 'general', topic: 'lunch', content: '/poll Lunch?\nPizza\nSushi', read_by_sender: true });
+  await ok(bob!.post('/submessage', { message_id: poll, msg_type: 'widget', content: JSON.stringify({ type: 'vote', key: 'canned,1', vote: 1 }) }));
   await ok(helper.call('PUT', '/bot_storage', { storage: helperStorage }));
 
   await ok(ann!.post('/messages/flags', { messages: [first], op: 'add', flag: 'starred' }));
@@ -127,6 +130,8 @@ function seenByAnn(view: Record<string, unknown>): void {
   assert.equal(list('unread').length, 5, 'all but the two messages marked read');
   assert.equal(list('dms').map((message) => message.content), ['<p>Just between us</p>', '<p>The three of us</p>']);
   assert.equal((list('all')[0]!.reactions as Seen[]).map((reaction) => [reaction.emoji_name, reaction.user_id]), [['smile', 'admin@acme.example'], ['heart', 'mod@acme.example']]);
+  const poll = list('all').find((message) => String(message.content).includes('Lunch'))!;
+  assert.equal((poll.submessages as Seen[]).map((submessage) => [submessage.sender_id, JSON.parse(String(submessage.content)).type ?? JSON.parse(String(submessage.content)).widget_type]), [['ann@acme.example', 'poll'], ['bob@acme.example', 'vote']]);
   const general = list('subscriptions').find((subscription) => subscription.name === 'general')!;
   assert.equal([general.color, general.pin_to_top, general.desktop_notifications], ['#123456', true, true]);
   const devs = list('groups').find((group) => group.id === 'devs')!;
@@ -162,7 +167,7 @@ test('a realm exported while its server runs imports into a fresh data directory
   try {
     await populate(before.baseUrl);
     const summary = JSON.parse(await runManageAsync(['export', '--realm', 'acme', '--to', exportDir], env)) as { messages: number; tarball: string };
-    assert.is(summary.messages, 7);
+    assert.is(summary.messages, 8);
     assert.ok(existsSync(summary.tarball), 'a .tar.gz beside the directory');
 
     // Zulip's layout: realm.json's tables, the messages with their UserMessage rows, float dates.
@@ -175,21 +180,21 @@ test('a realm exported while its server runs imports into a fresh data directory
     assert.not.ok(JSON.stringify(realmJson.zerver_userprofile).includes('api_key'), 'no secrets');
     assert.equal(realmJson.zerver_botstoragedata!.map((row) => [row.key, row.value]).sort(), Object.entries(helperStorage).sort(), "the bot's storage");
     const messagesJson = JSON.parse(readFileSync(join(exportDir, 'messages-000001.json'), 'utf8')) as { zerver_message: { date_sent: unknown; subject: string }[]; zerver_usermessage: { flags_mask: number }[] };
-    assert.is(messagesJson.zerver_message.length, 7);
+    assert.is(messagesJson.zerver_message.length, 8);
     assert.is(typeof messagesJson.zerver_message[0]!.date_sent, 'number');
     assert.ok(messagesJson.zerver_usermessage.some((row) => (row.flags_mask & 3) === 3), 'a starred, read row');
     for (const dir of ['uploads', 'avatars', 'emoji']) assert.equal(JSON.parse(readFileSync(join(exportDir, dir, 'records.json'), 'utf8')), []);
 
     const imported = runManage(['import', '--from', summary.tarball, '--subdomain', 'moved'], { PARLEY_DATA_DIR: moved });
     assert.is(imported.status, 0, imported.stderr);
-    assert.is((JSON.parse(imported.stdout) as { messages: number }).messages, 7);
+    assert.is((JSON.parse(imported.stdout) as { messages: number }).messages, 8);
     after = await spawnServer({ PARLEY_DATA_DIR: moved, PARLEY_MODE: 'development' });
 
     const clientsBefore = await Promise.all(readers.map((email) => devClient(before.baseUrl, email)));
     const clientsAfter = await Promise.all(readers.map((email) => devClient(after!.baseUrl, email)));
     const namesBefore = await namesOf(clientsBefore[0]!, clientsBefore, sameAcrossRealms);
     const namesAfter = await namesOf(clientsAfter[0]!, clientsAfter, sameAcrossRealms);
-    assert.is(namesAfter.messages.size, 7);
+    assert.is(namesAfter.messages.size, 8);
     for (const [index, email] of readers.entries()) {
       const admin = index < 2;
       const after = await view(clientsAfter[index]!, namesAfter, admin);

@@ -45,6 +45,8 @@ export function rename(value: Json, names: Names, idKind?: keyof Names): Json {
     else if (key === 'muted_users' && Array.isArray(item)) out[key] = rename(item, names, 'users');
     else if (key === 'display_recipient' && Array.isArray(item)) out[key] = rename(item, names, 'users');
     else if (key === 'reactions' && Array.isArray(item)) out[key] = (item as Record<string, Json>[]).map(({ user, ...reaction }) => rename(reaction, names));
+    // A submessage's own ID is the server's sequence: its place in the list names it.
+    else if (key === 'submessages' && Array.isArray(item)) out[key] = (item as Record<string, Json>[]).map(({ id, ...submessage }) => rename(submessage, names));
     else out[key] = rename(item, names);
   }
   return out;

@@ -22,7 +22,7 @@ import { settingDefs, userSettingNames } from '../../users/settingDefinitions.js
 import { withUserSetting } from '../../users/settings.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { welcomeBot } from './welcomeBot.js';
-import { channelSettings, KEPT_FLAGS, RecipientType, rowsBy, systemBots, WELCOME_BOT_EMAIL, type ZulipMessageFile, type ZulipNamedUserGroup, type ZulipReaction, type ZulipRealmTables, type ZulipStream } from '../zulipFormat.js';
+import { channelSettings, KEPT_FLAGS, RecipientType, rowsBy, systemBots, WELCOME_BOT_EMAIL, type ZulipMessageFile, type ZulipNamedUserGroup, type ZulipReaction, type ZulipRealmTables, type ZulipSubMessage, type ZulipStream } from '../zulipFormat.js';
 import { setFirstMessageId } from './firstMessage.js';
 import { dmRecipientId } from './messages.js';
 import { noteHistoricalRows } from './rowHolders.js';
@@ -42,8 +42,9 @@ export interface ImportMaps {
 export interface MessageBatch {
   maps: ImportMaps;
   file: ZulipMessageFile;
-  /** The reactions to this file's messages. */
+  /** The reactions to this file's messages, and their widgets' submessages. */
   reactions: ZulipReaction[];
+  submessages: ZulipSubMessage[];
   /** zerver_client: ID → name. */
   clients: [number, string][];
 }
@@ -404,6 +405,7 @@ function importMessages(ctx: CommandContext, batch: MessageBatch): number {
   const clients = new Map(batch.clients);
   const rows = rowsBy(batch.file.zerver_usermessage, (row) => row.message);
   const reactions = rowsBy(batch.reactions, (row) => row.message);
+  const submessages = rowsBy(batch.submessages, (row) => row.message);
   // Each user's channel conversations with rows in this batch: those of users never subscribed
   // came from the channel's history (Zulip's historical rows), recorded once per batch.
   const channelRows = new Map<number, Set<number>>();
@@ -436,6 +438,8 @@ function importMessages(ctx: CommandContext, batch: MessageBatch): number {
       reactionType: reaction.reaction_type as ReactionType,
     }));
     if (messageReactions.length > 0) message.reactions = messageReactions;
+    const widget = (submessages.get(row.id) ?? []).sort((a, b) => a.id - b.id);
+    if (widget.length > 0) message.submessages = widget.map((submessage) => ({ id: ctx.store.nextId('submessage'), senderId: lookup(users, submessage.sender, 'user'), msgType: submessage.msg_type, content: submessage.content }));
     // Only the flags Parley has (Zulip's is_private, push-notification and other bits go).
     // Each user's row once (cross-realm bots are one user here): the last one's flags.
     const flagsOf = new Map((rows.get(row.id) ?? []).map((userMessage) => [lookup(users, userMessage.user_profile, 'user'), userMessage.flags_mask & KEPT_FLAGS]));
