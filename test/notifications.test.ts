@@ -5,6 +5,7 @@
 // relay took is not sent again.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { BotService } from './helpers/botService.js';
 import type { ApiClient } from './helpers/client.js';
 import { TestClock } from './helpers/clock.js';
 import { register } from './helpers/events.js';
@@ -20,6 +21,8 @@ const CREDENTIALS = 'server-uuid:server-api-key';
 interface Context {
   server: TestServer;
   relay: FakeRelay;
+  /** An outgoing-webhook bot's service. */
+  service: BotService;
   clock: TestClock;
   /** Othello's phone: the user most tests notify. */
   phone: Device;
@@ -32,13 +35,16 @@ const notifications = suite<Context>('message notifications');
 notifications.before(async (context) => {
   context.relay = await FakeRelay.start();
   context.clock = new TestClock();
-  context.server = await startTestServer({ clock: context.clock, pushRelay: { url: context.relay.url, credentials: CREDENTIALS, timeoutMs: 300 } });
+  context.service = await BotService.start();
+  // Bots' services on loopback, waited for long enough that a held request outlasts the test.
+  context.server = await startTestServer({ clock: context.clock, pushRelay: { url: context.relay.url, credentials: CREDENTIALS, timeoutMs: 300 }, outgoingWebhooks: { allow: ['127.0.0.1'], timeoutMs: 20_000 } });
   const othello = await context.server.as('othello@zulip.com');
   context.phone = await registerDevice(othello, 501);
   context.othelloId = await idOf(othello);
   context.hamletId = await idOf(await context.server.as('hamlet@zulip.com'));
 });
-notifications.after(async ({ server, relay }) => {
+notifications.after(async ({ server, relay, service }) => {
+  await service.stop();
   await server.stop();
   await relay.close();
 });
@@ -102,6 +108,20 @@ notifications('a direct message to a user with no client connected: the payload 
   );
   assert.type(payload!.time, 'number');
   assert.match(String(payload!.sender_avatar_url), /^https?:\/\//);
+});
+
+notifications("a bot's service that does not answer holds up no push notification", async ({ server, relay, service, phone, othelloId }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const created = await hamlet.post('/bots', { full_name: 'Slow Service', short_name: 'slowservice', bot_type: 3, payload_url: JSON.stringify(service.url), interface_type: 1 });
+  assert.is(created.status, 200, JSON.stringify(created.body));
+  service.answers = ['hang'];
+  await send(hamlet, { type: 'direct', to: JSON.stringify([Number(created.body.user_id)]), content: 'are you there?' });
+  await service.waitFor(1);
+  // The service holds its request; Othello's notification goes out meanwhile.
+  const dm = await send(hamlet, { type: 'direct', to: JSON.stringify([othelloId]), content: 'while the bot thinks' });
+  assert.ok((await notifiedUpTo(relay, phone, dm)).includes(dm));
+  assert.is(service.received.length, 1, 'the request is still held');
+  service.release({ content: 'here' });
 });
 
 notifications('channel messages notify on mentions, wildcard mentions as the settings say, alert words and followed topics', async ({ server, relay, phone, othelloId }) => {

@@ -12,7 +12,7 @@ import { StorageError, type Store } from '../store/store.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
 import { CommandContext, type CommandDef } from './context.js';
 import { DeliveryTimer } from './deliveryTimer.js';
-import { Notifier } from './notifier.js';
+import { Notifier, type NotifierRealm } from './notifier.js';
 import { Exporter } from './exporter.js';
 import type { FileStorage } from '../files/storage.js';
 import type { RealmRecord } from '../organization/records.js';
@@ -71,7 +71,8 @@ export class RealmActor implements RealmHandle {
   /** Delivers the realm's scheduled messages at their time. */
   private readonly deliveries: DeliveryTimer;
   /** Sends the realm's notifications after commit, outside the mailbox. */
-  private readonly notifier: Notifier;
+  /** The push relay's and mail's lane, and the bots' services' (a slow service holds up neither). */
+  private readonly notifiers: Notifier[];
   /** Writes the realm's requested data exports after commit, outside the mailbox. */
   private readonly exporter: Exporter | undefined;
   /** Who was last seen when (memory only; saved PRESENCE_SAVE_INTERVAL_MS after a change and at stop). */
@@ -112,12 +113,13 @@ export class RealmActor implements RealmHandle {
     this.deliveries = new DeliveryTimer(config.clock, () => void this.deliverDue());
     this.deliveries.arm(this.state.nextDelivery());
     this.presence = links.presence ? new PresenceTable(links.presence.saved, true) : new PresenceTable(store.savedPresence(realm.id));
-    this.notifier = new Notifier(config, {
-      due: () => this.ask('notifications.due', null, {}),
+    const outboxes: NotifierRealm = {
+      due: (lane) => this.ask('notifications.due', null, { lane }),
       settle: (outcome) => this.ask('notifications.settle', null, outcome),
-    });
+    };
+    this.notifiers = [new Notifier(config, outboxes, 'relay'), new Notifier(config, outboxes, 'services')];
     // What a previous run left in the outbox goes out now.
-    if ([store.notificationOutbox, store.emailBatches, store.serviceOutbox].some((table) => !table.ofRealm(realm.id).next().done)) this.notifier.kick();
+    if ([store.notificationOutbox, store.emailBatches, store.serviceOutbox].some((table) => !table.ofRealm(realm.id).next().done)) for (const notifier of this.notifiers) notifier.kick();
     this.exporter = links.files
       ? new Exporter(config, store, links.files, realm.id, {
           due: () => this.ask('realmExport.due', null, {}),
@@ -206,7 +208,7 @@ export class RealmActor implements RealmHandle {
    * down; `savePresence` saves it a last time); writes still run. */
   stopTimers(): void {
     this.deliveries.stop();
-    void this.notifier.stop();
+    for (const notifier of this.notifiers) void notifier.stop();
     void this.exporter?.stop();
     this.timersStopped = true;
     this.cancelPresenceSave?.();
@@ -214,7 +216,7 @@ export class RealmActor implements RealmHandle {
 
   /** Resolves once the notifications being sent when the timers stopped are recorded. */
   notificationsSettled(): Promise<void> {
-    return Promise.all([this.notifier.stop(), this.exporter?.stop()]).then(() => undefined);
+    return Promise.all([...this.notifiers.map((notifier) => notifier.stop()), this.exporter?.stop()]).then(() => undefined);
   }
 
   /** Arms the presence save once presence changed (no timer while nothing changes). */
@@ -335,7 +337,7 @@ export class RealmActor implements RealmHandle {
         this.config.metrics.commit((performance.now() - started) / 1000);
         this.sink.publish(this.state.realm.id, ctx.emitted);
         if (ctx.scheduleChanged) this.deliveries.arm(this.state.nextDelivery());
-        if (ctx.notifyAt !== undefined) this.notifier.wake(ctx.notifyAt);
+        if (ctx.notifyAt !== undefined) for (const notifier of this.notifiers) notifier.wake(ctx.notifyAt);
         if (ctx.exportRequested) this.exporter?.kick();
         this.armPresenceSave();
         envelope.resolve(this.afterPresenceKept(output));

@@ -1,23 +1,24 @@
-// One notifier per realm: sends what the outboxes hold (push notifications, missed-message e-mails,
-// outgoing-webhook bots' requests), outside the actor's mailbox. A pass reads
-// what is due (a read command), talks to the relay, and records the outcome (a write command);
-// the next pass runs when a write queues more, or when the earliest retry falls due. One pass runs
-// at a time, so no notification is sent twice by the same server.
+// A realm's notifiers, one per lane: send what the outboxes hold (push notifications and
+// missed-message e-mails; outgoing-webhook bots' requests), outside the actor's mailbox. A pass reads
+// what is due in its lane (a read command), talks to the relay, the mail server or the bots'
+// services, and records the outcome (a write command); the next pass runs when a write queues more,
+// or when the earliest retry falls due. One pass per lane runs at a time, so no notification is sent
+// twice by the same server, and a bot's service that answers slowly holds up no notification.
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { sendMail } from '../mail/transport.js';
 import { postToRelay } from '../push/relay.js';
 import { postToService, ServiceUnreachable } from '../integrations/outgoingHttp.js';
-import type { DueWork, Settlement } from './commands/outbox.js';
+import type { DueWork, NotifierLane, Settlement } from './commands/outbox.js';
 
 /** How long a pass that could not even read or record waits before the next. */
 const RETRY_AFTER_BREAKAGE_MS = 60_000;
 /** Far times are reached in steps (setTimeout's limit is ~24.8 days). */
 const MAX_DELAY_MS = 24 * 3600 * 1000;
 
-/** The realm commands a pass uses. */
+/** The realm commands a pass uses, for its lane. */
 export interface NotifierRealm {
-  due(): Promise<DueWork>;
+  due(lane: NotifierLane): Promise<DueWork>;
   settle(outcome: Settlement): Promise<unknown>;
 }
 
@@ -34,6 +35,7 @@ export class Notifier {
   constructor(
     private readonly config: Pick<Config, 'clock' | 'pushRelay' | 'mail' | 'log' | 'outgoingWebhooks'>,
     private readonly realm: NotifierRealm,
+    private readonly lane: NotifierLane,
   ) {}
 
   /** Looks at the outbox now (once the pass under way, if any, is over). */
@@ -106,7 +108,7 @@ export class Notifier {
 
   /** Sends what is due; returns when the next row falls due. */
   private async pass(): Promise<number | null> {
-    const work = await this.realm.due();
+    const work = await this.realm.due(this.lane);
     const { services } = work;
     const outcome: Settlement = {
       delivered: [],

@@ -6,6 +6,10 @@ import { dueEmails, settleEmails, type BatchPart, type DueEmail, type EmailSettl
 import { duePushes, settlePushes, type PushDelivery, type PushSettlement } from './notifications.js';
 import { dueServices, settleServices, type DueServices, type ServiceOutcome } from './serviceBots.js';
 
+/** The notifier's two lanes, each one pass at a time: the push relay and the mail server, and
+ * outgoing-webhook bots' services (a slow service holds up no notification). */
+export type NotifierLane = 'relay' | 'services';
+
 /** What one pass of the notifier is to do. */
 export interface DueWork {
   push: PushDelivery[];
@@ -32,13 +36,17 @@ export interface Settlement extends EmailSettlement, PushSettlement {
 const earliest = (...times: (number | null)[]): number | null => times.reduce<number | null>((soonest, time) => (time === null ? soonest : soonest === null ? time : Math.min(soonest, time)), null);
 
 export const notificationCommands = {
-  /** Everything due now, ready to send (the notifier's read). */
-  'notifications.due': readCommand((ctx, _input: Record<string, never>): DueWork => {
+  /** What is due now in one of the notifier's lanes, ready to send (the lane's read). */
+  'notifications.due': readCommand((ctx, input: { lane: NotifierLane }): DueWork => {
     const nowMs = ctx.config.clock.now();
+    if (input.lane === 'services') {
+      const services = dueServices(ctx, nowMs);
+      return { push: [], dropped: [], emails: [], droppedEmails: [], services, next: services.next };
+    }
     const mail = dueEmails(ctx, nowMs);
     const pushes = duePushes(ctx, nowMs);
-    const services = dueServices(ctx, nowMs);
-    return { push: pushes.push, dropped: pushes.dropped, emails: mail.emails, droppedEmails: mail.dropped, services, next: earliest(mail.next, pushes.next, services.next) };
+    const services: DueServices = { requests: [], failures: [], dropped: [], next: null };
+    return { push: pushes.push, dropped: pushes.dropped, emails: mail.emails, droppedEmails: mail.dropped, services, next: earliest(mail.next, pushes.next) };
   }),
 
   /** Records what became of a pass's notifications, e-mails and requests. */
