@@ -4,40 +4,10 @@
 // on from the last one seen (a lost message, a new owner) drops that realm's queues on the node:
 // their clients get BAD_EVENT_QUEUE_ID and register again, as Zulip's clients do after a restart.
 import type { Subscription } from '@nats-io/transport-node';
-import { Packr } from 'msgpackr';
-import type { ZulipEvent } from '../events/types.js';
 import type { EventQueues, EventSink } from '../events/queues.js';
+import { decodeBatch, encodeBatch, type BatchHeader } from './batches.js';
 import type { Emitted } from '../events/types.js';
 import { subjects, type Cluster } from './connection.js';
-
-const codec = new Packr({ useRecords: false, structuredClone: true });
-
-/** An emission as it travels: message events carry every variant a queue may ask for. */
-interface WireEmission extends Omit<Emitted, 'userIds' | 'forQueue'> {
-  userIds: number[];
-  variants?: [applyMarkdown: boolean, clientGravatar: boolean, event: ZulipEvent][];
-}
-
-interface Batch {
-  node: string;
-  epoch: number;
-  /** The realm position of the first emission. */
-  from: number;
-  emissions: WireEmission[];
-}
-
-const settingsCombinations = [true, false].flatMap((applyMarkdown) => [true, false].map((clientGravatar) => ({ applyMarkdown, clientGravatar })));
-
-function toWire({ userIds, forQueue, ...rest }: Emitted): WireEmission {
-  const wire: WireEmission = { ...rest, userIds: [...userIds] };
-  if (forQueue) wire.variants = settingsCombinations.map((settings) => [settings.applyMarkdown, settings.clientGravatar, forQueue(settings)]);
-  return wire;
-}
-
-function fromWire({ variants, ...rest }: WireEmission): Emitted {
-  if (!variants) return rest;
-  return { ...rest, forQueue: (settings) => variants.find(([markdown, gravatar]) => markdown === settings.applyMarkdown && gravatar === settings.clientGravatar)![2] };
-}
 
 export class EventBus {
   /** Realm → the epoch and position of the last batch delivered here. */
@@ -54,7 +24,8 @@ export class EventBus {
   start(): void {
     this.subscription = this.cluster.nc.subscribe(subjects.allEvents, {
       callback: (error, message) => {
-        if (!error) this.receive(Number(message.subject.split('.').pop()), codec.unpack(message.data) as Batch);
+        const batch = error ? undefined : decodeBatch(message.data, this.nodeId);
+        if (batch) this.receive(Number(message.subject.split('.').pop()), batch.header, batch.emissions);
       },
     });
   }
@@ -63,12 +34,11 @@ export class EventBus {
     this.subscription?.unsubscribe();
   }
 
-  private receive(realmId: number, batch: Batch): void {
-    if (batch.node === this.nodeId) return;
+  private receive(realmId: number, header: BatchHeader, emissions: Emitted[]): void {
     const last = this.followed.get(realmId);
-    if (last && (last.epoch !== batch.epoch || last.position + 1 !== batch.from)) this.queues.deleteRealmQueues(realmId);
-    this.followed.set(realmId, { epoch: batch.epoch, position: batch.from + batch.emissions.length - 1 });
-    this.queues.publish(realmId, batch.emissions.map(fromWire), batch.from);
+    if (last && (last.epoch !== header.epoch || last.position + 1 !== header.from)) this.queues.deleteRealmQueues(realmId);
+    this.followed.set(realmId, { epoch: header.epoch, position: header.from + emissions.length - 1 });
+    this.queues.publish(realmId, emissions, header.from);
   }
 
   /** The sink of a realm this node owns under `epoch`: its own queues, then every other node. */
@@ -79,8 +49,7 @@ export class EventBus {
         const from = this.queues.position(realmId) + 1;
         this.queues.publish(realmId, emitted);
         this.followed.set(realmId, { epoch, position: from + emitted.length - 1 });
-        const batch: Batch = { node: this.nodeId, epoch, from, emissions: emitted.map(toWire) };
-        this.cluster.nc.publish(subjects.events(realmId), codec.pack(batch));
+        this.cluster.nc.publish(subjects.events(realmId), encodeBatch({ node: this.nodeId, epoch, from }, emitted));
       },
     };
   }

@@ -25,9 +25,14 @@ const RETRY_APPENDS_MS = 15_000;
 const ATTEMPT_MS = 2_000;
 const RETRY_PAUSE_MS = 250;
 
+/** This process's groups: a random prefix drawn once, then a count (JetStream's duplicate window
+ * needs IDs unique across the nodes' appends; a random draw per append cost ~20 µs). */
+const groupPrefix = randomBytes(8).toString('hex');
+let groups = 0;
+
 /** Splits a group's changes into messages within the size limit, each with its own message ID. */
 function messagesOf(changes: readonly Change[]): { id: string; data: Uint8Array }[] {
-  const group = randomBytes(8).toString('hex');
+  const group = `${groupPrefix}-${(++groups).toString(36)}`;
   const messages: { id: string; data: Uint8Array }[] = [];
   let part: Change[] = [];
   let bytes = 0;

@@ -91,7 +91,7 @@ export class RealmActor implements RealmHandle {
   private readonly presenceKeeper: PresenceKeeper | undefined;
   /** Who holds the realm's event queues (standalone: this server's queues). */
   private readonly holders: QueueHolders;
-  /** The previous write's append: each write is appended after it. */
+  /** The previous write's append, settled: a write with nothing to log is answered after it. */
   private lastAppend: Promise<unknown> = Promise.resolve();
   /** Set once the log refused a write: the local copy has a change the log does not, and the realm
    * is no longer this node's; every later command is refused. */
@@ -389,16 +389,22 @@ export class RealmActor implements RealmHandle {
     return { answered, settled };
   }
 
-  /** Appends a write's changes to the log after the previous write's; a refusal fences the realm. */
+  /** Appends a write's changes to the log as soon as it has run: the log keeps the order of the
+   * calls and sends the appends that wait for one in flight together (a write waiting for the one
+   * before it to be logged first held a cluster's realm to one write per round trip). A write with
+   * nothing to log is answered after the writes before it. A refusal fences the realm. */
   private append(log: RealmLog, realmId: number, changes: readonly Change[]): Promise<void> {
-    const appended = this.lastAppend.then(async () => {
-      if (this.fenced) throw new LogRefusal('an earlier write was refused');
-      try {
-        if (changes.length > 0) await log.append(realmId, changes);
-      } catch (error) {
-        this.fenced = true;
-        throw error instanceof LogRefusal ? error : new LogRefusal(String(error), { cause: error });
-      }
+    const refused = () => new LogRefusal('an earlier write was refused');
+    if (this.fenced) return Promise.reject(refused());
+    const appending =
+      changes.length > 0
+        ? log.append(realmId, changes)
+        : this.lastAppend.then(() => {
+            if (this.fenced) throw refused();
+          });
+    const appended = appending.catch((error: unknown) => {
+      this.fenced = true;
+      throw error instanceof LogRefusal ? error : new LogRefusal(String(error), { cause: error });
     });
     this.lastAppend = appended.catch(() => undefined);
     return appended;

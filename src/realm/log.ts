@@ -9,7 +9,9 @@ export class LogRefusal extends Error {}
 
 export interface RealmLog {
   /** Appends one committed write's changes; resolves once the log holds them durably. Rejects when
-   * the log refuses (another node took the realm over): the write must not be answered as done. */
+   * the log refuses (another node took the realm over): the write must not be answered as done.
+   * Called again before the last call resolved, the log keeps the calls' order (resolving them in
+   * that order) and, once it refused one, refuses every later one. */
   append(realmId: number, changes: readonly Change[]): Promise<void>;
   /** The local copy missed a write the log took (its batch failed to commit after the append): the
    * realm can no longer be served from it. */

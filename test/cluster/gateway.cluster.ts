@@ -36,4 +36,23 @@ test('register on B, send on A: the event reaches B by long-poll and WebSocket; 
   }
 });
 
+test("a message event reaches another node's queues in each client's variant (HTML or Markdown, avatar or not) as the owner's own queues get it", async () => {
+  const cluster = await startCluster({ nodes: 2 });
+  try {
+    const [a, b] = cluster.nodes as [typeof cluster.nodes[0], typeof cluster.nodes[0]];
+    const variants = [true, false].flatMap((apply_markdown) => [true, false].map((client_gravatar) => ({ apply_markdown, client_gravatar })));
+    const onA = await cluster.client(a, 'hamlet@zulip.com');
+    const onB = await cluster.client(b, 'hamlet@zulip.com');
+    const queues = await Promise.all([onA, onB].flatMap((client) => variants.map(async (variant) => ({ client, queue: await register(client, { event_types: ['message'], ...variant }) }))));
+    const sent = await (await cluster.client(a, 'iago@zulip.com')).post('/messages', { type: 'stream', to: 'Verona', topic: 'variants', content: 'Some **bold** text' });
+    assert.is(sent.status, 200, JSON.stringify(sent.body));
+    const events = await Promise.all(queues.map(async ({ client, queue }) => (await pollEvents(client, queue.queueId, 1))[0]!.message as { content: string; avatar_url: string | null }));
+    const [ownerSide, gatewaySide] = [events.slice(0, 4), events.slice(4)];
+    assert.equal(gatewaySide, ownerSide);
+    assert.equal(ownerSide.map((message) => message.content), ['<p>Some <strong>bold</strong> text</p>', '<p>Some <strong>bold</strong> text</p>', 'Some **bold** text', 'Some **bold** text']);
+  } finally {
+    await cluster.stop();
+  }
+});
+
 test.run();

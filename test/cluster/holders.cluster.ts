@@ -4,27 +4,21 @@
 // a queue on another node is not pushed a missed-message notification; once that queue is gone, or
 // its node died or restarted, they are; a new owner asks the nodes what they hold.
 import { connect } from '@nats-io/transport-node';
-import { Packr } from 'msgpackr';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { decodeBatch } from '../../src/cluster/batches.js';
 import { subjects } from '../../src/cluster/connection.js';
 import { stop, type ParleyNode } from '../../src/cli/processes.js';
 import { MAX_QUEUES_PER_USER } from '../../src/events/queues.js';
+import type { Emitted } from '../../src/events/types.js';
 import type { ApiClient, ApiResponse } from '../helpers/client.js';
 import { eventually, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { pollEvents, register, type Event } from '../helpers/events.js';
 import { registerDevice, type Device } from '../helpers/pushDevices.js';
 import { FakeRelay } from '../helpers/relay.js';
 
-const codec = new Packr({ useRecords: false, structuredClone: true });
 
-/** An emission as it travels between nodes (the parts this test reads). */
-interface WireEmission {
-  event: { type: string; message?: { id: number } };
-  userIds: number[];
-  allPublicStreamsOnly?: true;
-}
-
+const messageIdOf = (emission: Emitted): number | undefined => (emission.event.type === 'message' ? emission.event.message.id : undefined);
 const idOf = async (client: ApiClient): Promise<number> => Number((await client.get('/users/me')).body.user_id);
 const messageIds = (events: Event[]) => events.map((event) => [(event.message as { id: number }).id, event.flags]);
 const pending = async (client: ApiClient, queueId: string) => (await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
@@ -48,10 +42,11 @@ test('all_public_streams queues on any node get public messages; the owner names
     const guest = await register(polonius, { all_public_streams: true, event_types: ['message'] });
     const onOwner = await register(hamlet, { all_public_streams: true, event_types: ['message'] });
 
-    const emissions: WireEmission[] = [];
+    const emissions: Emitted[] = [];
     nc.subscribe(subjects.allEvents, {
       callback: (error, message) => {
-        if (!error) emissions.push(...(codec.unpack(message.data) as { emissions: WireEmission[] }).emissions);
+        // Read as a node that sent none of them.
+        if (!error) emissions.push(...(decodeBatch(message.data, 'observer')?.emissions ?? []));
       },
     });
     await nc.flush();
@@ -66,7 +61,7 @@ test('all_public_streams queues on any node get public messages; the owner names
     assert.equal(await pending(othello, usual.queueId), [], 'a queue without all_public_streams');
     assert.equal(await pending(polonius, guest.queueId), [], 'a guest\'s');
 
-    const named = emissions.filter((emission) => emission.allPublicStreamsOnly).map((emission) => [emission.event.message?.id, [...emission.userIds].sort((a, b) => a - b)]);
+    const named = emissions.filter((emission) => emission.allPublicStreamsOnly).map((emission) => [messageIdOf(emission), [...emission.userIds].sort((a, b) => a - b)]);
     const holders = [await idOf(cordelia), await idOf(hamlet)].sort((a, b) => a - b);
     assert.equal(named, [[first, holders], [last, holders]], 'between nodes, each names only the users holding such a queue who may read it');
 
@@ -76,8 +71,9 @@ test('all_public_streams queues on any node get public messages; the owner names
     const namingOnlyHamlet = (what: string) =>
       eventually(async () => {
         const id = await send('Lobby', what);
-        const emission = await eventually(async () => emissions.find((candidate) => candidate.allPublicStreamsOnly && candidate.event.message?.id === id), 5_000, 'the emission');
-        return emission.userIds.length === 1 && emission.userIds[0] === hamletId ? true : undefined;
+        const emission = await eventually(async () => emissions.find((candidate) => candidate.allPublicStreamsOnly && messageIdOf(candidate) === id), 5_000, 'the emission');
+        const userIds = [...emission.userIds];
+        return userIds.length === 1 && userIds[0] === hamletId ? true : undefined;
       }, 10_000, `${what}: an emission naming only the owner's all_public_streams user`);
     await namingOnlyHamlet('after the queue went');
 
