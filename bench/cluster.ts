@@ -21,7 +21,7 @@ import { spawnServer } from '../test/helpers/process.js';
 import { connect, delivered, type Watcher } from './fanout.js';
 import type { Member } from './lib/dataset.js';
 import { SenderThread } from './lib/senderThread.js';
-import { percentile, pool, printTable, writeResult, type Row } from './lib/stats.js';
+import { cpuSeconds, percentile, pool, printTable, writeResult, type Row } from './lib/stats.js';
 
 export interface ClusterBenchOptions {
   /** How long each send measurement runs. */
@@ -48,19 +48,23 @@ function cluster(nodes: number): Promise<LocalCluster> {
 interface Running {
   setup: string;
   baseUrls: string[];
+  /** The processes whose CPU a write costs: Parley's (nodes, or the standalone server) and NATS's. */
+  pids: { parley: number[]; nats: number[] };
   stop(): Promise<void>;
 }
 
 async function start(nodes: number, what: string): Promise<Running> {
   if (nodes > 0) {
     const running = await cluster(nodes);
-    return { setup: `cluster, ${nodes} ${what}${nodes > 1 ? 's' : ''}`, baseUrls: running.nodes.map((node) => node.baseUrl), stop: () => running.stop() };
+    const pids = { parley: running.nodes.map((node) => node.child.pid!), nats: running.nats.map((server) => server.child.pid!) };
+    return { setup: `cluster, ${nodes} ${what}${nodes > 1 ? 's' : ''}`, baseUrls: running.nodes.map((node) => node.baseUrl), pids, stop: () => running.stop() };
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-standalone-'));
   const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'development' });
   return {
     setup: 'standalone',
     baseUrls: [server.baseUrl],
+    pids: { parley: [server.child.pid!], nats: [] },
     async stop() {
       server.child.kill('SIGTERM');
       await server.exited;
@@ -83,11 +87,15 @@ async function each(setups: readonly number[], what: string, measure: (running: 
   return rows;
 }
 
-/** Senders spread over the base URLs, each sending one message after another for `seconds`. */
-async function sendLoad(baseUrls: string[], senders: number, seconds: number): Promise<Row> {
+const cpuOf = (pids: number[]): number => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+
+/** Senders spread over the base URLs, each sending one message after another for `seconds`; with
+ * the CPU the setup's processes spent per message (Parley's, and NATS's share). */
+async function sendLoad({ baseUrls, pids }: Running, senders: number, seconds: number): Promise<Row> {
   const clients = await Promise.all(Array.from({ length: senders }, (_, index) => devClient(baseUrls[index % baseUrls.length]!, ['iago@zulip.com', 'hamlet@zulip.com', 'othello@zulip.com', 'cordelia@zulip.com'][index % 4]!)));
   const latencies: number[] = [];
   let failures = 0;
+  const [parleyBefore, natsBefore] = [cpuOf(pids.parley), cpuOf(pids.nats)];
   const end = performance.now() + seconds * 1000;
   await Promise.all(
     clients.map(async (client, index) => {
@@ -99,11 +107,19 @@ async function sendLoad(baseUrls: string[], senders: number, seconds: number): P
       }
     }),
   );
-  return { 'messages/s': latencies.length / seconds, 'p50 ms': percentile(latencies, 50), 'p99 ms': percentile(latencies, 99), failures };
+  const perMessage = (before: number, now: number) => ((now - before) * 1e6) / latencies.length;
+  return {
+    'messages/s': latencies.length / seconds,
+    'p50 ms': percentile(latencies, 50),
+    'p99 ms': percentile(latencies, 99),
+    failures,
+    'Parley CPU µs/message': perMessage(parleyBefore, cpuOf(pids.parley)),
+    'NATS CPU µs/message': perMessage(natsBefore, cpuOf(pids.nats)),
+  };
 }
 
 function benchSend(options: ClusterBenchOptions): Promise<Row[]> {
-  return each([0, 1, 2, 3], 'node', (running) => sendLoad(running.baseUrls, options.senders, options.sendSeconds));
+  return each([0, 1, 2, 3], 'node', (running) => sendLoad(running, options.senders, options.sendSeconds));
 }
 
 /** Members for the fan-out: a queue each, at most 100 per user (the queue limit), so users enough. */
