@@ -30,7 +30,7 @@ export interface Started {
 
 const pick = <T>(items: readonly T[], draw: Draw): T => items[Math.floor(draw() * items.length)]!;
 const topicName = (draw: Draw, scenario: Scenario): string => `topic ${Math.floor(draw() * scenario.topics)}`;
-const EMOJI = ['octopus', 'tada', 'heart', 'rocket', 'thumbs_up', 'eyes'];
+const EMOJI = ['octopus', 'tada', 'heart', 'rocket', 'smile', 'eyes'];
 
 export const TOKEN = /\blt:([a-z0-9]+):(\d+):/;
 export const token = (runId: string, intendedAt: number, seq: string): string => `lt:${runId}:${Math.round(intendedAt)}:${seq}`;

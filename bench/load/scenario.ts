@@ -45,7 +45,7 @@ const schema = {
   },
 };
 
-const validate = new Ajv({ allErrors: false }).compile(schema);
+const validate = new Ajv({ allErrors: true }).compile(schema);
 
 function describe(error: ErrorObject): string {
   const field = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -72,6 +72,10 @@ export function loadScenario(path: string): Scenario {
     throw new Error(`scenario ${path}: not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'} (${(error as Error).message.split('\n')[0]})`);
   }
   if (data === null || data === undefined) data = {};
-  if (!validate(data)) throw new Error(`scenario ${path}: ${describe(validate.errors![0]!)}`);
+  if (!validate(data)) {
+    // A misspelt field shows first as a missing one; the unknown name says more.
+    const errors = [...validate.errors!].sort((a, b) => Number(b.keyword === 'additionalProperties') - Number(a.keyword === 'additionalProperties'));
+    throw new Error(`scenario ${path}: ${describe(errors[0]!)}`);
+  }
   return { ...DEFAULT_SCENARIO, ...(data as Partial<Scenario>) };
 }
