@@ -6,6 +6,8 @@ import WebSocket from 'ws';
 import { Api, NetworkFailure } from './api.js';
 
 export type Transport = 'websocket' | 'long-poll';
+/** What a run asks for: the WebSocket stream where offered ('auto'), or one transport only. */
+export type TransportChoice = Transport | 'auto';
 export interface StreamEvent {
   id: number;
   type: string;
@@ -34,6 +36,7 @@ export class EventStream {
     private readonly onEvent: (event: StreamEvent) => void,
     private readonly counters: StreamCounters,
     private readonly eventTypes: readonly string[],
+    private readonly choice: TransportChoice = 'auto',
   ) {}
 
   private async register(): Promise<void> {
@@ -47,9 +50,10 @@ export class EventStream {
   async open(): Promise<void> {
     await this.register();
     try {
+      if (this.choice === 'long-poll') throw new Refused(0);
       await this.connect();
     } catch (error) {
-      if (!(error instanceof Refused)) throw error;
+      if (!(error instanceof Refused) || this.choice === 'websocket') throw error;
       this.transport = 'long-poll';
       void this.pollLoop();
     }

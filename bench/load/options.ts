@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Account } from './api.js';
+import type { TransportChoice } from './eventStream.js';
 import { DEFAULT_SCENARIO, loadScenario, type Scenario } from './scenario.js';
 import { parseSlo, type Objective } from './slo.js';
 
@@ -25,6 +26,8 @@ run options:
   --prefix NAME       name prefix of the users and channels it creates or reuses (load)
   --cleanup           deactivate the users and archive the channels afterwards
   --delivery-timeout S  a delivery later than this counts as lost (scenario, 10)
+  --event-stream auto|websocket|long-poll
+                      how users read events (auto: the WebSocket stream where offered)
   --max-operations N  bound on operations in the run (1000000)
   --find-max --slo "send.p99<100ms,delivery.p99<250ms" [--step 1.5] [--max-rate R]
                       raise the rate step by step until the objective breaks`;
@@ -44,6 +47,7 @@ export interface RunOptions {
   findMax: { objectives: Objective[]; step: number; maxRate: number } | undefined;
   agents: string[];
   eventTypes: string[];
+  transport: TransportChoice;
 }
 
 export class UsageError extends Error {}
@@ -71,6 +75,7 @@ const OPTIONS = {
   'max-rate': { type: 'string' },
   agents: { type: 'string' },
   listen: { type: 'string' },
+  'event-stream': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -121,6 +126,9 @@ export function runOptions(values: Values): RunOptions {
     ramp_down: numberOption(values, 'ramp-down', base.ramp_down, 0, 3600),
     delivery_timeout: numberOption(values, 'delivery-timeout', base.delivery_timeout, 0.1, 600),
   };
+  const transport = values['event-stream'] ?? 'auto';
+  if (!['auto', 'websocket', 'long-poll'].includes(transport)) throw new UsageError(`--event-stream must be auto, websocket or long-poll (got '${transport}')`);
+  if (values.prefix !== undefined && !/^[a-z][a-z0-9-]{0,30}$/.test(values.prefix)) throw new UsageError('--prefix: lower-case letters, digits and dashes, starting with a letter');
   const users = numberOption(values, 'users', 10, 1, 10_000);
   const agents = (values.agents ?? '').split(',').filter((agent) => agent !== '');
   const findMax = values['find-max']
@@ -141,5 +149,6 @@ export function runOptions(values: Values): RunOptions {
     findMax,
     agents,
     eventTypes: ['message'],
+    transport: transport as TransportChoice,
   };
 }

@@ -20,6 +20,7 @@ export interface WorkerPlan {
   /** At most this many operations in all (the schedule's earliest). */
   maxOperations: number;
   eventTypes: string[];
+  transport: import('./eventStream.js').TransportChoice;
 }
 
 /** Operations per second of the whole run, by name, at full rate. */

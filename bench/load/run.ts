@@ -17,7 +17,7 @@ const phasesOf = (options: RunOptions): Phases => ({ rampUpS: options.scenario.r
 /** One run at `rate`: its report, written to `dir`. */
 async function runAt(options: RunOptions, cast: Cast, rate: number, dir: string, live: boolean): Promise<LoadReport> {
   const phases = phasesOf(options);
-  const base: Omit<WorkerPlan, 'index' | 'count'> = { runId: randomBytes(5).toString('hex'), targets: options.targets, cast, scenario: options.scenario, rate, phases, maxOperations: options.maxOperations, eventTypes: options.eventTypes };
+  const base: Omit<WorkerPlan, 'index' | 'count'> = { runId: randomBytes(5).toString('hex'), targets: options.targets, cast, scenario: options.scenario, rate, phases, maxOperations: options.maxOperations, eventTypes: options.eventTypes, transport: options.transport };
   const total = options.agents.length === 0 ? options.workers : options.agents.length * options.workers;
   const runners: Runner[] =
     options.agents.length === 0

@@ -74,9 +74,15 @@ export async function setUp(options: SetupOptions): Promise<Cast> {
     else if (existing.get(email)?.is_active === false) await admin.ok('POST', `/users/${userId}/reactivate`);
     return { email, userId, apiKey: await apiKeyOf(anonymous, email, password) };
   });
+  // Channels of an earlier run that --cleanup archived are brought back rather than renamed.
+  const archived = new Map<string, number>();
+  const listed = await admin.ok('GET', '/streams', { include_all: true, exclude_archived: false });
+  for (const stream of (listed.streams as { name: string; stream_id: number; is_archived?: boolean }[]) ?? []) if (stream.is_archived) archived.set(stream.name, stream.stream_id);
   const channels: LoadChannel[] = [];
   for (let c = 0; c < options.scenario.channels; c++) {
     const name = `${options.prefix}-${c}`;
+    const old = archived.get(name);
+    if (old !== undefined) await admin.ok('PATCH', `/streams/${old}`, { is_archived: false });
     const members = users.flatMap((_, i) => (channelsOf(i, options.scenario).includes(c) ? [i] : []));
     // Subscribing only the members (principals) creates the channel when it is new.
     for (let from = 0; from < members.length; from += 100) {

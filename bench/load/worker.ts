@@ -46,7 +46,7 @@ function onEvent(user: number, event: StreamEvent): void {
   }
 }
 
-const streams = owned.map((u) => new EventStream(apis[u]!, (event) => onEvent(u, event), recorder.stream, plan.eventTypes));
+const streams = owned.map((u) => new EventStream(apis[u]!, (event) => onEvent(u, event), recorder.stream, plan.eventTypes, plan.transport));
 
 const context: OperationContext = { cast, scenario, runId: plan.runId, api: (u) => apis[u]!, lastMessage: (u) => lastMessage.get(u), reactions: new Set() };
 const slots = mixedSchedule(operationRates(plan), plan.phases, plan.maxOperations).filter((_, i) => i % plan.count === plan.index);

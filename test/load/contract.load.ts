@@ -47,6 +47,15 @@ contract('a run against a server it did not start writes the promised report and
   assert.not.match(html, /<script|<link|\bsrc=|\bhref=|url\(|@import/, 'nothing fetched: the report opens without a network');
 });
 
+contract("long-polling GET /events, as Zulip's own clients read events: every delivery seen once", async ({ server, adminArgs }) => {
+  const run = await runTool(['--target', server.baseUrl, ...adminArgs, '--users', '3', '--rate', '10', '--duration', '1', '--ramp-up', '0.5', '--ramp-down', '0.5', '--workers', '1', '--event-stream', 'long-poll', '--prefix', 'poll']);
+  assert.is(run.status, 0, run.stderr);
+  assert.equal(run.report!.stream.transports, { 'long-poll': 3 });
+  assert.ok(run.report!.delivery.expected > 0);
+  assert.is(run.report!.delivery.lost, 0);
+  assert.is(run.report!.delivery.duplicated, 0);
+});
+
 contract('no --target: refused with a clear message and a non-zero exit', async ({ adminArgs }) => {
   const run = await runTool([...adminArgs, '--users', '2']);
   assert.is(run.status, 2);
