@@ -51,4 +51,8 @@ export function summarize(histogram: Histogram): Summary {
 /** The percentiles a distribution chart is drawn at (100: the slowest). */
 export const DISTRIBUTION = [50, 75, 90, 95, 99, 99.9, 99.99, 100];
 
-export const distribution = (histogram: Histogram): number[] => DISTRIBUTION.map((p) => (histogram.totalCount === 0 ? NaN : ms(p === 100 ? histogram.maxValue : histogram.getValueAtPercentile(p))));
+/** A histogram's latency (ms) at a percentile (100: the slowest); NaN when it is empty. */
+export const atPercentile =
+  (histogram: Histogram) =>
+  (p: number): number =>
+    histogram.totalCount === 0 ? NaN : ms(p === 100 ? histogram.maxValue : histogram.getValueAtPercentile(p));

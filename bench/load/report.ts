@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import type { LineChart } from '../lib/chart.js';
 import { htmlReport, type Table } from '../lib/report.js';
-import { measuredOn } from '../lib/stats.js';
-import { DISTRIBUTION, distribution, merge, summarize, type Summary } from './histogram.js';
+import { measuredOn, percentileChart } from '../lib/stats.js';
+import { atPercentile, DISTRIBUTION, merge, summarize, type Summary } from './histogram.js';
 import type { Driven } from './drive.js';
 import type { Cast } from './setup.js';
 import { totalSeconds, type Phases } from './schedule.js';
@@ -96,16 +96,12 @@ export function buildReport(driven: Driven, context: { targets: string[]; server
 }
 
 /** The percentile-distribution chart of several reports' (or one report's) histograms. */
-export function distributionChart(title: string, series: readonly { name: string; histogram: string }[]): LineChart {
-  return {
-    kind: 'lines',
+export const distributionChart = (title: string, series: readonly { name: string; histogram: string }[]): LineChart =>
+  percentileChart(
     title,
-    unit: 'ms',
-    xTitle: 'percentile',
-    points: DISTRIBUTION.map((p) => (p === 100 ? 'max' : `p${p}`)),
-    lines: series.map(({ name, histogram }) => ({ name, values: distribution(merge([histogram])) })),
-  };
-}
+    series.map(({ name, histogram }) => ({ name, at: atPercentile(merge([histogram])) })),
+    DISTRIBUTION,
+  );
 
 /** Latency over the run's seconds: each named line a timeline field of each report. */
 export function timelineChart(title: string, unit: string, lines: readonly { name: string; report: LoadReport; field: keyof LoadReport['timeline'][number] }[]): LineChart {
