@@ -56,18 +56,23 @@ async function findMax(options: RunOptions, cast: Cast): Promise<LoadReport> {
   const steps: { rate: number; achieved: number; held: boolean; broken: string[]; send_p99_ms: number; delivery_p99_ms: number }[] = [];
   let best: LoadReport | undefined;
   let last: LoadReport | undefined;
+  let broke = false;
   for (let rate = options.rate; rate <= options.findMax!.maxRate; rate = Math.round(rate * options.findMax!.step * 100) / 100) {
     console.log(`find-max: step at ${rate} sends/s`);
     last = await runAt(options, cast, rate, join(options.out, 'steps', `rate-${rate}`), true);
     const outcome = verdict(options, last);
     steps.push({ rate, achieved: last.rate.achieved, ...outcome, send_p99_ms: last.operations.send!.p99_ms, delivery_p99_ms: last.delivery.p99_ms });
     console.log(`  ${summaryLine(last)} → ${outcome.held ? 'held' : `broke: ${outcome.broken.join('; ')}`}`);
-    if (!outcome.held || last.interrupted) break;
+    if (!outcome.held || last.interrupted) {
+      broke = true;
+      break;
+    }
     best = last;
   }
-  const report = { ...(best ?? last!), find_max: { slo: options.findMax!.objectives.map((o) => o.text), max_rate_held: best?.rate.requested ?? null, steps } };
+  const report = { ...(best ?? last!), find_max: { slo: options.findMax!.objectives.map((o) => o.text), max_rate_held: best?.rate.requested ?? null, objective_broken: broke, steps } };
   writeReport(options.out, report);
-  console.log(best ? `find-max: the highest rate that held is ${best.rate.requested} sends/s` : 'find-max: no rate held (the first step broke the objective)');
+  if (!best) console.log('find-max: no rate held (the first step broke the objective)');
+  else console.log(`find-max: the highest rate that held is ${best.rate.requested} sends/s${broke ? '' : ' (the search stopped at --max-rate before the objective broke)'}`);
   return report;
 }
 

@@ -1,6 +1,6 @@
 // Running the load tool (`npm run load`) as a person would, as a child process against a server
 // process: its exit status, its output, and the report it wrote.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadReport } from '../../bench/load/report.js';
@@ -26,8 +26,8 @@ export async function serverWithAdmin(): Promise<{ server: ServerProcess; adminA
 }
 
 /** Runs the tool with `args` (an --out directory is added), bounded in time; `onLine` sees each
- * line it prints as it prints it. */
-export function runTool(args: string[], onLine: (line: string) => void = () => {}, timeoutMs = 60_000): Promise<ToolRun> {
+ * line it prints as it prints it (and the tool's process, to signal it). */
+export function runTool(args: string[], onLine: (line: string, tool: ChildProcess) => void = () => {}, timeoutMs = 60_000): Promise<ToolRun> {
   const out = tempDataDir('parley-load-report-');
   const child = spawn(process.execPath, [cli, ...args, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -35,7 +35,7 @@ export function runTool(args: string[], onLine: (line: string) => void = () => {
   child.stdout.on('data', (data: Buffer) => {
     const lines = data.toString().split('\n').filter((line) => line !== '');
     stdout += data.toString();
-    lines.forEach(onLine);
+    for (const line of lines) onLine(line, child);
   });
   child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);

@@ -56,6 +56,20 @@ contract("long-polling GET /events, as Zulip's own clients read events: every de
   assert.is(run.report!.delivery.duplicated, 0);
 });
 
+contract('Ctrl-C mid-run: the tool stops cleanly, exits 0 and reports what ran', async ({ server, adminArgs }) => {
+  const args = ['--target', server.baseUrl, ...adminArgs, '--users', '3', '--rate', '10', '--duration', '60', '--ramp-up', '0', '--workers', '1', '--prefix', 'stopped'];
+  const run = await runTool(args, (line, tool) => {
+    if (line.startsWith('server:')) setTimeout(() => tool.kill('SIGINT'), 2000);
+  });
+  assert.is(run.status, 0, run.stderr);
+  const report = run.report!;
+  assert.is(report.interrupted, true);
+  assert.ok(report.operations.send!.count >= 10 && report.operations.send!.count < 100, `sends ${report.operations.send!.count}`);
+  assert.ok(report.tool_health.skipped > 400, 'the rest of the schedule was not started');
+  assert.is(report.delivery.lost, 0, 'what was sent was waited for');
+  assert.match(report.tool_health.warnings.join(' '), /stopped early/);
+});
+
 contract('no --target: refused with a clear message and a non-zero exit', async ({ adminArgs }) => {
   const run = await runTool([...adminArgs, '--users', '2']);
   assert.is(run.status, 2);
