@@ -130,7 +130,7 @@ export function describeMachine(machine: LoadReport['machine']): string {
 export function reportHtml(report: LoadReport): string {
   const tables: Table[] = [
     { title: `Latency by operation, from the intended start (target ${report.target.join(', ')}, ${report.server.zulip_version})`, rows: operationRows(report) },
-    { title: 'Rate and delivery', rows: [{ case: 'run', 'requested sends/s': report.rate.requested, 'achieved sends/s': report.rate.achieved, expected: report.delivery.expected, delivered: report.delivery.delivered, lost: report.delivery.lost, duplicated: report.delivery.duplicated }] },
+    { title: 'Rate and delivery', rows: [{ case: 'run', 'requested rate (sends a second)': report.rate.requested, 'achieved rate': report.rate.achieved, expected: report.delivery.expected, delivered: report.delivery.delivered, lost: report.delivery.lost, duplicated: report.delivery.duplicated }] },
   ];
   const charts = [
     timelineChart('Latency over time', 'ms', [
