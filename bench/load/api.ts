@@ -20,6 +20,9 @@ export class NetworkFailure extends Error {
   }
 }
 
+/** How long a request may go unanswered before it counts as failed ("network TimeoutError"). */
+const REQUEST_TIMEOUT_MS = 30_000;
+
 export class Api {
   private readonly auth: string | undefined;
 
@@ -38,7 +41,8 @@ export class Api {
     return this.auth ? { Authorization: this.auth } : {};
   }
 
-  async call(method: string, path: string, params: Params = {}, signal?: AbortSignal): Promise<Answer> {
+  /** One request; `signal` replaces the usual timeout (a long-poll waits longer, and is aborted). */
+  async call(method: string, path: string, params: Params = {}, signal: AbortSignal = AbortSignal.timeout(REQUEST_TIMEOUT_MS)): Promise<Answer> {
     const encoded = formEncode(params);
     const inQuery = method === 'GET' || method === 'DELETE';
     let response: Response;
@@ -47,7 +51,7 @@ export class Api {
         method,
         headers: { ...this.authorization, ...(inQuery ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
         ...(inQuery ? {} : { body: encoded }),
-        ...(signal ? { signal } : {}),
+        signal,
       });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause;

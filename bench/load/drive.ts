@@ -42,7 +42,11 @@ function liveLine(seconds: number, progress: Progress[], requestedRate: number, 
 }
 
 export async function drive(runners: readonly Runner[], options: { requestedRate: number; boundMs: number; maxSeconds: number; live: boolean; workers: number }): Promise<Driven> {
-  await Promise.all(runners.map((runner) => runner.ready));
+  // Every user's stream opens before the clock starts; a server that cannot manage that in two
+  // minutes is not one to load.
+  let waited: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (waited = setTimeout(() => reject(new Error('the event streams did not all open within 120 s')), 120_000)));
+  await Promise.race([Promise.all(runners.map((runner) => runner.ready)), timeout]).finally(() => clearTimeout(waited));
   const startAt = Date.now() + 500;
   const cpuBefore = process.cpuUsage();
   const machineBefore = machineTimes();

@@ -22,6 +22,9 @@ export interface StreamCounters {
 /** Close codes of Parley's stream after which the queue is gone (register again). */
 const QUEUE_GONE = 4004;
 const RETRY_MS = 250;
+/** A long-poll answers within about a minute (a heartbeat at worst); past this it is retried. */
+const POLL_TIMEOUT_MS = 90_000;
+const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 export class EventStream {
   private queueId = '';
@@ -69,7 +72,7 @@ export class EventStream {
   private connect(): Promise<void> {
     const url = `${this.api.baseUrl.replace(/^http/, 'ws')}/api/v1/events/socket`;
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url, { headers: this.api.authorization });
+      const socket = new WebSocket(url, { headers: this.api.authorization, handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
       this.socket = socket;
       let attached = false;
       socket.once('unexpected-response', (request, response) => {
@@ -121,7 +124,7 @@ export class EventStream {
     while (!this.stopped) {
       this.poll = new AbortController();
       try {
-        const answer = await this.api.call('GET', '/events', { queue_id: this.queueId, last_event_id: this.lastEventId }, this.poll.signal);
+        const answer = await this.api.call('GET', '/events', { queue_id: this.queueId, last_event_id: this.lastEventId }, AbortSignal.any([this.poll.signal, AbortSignal.timeout(POLL_TIMEOUT_MS)]));
         if (answer.status === 200) {
           for (const event of (answer.body.events as StreamEvent[]) ?? []) this.handle(event);
           continue;

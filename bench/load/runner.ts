@@ -70,9 +70,12 @@ export class LocalRunner implements Runner {
     this.send({ type: 'stop' });
   }
 
-  finish(): Promise<Measurements[]> {
+  async finish(): Promise<Measurements[]> {
     this.send({ type: 'finish' });
-    return Promise.all(this.results);
+    const results = await Promise.all(this.results);
+    // Requests a stalled server never answered would keep a worker alive (an agent runs on).
+    this.abort();
+    return results;
   }
 
   abort(): void {
