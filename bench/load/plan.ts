@@ -43,7 +43,6 @@ export type RunnerMessage = { type: 'start'; startAt: number } | { type: 'stop' 
 
 /** A worker's running totals, sent every second. */
 export interface Progress {
-  done: number;
   errors: number;
   expected: number;
   delivered: number;

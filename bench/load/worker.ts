@@ -53,7 +53,6 @@ const slots = mixedSchedule(operationRates(plan), plan.phases, plan.maxOperation
 let next = 0;
 let stopped = false;
 let inFlight = 0;
-let done = 0;
 let errors = 0;
 let timer: NodeJS.Timeout | undefined;
 
@@ -71,7 +70,6 @@ function start(slotIndex: number): void {
   inFlight++;
   const settle = (answer: unknown, ok: boolean) => {
     inFlight--;
-    done++;
     const latency = now() - intended;
     if (ok) {
       recorder.success(slot.op, second, latency);
@@ -100,7 +98,7 @@ function tick(): void {
 const loop = monitorEventLoopDelay({ resolution: 10 });
 
 function progress(): Progress {
-  return { done, errors, inFlight, scheduleDone: stopped || next >= slots.length, ...recorder.delivery, interval: recorder.takeInterval() };
+  return { errors, inFlight, scheduleDone: stopped || next >= slots.length, ...recorder.delivery, interval: recorder.takeInterval() };
 }
 
 async function finish(): Promise<void> {
