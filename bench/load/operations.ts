@@ -2,6 +2,7 @@
 // makes. A send carries a token (run, intended time, sequence) that each recipient's event stream
 // recognises; everything else is what a chat client does beside reading.
 import type { Answer, Api } from './api.js';
+import { seededRandom } from '../lib/random.js';
 import { channelsOf, type Cast } from './setup.js';
 import type { Scenario } from './scenario.js';
 
@@ -79,14 +80,5 @@ export const OPERATIONS: Record<string, Operation> = {
   },
 };
 
-/** A small seeded generator (mulberry32): a slot draws the same choices on every run. */
-export function seeded(seed: number): Draw {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A slot's draws: the same choices on every run. */
+export const seeded = (seed: number): Draw => seededRandom(seed);
