@@ -26,6 +26,7 @@ import { startPostgres, type Postgres } from './lib/postgres.js';
 import { addChannel, addUser } from './lib/dataset.js';
 import { createIndexes, createZulipTables, insertUserMessages, MESSAGE_INDEXES, USERMESSAGE_INDEXES } from './lib/zulipSchema.js';
 import { percentile, printTable, writeResult, type Row } from './lib/stats.js';
+import { seededRandom } from './lib/random.js';
 
 export interface SearchOptions {
   messages: number;
@@ -38,17 +39,6 @@ const CHANNELS = 10;
 const BENCH_CHANNELS = 8;
 const OTHER_USERS = 9;
 const LIMIT = 100;
-
-/** A small deterministic PRNG (mulberry32): the same data on every run. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Made-up two-syllable words: the background vocabulary, used with a skewed frequency. */
 const vocabulary = (() => {
@@ -76,7 +66,7 @@ const planted = [
 ];
 
 function* generate(total: number): Generator<Generated> {
-  const next = random(20);
+  const next = seededRandom(20);
   const steps = planted.map(({ word, count }) => ({ word, count, step: Math.max(10, Math.floor(total / count / 10) * 10) }));
   for (let i = 0; i < total; i++) {
     const channel = i % CHANNELS;

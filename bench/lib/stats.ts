@@ -17,17 +17,22 @@ export function percentile(values: readonly number[], p: number): number {
 /** The percentiles a latency distribution is drawn at (100: the slowest). */
 const DISTRIBUTION = [50, 75, 90, 95, 99, 99.9, 100];
 
-/** A chart of latency distributions: each series' latency (ms) at the same percentiles. */
-export function latencyChart(title: string, series: readonly { name: string; latencies: readonly number[] }[]): LineChart {
+/** A chart of latency distributions: each series' latency (ms) at the same percentiles (100: the
+ * slowest), however the series computes it (from a list, from a histogram). */
+export function percentileChart(title: string, series: readonly { name: string; at: (p: number) => number }[], percentiles: readonly number[] = DISTRIBUTION): LineChart {
   return {
     kind: 'lines',
     title,
     unit: 'ms',
     xTitle: 'percentile',
-    points: DISTRIBUTION.map((p) => (p === 100 ? 'max' : `p${p}`)),
-    lines: series.map(({ name, latencies }) => ({ name, values: DISTRIBUTION.map((p) => percentile(latencies, p)) })),
+    points: percentiles.map((p) => (p === 100 ? 'max' : `p${p}`)),
+    lines: series.map(({ name, at }) => ({ name, values: percentiles.map(at) })),
   };
 }
+
+/** A chart of latency distributions of lists of latencies (ms). */
+export const latencyChart = (title: string, series: readonly { name: string; latencies: readonly number[] }[]): LineChart =>
+  percentileChart(title, series.map(({ name, latencies }) => ({ name, at: (p: number) => percentile(latencies, p) })));
 
 /** The tables printed since the last result was written: its HTML report shows them. */
 const printed: Table[] = [];
