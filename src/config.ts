@@ -1,5 +1,5 @@
 // Server settings, read once from environment variables; every setting has a documented default
-// (README.md, "Configuration").
+// (docs/configuration.md).
 import { systemClock, type Clock } from './clock.js';
 import { createLogger, LOG_LEVELS, type LogFormat, type Logger } from './ops/log.js';
 import { Metrics } from './ops/metrics.js';

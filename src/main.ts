@@ -1,4 +1,4 @@
-// Entry point: `npm start`. Configuration comes from the environment (README.md, "Configuration").
+// Entry point: `npm start`. Configuration comes from the environment (docs/configuration.md).
 import { startParley } from './app.js';
 import { loadConfig } from './config.js';
 

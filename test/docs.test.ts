@@ -1,7 +1,10 @@
-// The architecture page names every command of the realm actor, and only those: the table stays
-// true as commands are added. The blocks docs/ has generated from the code (`npm run docs`) are
-// what the code makes now.
-import { readdirSync, readFileSync } from 'node:fs';
+// Documentation that cannot drift: the architecture page names every command of the realm actor,
+// and only those; the blocks docs/ has generated from the code (`npm run docs`) are what the code
+// makes now; every relative link and anchor resolves; the configuration page lists exactly the
+// settings the code reads; the README's quick start runs scripts package.json defines.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { regenerate } from '../src/cli/docBlocks.js';
@@ -28,6 +31,67 @@ test("docs/ pages' generated blocks match the code (npm run docs writes them)", 
     assert.fixture(page, regenerate(page), `docs/${name} is out of date: run npm run docs`);
   }
   assert.ok(blocks > 0, 'some page has a generated block');
+});
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const read = (path: string): string => readFileSync(join(root, path), 'utf8');
+const pages = ['README.md', 'CHANGELOG.md', ...readdirSync(join(root, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`)];
+
+/** A page's text without its fenced code (links and headings there are not Markdown's). */
+const prose = (page: string): string => page.replace(/^```[\s\S]*?^```/gm, '');
+
+/** GitHub's anchors of a page's headings: lower case, punctuation dropped, spaces as dashes,
+ * repeats numbered. */
+function anchors(page: string): Set<string> {
+  const seen = new Map<string, number>();
+  const found = new Set<string>();
+  for (const [, heading] of prose(page).matchAll(/^#{1,6} +(.+?) *$/gm)) {
+    const text = heading!.replace(/`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+    const slug = text.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    found.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return found;
+}
+
+test('every relative link and anchor of README.md, CHANGELOG.md and docs/ resolves', () => {
+  const broken: string[] = [];
+  let checked = 0;
+  for (const page of pages) {
+    for (const [, target] of prose(read(page)).matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target!)) continue;
+      checked++;
+      const [path, anchor] = target!.split('#') as [string, string | undefined];
+      const file = path === '' ? page : normalize(join(dirname(page), path));
+      if (!existsSync(join(root, file))) broken.push(`${page}: ${target} (no ${file})`);
+      else if (anchor !== undefined && file.endsWith('.md') && !anchors(read(file)).has(anchor)) broken.push(`${page}: ${target} (no heading #${anchor} in ${file})`);
+    }
+  }
+  assert.equal(broken, []);
+  assert.ok(checked > 20, `${checked} links checked`);
+});
+
+test('docs/configuration.md lists every PARLEY_* setting src/config.ts reads, and no other', () => {
+  const names = (text: string) => [...new Set(text.match(/PARLEY_[A-Z0-9_]+/g) ?? [])].sort();
+  const documented = names(read('docs/configuration.md').split('\n').filter((line) => line.startsWith('| `PARLEY_')).join('\n'));
+  assert.equal(documented, names(read('src/config.ts')));
+});
+
+test("the README's quick start is two commands, each an npm script package.json defines", () => {
+  const readme = read('README.md');
+  const block = readme.slice(readme.indexOf('## Quick start')).match(/```sh\n([\s\S]*?)```/)![1]!;
+  const commands = block.trim().split('\n').map((line) => line.replace(/#.*$/, '').trim());
+  assert.is(commands.length, 2);
+  const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+  for (const command of commands) {
+    for (const step of command.split('&&').map((part) => part.trim())) {
+      const [, run] = step.match(/^npm (?:run )?(\S+)$/) ?? [];
+      assert.ok(run !== undefined, `not an npm command: ${step}`);
+      // npm ci is npm's own; the others are the project's scripts.
+      assert.ok(run === 'ci' || Object.hasOwn(scripts, run!), `package.json has no script "${run}"`);
+    }
+  }
 });
 
 test.run();

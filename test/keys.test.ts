@@ -44,7 +44,7 @@ keys('a password login returns the key; a wrong password is 401 AUTHENTICATION_F
   assert.is(noPassword.status, 401, 'a user without a password cannot log in with one');
 });
 
-keys('a development server gives the demo users the README\'s password (a phone has no development login)', async ({ server }) => {
+keys('a development server gives the demo users the password docs/getting-started.md gives (a phone has no development login)', async ({ server }) => {
   const ok = await server.anonymous.post('/fetch_api_key', { username: 'hamlet@zulip.com', password: DEMO_PASSWORD });
   assert.is(ok.status, 200, JSON.stringify(ok.body));
   assert.is(ok.body.api_key, (await server.as('hamlet@zulip.com')).credentials!.apiKey);

@@ -1,4 +1,4 @@
-// The layer order of README.md ("Layers") holds: every import in src/ points to its own layer or an
+// The layer order of docs/development.md ("Layers") holds: every import in src/ points to its own layer or an
 // earlier one, and no file imports itself back through others.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -25,11 +25,11 @@ function importGraph(): Map<string, string[]> {
   return graph;
 }
 
-/** The README's numbered layer list: each top-level name of src/ (a directory or a file) → its rank. */
+/** The numbered layer list of docs/development.md: each top-level name of src/ (a directory or a file) → its rank. */
 function layerOf(): Map<string, number> {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const block = /<!-- layers -->([^]*?)<!-- \/layers -->/.exec(readme);
-  assert.ok(block, 'README.md has the layer list');
+  const page = readFileSync(join(root, 'docs/development.md'), 'utf8');
+  const block = /<!-- layers -->([^]*?)<!-- \/layers -->/.exec(page);
+  assert.ok(block, 'docs/development.md has the layer list');
   const ranks = new Map<string, number>();
   for (const [index, line] of block![1]!.trim().split('\n').entries()) {
     for (const [, name] of line.split(' — ')[0]!.matchAll(/`([^`]+)`/g)) ranks.set(name!.replace(/\/$/, ''), index);
@@ -39,7 +39,7 @@ function layerOf(): Map<string, number> {
 
 const topLevel = (file: string): string => relative(src, file).split('/')[0]!;
 
-test('every module of src/ is in a layer of the README', () => {
+test('every module of src/ is in a layer of docs/development.md', () => {
   const ranks = layerOf();
   const unplaced = [...new Set(sourceFiles(src).map(topLevel))].filter((name) => !ranks.has(name));
   assert.equal(unplaced, []);

@@ -51,7 +51,7 @@ export function deleteQueue(request: UserRequest, params: Params<typeof schemas.
   return {};
 }
 
-/** A single-use token for opening the event WebSocket from a browser (README, "Event stream"). */
+/** A single-use token for opening the event WebSocket from a browser (docs/api.md, "Event stream"). */
 export function issueSocketToken(request: UserRequest) {
   return { token: request.socketTokens.issue(request.realm.realm.id, request.user.userId), expires_in: request.socketTokens.ttlSeconds };
 }

@@ -1,4 +1,4 @@
-// The WebSocket event stream, another way to read an event queue (see README, "Event stream").
+// The WebSocket event stream, another way to read an event queue (docs/api.md, "Event stream").
 // Authenticated at the upgrade (Basic header, or a token from POST /events/socket_token), bound
 // to that user; the client attaches to one of its queues with the last event ID it has, gets
 // every later event as one frame each, and acknowledges to prune. JSON text frames by default,

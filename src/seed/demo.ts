@@ -6,7 +6,7 @@ import type { RealmCreator } from '../realm/registry.js';
 import { hashPassword } from '../users/password.js';
 import { Role } from '../users/records.js';
 
-/** Every demo user's password (README): clients without a development login, such as Zulip's
+/** Every demo user's password (docs/getting-started.md): clients without a development login, such as Zulip's
  * mobile app, sign in with it. Public by design: a development server only. */
 export const DEMO_PASSWORD = 'parley-demo';
 

@@ -63,7 +63,7 @@ export function badRequests(route: Route, targets: Targets): fc.Arbitrary<BadReq
 }
 
 /** Longer query strings go in a form body instead: uWebSockets.js accepts URLs of about 100 KB
- * (README, "Limits"), and the body is where long parameters belong. */
+ * (docs/limits-and-security.md), and the body is where long parameters belong. */
 const MAX_QUERY_BYTES = 64 * 1024;
 
 export function toRawRequest(request: BadRequest, headers: Record<string, string>): RawRequest {
