@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { routed, unservedOperations } from '../api/coverage.js';
 import { routes } from '../api/routes.js';
 import { integrations } from '../integrations/index.js';
+import { benchResults } from './benchResults.js';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
 
@@ -42,6 +43,7 @@ function apiTable(): string {
 export const generatedBlocks: Readonly<Record<string, () => string>> = {
   integrations: integrationTable,
   'api-operations': apiTable,
+  'bench-results': benchResults,
 };
 
 const blockPattern = /(<!-- generated:([a-z-]+) -->)[^]*?(<!-- \/generated:\2 -->)/g;
