@@ -72,10 +72,27 @@ test('every relative link and anchor of README.md, CHANGELOG.md and docs/ resolv
   assert.ok(checked > 20, `${checked} links checked`);
 });
 
-test('docs/configuration.md lists every PARLEY_* setting src/config.ts reads, and no other', () => {
-  const names = (text: string) => [...new Set(text.match(/PARLEY_[A-Z0-9_]+/g) ?? [])].sort();
-  const documented = names(read('docs/configuration.md').split('\n').filter((line) => line.startsWith('| `PARLEY_')).join('\n'));
-  assert.equal(documented, names(read('src/config.ts')));
+/** Every .ts file under a directory of the repository. */
+const sources = (dir: string): string[] =>
+  readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
+
+/** The PARLEY_* variables a text reads: `env.PARLEY_X` (process.env or a passed env) or through
+ * src/config.ts's helpers, `intSetting(env, 'PARLEY_X', …)`. Names in comments, messages and the
+ * environment the CLI gives child processes are not reads. */
+const settingsRead = (text: string): string[] => [...text.matchAll(/\benv\.(PARLEY_[A-Z0-9_]+)|\(env, '(PARLEY_[A-Z0-9_]+)'/g)].map((match) => (match[1] ?? match[2])!);
+
+test('docs/configuration.md lists every PARLEY_* setting src/ reads, each with default, meaning and example, and no other', () => {
+  const readInSrc = [...new Set(sources('src').flatMap((file) => settingsRead(read(file))))].sort();
+  assert.ok(readInSrc.length > 40, `${readInSrc.length} settings found in src/`);
+  const rows = read('docs/configuration.md').split('\n').filter((line) => line.startsWith('| `PARLEY_'));
+  const documented: string[] = [];
+  for (const row of rows) {
+    const cells = row.split(/(?<!\\)\|/).slice(1, -1).map((text) => text.trim());
+    assert.is(cells.length, 4, `a row of variable, default, meaning and example: ${row}`);
+    assert.ok(cells.every((text) => text !== ''), `an empty cell: ${row}`);
+    documented.push(...(cells[0]!.match(/PARLEY_[A-Z0-9_]+/g) ?? []));
+  }
+  assert.equal([...new Set(documented)].sort(), readInSrc);
 });
 
 test("the README's quick start is two commands, each an npm script package.json defines", () => {

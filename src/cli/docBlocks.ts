@@ -24,25 +24,40 @@ function integrationTable(): string {
 const referencePath = new URL('../../../test/reference/zulip-openapi.json', import.meta.url);
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
-/** Every operation of Zulip's API reference, and whether Parley serves it (or why not). */
-function apiTable(): string {
+/** Every operation of Zulip's API reference (`METHOD /path`) with its summary. */
+function referenceOperations(): [name: string, summary: string][] {
   const spec = JSON.parse(readFileSync(referencePath, 'utf8')) as { paths: Record<string, Record<string, { summary?: string }>> };
-  const rows = Object.entries(spec.paths).flatMap(([path, operations]) =>
+  return Object.entries(spec.paths).flatMap(([path, operations]) =>
     Object.entries(operations)
       .filter(([method]) => HTTP_METHODS.includes(method))
-      .map(([method, operation]) => {
-        const name = `${method.toUpperCase()} ${path}`;
-        const status = routed(routes, name) ? 'served' : (unservedOperations[name] ?? 'not served');
-        return `| \`${name}\` | ${cell(operation.summary ?? '')} | ${cell(status)} |`;
-      }),
+      .map(([method, operation]): [string, string] => [`${method.toUpperCase()} ${path}`, operation.summary ?? '']),
   );
+}
+
+/** Every operation of Zulip's API reference, and whether Parley serves it (or why not). */
+function apiTable(): string {
+  const rows = referenceOperations().map(([name, summary]) => {
+    const status = routed(routes, name) ? 'served' : (unservedOperations[name] ?? 'not served');
+    return `| \`${name}\` | ${cell(summary)} | ${cell(status)} |`;
+  });
   return ['| Operation | Zulip\'s summary | In Parley |', '|---|---|---|', ...rows.sort()].join('\n');
+}
+
+/** Every route that serves no operation of the reference: with the table above, the whole route
+ * table. */
+function beyondReferenceTable(): string {
+  const operations = referenceOperations().map(([name]) => name);
+  const rows = routes
+    .filter((route) => !operations.some((name) => routed([route], name)))
+    .map((route) => `| \`${route.method} ${route.atRoot ? '' : '/api/v1'}${cell(route.path)}\` | ${route.auth} | ${route.webhook ? 'incoming webhook' : route.page ? 'HTML page' : route.upload ? 'upload' : route.atRoot ? 'at the root' : 'JSON'} |`);
+  return ['| Route | Credentials | Kind |', '|---|---|---|', ...[...new Set(rows)].sort()].join('\n');
 }
 
 /** Each generated block by name, as the docs hold it. */
 export const generatedBlocks: Readonly<Record<string, () => string>> = {
   integrations: integrationTable,
   'api-operations': apiTable,
+  'api-beyond-reference': beyondReferenceTable,
   'bench-results': benchResults,
 };
 
