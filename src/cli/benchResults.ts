@@ -3,7 +3,7 @@
 // and options it recorded. Benchmarks write different shapes (bench/lib/stats.ts writeResult: rows
 // of a table, named tables, nested measures such as fanout's `last_delivery_ms.p50`), so the
 // rendering follows the JSON rather than knowing each benchmark: an array of objects is a table,
-// an object is flattened into `measure | value` rows, anything else is a value.
+// everything else one `measure | value` table, nested objects by their paths (`a.b.c`).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -36,15 +36,14 @@ function table(columns: readonly string[], rows: readonly (readonly (Json | unde
   return [`| ${columns.map(cell).join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
 }
 
-function renderPart(key: string, value: Json): string {
-  if (Array.isArray(value) && value.length > 0 && value.every(isObject)) {
-    const rows = value.map((row) => Object.fromEntries(flatten(row)));
-    const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-    return `\`${key}\`:\n\n${table(columns, rows.map((row) => columns.map((column) => row[column])))}`;
-  }
-  if (isObject(value)) return `\`${key}\`:\n\n${table(['measure', 'value'], flatten(value))}`;
-  return `\`${key}\`: ${cell(value)}`;
+/** An array of objects (a benchmark's rows) as a table of their flattened fields. */
+function rowsTable(key: string, value: JsonObject[]): string {
+  const rows = value.map((row) => Object.fromEntries(flatten(row)));
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  return `\`${key}\`:\n\n${table(columns, rows.map((row) => columns.map((column) => row[column])))}`;
 }
+
+const isRows = (value: Json): value is JsonObject[] => Array.isArray(value) && value.length > 0 && value.every(isObject);
 
 /** One result file as a section: its heading, what it was measured on, then each part. */
 export function renderResult(result: JsonObject): string {
@@ -55,10 +54,11 @@ export function renderResult(result: JsonObject): string {
     `Measured ${cell(result.date)} on ${cell(machine.cpus)} × ${cell(machine.cpu)}, ${cell(machine.memoryGiB)} GiB, Node ${cell(machine.node)}, commit ${cell(machine.commit)}${options ? `; options: ${options}` : ''}.`,
   ];
   const parts = Object.entries(result).filter(([key]) => !HEADER_KEYS.has(key));
-  // Flat measures (fanout writes its figures at the top level) read better as one table.
-  const scalars = parts.filter(([, value]) => !isObject(value) && !Array.isArray(value));
-  if (scalars.length > 0) lines.push(table(['measure', 'value'], scalars));
-  for (const [key, value] of parts) if (isObject(value) || Array.isArray(value)) lines.push(renderPart(key, value));
+  // Everything that is not rows (fanout's figures, search's index sizes, nested as they are) reads
+  // best as one table of measures by their paths.
+  const measures = flatten(Object.fromEntries(parts.filter(([, value]) => !isRows(value))));
+  if (measures.length > 0) lines.push(table(['measure', 'value'], measures));
+  for (const [key, value] of parts) if (isRows(value)) lines.push(rowsTable(key, value));
   return lines.join('\n\n');
 }
 
