@@ -1,13 +1,16 @@
 // Documentation that cannot drift: the architecture page names every command of the realm actor,
 // and only those; the blocks docs/ has generated from the code (`npm run docs`) are what the code
-// makes now; every relative link and anchor resolves; the configuration page lists exactly the
-// settings the code reads; the README's quick start runs scripts package.json defines.
+// makes now (the API tables from the route table, the benchmark results from bench/results);
+// every relative link and anchor resolves; the configuration page lists exactly the settings
+// src/ reads, each with default, meaning and example; the README's quick start runs scripts
+// package.json defines, and its count of integrations is the registry's.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { regenerate } from '../src/cli/docBlocks.js';
+import { integrations } from '../src/integrations/index.js';
 import { commands } from '../src/realm/commands/index.js';
 
 test('docs/ARCHITECTURE.md lists every command with its mode, and no other', () => {
@@ -109,6 +112,12 @@ test("the README's quick start is two commands, each an npm script package.json 
       assert.ok(run === 'ci' || Object.hasOwn(scripts, run!), `package.json has no script "${run}"`);
     }
   }
+});
+
+test("the README's count of incoming-webhook integrations is the registry's", () => {
+  const counted = read('README.md').match(/\| (\d+) integrations \(/);
+  assert.ok(counted, 'the README names a number of integrations');
+  assert.is(Number(counted[1]), integrations.size);
 });
 
 test.run();
