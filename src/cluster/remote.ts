@@ -13,7 +13,10 @@ import type { ClusterHolders } from './holders.js';
 
 const codec = new Packr({ useRecords: false, structuredClone: true });
 
-type Request = [name: CommandName, userId: number | null, input: unknown];
+/** A command as it travels: its name, the acting user, and its input, typed by the sending node
+ * against the same command table. */
+type RequestOf<N extends CommandName> = [name: N, userId: number | null, input: InputOf<N>];
+type Request = { [N in CommandName]: RequestOf<N> }[CommandName];
 type WireError = { status: number; code: ErrorCode; message: string; extra: ApiError['extra']; headers: Record<string, string> };
 type Reply = { ok: unknown } | { error: WireError | null };
 
@@ -23,14 +26,16 @@ const RETRY_MS = 100;
 /** How long one attempt of a read waits before it is sent again. */
 const READ_ATTEMPT_MS = 3_000;
 
+/** A request run on the handle: one typed call for whichever command it names. */
+const run = <N extends CommandName>(handle: RealmHandle, [name, userId, input]: RequestOf<N>): Promise<OutputOf<N>> => handle.ask(name, userId, input);
+
 /** Answers the realm's commands from other nodes with `handle` (the local actor). */
 export function serveCommands(cluster: Cluster, realmId: number, handle: RealmHandle): Subscription {
   const answer = async (data: Uint8Array): Promise<Reply> => {
-    const [name, userId, input] = codec.unpack(data) as Request;
-    if (!Object.hasOwn(commands, name)) return { error: null };
+    const request = codec.unpack(data) as Request;
+    if (!Object.hasOwn(commands, request[0])) return { error: null };
     try {
-      // The input is the sending node's, typed there by the same command table.
-      return { ok: await handle.ask(name, userId, input as never) };
+      return { ok: await run(handle, request) };
     } catch (error) {
       // An unexpected failure was logged by the actor; the caller learns only that it failed.
       return { error: error instanceof ApiError ? { status: error.status, code: error.code, message: error.message, extra: error.extra, headers: error.headers } : null };
@@ -68,7 +73,7 @@ export class RemoteRealm implements RealmHandle {
 
   private async request<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
     const deadline = performance.now() + REQUEST_DEADLINE_MS;
-    const payload = codec.pack([name, userId, input] satisfies Request);
+    const payload = codec.pack([name, userId, input] satisfies RequestOf<N>);
     const read = commands[name].mode !== 'write';
     for (;;) {
       let reply: Reply;

@@ -86,20 +86,44 @@ export function buildRouter(routes: readonly Route[]): Router<CompiledRoute> {
 }
 
 export async function startHttpServer(server: ServerContext, routes: readonly Route[]): Promise<HttpServer> {
-  const { config, realms, socketTokens, rateLimiter, files } = server;
-  const router = buildRouter(routes);
-  const inFlight = new Set<Exchange>();
-  const bodies = new BodyReader(config.maxBodyBytes, config.maxBufferedBodyBytes);
-  let drained: (() => void) | undefined;
-  let closing = false;
-  /** When the last request arrived (performance.now()): a shutdown waits for a quiet moment. */
-  let lastArrival = 0;
+  return new HttpFront(server, routes).listen();
+}
 
-  const app = uWS.App();
-  const sockets = addEventSocket(app, server, socketTokens);
-  // Every method of every path; the router below decides.
-  app.any('/*', (res, req) => { // uWebSockets.js's route for every HTTP method, not TypeScript's `any` type
-    lastArrival = performance.now();
+/** The HTTP server: uWS's app, every request's way through routing, authentication, limits and
+ * its handler, and a graceful close. */
+class HttpFront {
+  private readonly config: ServerContext['config'];
+  private readonly realms: ServerContext['realms'];
+  private readonly rateLimiter: ServerContext['rateLimiter'];
+  private readonly files: ServerContext['files'];
+  private readonly router: Router<CompiledRoute>;
+  private readonly inFlight = new Set<Exchange>();
+  private readonly bodies: BodyReader;
+  private readonly app = uWS.App();
+  private readonly sockets: ReturnType<typeof addEventSocket>;
+  private drained: (() => void) | undefined;
+  private closing = false;
+  /** When the last request arrived (performance.now()): a shutdown waits for a quiet moment. */
+  private lastArrival = 0;
+
+  constructor(
+    private readonly server: ServerContext,
+    routes: readonly Route[],
+  ) {
+    this.config = server.config;
+    this.realms = server.realms;
+    this.rateLimiter = server.rateLimiter;
+    this.files = server.files;
+    this.router = buildRouter(routes);
+    this.bodies = new BodyReader(this.config.maxBodyBytes, this.config.maxBufferedBodyBytes);
+    this.sockets = addEventSocket(this.app, server, server.socketTokens);
+    // Every method of every path; the router decides.
+    this.app.any('/*', (res, req) => this.accept(res, req)); // uWebSockets.js's route for every HTTP method, not TypeScript's `any` type
+  }
+
+  /** A request arrives: its head is read while uWS's handler runs, then it is served. */
+  private accept(res: uWS.HttpResponse, req: uWS.HttpRequest): void {
+    this.lastArrival = performance.now();
     const head: RequestHead = {
       method: req.getCaseSensitiveMethod().toUpperCase(),
       path: req.getUrl(),
@@ -113,117 +137,118 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     };
     const exchange = openExchange(res);
     exchange.challenge = req.getHeader('x-requested-with') === '';
-    if (closing) {
+    if (this.closing) {
       // Shutting down: nothing new is routed, so every acknowledged write precedes the queues'
       // last save; the client retries on a new connection, which reaches the next server.
       exchange.closeConnection = true;
-      sendError(exchange, errors.shuttingDown(), config.log);
-      observe(exchange, head, UNROUTED);
+      sendError(exchange, errors.shuttingDown(), this.config.log);
+      this.observe(exchange, head, UNROUTED);
       return;
     }
-    inFlight.add(exchange);
-    const match = router.match(head.method, head.path);
+    this.inFlight.add(exchange);
+    const match = this.router.match(head.method, head.path);
     if (match.kind === 'found' && match.value.route.webhook) {
       const headers = (head.headers = new Map());
       req.forEach((name, value) => headers.set(name, value));
     }
     exchange.inHandler = true;
-    void serve(exchange, head, match);
+    void this.serve(exchange, head, match);
     exchange.inHandler = false;
-  });
+  
+  }
 
   /** Answers one request, and logs and measures it. Each step that can finish at once does, without
    * a promise: a request that needs neither its body's bytes nor another node is answered before
    * uWS's handler returns. */
-  async function serve(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute>): Promise<void> {
+  private async serve(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute>): Promise<void> {
     try {
       // An upload's body is streamed by its handler; every other body is read before routing on.
-      if (match.kind === 'found' && match.value.route.upload) return await handleUpload(exchange, head, match, new HeldBody(exchange));
-      const reading = bodies.read(exchange, head);
+      if (match.kind === 'found' && match.value.route.upload) return await this.handleUpload(exchange, head, match, new HeldBody(exchange));
+      const reading = this.bodies.read(exchange, head);
       const body = reading instanceof Promise ? await reading : reading;
-      const admitting = admit(exchange, head, match);
+      const admitting = this.admit(exchange, head, match);
       const { run, request, params } = admitting instanceof Promise ? await admitting : admitting;
       // A webhook's body is the service's own: its parameters are the URL's.
       const parsing = match.kind === 'found' && match.value.route.webhook ? readParams(head.query, NO_BODY, '') : readParams(head.query, body, head.contentType);
       const handled = run(match.kind === 'found' && match.value.route.webhook ? webhookRequest(request, head, body) : request, Object.assign(parsing instanceof Promise ? await parsing : parsing, params));
-      respond(exchange, handled.ignored, handled.result instanceof Promise ? await handled.result : handled.result);
+      this.respond(exchange, handled.ignored, handled.result instanceof Promise ? await handled.result : handled.result);
     } catch (error) {
-      sendError(exchange, error, config.log);
+      sendError(exchange, error, this.config.log);
     } finally {
-      observe(exchange, head, match.kind === 'found' ? match.value.pattern : UNROUTED);
-      bodies.release(exchange);
-      inFlight.delete(exchange);
-      if (inFlight.size === 0) drained?.();
+      this.observe(exchange, head, match.kind === 'found' ? match.value.pattern : UNROUTED);
+      this.bodies.release(exchange);
+      this.inFlight.delete(exchange);
+      if (this.inFlight.size === 0) this.drained?.();
     }
   }
 
   /** Authenticates; a failed attempt counts against the client's address, and once the address
    * has used its attempts up, failures are 429s. Valid credentials always pass: people behind the
    * same address as a guesser are not locked out. */
-  function authenticateLimited(exchange: Exchange, realm: RealmHandle, head: RequestHead, route: Route): Principal | Promise<Principal> {
+  private authenticateLimited(exchange: Exchange, realm: RealmHandle, head: RequestHead, route: Route): Principal | Promise<Principal> {
     const refused = (address: string | undefined) => (error: unknown): never => {
-      if (error instanceof ApiError && error.status === 401) spendAddress(address);
+      if (error instanceof ApiError && error.status === 401) this.spendAddress(address);
       throw error;
     };
     try {
       const principal = route.auth === 'webhook' ? authenticateWebhook(realm, head.authorization, apiKeyOf(head.query)) : authenticate(realm, head.authorization);
       // The address is read now: by the time another node answers, the client may have gone.
-      return principal instanceof Promise ? principal.catch(refused(limitedAddress(exchange))) : principal;
+      return principal instanceof Promise ? principal.catch(refused(this.limitedAddress(exchange))) : principal;
     } catch (error) {
-      return refused(limitedAddress(exchange))(error);
+      return refused(this.limitedAddress(exchange))(error);
     }
   }
 
   /** The client's address, when rate limits are on (reading it costs; they need it). */
-  const limitedAddress = (exchange: Exchange) => (rateLimiter.settings.enabled ? remoteAddress(exchange) : undefined);
-  const spendAddress = (address: string | undefined) => (address === undefined ? {} : rateLimiter.spend(`address:${address}`, rateLimiter.settings.address));
+  private readonly limitedAddress = (exchange: Exchange): string | undefined => (this.rateLimiter.settings.enabled ? remoteAddress(exchange) : undefined);
+  private readonly spendAddress = (address: string | undefined): Record<string, string> => (address === undefined ? {} : this.rateLimiter.spend(`address:${address}`, this.rateLimiter.settings.address));
 
   /** Routes, authenticates, rate-limits and checks the caller's role: the route to run and the
    * request its handler gets (at once, unless the realm answers credentials through a promise). */
-  function admit(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute>): Admitted | Promise<Admitted> {
+  private admit(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute>): Admitted | Promise<Admitted> {
     if (match.kind === 'notFound') throw errors.notFound();
     if (match.kind === 'wrongMethod') throw errors.methodNotAllowed(match.allowed);
-    const realm = realms.forHost(head.host);
+    const realm = this.realms.forHost(head.host);
     if (!realm) throw errors.notFound();
     exchange.realmId = realm.realm.id;
-    if (match.value.route.auth === 'none') return admitted(exchange, head, match, realm, undefined);
-    return onceReady(authenticateLimited(exchange, realm, head, match.value.route), (principal) => admitted(exchange, head, match, realm, principal));
+    if (match.value.route.auth === 'none') return this.admitted(exchange, head, match, realm, undefined);
+    return onceReady(this.authenticateLimited(exchange, realm, head, match.value.route), (principal) => this.admitted(exchange, head, match, realm, principal));
   }
 
-  function admitted(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute> & { kind: 'found' }, realm: RealmHandle, principal: Principal | undefined): Admitted {
+  private admitted(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute> & { kind: 'found' }, realm: RealmHandle, principal: Principal | undefined): Admitted {
     const { route, run } = match.value;
     exchange.userId = principal?.userId;
     if (!route.unlimited) {
       exchange.headers = principal
-        ? rateLimiter.spend(`user:${realm.realm.id}:${principal.userId}`, rateLimiter.userRule(realm.realm.subdomain))
-        : spendAddress(limitedAddress(exchange));
+        ? this.rateLimiter.spend(`user:${realm.realm.id}:${principal.userId}`, this.rateLimiter.userRule(realm.realm.subdomain))
+        : this.spendAddress(this.limitedAddress(exchange));
     }
     if (principal?.incomingWebhook && route.auth !== 'webhook' && !route.incomingWebhookBots) throw errors.incomingWebhookBot();
     if (route.auth === 'admin' && principal && principal.role > Role.administrator) throw errors.adminRequired();
     if (route.auth === 'human' && principal?.isBot) throw errors.humanOnly();
-    return { run, request: new HandlerRequest(server, realm, exchange, head.userAgent, principal), principal, params: match.params };
+    return { run, request: new HandlerRequest(this.server, realm, exchange, head.userAgent, principal), principal, params: match.params };
   }
 
   /** An upload route: its parameters come from the query string, and its handler streams the body
    * when it asks for the file; a body it never asked for is not waited for. */
-  async function handleUpload(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute>, body: HeldBody): Promise<void> {
+  private async handleUpload(exchange: Exchange, head: RequestHead, match: Match<CompiledRoute>, body: HeldBody): Promise<void> {
     let receiving = false;
     try {
-      const { run, request, principal, params } = await admit(exchange, head, match);
+      const { run, request, principal, params } = await this.admit(exchange, head, match);
       if (!principal) throw errors.unauthorized();
       const receiveFile = async <T>(limits: UploadLimits, record: (file: ReceivedFile) => Promise<T>) => {
         receiving = true;
-        const file = await receiveUpload(exchange, body, head, files, limits, config.log);
+        const file = await receiveUpload(exchange, body, head, this.files, limits, this.config.log);
         try {
           return { file, recorded: await record(file) };
         } catch (error) {
-          await files.delete(file.key);
+          await this.files.delete(file.key);
           throw error;
         }
       };
       const upload: UploadRequest = Object.assign(request, { user: principal, receiveFile });
       const handled = run(upload, Object.assign(await readParams(head.query, NO_BODY, ''), params));
-      respond(exchange, handled.ignored, await handled.result);
+      this.respond(exchange, handled.ignored, await handled.result);
     } finally {
       if (!receiving) exchange.closeConnection = true;
     }
@@ -231,13 +256,13 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
 
   /** One log line and one measurement per request: by route pattern, never the query string or
    * credentials. An exchange whose client left before the answer counts as status 0. */
-  function observe(exchange: Exchange, head: RequestHead, route: string): void {
+  private observe(exchange: Exchange, head: RequestHead, route: string): void {
     const seconds = (performance.now() - exchange.started) / 1000;
-    config.metrics.request(head.method, route, exchange.status, seconds);
-    config.log.info({ realm: exchange.realmId, user: exchange.userId, method: head.method, route, status: exchange.status, ms: Math.round(seconds * 1e4) / 10, bytes: exchange.bytes }, 'request');
+    this.config.metrics.request(head.method, route, exchange.status, seconds);
+    this.config.log.info({ realm: exchange.realmId, user: exchange.userId, method: head.method, route, status: exchange.status, ms: Math.round(seconds * 1e4) / 10, bytes: exchange.bytes }, 'request');
   }
 
-  function respond(exchange: Exchange, ignored: string[], result: Body): void {
+  private respond(exchange: Exchange, ignored: string[], result: Body): void {
     if (result instanceof Redirect) sendRedirect(exchange, result.location);
     else if (result instanceof FileBody) sendFile(exchange, result);
     else if (result instanceof Page) sendPage(exchange, result.status, result.html);
@@ -245,40 +270,44 @@ export async function startHttpServer(server: ServerContext, routes: readonly Ro
     else sendSuccess(exchange, result, ignored);
   }
 
-  const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
-    // Exclusive: without it uWS sets SO_REUSEPORT, and a second server on the same port would
-    // silently share its connections.
-    app.listen(config.host, config.port, uWS.LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) =>
-      socket ? resolve(socket) : reject(new Error(`cannot listen on ${config.host}:${config.port}: the address is in use or not available`)),
-    );
-  });
+  async listen(): Promise<HttpServer> {
+    const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
+      // Exclusive: without it uWS sets SO_REUSEPORT, and a second server on the same port would
+      // silently share its connections.
+      this.app.listen(this.config.host, this.config.port, uWS.LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) =>
+        socket ? resolve(socket) : reject(new Error(`cannot listen on ${this.config.host}:${this.config.port}: the address is in use or not available`)),
+      );
+    });
+    const sockets = this.sockets;
+    return {
+      port: uWS.us_socket_local_port(listenSocket),
+      get openSockets() {
+        return sockets.size;
+      },
+      close: (release) => this.close(listenSocket, release),
+    };
+  }
 
-  return {
-    port: uWS.us_socket_local_port(listenSocket),
-    get openSockets() {
-      return sockets.size;
-    },
-    async close(release) {
-      closing = true;
-      uWS.us_listen_socket_close(listenSocket);
-      // Requests in flight finish, then their connections close rather than wait for more.
-      for (const exchange of inFlight) exchange.closeConnection = true;
-      release();
-      sockets.closeAll();
-      const answered = () => (inFlight.size > 0 ? new Promise<void>((resolve) => (drained = resolve)) : undefined);
+  private async close(listenSocket: uWS.us_listen_socket, release: () => void): Promise<void> {
+    this.closing = true;
+    uWS.us_listen_socket_close(listenSocket);
+    // Requests in flight finish, then their connections close rather than wait for more.
+    for (const exchange of this.inFlight) exchange.closeConnection = true;
+    release();
+    this.sockets.closeAll();
+    const answered = () => (this.inFlight.size > 0 ? new Promise<void>((resolve) => (this.drained = resolve)) : undefined);
+    await answered();
+    // A client may have sent a request on an idle keep-alive connection just as the server began
+    // to stop: until no request has come for a moment, each is answered (503) and its connection
+    // closed after the answer, so none meets a reset.
+    const graceEnd = performance.now() + SHUTDOWN_GRACE_MS;
+    while (performance.now() - this.lastArrival < SHUTDOWN_QUIET_MS && performance.now() < graceEnd) {
+      await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_QUIET_MS));
       await answered();
-      // A client may have sent a request on an idle keep-alive connection just as the server began
-      // to stop: until no request has come for a moment, each is answered (503) and its connection
-      // closed after the answer, so none meets a reset.
-      const graceEnd = performance.now() + SHUTDOWN_GRACE_MS;
-      while (performance.now() - lastArrival < SHUTDOWN_QUIET_MS && performance.now() < graceEnd) {
-        await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_QUIET_MS));
-        await answered();
-      }
-      // Idle keep-alive connections would hold the process open until their clients leave.
-      app.close();
-    },
-  };
+    }
+    // Idle keep-alive connections would hold the process open until their clients leave.
+    this.app.close();
+  }
 }
 
 /** The `api_key` of a query string, if it has one. */

@@ -83,6 +83,18 @@ const MIB = 1024 * 1024;
  * be one byte under it): one file, and a few small fields and part headers. */
 const PART_LIMITS = { files: 1, fields: 16, fieldSize: 64 * 1024, headerPairs: 16 };
 
+/** Where an upload is stored: its part's name and type, its key, the part's stream, and the size
+ * once stored. */
+interface Stored {
+  name: string;
+  contentType: string;
+  key: string;
+  stream: Readable;
+  stored: Promise<number>;
+}
+
+/** Receives the one file of a multipart body into the file storage; rejects with the API error of
+ * the first rule it breaks, with nothing of it stored. */
 export function receiveUpload(exchange: Exchange, body: HeldBody, head: { contentType: string; contentLength: string }, storage: FileStorage, limits: UploadLimits, log: Logger): Promise<ReceivedFile> {
   const maxBytes = limits.maxMib * MIB;
   const refuse = (error: Error) => {
@@ -98,93 +110,50 @@ export function receiveUpload(exchange: Exchange, body: HeldBody, head: { conten
   } catch {
     return refuse(errors.noFileGiven());
   }
+  return new Promise<ReceivedFile>((resolve, reject) => new Reception({ exchange, body, storage, limits, log, parser, declared, maxBytes, resolve, reject }).start());
+}
 
-  return new Promise<ReceivedFile>((resolve, reject) => {
-    let file: { name: string; contentType: string; key: string; stream: Readable; stored: Promise<number> } | undefined;
-    let failure: { error: unknown } | undefined;
-    let settled = false;
-    /** Bytes of the body so far, and whether it has all arrived. */
-    let total = 0;
-    let ended = false;
+interface ReceptionParts {
+  exchange: Exchange;
+  body: HeldBody;
+  storage: FileStorage;
+  limits: UploadLimits;
+  log: Logger;
+  parser: busboy.Busboy;
+  /** The body's declared length, if it has one. */
+  declared: number | undefined;
+  maxBytes: number;
+  resolve(file: ReceivedFile): void;
+  reject(error: unknown): void;
+}
 
-    /** Refuses the upload: what is stored of it goes, and the rest of the body is read and dropped
-     * before the answer (clients send a whole body before they read an answer, and a connection
-     * closed under a sender loses the answer); `now` answers at once and closes the connection. */
-    const fail = (error: unknown, now = false) => {
-      if (!failure) {
-        failure = { error };
-        body.resume();
-        // Not within busboy's own call that reported the failure (it goes on using its part).
-        queueMicrotask(() => {
-          parser.destroy();
-          if (!file) return;
-          const { key, stream, stored } = file;
-          stream.destroy();
-          // A file stored in full before the failure goes too.
-          stored.then(() => storage.delete(key), () => undefined).catch((cause: unknown) => log.error({ err: cause, key }, 'removing a refused upload failed'));
-        });
-      }
-      if (now) exchange.closeConnection = true;
-      settle();
-    };
-    /** Answers a failure once the body has been read (or at once, when cut off). */
-    const settle = () => {
-      if (settled || !failure || !(ended || exchange.closeConnection)) return;
-      settled = true;
-      reject(failure.error);
-    };
+/** One upload as it arrives: the body fed to the parser, the file's part stored as it streams. */
+class Reception {
+  private file: Stored | undefined;
+  private failure: { error: unknown } | undefined;
+  private settled = false;
+  /** Bytes of the body so far, and whether it has all arrived. */
+  private total = 0;
+  private ended = false;
+  /** An image's type, read from its first bytes (Zulip decides so: clients may name none, or the
+   * wrong one), while the parser goes on; the upload's end waits for it. */
+  private sniffing: Promise<void> = Promise.resolve();
 
-    /** An image's type, read from its first bytes (Zulip decides so: clients may name none, or
-     * the wrong one), while the parser goes on; the upload's end waits for it. */
-    let sniffing: Promise<void> = Promise.resolve();
-    const store = (stream: Readable, name: string, contentType: string, key: string) => {
-      file = { name, contentType, key, stream, stored: storage.put(key, stream, contentType) };
-      file.stored.catch((error: unknown) => fail(error));
-    };
-    parser.on('file', (_field, stream, info) => {
-      const name = info.filename ?? '';
-      stream.on('limit', () => fail(errors.fileTooLarge(limits.maxMib)));
-      // Its errors (a body cut short) reach the upload through the parser and `stored`.
-      stream.on('error', () => undefined);
-      if ('keyFor' in limits) return store(stream, name, info.mimeType === '' ? 'application/octet-stream' : info.mimeType, limits.keyFor(name));
-      sniffing = fileTypeStream(stream, { sampleSize: SNIFF_BYTES }).then(
-        (typed) => {
-          // Refused meanwhile (a second file, the client gone): nothing is stored.
-          if (failure) return void typed.resume();
-          const contentType = typed.fileType?.mime;
-          const extension = contentType === undefined ? undefined : IMAGE_TYPES[contentType];
-          if (contentType === undefined || extension === undefined) {
-            typed.resume();
-            return fail(errors.badRequest('Invalid image format'));
-          }
-          store(typed, name, contentType, limits.imageKeyFor(extension));
-        },
-        (error: unknown) => fail(error),
-      );
-    });
-    parser.on('filesLimit', () => fail(errors.oneFileOnly()));
-    parser.on('error', () => fail(errors.badRequest('Malformed multipart body')));
-    parser.on('close', () =>
-      void sniffing.then(() => {
-        if (failure) return settle();
-        if (!file) return fail(errors.noFileGiven());
-        const { name, contentType, key, stored } = file;
-        stored.then((size) => {
-          if (!failure) {
-            settled = true;
-            resolve({ name, contentType, key, size });
-          }
-        }, (error: unknown) => fail(error));
-      }),
-    );
+  constructor(private readonly parts: ReceptionParts) {}
+
+  start(): void {
+    const { parser, exchange, body, limits } = this.parts;
+    parser.on('file', (_field, stream, info) => this.onFile(stream, info.filename ?? '', info.mimeType));
+    parser.on('filesLimit', () => this.fail(errors.oneFileOnly()));
+    parser.on('error', () => this.fail(errors.badRequest('Malformed multipart body')));
+    parser.on('close', () => void this.sniffing.then(() => this.onParsed()));
     parser.on('drain', () => body.resume());
-
-    abortSignal(exchange).addEventListener('abort', () => fail(new Error('client went away during the upload'), true));
+    abortSignal(exchange).addEventListener('abort', () => this.fail(new Error('client went away during the upload'), true));
     body.consume((chunk, isLast) => {
-      total += chunk.length;
-      ended = isLast;
-      if (declared === undefined && total > maxBytes + FRAMING_BYTES) fail(errors.fileTooLarge(limits.maxMib), true);
-      else if (failure) settle();
+      this.total += chunk.length;
+      this.ended = isLast;
+      if (this.parts.declared === undefined && this.total > this.parts.maxBytes + FRAMING_BYTES) this.fail(errors.fileTooLarge(limits.maxMib), true);
+      else if (this.failure) this.settle();
       else {
         // Busboy keeps references to what it is given: copy the connection's memory.
         const flowing = parser.write(Buffer.from(chunk));
@@ -193,5 +162,78 @@ export function receiveUpload(exchange: Exchange, body: HeldBody, head: { conten
       }
       return true;
     });
-  });
+  }
+
+  private onFile(stream: Readable, name: string, mimeType: string): void {
+    const { limits } = this.parts;
+    stream.on('limit', () => this.fail(errors.fileTooLarge(limits.maxMib)));
+    // Its errors (a body cut short) reach the upload through the parser and `stored`.
+    stream.on('error', () => undefined);
+    if ('keyFor' in limits) return this.store(stream, name, mimeType === '' ? 'application/octet-stream' : mimeType, limits.keyFor(name));
+    this.sniffing = fileTypeStream(stream, { sampleSize: SNIFF_BYTES }).then(
+      (typed) => {
+        // Refused meanwhile (a second file, the client gone): nothing is stored.
+        if (this.failure) return void typed.resume();
+        const contentType = typed.fileType?.mime;
+        const extension = contentType === undefined ? undefined : IMAGE_TYPES[contentType];
+        if (contentType === undefined || extension === undefined) {
+          typed.resume();
+          return this.fail(errors.badRequest('Invalid image format'));
+        }
+        this.store(typed, name, contentType, limits.imageKeyFor(extension));
+      },
+      (error: unknown) => this.fail(error),
+    );
+  }
+
+  private store(stream: Readable, name: string, contentType: string, key: string): void {
+    this.file = { name, contentType, key, stream, stored: this.parts.storage.put(key, stream, contentType) };
+    this.file.stored.catch((error: unknown) => this.fail(error));
+  }
+
+  /** The body is parsed: the file, once stored, is the answer. */
+  private onParsed(): void {
+    if (this.failure) return this.settle();
+    if (!this.file) return this.fail(errors.noFileGiven());
+    const { name, contentType, key, stored } = this.file;
+    stored.then(
+      (size) => {
+        if (this.failure) return;
+        this.settled = true;
+        this.parts.resolve({ name, contentType, key, size });
+      },
+      (error: unknown) => this.fail(error),
+    );
+  }
+
+  /** Refuses the upload: what is stored of it goes, and the rest of the body is read and dropped
+   * before the answer (clients send a whole body before they read an answer, and a connection
+   * closed under a sender loses the answer); `now` answers at once and closes the connection. */
+  private fail(error: unknown, now = false): void {
+    if (!this.failure) {
+      this.failure = { error };
+      this.parts.body.resume();
+      // Not within busboy's own call that reported the failure (it goes on using its part).
+      queueMicrotask(() => this.discard());
+    }
+    if (now) this.parts.exchange.closeConnection = true;
+    this.settle();
+  }
+
+  private discard(): void {
+    const { parser, storage, log } = this.parts;
+    parser.destroy();
+    if (!this.file) return;
+    const { key, stream, stored } = this.file;
+    stream.destroy();
+    // A file stored in full before the failure goes too.
+    stored.then(() => storage.delete(key), () => undefined).catch((cause: unknown) => log.error({ err: cause, key }, 'removing a refused upload failed'));
+  }
+
+  /** Answers a failure once the body has been read (or at once, when cut off). */
+  private settle(): void {
+    if (this.settled || !this.failure || !(this.ended || this.parts.exchange.closeConnection)) return;
+    this.settled = true;
+    this.parts.reject(this.failure.error);
+  }
 }

@@ -45,19 +45,25 @@ function groupSettings(ctx: ReadContext) {
 }
 
 export function realmInitialState(ctx: ReadContext) {
-  const { realm } = ctx.state;
-  const { config } = ctx;
-  const url = realmUrl(realm, config);
-  const editing = editSettings(ctx.state);
-  const provider = config.videoProvider;
-  const jitsi = provider?.kind === 'jitsi' ? provider.serverUrl : null;
-  const development = config.mode === 'development';
-  const iconHash = createHash('md5').update(`${realm.id}:${realm.subdomain}`).digest('hex');
+  const url = realmUrl(ctx.state.realm, ctx.config);
   return {
     ...serverConstants,
-    password_min_length: passwordPolicy(config.mode).minLength,
+    password_min_length: passwordPolicy(ctx.config.mode).minLength,
     ...realmProperties(ctx),
     ...groupSettings(ctx),
+    ...recordState(ctx, url),
+    ...Object.fromEntries(Object.entries(legacyPolicyValues(ctx.state)).map(([name, value]) => [`realm_${name}`, value])),
+    ...authenticationState(ctx),
+    ...imagesState(ctx, url),
+    ...serverState(ctx, url),
+  };
+}
+
+/** What the realm's record holds: names, addresses, topics, announcements, editing. */
+function recordState(ctx: ReadContext, url: string) {
+  const { realm } = ctx.state;
+  const editing = editSettings(ctx.state);
+  return {
     realm_name: realm.name,
     realm_description: realm.description,
     realm_uri: url,
@@ -73,20 +79,43 @@ export function realmInitialState(ctx: ReadContext) {
     realm_message_content_edit_limit_seconds: editing.contentEditLimitSeconds,
     realm_move_messages_within_stream_limit_seconds: editing.moveWithinChannelLimitSeconds,
     realm_move_messages_between_streams_limit_seconds: editing.moveBetweenChannelsLimitSeconds,
-    ...Object.fromEntries(Object.entries(legacyPolicyValues(ctx.state)).map(([name, value]) => [`realm_${name}`, value])),
+  };
+}
+
+/** How people may log in: e-mail and password always, development login and JWT where set up. */
+function authenticationState(ctx: ReadContext) {
+  const development = ctx.config.mode === 'development';
+  return {
     realm_authentication_methods: {
       Email: { enabled: true, available: true },
       Dev: development ? { enabled: true, available: true } : { enabled: false, available: false, unavailable_reason: 'Only available on development servers.' },
-      JWT: config.jwtKeys[realm.subdomain] ? { enabled: true, available: true } : { enabled: false, available: false, unavailable_reason: 'Not configured on this server.' },
+      JWT: ctx.config.jwtKeys[ctx.state.realm.subdomain] ? { enabled: true, available: true } : { enabled: false, available: false, unavailable_reason: 'Not configured on this server.' },
     },
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
+  };
+}
+
+/** The organization's icon (an identicon) and logos (the default). */
+function imagesState(ctx: ReadContext, url: string) {
+  const { realm } = ctx.state;
+  const iconHash = createHash('md5').update(`${realm.id}:${realm.subdomain}`).digest('hex');
+  return {
     realm_icon_url: `https://secure.gravatar.com/avatar/${iconHash}?d=identicon`,
     realm_icon_source: 'G',
     realm_logo_url: `${url}${defaultLogoPath}`,
     realm_logo_source: 'D',
     realm_night_logo_url: `${url}${defaultLogoPath}`,
     realm_night_logo_source: 'D',
+  };
+}
+
+/** What the server offers the realm: calls, push, uploads, its plan, its development features. */
+function serverState(ctx: ReadContext, url: string) {
+  const { config } = ctx;
+  const provider = config.videoProvider;
+  const jitsi = provider?.kind === 'jitsi' ? provider.serverUrl : null;
+  return {
     realm_bot_domain: ctx.fakeEmailDomain,
     realm_available_video_chat_providers: videoChatProviders(config),
     jitsi_server_url: jitsi ?? DEFAULT_JITSI_SERVER,
@@ -101,7 +130,7 @@ export function realmInitialState(ctx: ReadContext) {
     upgrade_text_for_wide_organization_logo: '',
     realm_default_external_accounts: defaultExternalAccounts,
     giphy_rating_options: giphyRatingOptions,
-    development_environment: development,
+    development_environment: config.mode === 'development',
     server_web_public_streams_enabled: config.webPublicStreamsEnabled,
     server_emoji_data_url: `${url}${emojiDataPath}`,
     server_supported_permission_settings: supportedPermissionSettings(),
