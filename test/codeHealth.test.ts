@@ -14,7 +14,6 @@ const MAX_LINES = 60;
 /** Functions longer than MAX_LINES that read better whole, by file and name, with why. */
 const readsBetterWhole: Record<string, string> = {
   'src/cli/manage.ts main': "the management CLI's commands: one switch, a case per command, read top to bottom",
-  'src/cli/zulipImport.ts checkReferences': 'a checklist: one check per kind of reference an export holds, in the order of its tables',
   'src/store/store.ts constructor': "opens each table of the key layout, a line each, where the store's readonly fields must be assigned, then runs the format's migrations",
   // The web client's components: most of each is its markup, one JSX tree read as the page shows it.
   'src/web/app/ui/Compose.tsx Compose': 'the compose box: its markup, one JSX tree',

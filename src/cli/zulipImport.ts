@@ -103,11 +103,13 @@ function readMessageFiles(dir: string): ZulipMessageFile[] {
   });
 }
 
+/** Refuses the import, naming the file and row at fault. */
+const fail = (message: string): never => {
+  throw new ImportError(message);
+};
+
 /** Every reference between rows resolves, and what must be unique is. */
 function checkReferences(tables: ZulipRealmTables, files: ZulipMessageFile[]): void {
-  const fail = (message: string): never => {
-    throw new ImportError(message);
-  };
   const users = new Set([...tables.zerver_userprofile, ...tables.zerver_userprofile_mirrordummy].map((user) => user.id));
   const senders = new Set([...users, ...tables.zerver_userprofile_crossrealm.map((bot) => bot.id)]);
   const streams = new Set(tables.zerver_stream.map((stream) => stream.id));
@@ -130,6 +132,25 @@ function checkReferences(tables: ZulipRealmTables, files: ZulipMessageFile[]): v
     if (!users.has(subscription.user_profile)) fail(`realm.json: subscription ${subscription.id} is of user ${subscription.user_profile}, who is not in the export`);
     if (!recipients.has(subscription.recipient)) fail(`realm.json: subscription ${subscription.id} is to recipient ${subscription.recipient}, which is not in the export`);
   }
+  const messageIds = checkMessageFiles(files, { users, senders, recipients });
+  for (const reaction of tables.zerver_reaction) {
+    if (!messageIds.has(reaction.message)) fail(`realm.json: a reaction is to message ${reaction.message}, which is not in the export`);
+    if (!users.has(reaction.user_profile)) fail(`realm.json: a reaction is by user ${reaction.user_profile}, who is not in the export`);
+  }
+  for (const submessage of tables.zerver_submessage) {
+    if (!messageIds.has(submessage.message)) fail(`realm.json: a submessage is of message ${submessage.message}, which is not in the export`);
+    if (!users.has(submessage.sender)) fail(`realm.json: a submessage is by user ${submessage.sender}, who is not in the export`);
+  }
+  for (const row of tables.zerver_botstoragedata) {
+    if (!users.has(row.bot_profile)) fail(`realm.json: a bot storage key is of user ${row.bot_profile}, who is not in the export`);
+  }
+  checkProfileFields(tables);
+}
+
+/** Each message file's messages (unique IDs, known senders and recipients, an edit history that is
+ * a list) and UserMessage rows; the IDs of every message, for the rows that refer to messages. */
+function checkMessageFiles(files: ZulipMessageFile[], known: { users: Set<number>; senders: Set<number>; recipients: Map<number, unknown> }): Set<number> {
+  const { users, senders, recipients } = known;
   const messageIds = new Set<number>();
   for (const [index, file] of files.entries()) {
     const name = messageFileName(index + 1);
@@ -152,17 +173,11 @@ function checkReferences(tables: ZulipRealmTables, files: ZulipMessageFile[]): v
       if (!inFile.has(row.message)) fail(`${name}: a UserMessage row is of message ${row.message}, which is not in this file`);
     }
   }
-  for (const reaction of tables.zerver_reaction) {
-    if (!messageIds.has(reaction.message)) fail(`realm.json: a reaction is to message ${reaction.message}, which is not in the export`);
-    if (!users.has(reaction.user_profile)) fail(`realm.json: a reaction is by user ${reaction.user_profile}, who is not in the export`);
-  }
-  for (const submessage of tables.zerver_submessage) {
-    if (!messageIds.has(submessage.message)) fail(`realm.json: a submessage is of message ${submessage.message}, which is not in the export`);
-    if (!users.has(submessage.sender)) fail(`realm.json: a submessage is by user ${submessage.sender}, who is not in the export`);
-  }
-  for (const row of tables.zerver_botstoragedata) {
-    if (!users.has(row.bot_profile)) fail(`realm.json: a bot storage key is of user ${row.bot_profile}, who is not in the export`);
-  }
+  return messageIds;
+}
+
+/** Custom profile fields' data and the person-picker fields' values are the JSON they must be. */
+function checkProfileFields(tables: ZulipRealmTables): void {
   const parses = (text: string, fits: (value: unknown) => boolean): boolean => {
     try {
       return fits(JSON.parse(text));
