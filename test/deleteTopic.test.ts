@@ -1,8 +1,8 @@
-// Deleting a topic (spec endpoint 10): administrators only, the empty-topic name, batches with a
-// time budget (complete: false, then the client repeats), delete_message and first_message_id events.
+// Deleting a topic (spec endpoint 10): administrators only, the empty-topic name, delete_message and
+// first_message_id events. Batches with a time budget (complete: false, then the client repeats) are
+// in the fault tier, test/faults/deleteTopicBatches.fault.ts: they need a topic of 1,001 messages.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
@@ -64,28 +64,3 @@ deletion('the empty-topic display name means the empty topic; the oldest going m
 });
 
 deletion.run();
-
-const budget = suite('delete topic in batches');
-
-budget('a request out of time answers complete: false; repeating finishes the job', async () => {
-  const server = await startTestServer({ deleteTopicBudgetMs: 0 });
-  try {
-    const iago = await server.as('iago@zulip.com');
-    const { id } = await channelWith(iago, []);
-    // 1,001 messages, 50 requests at a time: their order within the topic does not matter here.
-    for (let sent = 0; sent < 1001; sent += 50) {
-      const batch = Array.from({ length: Math.min(50, 1001 - sent) }, () => iago.post('/messages', { type: 'stream', to: id, topic: 'big', content: 'in big' }));
-      assert.ok((await Promise.all(batch)).every((response) => response.status === 200));
-    }
-    const first = await iago.post(`/streams/${id}/delete_topic`, { topic_name: 'big' });
-    assert.equal(first.body.complete, false, 'one batch of 1,000, then the budget was spent');
-    assert.is((await topicIds(iago, id, 'big')).length, 1, 'the oldest is left: batches go newest first');
-    assert.equal((await iago.post(`/streams/${id}/delete_topic`, { topic_name: 'big' })).body.complete, true);
-    assert.equal(await topicIds(iago, id, 'big'), []);
-    await assertRequiresCredentials(server.anonymous, [['POST', `/streams/${id}/delete_topic`]]);
-  } finally {
-    await server.stop();
-  }
-});
-
-budget.run();
