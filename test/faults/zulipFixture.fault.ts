@@ -56,7 +56,7 @@ test('an export written by Zulip imports and is served like any realm', async ()
     const users = new Map((usersBody.members as User[]).map((user) => [user.email, user]));
     const id = (email: string) => users.get(email)!.user_id;
     assert.equal(
-      [...users.values()].filter((user) => !user.email.startsWith('notification-bot@')).map(({ email, full_name, role, is_active, is_bot, timezone }) => ({ email, full_name, role, is_active, is_bot, timezone })),
+      [...users.values()].filter((user) => !/^(notification|welcome)-bot@/.test(user.email)).map(({ email, full_name, role, is_active, is_bot, timezone }) => ({ email, full_name, role, is_active, is_bot, timezone })),
       [
         { email: 'iris@zephyr.example', full_name: 'Iris Owner', role: 100, is_active: true, is_bot: false, timezone: 'America/New_York' },
         { email: 'jon@zephyr.example', full_name: 'Jon Doe', role: 400, is_active: true, is_bot: false, timezone: 'Europe/Berlin' },
@@ -84,8 +84,8 @@ test('an export written by Zulip imports and is served like any realm', async ()
           client: 'website',
         },
         { sender_full_name: 'Jon Doe', subject: '', content: '<p>Thanks!</p>', timestamp: 1700000200, flags: ['read', 'starred'], client: 'ZulipMobile' },
-        // A message of Zulip's welcome bot comes from the realm's notification bot.
-        { sender_full_name: 'Notification Bot', subject: '', content: '<p>Welcome to Zulip!</p>', timestamp: 1699990002, flags: ['read'], client: 'Internal' },
+        // A message of Zulip's welcome bot stays Welcome Bot's (the realm's own).
+        { sender_full_name: 'Welcome Bot', subject: '', content: '<p>Welcome to Zulip!</p>', timestamp: 1699990002, flags: ['read'], client: 'Internal' },
         { sender_full_name: 'Jon Doe', subject: 'deploys', content: '<p><strong>Second</strong> try</p>', timestamp: 1700000300, flags: ['read'], client: 'website' },
       ],
     );
