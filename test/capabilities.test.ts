@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, MODERN_CAPABILITIES, register, type Event } from './helpers/events.js';
 import { ONE_PIXEL_PNG, upload } from './helpers/files.js';
-import { assertEventMatchesReference } from './helpers/reference.js';
+import { assertEventMatchesReference, specUserFields } from './helpers/reference.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const capabilities = suite<{ server: TestServer }>('client capabilities');
@@ -22,8 +22,11 @@ const fresh = (prefix: string): string => `${prefix} ${++counter}`;
 
 interface Row {
   capability: string;
-  /** Who registers: iago unless the change is iago's own and not told to its author. */
-  observer?: 'hamlet';
+  /** Who registers: iago unless the change is iago's own and not told to its author, or is seen
+   * differently by a guest. */
+  observer?: 'hamlet' | 'polonius';
+  /** What the organization must be like before the clients register, and after the row. */
+  setup?(iago: ApiClient, on: boolean): Promise<void>;
   /** What register fetches and listens to. */
   types: string[];
   /** Register's other parameters for each kind of client. */
@@ -164,6 +167,33 @@ const rows: Row[] = [
     undeclared: (events) => assert.equal(topicNames(events), expectedTopicNames('general chat')),
   },
   {
+    capability: 'user_list_incomplete',
+    observer: 'polonius',
+    types: ['realm_user'],
+    // Events carry avatar URLs, as Zulip's do.
+    extra: () => ({ client_gravatar: false }),
+    // Guests see only the people they share a channel or a conversation with.
+    async setup(iago, on) {
+      const groups = (await iago.get('/user_groups')).body.user_groups as { id: number; name: string }[];
+      const group = groups.find((candidate) => candidate.name === (on ? 'role:members' : 'role:everyone'))!;
+      assert.is((await iago.patch('/realm', { can_access_all_users_group: { new: group.id } })).status, 200);
+    },
+    // A newcomer, unseen until the default channels (Verona, the guest's, among them) take them in.
+    async act({ iago }) {
+      const email = `${fresh('seen').replace(' ', '')}@zulip.com`;
+      assert.is((await iago.post('/users', { email, full_name: 'Seen Later', password: 'long enough' })).status, 200);
+    },
+    declared: (events) => assert.equal(events.map((event) => [event.op, (event.person as { full_name: string }).full_name]), [['add', 'Seen Later']]),
+    undeclared: (events) =>
+      assert.equal(
+        events.map((event) => [event.op, (event.person as { full_name: string }).full_name]),
+        [
+          ['add', 'Unknown user'],
+          ['add', 'Seen Later'],
+        ],
+      ),
+  },
+  {
     capability: 'stream_typing_notifications',
     observer: 'hamlet',
     types: ['typing'],
@@ -181,7 +211,8 @@ for (const row of rows) {
   capabilities(`${row.capability}: clients that declare it and clients that do not each get their events; register + events == a fresh register`, async ({ server }) => {
     const iago = await server.as('iago@zulip.com');
     const hamlet = await server.as('hamlet@zulip.com');
-    const observer = row.observer === 'hamlet' ? hamlet : iago;
+    const observer = row.observer === undefined ? iago : await server.as(`${row.observer}@zulip.com`);
+    await row.setup?.(iago, true);
     // Today's client, and the same client but for this one capability.
     const kinds = [
       { declared: true, client_capabilities: { ...MODERN_CAPABILITIES, [row.capability]: true } },
@@ -192,12 +223,13 @@ for (const row of rows) {
     for (const [index, kind] of kinds.entries()) {
       const queue = queues[index]!;
       const events = ((await observer.get('/events', { queue_id: queue.queueId, last_event_id: -1, dont_block: true })).body.events as Event[]).filter((event) => event.type !== 'heartbeat');
-      for (const event of events) assertEventMatchesReference(event);
+      for (const event of events) assertEventMatchesReference(event, event.type === 'realm_user' ? { ...specUserFields, at: ['person'] } : {});
       (kind.declared ? row.declared : row.undeclared)(events);
       for (const event of events) applyEvent(queue.state, event);
       const again = await register(observer, { fetch_event_types: row.types, include_subscribers: true, client_capabilities: kind.client_capabilities, ...row.extra?.(kind.declared) });
       assert.equal(comparable(queue.state), comparable(again.state), `${row.capability} ${kind.declared ? 'declared' : 'undeclared'}`);
     }
+    await row.setup?.(iago, false);
   });
 }
 

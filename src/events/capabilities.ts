@@ -7,7 +7,7 @@ export interface ClientCapabilities {
 }
 
 /** The capabilities whose absence changes what a client is sent (Zulip's names). */
-const eventCapabilities = ['archived_channels', 'bulk_message_deletion', 'empty_topic_name', 'include_deactivated_groups', 'individual_emoji_changes', 'linkifier_url_template', 'simplified_presence_events', 'stream_typing_notifications'] as const;
+const eventCapabilities = ['archived_channels', 'bulk_message_deletion', 'empty_topic_name', 'include_deactivated_groups', 'individual_emoji_changes', 'linkifier_url_template', 'simplified_presence_events', 'stream_typing_notifications', 'user_list_incomplete'] as const;
 
 export type Capability = (typeof eventCapabilities)[number];
 

@@ -33,7 +33,11 @@ export type PersonUpdate = { user_id: number } & Partial<Pick<UserView, 'email' 
   custom_profile_field?: { id: number; value: string | null; rendered_value?: string };
 };
 
-export type RealmUserEvent = { type: 'realm_user'; op: 'add'; person: UserView } | { type: 'realm_user'; op: 'update'; person: PersonUpdate };
+export type RealmUserEvent =
+  | { type: 'realm_user'; op: 'add'; person: UserView }
+  | { type: 'realm_user'; op: 'update'; person: PersonUpdate }
+  /** To a guest who can no longer see the user (Zulip's feature level 228). */
+  | { type: 'realm_user'; op: 'remove'; person: { user_id: number; full_name: string } };
 
 export type RealmBotEvent =
   | { type: 'realm_bot'; op: 'add'; bot: BotView }

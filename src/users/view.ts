@@ -21,7 +21,8 @@ export interface UserView {
   timezone: string;
   avatar_url: string | null;
   avatar_version: number;
-  is_imported_stub: boolean;
+  /** Absent on the placeholder of a user a guest may not see, as in Zulip. */
+  is_imported_stub?: boolean;
   is_deleted?: true;
   profile_data?: Record<string, { value: string; rendered_value?: string }>;
 }
@@ -96,6 +97,32 @@ export function userView(target: UserRecord, viewer: Pick<UserRecord, 'id' | 'ro
   }
   return view;
 }
+
+/** The name of a user a guest may not see (Zulip's INACCESSIBLE_USER_NAME). */
+export const INACCESSIBLE_USER_NAME = 'Unknown user';
+
+/** A generic silhouette: nothing about the user, not even a hash of their address. */
+const UNKNOWN_USER_AVATAR = 'https://secure.gravatar.com/avatar/?d=mp&f=y';
+
+/** A user a guest may not see, as Zulip's get_data_for_inaccessible_user: placeholder data whose
+ * only variable content is the user ID. */
+export const inaccessibleUserView = (userId: number, fakeEmailDomain: string): UserView => ({
+  email: dummyEmail(userId, fakeEmailDomain),
+  user_id: userId,
+  avatar_version: 1,
+  is_admin: false,
+  is_owner: false,
+  is_guest: false,
+  role: Role.member,
+  is_bot: false,
+  full_name: INACCESSIBLE_USER_NAME,
+  timezone: '',
+  is_active: true,
+  date_joined: isoTime(0),
+  delivery_email: null,
+  avatar_url: UNKNOWN_USER_AVATAR,
+  profile_data: {},
+});
 
 /** A bot as its owner and administrators see it (register's realm_bots, realm_bot events). */
 /** A bot's services as Zulip reports them: an outgoing webhook's URL, interface and token; an

@@ -9,7 +9,7 @@ import type { draftView, reminderView, scheduledMessageView } from '../../src/me
 import type { savedSnippetView } from '../../src/messages/savedSnippets.js';
 import type { navigationViewView } from '../../src/users/navigationViews.js';
 import type { SettingValue } from '../../src/users/settings.js';
-import type { botView, UserView } from '../../src/users/view.js';
+import { inaccessibleUserView, type botView, type UserView } from '../../src/users/view.js';
 
 type Unread = { unread_message_ids: number[]; stream_id?: number; topic?: string; other_user_id?: number; sender_id?: number; user_ids_string?: string };
 interface UnreadState {
@@ -78,9 +78,22 @@ function noteRecentConversation(state: State, messageId: number, participants: n
 }
 
 function applyRealmUser(state: State, event: Extract<ZulipEvent, { type: 'realm_user' }>, options: ApplyOptions): void {
-  if (event.op === 'add') return void state.realm_users!.push(event.person);
-  const { person } = event;
   const active = state.realm_users!;
+  // A guest gaining sight of someone they listed as "Unknown user" gets them in its place.
+  const at = (userId: number) => active.findIndex((candidate) => candidate.user_id === userId);
+  if (event.op === 'add') {
+    const index = at(event.person.user_id);
+    return void (index < 0 ? active.push(event.person) : (active[index] = event.person));
+  }
+  if (event.op === 'remove') {
+    // Losing sight of someone: the placeholder, or nothing for a client with user_list_incomplete.
+    const placeholder = options.userListIncomplete ? [] : [inaccessibleUserView(event.person.user_id, options.fakeEmailDomain!)];
+    active.splice(at(event.person.user_id), 1, ...placeholder);
+    // Nor is the status of someone unseen kept.
+    if (state.user_status) delete state.user_status[String(event.person.user_id)];
+    return;
+  }
+  const { person } = event;
   const inactive = state.realm_non_active_users!;
   const user = [...active, ...inactive].find((candidate) => candidate.user_id === person.user_id)!;
   // The User object has no avatar_source or avatar_url_medium; the client keeps the rest.
@@ -228,6 +241,10 @@ const byDeliveryTime = (a: Scheduled, b: Scheduled): number => a.scheduled_deliv
 export interface ApplyOptions {
   /** Registered with client_gravatar: Gravatar avatars are null in the user list. */
   clientGravatar?: boolean;
+  /** Registered with the user_list_incomplete capability: users a guest cannot see are left out. */
+  userListIncomplete?: boolean;
+  /** The server's domain of dummy addresses, which placeholders ("Unknown user") carry. */
+  fakeEmailDomain?: string;
 }
 
 /** Applies one event to a register state, as Zulip's clients do (Zulip's apply_event). */

@@ -7,13 +7,14 @@ import { realmProperty } from '../../organization/settings.js';
 import { avatarFields, userAvatarUrl } from '../../users/avatars.js';
 import { isAdmin, type UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
+import { accessorsOf } from './userAccess.js';
 
 function changeAvatar(ctx: CommandContext, change: Pick<UserRecord, 'avatarSource' | 'avatarKey'>) {
   const user = ctx.user;
   if (realmProperty(ctx.state, 'avatar_changes_disabled') && !isAdmin(user)) throw errors.avatarChangesDisabled();
   const updated: UserRecord = { ...user, ...change, avatarVersion: user.avatarVersion + 1 };
   ctx.save('user', updated);
-  ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, ...avatarFields(updated) } }, ctx.activeUserIds());
+  ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, ...avatarFields(updated) } }, accessorsOf(ctx, updated));
   return { avatarUrl: userAvatarUrl(updated), replaced: user.avatarKey };
 }
 

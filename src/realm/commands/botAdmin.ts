@@ -11,7 +11,7 @@ import { realmGroupSetting } from '../../organization/settings.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { announceBot } from './bots.js';
 import { deactivateBot } from './lifecycle.js';
-import { checkNewUser, emitSystemGroupJoin, emitUserEvent, insertUser, viewAs } from './users.js';
+import { announceNewUser, checkNewUser, emitSystemGroupJoin, emitUserEvent, insertUser, viewAs } from './users.js';
 
 /** What creating and changing a bot share: its outgoing webhook's URL and interface, its
  * configuration. */
@@ -97,7 +97,7 @@ export const botAdminCommands = {
     const inserted = insertUser(ctx, { email, fullName: input.fullName, role: Role.member, passwordHash: null }, { isBot: true, botType: input.botType, botOwnerId: owner.id });
     const bot = { ...inserted, ...service, ...config };
     if (bot !== inserted) ctx.save('user', bot);
-    emitUserEvent(ctx, bot, (person) => ({ type: 'realm_user', op: 'add', person }));
+    announceNewUser(ctx, bot);
     emitSystemGroupJoin(ctx, bot);
     announceBot(ctx, undefined, bot);
     return { user_id: bot.id, api_key: bot.apiKey, avatar_url: viewAs(ctx, bot, { clientGravatar: false }).avatar_url, default_sending_stream: null, default_events_register_stream: null, default_all_public_streams: false };

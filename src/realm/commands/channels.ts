@@ -16,6 +16,7 @@ import { checkGroupSetting } from './groupSettingChange.js';
 import type { RealmView } from '../../organization/state.js';
 import { limits } from './limits.js';
 import { sendMessage } from './messages.js';
+import { restrictedAmong, withAccessChanges } from './userAccess.js';
 
 export const channelViewOf = (state: RealmView, channel: ChannelRecord): ChannelView =>
   channelView(channel, state.subscriberIds(channel.id).length, state.systemGroupNames);
@@ -114,6 +115,13 @@ export function createChannel(ctx: CommandContext, creator: UserRecord | null, s
 export function subscribeUsers(ctx: CommandContext, channel: ChannelRecord, users: UserRecord[]): UserRecord[] {
   const added = users.filter((user) => !ctx.state.isSubscribed(channel.id, user.id));
   if (added.length === 0) return added;
+  // Guests in the channel now see the new subscribers; new guests see everyone in it.
+  const guests = restrictedAmong(ctx, [...ctx.state.subscriberIds(channel.id), ...added.map((user) => user.id)]);
+  withAccessChanges(ctx, guests, () => saveSubscriptions(ctx, channel, added));
+  return added;
+}
+
+function saveSubscriptions(ctx: CommandContext, channel: ChannelRecord, added: UserRecord[]): void {
   for (const user of added) {
     const previous = ctx.state.subscription(channel.id, user.id);
     const subscription: SubscriptionRecord = previous
@@ -142,7 +150,6 @@ export function subscribeUsers(ctx: CommandContext, channel: ChannelRecord, user
   const addedIds = new Set(added.map((user) => user.id));
   const peers = channelObservers(ctx.state, channel).filter((user) => !addedIds.has(user.id)).map((user) => user.id);
   ctx.emit({ type: 'subscription', op: 'peer_add', stream_ids: [channel.id], user_ids: [...addedIds] }, peers);
-  return added;
 }
 
 /** Unsubscribes users (already checked): `subscription remove` to each, `peer_remove` to the
@@ -150,6 +157,12 @@ export function subscribeUsers(ctx: CommandContext, channel: ChannelRecord, user
 export function unsubscribeUsers(ctx: CommandContext, channel: ChannelRecord, users: UserRecord[]): UserRecord[] {
   const removed = users.filter((user) => ctx.state.isSubscribed(channel.id, user.id));
   if (removed.length === 0) return removed;
+  // Guests in the channel may lose sight of those leaving, and guests leaving of those staying.
+  withAccessChanges(ctx, restrictedAmong(ctx, ctx.state.subscriberIds(channel.id)), () => endSubscriptions(ctx, channel, removed));
+  return removed;
+}
+
+function endSubscriptions(ctx: CommandContext, channel: ChannelRecord, removed: UserRecord[]): void {
   const observersBefore = channelObservers(ctx.state, channel);
   for (const user of removed) {
     const subscription = { ...ctx.state.subscription(channel.id, user.id)!, active: false };
@@ -163,7 +176,6 @@ export function unsubscribeUsers(ctx: CommandContext, channel: ChannelRecord, us
   if (lostSight.length > 0) {
     ctx.emit({ type: 'stream', op: 'delete', streams: [{ stream_id: channel.id }], stream_ids: [channel.id] }, lostSight);
   }
-  return removed;
 }
 
 export interface ChannelListInput {

@@ -9,6 +9,7 @@ import { avatarFields } from '../../users/avatars.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { announceBot } from './bots.js';
 import { deleteMessages, messagesSentBy } from './deletion.js';
+import { accessorsOf } from './userAccess.js';
 
 export interface DeactivationActions {
   delete_profile?: boolean;
@@ -18,11 +19,12 @@ export interface DeactivationActions {
 }
 
 
-/** Announces a change of a user's active state: to everyone, to the peers of each channel, and
- * to the members of its system group. */
-function announceActivity(ctx: CommandContext, user: UserRecord): void {
+/** Announces a change of a user's active state: to those who can see them (`told`: as they were
+ * before a deactivation, after a reactivation; Zulip's feature level 303), to the peers of each
+ * channel, and to the members of its system group. */
+function announceActivity(ctx: CommandContext, user: UserRecord, told: number[]): void {
   // A deactivated user's key already fails; their queues go once this is delivered, on every node.
-  ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: user.isActive } }, ctx.activeUserIds(), user.isActive ? {} : { closesQueuesOf: [user.id] });
+  ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: user.isActive } }, told, user.isActive ? {} : { closesQueuesOf: [user.id] });
   const op = user.isActive ? 'peer_add' : 'peer_remove';
   for (const channel of ctx.state.channelsOf(user.id)) {
     const peers = channelObservers(ctx.state, channel).filter((peer) => peer.id !== user.id).map((peer) => peer.id);
@@ -48,11 +50,12 @@ function deactivateOne(ctx: CommandContext, user: UserRecord, actions: Deactivat
   if (actions.delete_profile) {
     updated = { ...updated, fullName: `Deleted User ${user.id}`, avatarSource: 'G', avatarKey: undefined, avatarVersion: user.avatarVersion + 1, isDeleted: true };
   }
+  // Who could see them: the active users but themselves, once deactivated.
+  const everyone = accessorsOf(ctx, user).filter((id) => id !== user.id);
   ctx.save('user', updated);
-  announceActivity(ctx, updated);
+  announceActivity(ctx, updated, everyone);
   announceBot(ctx, user, updated);
   if (actions.delete_profile) {
-    const everyone = ctx.activeUserIds();
     ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: updated.fullName } }, everyone);
     ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, ...avatarFields(updated) } }, everyone);
     // The spec's is_deleted (Zulip's reference has no event for it).
@@ -130,7 +133,7 @@ export const lifecycleCommands = {
     moveOrRefuse(target, event);
     const updated = { ...target, isActive: true };
     ctx.save('user', updated);
-    announceActivity(ctx, updated);
+    announceActivity(ctx, updated, accessorsOf(ctx, updated));
     announceBot(ctx, target, updated);
     return {};
   }),

@@ -21,6 +21,7 @@ import { claimAttachments } from './attachments.js';
 import { queueNotifications } from './notifications.js';
 import { queueServiceDeliveries } from './serviceTriggers.js';
 import { attachWidget } from './submessages.js';
+import { canAccessUser, restrictedAmong, withAccessChanges } from './userAccess.js';
 
 /** Zulip's cap on messages per fetch. */
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -197,14 +198,21 @@ export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: P
     checkTopic(ctx, channel, topic);
   } else {
     const users = directRecipients(ctx, input.to);
+    if (!users.every((user) => canAccessUser(ctx, sender, user))) throw errors.badRequest('You do not have permission to access some of the recipients.');
     participants = [...new Set([sender.id, ...users.map((user) => user.id)])].sort((a, b) => a - b);
   }
   const rendered = renderAs(ctx.state, ctx.config, sender, content);
   return { type: input.type, channel, topic, participants, content, rendered };
 }
 
-/** Stores a prepared message with every recipient's flags and announces it. */
+/** Stores a prepared message with every recipient's flags and announces it. A first direct
+ * message lets a guest in it see the others (as Zulip's, before the message's event). */
 export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: PreparedMessage, options: Pick<SendInput, 'readBySender' | 'client' | 'localEcho' | 'quiet'>): MessageRecord {
+  const guests = prepared.channel ? [] : restrictedAmong(ctx, prepared.participants);
+  return withAccessChanges(ctx, guests, () => writeMessage(ctx, sender, prepared, options));
+}
+
+function writeMessage(ctx: CommandContext, sender: UserRecord, prepared: PreparedMessage, options: Pick<SendInput, 'readBySender' | 'client' | 'localEcho' | 'quiet'>): MessageRecord {
   const { channel, topic, participants, content } = prepared;
   const recipients = channel ? ctx.state.subscriberIds(channel.id) : participants;
   const message: MessageRecord = {

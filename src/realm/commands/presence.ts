@@ -8,6 +8,7 @@ import type { UserRecord } from '../../users/records.js';
 import { userSetting } from '../../users/settings.js';
 import { apiEmail } from '../../users/view.js';
 import { liveCommand, readCommand, type CommandContext, type LiveContext, type ReadContext } from '../context.js';
+import { accessibleUsers, accessorsOf, checkCanAccess } from './userAccess.js';
 
 const DAY_SECONDS = 86_400;
 
@@ -29,9 +30,11 @@ function realmPresences(ctx: ReadContext, query: PresenceQuery) {
   const since = ctx.now - (query.historyLimitDays ?? presenceTiming.defaultHistoryDays) * DAY_SECONDS;
   const limitByTime = query.lastUpdateId === null || query.lastUpdateId <= 0;
   let newest: number | undefined;
+  // A restricted guest hears only of the people they can see.
+  const accessible = accessibleUsers(ctx, ctx.user);
   for (const [userId, record] of query.historyLimitDays === 0 ? [] : ctx.presence.entries()) {
     const user = ctx.state.users.get(userId);
-    if (!user?.isActive || user.isBot) continue;
+    if (!user?.isActive || user.isBot || (accessible && !accessible.has(userId))) continue;
     if (query.lastUpdateId !== null && record.lastUpdateId <= query.lastUpdateId) continue;
     if (limitByTime && record.lastConnected < since) continue;
     if (query.slim) presences[String(userId)] = modernPresence(record, user);
@@ -44,8 +47,8 @@ function realmPresences(ctx: ReadContext, query: PresenceQuery) {
 /** Tells the realm a user's presence changed: when they came online (in small realms only, as
  * Zulip does), or always when `force`d (presence_enabled turned on or off). */
 function announce(ctx: LiveContext, user: UserRecord, change: PresenceChange, force: boolean): void {
-  const everyone = ctx.activeUserIds();
-  if (!force && (realmProperty(ctx.state, 'presence_disabled') || !(change.created || change.becameOnline) || everyone.length > presenceTiming.eventUserLimit)) return;
+  if (!force && (realmProperty(ctx.state, 'presence_disabled') || !(change.created || change.becameOnline) || ctx.activeUserIds().length > presenceTiming.eventUserLimit)) return;
+  const everyone = accessorsOf(ctx, user);
   ctx.emit({ type: 'presence', presences: { [user.id]: modernPresence(change.record, user) } }, everyone, { capability: { name: 'simplified_presence_events', declared: true } });
   const presence = { website: legacyClientPresence(change.record, user) };
   ctx.emit({ type: 'presence', user_id: user.id, email: apiEmail(user, ctx.fakeEmailDomain), server_timestamp: serverTimestamp(ctx), presence }, everyone, { capability: { name: 'simplified_presence_events', declared: false } });
@@ -85,6 +88,7 @@ export const presenceCommands = {
     const target = /^\d+$/.test(input.userIdOrEmail) ? ctx.state.users.get(Number(input.userIdOrEmail)) : ctx.state.userByApiEmail(input.userIdOrEmail, ctx.fakeEmailDomain);
     if (!target?.isActive) throw errors.badRequest('No such user');
     if (target.isBot) throw errors.badRequest('Presence is not supported for bot users.');
+    checkCanAccess(ctx, ctx.user, target);
     const record = ctx.presence.get(target.id);
     if (!record) throw errors.badRequest(`No presence data for ${input.userIdOrEmail}`);
     const { status, timestamp } = legacyClientPresence(record, target);

@@ -5,6 +5,7 @@ import { isAdmin } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { requireAdmin } from './admin.js';
 import { checkOrder } from './order.js';
+import { accessorsOf } from './userAccess.js';
 
 export const MAX_FIELD_NAME_LENGTH = 40;
 export const MAX_FIELD_HINT_LENGTH = 80;
@@ -124,7 +125,7 @@ export const profileFieldCommands = {
     ctx.save('user', { ...user, profileData });
     for (const { field, value } of changes) {
       const custom = value === null ? { id: field.id, value: null } : { id: field.id, ...profileValue(field, value) };
-      ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, custom_profile_field: custom } }, ctx.activeUserIds());
+      ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, custom_profile_field: custom } }, accessorsOf(ctx, user));
     }
     return {};
   }),

@@ -63,7 +63,7 @@ const empty =
 /** Initial state by fetch type (Zulip's names, as its reference documents them). */
 const fetchers = new Map<string, Fetcher>([
   ['realm', realmInitialState],
-  ['realm_user', (ctx, input) => usersInitialState(ctx, { clientGravatar: input.clientGravatar })],
+  ['realm_user', (ctx, input) => usersInitialState(ctx, { clientGravatar: input.clientGravatar, userListIncomplete: input.clientCapabilities.user_list_incomplete === true })],
   ['realm_bot', realmBotsInitialState],
   ['subscription', (ctx, input) => subscriptionsInitialState(ctx, input.includeSubscribers, input.clientCapabilities.archived_channels === true, input.clientCapabilities.notification_settings_null === true)],
   ['stream', (ctx, input) => channelsInitialState(ctx, input.clientCapabilities.archived_channels === true)],

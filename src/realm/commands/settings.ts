@@ -25,6 +25,7 @@ import { apiEmail, canSeeDeliveryEmail } from '../../users/view.js';
 import { isUnsubscribeToken } from '../../users/unsubscribe.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { activeAdminIds, requireAdmin } from './admin.js';
+import { accessorsOf } from './userAccess.js';
 
 /** Whether the time zone database knows the name: canonical zones and their aliases ("UTC",
  * "US/Eastern"), as Zulip accepts pytz's common zones. */
@@ -44,12 +45,10 @@ export interface SettingsInput {
   settings: StoredSettings;
 }
 
-const activeUsers = (ctx: CommandContext): UserRecord[] => [...ctx.state.users.values()].filter((user) => user.isActive);
-
 /** A change of who may see the real address: the API e-mail may change for everyone, and
  * delivery_email for those who gain or lose access (Zulip's events). */
 function announceVisibility(ctx: CommandContext, before: UserRecord, after: UserRecord): void {
-  const everyone = activeUsers(ctx);
+  const everyone = accessorsOf(ctx, after).map((id) => ctx.state.users.get(id)!);
   const email = apiEmail(after, ctx.fakeEmailDomain);
   if (email !== apiEmail(before, ctx.fakeEmailDomain)) {
     ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, new_email: email } }, everyone.map((user) => user.id));
@@ -96,7 +95,7 @@ export const settingsCommands = {
       if (userSetting(after, name) !== userSetting(before, name)) announceSetting(ctx, before, after, name);
     }
     if (after.fullName !== before.fullName) {
-      ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, full_name: after.fullName } }, ctx.activeUserIds());
+      ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, full_name: after.fullName } }, accessorsOf(ctx, after));
     }
     return {};
   }),
@@ -155,11 +154,11 @@ function announceSetting(ctx: CommandContext, before: UserRecord, after: UserRec
     ctx.emit({ type: 'realm_export_consent', user_id: after.id, consented: value === true }, activeAdminIds(ctx));
   }
   if (name === 'timezone') {
-    ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, email, timezone: after.timezone } }, ctx.activeUserIds());
+    ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, email, timezone: after.timezone } }, accessorsOf(ctx, after));
   }
   // presence_enabled is the status's `away` seen from the other side (Zulip announces both).
   if (name === 'presence_enabled') {
-    ctx.emit({ type: 'user_status', user_id: after.id, away: value === false }, ctx.activeUserIds());
+    ctx.emit({ type: 'user_status', user_id: after.id, away: value === false }, accessorsOf(ctx, after));
     presenceEnabledChanged(ctx, after, value === true);
   }
 }

@@ -6,6 +6,7 @@ import { checkEmoji, emojiProblemMessages, type Emoji, type ReactionType } from 
 import { isAdmin, type UserStatus } from '../../users/records.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { customEmojiOf } from './customEmoji.js';
+import { accessibleUsers, accessorsOf, checkCanAccess } from './userAccess.js';
 
 export const MAX_STATUS_TEXT_LENGTH = 60;
 
@@ -80,8 +81,7 @@ export const statusCommands = {
     if (input.statusText !== undefined) event.status_text = status.text;
     if (emoji !== undefined) Object.assign(event, { emoji_name: emoji?.emojiName ?? '', emoji_code: emoji?.emojiCode ?? '', reaction_type: emoji ? statusReactionType(emoji.reactionType) : '' });
     if (input.away !== undefined) event.away = status.away;
-    const everyone = ctx.activeUserIds();
-    ctx.emit(event, everyone);
+    ctx.emit(event, accessorsOf(ctx, user));
     if (status.away !== before.away) presenceEnabledChanged(ctx, user, !status.away);
     return {};
   }),
@@ -89,14 +89,16 @@ export const statusCommands = {
   'users.getStatus': readCommand((ctx, input: { userId: number }) => {
     const user = ctx.state.users.get(input.userId);
     if (!user) throw errors.noSuchUser();
-    return statusView(user.status);
+    return statusView(checkCanAccess(ctx, ctx.user, user).status);
   }),
 };
 
 export function statusInitialState(ctx: ReadContext) {
   const statuses: Record<string, ReturnType<typeof statusView>> = {};
+  const accessible = accessibleUsers(ctx, ctx.user);
   for (const user of ctx.state.users.values()) {
     const view = statusView(user.status);
+    if (accessible && !user.isBot && !accessible.has(user.id)) continue;
     if (user.isActive && Object.keys(view).length > 0) statuses[String(user.id)] = view;
   }
   return { user_status: statuses };

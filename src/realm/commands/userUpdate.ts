@@ -4,13 +4,14 @@ import { directSystemGroup } from '../../groups/records.js';
 import { isAdmin, Role, roles, type UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { checkFullName } from '../../users/names.js';
+import { accessorsOf } from './userAccess.js';
 
 
 /** Moves a user to another role: the record, and the system groups the role makes them a member of. */
 function changeRole(ctx: CommandContext, user: UserRecord, role: Role): UserRecord {
   const updated = { ...user, role };
   ctx.save('user', updated);
-  ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, role } }, ctx.activeUserIds());
+  ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, role } }, accessorsOf(ctx, updated));
   const left = directSystemGroup(user.role);
   const joined = directSystemGroup(role);
   if (left !== joined) {
@@ -40,7 +41,7 @@ export const userUpdateCommands = {
     if (name !== undefined && name !== target.fullName) {
       target = { ...target, fullName: name };
       ctx.save('user', target);
-      ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: name } }, ctx.activeUserIds());
+      ctx.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: name } }, accessorsOf(ctx, target));
     }
     if (role !== undefined && role !== target.role) changeRole(ctx, target, role as Role);
     return {};

@@ -12,6 +12,8 @@ import { directSystemGroup } from '../../groups/records.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { checkFullName } from '../../users/names.js';
 import { subscribeUsers } from './channels.js';
+import { accessorsOf, checkCanAccess, listAs, restrictedAmong } from './userAccess.js';
+import { inaccessibleUserView } from '../../users/view.js';
 
 const emailPattern = /^[^\s@]+@[^\s@]+$/;
 
@@ -59,7 +61,7 @@ export function insertUser(ctx: CommandContext, user: NewUser, bot: Pick<UserRec
 /** Adds a user checked by checkNewUser, tells everyone, and subscribes them to these channels. */
 export function addUser(ctx: CommandContext, input: NewUser, channelIds: Iterable<number>): UserRecord {
   const user = insertUser(ctx, input);
-  emitUserEvent(ctx, user, (person) => ({ type: 'realm_user', op: 'add', person }));
+  announceNewUser(ctx, user);
   emitSystemGroupJoin(ctx, user);
   for (const channelId of new Set(channelIds)) {
     const channel = ctx.state.channels.get(channelId);
@@ -82,13 +84,23 @@ export const viewAs = (ctx: ReadContext, target: UserRecord, options: UserViewOp
     ...(options.includeProfile ? { profileFields: ctx.state.profileFields } : {}),
   });
 
-/** Emits an event carrying `target`'s User object to every active user of the realm: one variant
- * for those who may see the real e-mail and one for those who may not, each built once. Events
- * use client_gravatar=false, as Zulip's do. */
-export function emitUserEvent(ctx: CommandContext, target: UserRecord, build: (person: UserView) => ZulipEvent): void {
+/** Tells everyone of a new user or bot: those who cannot see it (a restricted guest) get Zulip's
+ * "Unknown user" placeholder, unless their client declared user_list_incomplete. */
+export function announceNewUser(ctx: CommandContext, user: UserRecord): void {
+  const accessors = emitUserEvent(ctx, user, (person) => ({ type: 'realm_user', op: 'add', person }));
+  const others = restrictedAmong(ctx, ctx.activeUserIds()).filter((guest) => !accessors.has(guest.id));
+  if (others.length === 0) return;
+  ctx.emit({ type: 'realm_user', op: 'add', person: inaccessibleUserView(user.id, ctx.fakeEmailDomain) }, others.map((guest) => guest.id), { capability: { name: 'user_list_incomplete', declared: false } });
+}
+
+/** Emits an event carrying `target`'s User object to every active user who can see them: one
+ * variant for those who may see the real e-mail and one for those who may not, each built once.
+ * Events use client_gravatar=false, as Zulip's do. Answers who was told. */
+export function emitUserEvent(ctx: CommandContext, target: UserRecord, build: (person: UserView) => ZulipEvent): Set<number> {
   const variants = new Map<boolean, { event: ZulipEvent; userIds: number[] }>();
-  for (const viewer of ctx.state.users.values()) {
-    if (!viewer.isActive) continue;
+  const accessors = new Set(accessorsOf(ctx, target));
+  for (const viewerId of accessors) {
+    const viewer = ctx.state.users.get(viewerId)!;
     const visible = canSeeDeliveryEmail(target, viewer);
     let variant = variants.get(visible);
     if (!variant) {
@@ -98,6 +110,7 @@ export function emitUserEvent(ctx: CommandContext, target: UserRecord, build: (p
     variant.userIds.push(viewer.id);
   }
   for (const { event, userIds } of variants.values()) ctx.emit(event, userIds);
+  return accessors;
 }
 
 /** A user's role makes it a direct member of one system group; tell everyone, as Zulip does. */
@@ -109,12 +122,12 @@ export function emitSystemGroupJoin(ctx: CommandContext, user: UserRecord): void
 }
 
 /** The `realm_user` part of register: every user as the requester sees them, and the requester. */
-export function usersInitialState(ctx: ReadContext, options: UserViewOptions) {
+export function usersInitialState(ctx: ReadContext, options: UserViewOptions & { userListIncomplete: boolean }) {
   const me = ctx.user;
-  const active: UserView[] = [];
-  const inactive: UserView[] = [];
-  // As in Zulip, register's users carry their custom profile data.
-  for (const user of ctx.state.users.values()) (user.isActive ? active : inactive).push(viewAs(ctx, user, { ...options, includeProfile: true }));
+  // As in Zulip, register's users carry their custom profile data; a placeholder counts as active.
+  const users = listAs(ctx, me, ctx.state.users.values(), (user) => viewAs(ctx, user, { ...options, includeProfile: true }), options.userListIncomplete);
+  const active = users.filter((user) => user.is_active);
+  const inactive = users.filter((user) => !user.is_active);
   // As in Zulip, the user's own avatar is always a URL, whatever client_gravatar says.
   const own = viewAs(ctx, me, { clientGravatar: false });
   const may = (name: RealmGroupSettingName) => satisfies(ctx.state, realmGroupSetting(ctx.state, name), me);
@@ -153,7 +166,7 @@ export const userCommands = {
     return { userFields: fields, maxMessageId: ctx.store.userMessages.newest(user.id) };
   }),
 
-  'users.list': readCommand((ctx, options: UserViewOptions) => [...ctx.state.users.values()].map((user) => viewAs(ctx, user, options))),
+  'users.list': readCommand((ctx, options: UserViewOptions) => listAs(ctx, ctx.user, ctx.state.users.values(), (user) => viewAs(ctx, user, options), false)),
 
   /** By ID, by real e-mail (only when the requester may see it), or by the dummy address. */
   'users.get': readCommand((ctx, input: UserViewOptions & { userId?: number; email?: string }) => {
@@ -165,7 +178,7 @@ export const userCommands = {
       else user = ctx.state.userByApiEmail(input.email, ctx.fakeEmailDomain);
     }
     if (!user) throw errors.noSuchUser();
-    return viewAs(ctx, user, input);
+    return viewAs(ctx, checkCanAccess(ctx, ctx.user, user), input);
   }),
 
   'users.apiKey': readCommand((ctx, input: { email: string }) => {

@@ -6,7 +6,7 @@ import { realmProperty } from '../../organization/settings.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { sendMessage } from './messages.js';
-import { emitUserEvent, insertUser } from './users.js';
+import { announceNewUser, insertUser } from './users.js';
 
 const WELCOME_BOT_NAME = 'Welcome Bot';
 
@@ -19,7 +19,7 @@ export function welcomeBot(ctx: CommandContext): UserRecord {
   const email = `welcome-bot@${ctx.fakeEmailDomain}`;
   const bot = insertUser(ctx, { email, fullName: WELCOME_BOT_NAME, role: Role.member, passwordHash: null }, { isBot: true, botType: 1, botOwnerId: null });
   ctx.saveRealm({ welcomeBotId: bot.id });
-  emitUserEvent(ctx, bot, (person) => ({ type: 'realm_user', op: 'add', person }));
+  announceNewUser(ctx, bot);
   return bot;
 }
 

@@ -61,7 +61,7 @@ export class Chat {
       apply_markdown: true,
       client_gravatar: false,
       slim_presence: true,
-      client_capabilities: { bulk_message_deletion: true, archived_channels: true, include_deactivated_groups: true, linkifier_url_template: true, notification_settings_null: true, simplified_presence_events: true, stream_typing_notifications: true },
+      client_capabilities: { bulk_message_deletion: true, archived_channels: true, include_deactivated_groups: true, linkifier_url_template: true, notification_settings_null: true, simplified_presence_events: true, stream_typing_notifications: true, user_list_incomplete: true },
     });
     this.stream?.stop();
     this.state = stateFromRegister(register);

@@ -19,6 +19,9 @@ export function presenceStatus(presence: Presence | undefined, nowSeconds: numbe
 
 export function applyRealmUser(state: ChatState, event: EventOf<'realm_user'>): void {
   if (event.op === 'add') return void state.users.set(event.person.user_id, event.person);
+  // This client declares user_list_incomplete: someone a guest no longer sees leaves the list, as a
+  // fresh register leaves them out (their messages still carry their name).
+  if (event.op === 'remove') return void state.users.delete(event.person.user_id);
   const user = state.users.get(event.person.user_id);
   if (!user) return;
   const { user_id: _id, custom_profile_field: _field, new_email, ...changed } = event.person;

@@ -2,7 +2,7 @@
 import type { ChatState } from '../model/state.js';
 import type { Narrow } from '../narrow.js';
 
-export const userName = (state: ChatState, id: number): string => state.users.get(id)?.full_name ?? `User ${id}`;
+export const userName = (state: ChatState, id: number): string => state.users.get(id)?.full_name ?? 'Unknown user';
 
 export const channelName = (state: ChatState, id: number): string => state.subscriptions.get(id)?.name ?? `Channel ${id}`;
 
