@@ -102,6 +102,30 @@ welcome('the test message: administrators only, not empty, at most 8000 characte
   assert.is((await fromWelcomeBot(hamlet)).length, 0, 'nothing was sent');
 });
 
+welcome('Welcome Bot answers what a person writes to it: help on what they ask, its list of commands once, then it lets them talk', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const email = freshEmail('curious');
+  assert.is((await iago.post('/users', { email, full_name: 'Curious Newcomer', password: 'long enough' })).status, 200);
+  const curious = await server.as(email);
+  const bot = await welcomeBot(curious);
+  const write = async (content: string, to = [bot.user_id]): Promise<string[]> => {
+    const before = (await fromWelcomeBot(curious)).length;
+    assert.is((await curious.post('/messages', { type: 'direct', to: JSON.stringify(to), content })).status, 200);
+    return (await fromWelcomeBot(curious)).slice(before).map((message) => message.content);
+  };
+  const [help] = await write('Help');
+  assert.match(help!, /^These are the messages I understand: `apps`, `profile`, .*`keyboard shortcuts`\.$/);
+  assert.not.match(help!, /`help`/);
+  assert.match((await write('apps'))[0]!, /zulip-terminal/);
+  assert.match((await write('  Topics '))[0]!, /topic/);
+  const [fallback] = await write('Hello there!');
+  assert.match(fallback!, /`help`\.$/);
+  assert.equal(await write('Just chatting.'), [], 'the list is given once');
+  assert.match((await write('channels'))[0]!, /[Cc]hannels/, 'what it understands is still answered');
+  const hamlet = Number((await (await server.as('hamlet@zulip.com')).get('/users/me')).body.user_id);
+  assert.equal(await write('help', [bot.user_id, hamlet]), [], 'a group conversation is not answered');
+});
+
 welcome("Welcome Bot is the server's: in no one's bots, managed by nobody", async ({ server }) => {
   const iago = await server.as('iago@zulip.com');
   const bot = await welcomeBot(iago);

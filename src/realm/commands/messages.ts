@@ -13,7 +13,7 @@ import { renderAs, type RenderedMessage } from '../../messages/render.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
 import { messageWindow, type Anchor, type ChannelOf } from '../../store/window.js';
 import { hasMuted, Role, type UserRecord } from '../../users/records.js';
-import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
+import { readCommand, type CommandContext, type ReadContext } from '../context.js';
 import { accessibleMessage, messageAccess, narrowLookup } from './messageAccess.js';
 import { setFirstMessageId } from './firstMessage.js';
 import { limits } from './limits.js';
@@ -274,8 +274,6 @@ export function sendIfAccepted(ctx: CommandContext, sender: UserRecord, input: S
 export const sendMessage = (ctx: CommandContext, sender: UserRecord, input: SendInput): MessageRecord => storeMessage(ctx, sender, prepareMessage(ctx, sender, input), input);
 
 export const messageCommands = {
-  'messages.send': writeCommand((ctx, input: SendInput) => ({ id: sendMessage(ctx, ctx.user, input).id })),
-
   'messages.window': readCommand((ctx, input: WindowInput & { view: MessageViewOptions }) => {
     const viewer = ctx.user;
     checkFetchSize(input.numBefore + input.numAfter);

@@ -1,8 +1,10 @@
 // Welcome Bot, the server's bot that greets people (Zulip's): a new user's first direct message,
-// then the organization's custom welcome text (or the one their invitation carried), and the test
-// of that text an administrator sends themself (POST /realm/test_welcome_bot_custom_message).
+// then the organization's custom welcome text (or the one their invitation carried), the test of
+// that text an administrator sends themself (POST /realm/test_welcome_bot_custom_message), and its
+// answers to the direct messages people send it.
 import { errors } from '../../errors.js';
 import { realmProperty } from '../../organization/settings.js';
+import type { MessageRecord } from '../../messages/records.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext } from '../context.js';
 import { sendMessage } from './messages.js';
@@ -45,6 +47,47 @@ export function greetNewUser(ctx: CommandContext, user: UserRecord, invitationTe
   fromWelcomeBot(ctx, user, greeting(ctx, user));
   const text = invitationText ?? realmProperty(ctx.state, 'welcome_message_custom_text');
   if (text !== '') fromWelcomeBot(ctx, user, customWelcome(ctx, text));
+}
+
+/** What Welcome Bot understands, as its answers list them. */
+const COMMANDS = ['apps', 'profile', 'theme', 'channels', 'topics', 'message formatting', 'keyboard shortcuts', 'help'];
+const commandList = (commands: string[]): string => `${commands.map((command) => `\`${command}\``).join(', ')}.`;
+/** The list its fallback answer gives: said once to a person, then the bot stays quiet. */
+const FALLBACK_LIST = commandList(COMMANDS);
+
+/** Its answers by what a person writes (lowercased), in Parley's words. */
+const answers: [string[], string][] = [
+  [['app', 'apps'], "Parley speaks Zulip's API, so Zulip's apps work with it: the mobile app for Android and iOS and the terminal client, `zulip-terminal`. Give them this server's address and sign in as you do here."],
+  [['profile'], 'Your name, picture and profile fields are in your personal settings, in any of the apps.'],
+  [['theme'], 'The theme, the emoji set and the language are personal settings: change them in your app’s settings.'],
+  [['stream', 'streams', 'channel', 'channels'], 'Channels hold the conversations of a team or a subject, and their subscribers see them. Browse the organization’s channels in your app and subscribe to the ones you want.'],
+  [['topic', 'topics'], 'Every conversation in a channel has a topic that says what it is about, so you can read one conversation at a time however many are going on. When you start one, name it as you would finish “Can we talk about…?”'],
+  [['formatting', 'message formatting'], 'Messages are Markdown: **bold**, *italic*, `code`, code blocks, quotes, lists and tables, @-mentions of people and groups, #-links to channels and topics, spoilers, and math between `$$`.'],
+  [['keyboard', 'shortcuts', 'keyboard shortcuts'], 'Zulip’s apps have keyboard shortcuts: in the web and desktop apps, press `?` to see them all.'],
+  [['help', '?'], `These are the messages I understand: ${commandList(COMMANDS.filter((command) => command !== 'help'))}`],
+];
+
+const answerTo = (text: string): string =>
+  answers.find(([words]) => words.includes(text.trim().toLowerCase()))?.[1] ?? `You can write to me as much as you like! For help, send one of these: ${FALLBACK_LIST}`;
+
+/** Whether Welcome Bot already sent its fallback answer in this conversation. */
+function toldCommands(ctx: CommandContext, bot: UserRecord, message: MessageRecord): boolean {
+  for (const [id] of ctx.store.userMessages.conversationRange(message.senderId, message.recipientId, message.id, true)) {
+    const earlier = ctx.store.messages.get(id);
+    if (earlier?.senderId === bot.id && earlier.content.includes(FALLBACK_LIST)) return true;
+  }
+  return false;
+}
+
+/** Answers a person's direct message to Welcome Bot alone, as Zulip's does: help on what they
+ * asked about, or the list of what it understands (once; after that it lets them talk). */
+export function answerWelcomeBotMessage(ctx: CommandContext, message: MessageRecord): void {
+  const bot = ctx.state.realm.welcomeBotId === undefined ? undefined : ctx.state.users.get(ctx.state.realm.welcomeBotId);
+  const sender = ctx.state.users.get(message.senderId);
+  if (!bot || !sender || sender.isBot || message.participants.length !== 2 || !message.participants.includes(bot.id)) return;
+  const answer = answerTo(message.content);
+  if (answer.includes(FALLBACK_LIST) && toldCommands(ctx, bot, message)) return;
+  fromWelcomeBot(ctx, sender, answer);
 }
 
 export const welcomeBotCommands = {
