@@ -8,6 +8,8 @@ import { listenOnLoopback, type LoopbackServer } from './helpers/loopback.js';
 import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
 import { readSignedMeeting } from '../src/calls/bigBlueButton.js';
 import { startTestServer } from './helpers/server.js';
+import { DEMO_PASSWORD } from '../src/seed/demo.js';
+import { createHash } from 'node:crypto';
 
 const calls = suite('video calls');
 
@@ -159,6 +161,75 @@ calls('BigBlueButton: a signed join link per meeting, which only the server\'s s
     await assertRequiresCredentials(server.anonymous, [['GET', '/calls/bigbluebutton/create']]);
   } finally {
     await server.stop();
+  }
+});
+
+/** A BigBlueButton server: checks each create's checksum with the shared secret, and answers as
+ * BigBlueButton's API does (a checksum error when the secret differs). */
+async function fakeBigBlueButton(secret: string) {
+  const created: URLSearchParams[] = [];
+  const server = await listenOnLoopback((request, _body, response) => {
+    const url = new URL(request.url!, 'http://bbb');
+    const query = url.search.slice(1).replace(/&checksum=[0-9a-f]+$/, '');
+    const valid = url.searchParams.get('checksum') === createHash('sha256').update(`create${query}${secret}`).digest('hex');
+    if (url.pathname === '/bigbluebutton/api/create' && valid) created.push(url.searchParams);
+    const xml = valid
+      ? '<response><returncode>SUCCESS</returncode><meetingID>m</meetingID><createTime>1700000000123</createTime></response>'
+      : '<response><returncode>FAILED</returncode><messageKey>checksumError</messageKey></response>';
+    response.writeHead(200, { 'Content-Type': 'text/xml' }).end(xml);
+  });
+  return { url: `${server.url}/bigbluebutton/`, created, close: () => server.close() };
+}
+
+calls("BigBlueButton's join page: a person signs in, the meeting is created on the BigBlueButton server and they are sent there, its creator as moderator", async () => {
+  const secret = 'bbb-join-secret';
+  const bbb = await fakeBigBlueButton(secret);
+  const server = await startTestServer({ bigBlueButton: { url: bbb.url, secret } });
+  try {
+    const hamlet = await server.as('hamlet@zulip.com');
+    const link = String((await hamlet.get('/calls/bigbluebutton/create', { meeting_name: 'Stand up & talk', voice_only: true })).body.url);
+    const signed = new URL(link, 'https://x').searchParams.get('bigbluebutton')!;
+    const shown = await fetch(`${server.baseUrl}${link}`);
+    assert.is(shown.status, 200);
+    const form = await shown.text();
+    assert.ok(form.includes('Stand up &amp; talk') && form.includes('name="password"'), form);
+    const join = (username: string, password: string, signedValue = signed) =>
+      fetch(`${server.baseUrl}/calls/bigbluebutton/join`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ bigbluebutton: signedValue, username, password }) });
+
+    const wrong = await join('othello@zulip.com', 'not the password');
+    assert.is(wrong.status, 400);
+    assert.ok((await wrong.text()).includes('value="othello@zulip.com"'), 'the form again, with what was typed');
+    assert.is(bbb.created.length, 0, 'no meeting for a failed sign-in');
+
+    const joinUrl = async (email: string) => {
+      const response = await join(email, DEMO_PASSWORD);
+      assert.is(response.status, 302, await response.text());
+      return new URL(response.headers.get('location')!);
+    };
+    const othello = await joinUrl('othello@zulip.com');
+    assert.is(othello.origin + othello.pathname, `${new URL(bbb.url).origin}/bigbluebutton/api/join`);
+    assert.equal(Object.fromEntries([...othello.searchParams].filter(([name]) => name !== 'checksum')), { meetingID: readSignedMeeting(secret, signed)!.meeting_id, role: 'VIEWER', fullName: 'Othello, the Moor of Venice', createTime: '1700000000123' });
+    const query = othello.search.slice(1).replace(/&checksum=[0-9a-f]+$/, '');
+    assert.is(othello.searchParams.get('checksum'), createHash('sha256').update(`join${query}${secret}`).digest('hex'), 'BigBlueButton can verify the join');
+    assert.is((await joinUrl('hamlet@zulip.com')).searchParams.get('role'), 'MODERATOR', 'the creator moderates');
+    assert.equal(bbb.created.map((params) => [params.get('name'), params.get('lockSettingsDisableCam')]), [['Stand up & talk', 'true'], ['Stand up & talk', 'true']]);
+
+    const forged = await join('othello@zulip.com', DEMO_PASSWORD, `${signed}x`);
+    assert.is(forged.status, 400);
+    assert.ok((await forged.text()).includes('Invalid signature.'));
+  } finally {
+    await server.stop();
+  }
+  const misconfigured = await startTestServer({ bigBlueButton: { url: bbb.url, secret: 'not the server secret' } });
+  try {
+    const link = String((await (await misconfigured.as('hamlet@zulip.com')).get('/calls/bigbluebutton/create', { meeting_name: 'x' })).body.url);
+    const signed = new URL(link, 'https://x').searchParams.get('bigbluebutton')!;
+    const refused = await fetch(`${misconfigured.baseUrl}/calls/bigbluebutton/join`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ bigbluebutton: signed, username: 'hamlet@zulip.com', password: DEMO_PASSWORD }) });
+    assert.is(refused.status, 400);
+    assert.ok((await refused.text()).includes('Error authenticating to the BigBlueButton server.'));
+  } finally {
+    await misconfigured.stop();
+    await bbb.close();
   }
 });
 

@@ -10,19 +10,26 @@ import { realmUrl } from '../organization/records.js';
 export const devFetchApiKey = (request: PublicRequest, params: Params<typeof schemas.devFetchApiKey>) =>
   request.realm.ask('auth.login', null, { email: params.username, includeProfile: false, via: 'dev' });
 
-/** Zulip's POST /fetch_api_key: failed attempts are limited per username. */
-export async function fetchApiKey(request: PublicRequest, params: Params<typeof schemas.fetchApiKey>) {
-  const key = `${request.realm.realm.id}:${params.username.toLowerCase()}`;
+/** Checks a person's e-mail and password, answering who they are; failed attempts are limited per
+ * username (POST /fetch_api_key, and the pages that sign a person in). */
+export async function checkPassword(request: PublicRequest, username: string, password: string): Promise<{ userId: number; fullName: string }> {
+  const key = `${request.realm.realm.id}:${username.toLowerCase()}`;
   const wait = request.loginLimiter.retryAfter(key);
   if (wait > 0) throw errors.rateLimited(wait);
-  const hash = await request.realm.ask('auth.passwordHash', null, { email: params.username }).catch((error: unknown) => {
+  const candidate = await request.realm.ask('auth.passwordHash', null, { email: username }).catch((error: unknown) => {
     request.loginLimiter.fail(key);
     throw error;
   });
-  if (!(await passwordMatches(hash, params.password))) {
+  if (!(await passwordMatches(candidate.hash, password))) {
     request.loginLimiter.fail(key);
     throw errors.authenticationFailed();
   }
+  return candidate;
+}
+
+/** Zulip's POST /fetch_api_key. */
+export async function fetchApiKey(request: PublicRequest, params: Params<typeof schemas.fetchApiKey>) {
+  await checkPassword(request, params.username, params.password);
   return request.realm.ask('auth.login', null, { email: params.username, includeProfile: false, via: 'password' });
 }
 

@@ -35,7 +35,7 @@ import { getDefaultLogo, getEmojiData } from './static.js';
 import { getWebApp, getWebAsset } from './web.js';
 import { thumbnail } from './thumbnail.js';
 import { getAttachments, getFile, getFileTemporaryUrl, getTemporaryFile, removeAttachment, uploadFile } from './uploads.js';
-import { completeCallAuthorization, createBigBlueButtonCall, createCall, startCallAuthorization } from './calls.js';
+import { bigBlueButtonJoinPage, completeCallAuthorization, createBigBlueButtonCall, createCall, joinBigBlueButton, startCallAuthorization } from './calls.js';
 import { addNavigationView, editNavigationView, getNavigationViews, removeNavigationView } from './navigationViews.js';
 import { addPlayground, removePlayground } from './playgrounds.js';
 import { deleteRealmExport, exportRealm, getRealmExportConsents, getRealmExportFile, getRealmExports } from './realmExport.js';
@@ -221,6 +221,9 @@ export const routes: readonly Route[] = [
 
   userRoute('POST', '/calls/provider/create', schemas.createVideoCall, createCall),
   userRoute('GET', '/calls/bigbluebutton/create', schemas.createBigBlueButtonVideoCall, createBigBlueButtonCall),
+  // The link's page and its sign-in form (a page, not in Zulip's reference: its join view).
+  page(atRoot(publicRoute('GET', '/calls/bigbluebutton/join', schemas.getBigBlueButtonJoin, bigBlueButtonJoinPage))),
+  page(atRoot(publicRoute('POST', '/calls/bigbluebutton/join', schemas.joinBigBlueButton, joinBigBlueButton))),
   userRoute('GET', '/calls/provider/register', schemas.startVideoCallAuthorization, startCallAuthorization),
   publicRoute('GET', '/calls/provider/complete', schemas.completeVideoCallAuthorization, completeCallAuthorization),
 

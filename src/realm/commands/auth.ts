@@ -41,10 +41,11 @@ export const authCommands = {
   }),
 
   /** The stored password hash of a user about to log in with a password. */
+  /** Who signs in with this e-mail, and the hash their password must match. */
   'auth.passwordHash': readCommand((ctx, input: { email: string }) => {
-    const hash = loginCandidate(ctx, input.email).passwordHash;
-    if (hash === null) throw errors.authenticationFailed();
-    return hash;
+    const user = loginCandidate(ctx, input.email);
+    if (user.passwordHash === null) throw errors.authenticationFailed();
+    return { hash: user.passwordHash, userId: user.id, fullName: user.fullName };
   }),
 };
 
