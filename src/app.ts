@@ -20,6 +20,7 @@ import { Store, STORE_FORMAT } from './store/store.js';
 import { LocalFileStorage } from './files/local.js';
 import type { FileStorage } from './files/storage.js';
 import { S3FileStorage } from './files/s3.js';
+import { RenderPool } from './messages/renderPool.js';
 
 export interface Parley {
   readonly config: Config;
@@ -89,7 +90,9 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
     if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
     realms.activateScheduled();
   }
-  const http = await startHttpServer({ config, realms: node ?? realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock), files }, routes);
+  // A cluster gateway has no realm state to render with: it renders where the realm lives.
+  const renders = config.cluster === null && config.renderThreads > 0 ? new RenderPool(config.renderThreads) : null;
+  const http = await startHttpServer({ config, realms: node ?? realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock), files, renders }, routes);
   config.metrics.watch({
     openSockets: () => http.openSockets,
     eventQueues: () => queues.size,
@@ -114,6 +117,7 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
       stopCollecting();
       metricsServer?.close();
       await http.close(() => queues.releaseConsumers());
+      await renders?.close();
       await node?.drain();
       await realms.stop();
       await node?.close();

@@ -1,5 +1,6 @@
 // Server settings, read once from environment variables; every setting has a documented default
 // (docs/configuration.md).
+import { availableParallelism } from 'node:os';
 import { systemClock, type Clock } from './clock.js';
 import { createLogger, LOG_LEVELS, type LogFormat, type Logger } from './ops/log.js';
 import { Metrics } from './ops/metrics.js';
@@ -109,6 +110,8 @@ export interface Config {
   /** The BigBlueButton server of GET /calls/bigbluebutton/create (Zulip's BIG_BLUE_BUTTON_URL and
    * _SECRET); unset: none. */
   bigBlueButton: { url: string; secret: string } | null;
+  /** Worker threads that render messages off the realm's thread (standalone servers; 0: none). */
+  renderThreads: number;
   /** Outgoing-webhook bots' requests: the addresses (IPs or CIDRs) allowed besides the public
    * internet (loopback, private, link-local and metadata addresses are refused otherwise), and how
    * long a bot's server has to answer. */
@@ -262,6 +265,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: mailSetting(env),
     videoProvider: videoProviderSetting(env.PARLEY_VIDEO_PROVIDER),
     bigBlueButton: bigBlueButtonSetting(env),
+    // Every core but the one the realms run on.
+    renderThreads: intSetting(env, 'PARLEY_RENDER_THREADS', Math.max(0, availableParallelism() - 1)),
     outgoingWebhooks: {
       allow: (env.PARLEY_OUTGOING_WEBHOOK_ALLOW ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
       timeoutMs: intSetting(env, 'PARLEY_OUTGOING_WEBHOOK_TIMEOUT_MS', 10_000),

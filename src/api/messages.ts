@@ -3,7 +3,8 @@ import type * as schemas from '../../schemas/index.js';
 import { errors } from '../errors.js';
 import type { Params } from '../http/validation.js';
 import type { UserRequest } from '../http/route.js';
-import type { WindowInput } from '../realm/commands/messages.js';
+import type { SendInput, WindowInput } from '../realm/commands/messages.js';
+import type { Prerendered, RenderPool } from '../messages/renderPool.js';
 
 /** Zulip's Client.default_read_by_sender: messages sent from Zulip's own apps start read for the
  * sender; those sent by other API clients (integrations using the user's key) do not. */
@@ -21,7 +22,7 @@ function recipients(to: Params<typeof schemas.sendMessage>['to'], direct: boolea
 
 export function sendMessage(request: UserRequest, params: Params<typeof schemas.sendMessage>) {
   const direct = params.type === 'direct' || params.type === 'private';
-  return request.realm.ask('messages.send', request.user.userId, {
+  const input: SendInput = {
     type: direct ? 'private' : 'stream',
     to: recipients(params.to, direct),
     topic: params.topic ?? params.subject ?? null,
@@ -29,7 +30,23 @@ export function sendMessage(request: UserRequest, params: Params<typeof schemas.
     readBySender: params.read_by_sender ?? readBySenderDefault(request.client),
     client: request.client,
     localEcho: params.queue_id !== undefined && params.local_id !== undefined ? { queueId: params.queue_id, localId: params.local_id } : undefined,
-  });
+  };
+  const send = (prerendered?: Prerendered) => request.realm.ask('messages.send', request.user.userId, prerendered ? { ...input, prerendered } : input);
+  return request.renders && worthAWorker(params.content) ? prerender(request, request.renders, params.content).then(send) : send();
+}
+
+/** Content whose rendering costs the realm's thread more than handing it to a worker and back:
+ * code blocks, math, or length (measured: docs/ARCHITECTURE.md, "Threads"). */
+const worthAWorker = (content: string): boolean => content.length >= RENDER_ON_WORKER_CHARS || /```|~~~|\$\$/.test(content);
+const RENDER_ON_WORKER_CHARS = 400;
+
+/** The content rendered on a render worker with the realm's context as it is now (the realm uses
+ * it if the context has not moved by the time the message is written). */
+async function prerender(request: UserRequest, renders: RenderPool, content: string): Promise<Prerendered | undefined> {
+  const { version, options } = await request.realm.answer('render.version', request.user.userId, {});
+  const context = () => request.realm.answer('render.context', request.user.userId, {});
+  const rendered = await renders.render(request.realm.realm.id, version, context, content, options);
+  return rendered === null ? undefined : { version, translateEmoticons: options.translateEmoticons, rendered };
 }
 
 /** What fetching messages and flagging by narrow share: the window. */

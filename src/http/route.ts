@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import type { FileStorage } from '../files/storage.js';
 import type { LoginLimiter } from '../auth/loginLimiter.js';
+import type { RenderPool } from '../messages/renderPool.js';
 import type { RateLimiter } from './rateLimit.js';
 import type { EventQueues } from '../events/queues.js';
 import type { Grants } from '../auth/grants.js';
@@ -31,6 +32,8 @@ export interface ServerContext {
   rateLimiter: RateLimiter;
   /** Where uploaded files are kept. */
   files: FileStorage;
+  /** Render workers (null: the realm renders everything itself). */
+  renders: RenderPool | null;
 }
 
 export interface PublicRequest {
@@ -41,6 +44,7 @@ export interface PublicRequest {
   callAuthorizations: Grants;
   loginLimiter: LoginLimiter;
   files: FileStorage;
+  renders: RenderPool | null;
   /** Aborted when the client goes away (long-polls stop waiting). */
   signal: AbortSignal;
   /** The client's name, from its User-Agent (Zulip's "client"). */

@@ -20,6 +20,7 @@ import type { EventQueues } from '../events/queues.js';
 import type { FileStorage } from '../files/storage.js';
 import type { Grants } from '../auth/grants.js';
 import type { LoginLimiter } from '../auth/loginLimiter.js';
+import type { RenderPool } from '../messages/renderPool.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -332,6 +333,7 @@ class HandlerRequest implements PublicRequest {
   readonly callAuthorizations: Grants;
   readonly loginLimiter: LoginLimiter;
   readonly files: FileStorage;
+  readonly renders: RenderPool | null;
 
   constructor(
     server: ServerContext,
@@ -347,6 +349,7 @@ class HandlerRequest implements PublicRequest {
     this.callAuthorizations = server.callAuthorizations;
     this.loginLimiter = server.loginLimiter;
     this.files = server.files;
+    this.renders = server.renders;
   }
 
   get signal(): AbortSignal {

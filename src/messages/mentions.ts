@@ -4,8 +4,16 @@ import type { MentionResolver, Mentions } from '../markdown/index.js';
 import type { RealmView } from '../organization/state.js';
 import { Flag } from './records.js';
 
+/** What resolving mentions reads: the realm's state, or a render worker's copy of its names. */
+export interface NameView {
+  activeUserNamed(lowercased: string): { id: number; fullName: string; isActive: boolean } | undefined;
+  readonly users: ReadonlyMap<number, { id: number; fullName: string; isActive: boolean }>;
+  readonly groups: ReadonlyMap<number, { id: number; name: string; deactivated?: boolean; isSystemGroup: boolean }>;
+  channelByName(name: string): { id: number; name: string } | undefined;
+}
+
 /** Full names match case-insensitively, as in Zulip; `Name|id` picks one of several. */
-export function mentionResolver(state: RealmView): MentionResolver {
+export function mentionResolver(state: NameView): MentionResolver {
   return {
     user(name, id) {
       const user = id === undefined ? state.activeUserNamed(name.toLowerCase()) : state.users.get(id);

@@ -101,6 +101,12 @@ export class Metrics {
   });
   private readonly delivered = new Counter({ name: 'parley_events_delivered_total', help: 'Events put into event queues (one per queue reached)', registers: [this.registry] });
   private readonly sockets = new Counter({ name: 'parley_websocket_closes_total', help: 'Event WebSockets closed, by close code', labelNames: ['code'] as const, registers: [this.registry] });
+  private readonly renders = new Counter({
+    name: 'parley_message_renders_total',
+    help: "New messages' renderings by where they were made: a render worker, or the realm's thread",
+    labelNames: ['on'] as const,
+    registers: [this.registry],
+  });
 
   constructor() {
     const watched = () => this.sources;
@@ -142,6 +148,13 @@ export class Metrics {
   fanout(deliveries: number, seconds: number): void {
     this.delivered.inc(deliveries);
     this.fanouts.observe(seconds);
+  }
+
+  /** Each label's child, made once: a message's rendering is counted on the send path. */
+  private readonly renderedOn = { worker: this.renders.labels('worker'), realm: this.renders.labels('realm') };
+
+  rendered(on: 'worker' | 'realm'): void {
+    this.renderedOn[on].inc();
   }
 
   socketClosed(code: number): void {

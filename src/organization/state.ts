@@ -43,6 +43,9 @@ export interface RealmView {
   userByEmail(email: string): UserRecord | undefined;
   /** The first active user (in the users' order) whose full name, lowercased, is `lowercased`. */
   activeUserNamed(lowercased: string): UserRecord | undefined;
+  /** Moved by every change to what rendering reads (users, groups, channels, linkifiers, the realm
+   * record): a rendering made with an older version is made again. */
+  readonly renderVersion: number;
   userByApiEmail(email: string, fakeDomain: string): UserRecord | undefined;
   userByApiKey(key: string): UserRecord | undefined;
   /** Each user's own User object (GET /users/me) as JSON, kept until the state next changes. */
@@ -75,6 +78,10 @@ export class DerivedValues<K, V> {
 /** How many accepted Authorization headers a realm keeps (a few per user of a large realm). */
 const KEPT_PRINCIPALS = 20_000;
 
+/** Render versions, unique in the process: a realm's state reloaded after a failed write starts
+ * from a number no rendering made before it carries. */
+let renderVersions = 0;
+
 export class RealmState implements RealmView {
   readonly users = new Map<number, UserRecord>();
   private readonly byEmail = new Map<string, UserRecord>();
@@ -99,6 +106,7 @@ export class RealmState implements RealmView {
   private uploadBytes = 0;
   /** Moved by every change to the state after it was loaded (the one save step, `changed`). */
   private changes = 0;
+  private renderChanges = ++renderVersions;
   readonly ownUserJson = new DerivedValues<number, string>(this);
   readonly principals = new DerivedValues<string, Principal>(this, KEPT_PRINCIPALS);
   /** Active users by full name lowercased, the first of each name: a mention looks a name up per
@@ -107,10 +115,23 @@ export class RealmState implements RealmView {
   /** Users by API key: an incoming webhook names its bot by the key alone. */
   private readonly usersByApiKey = new DerivedValues<null, Map<string, UserRecord>>(this);
 
-  constructor(public realm: RealmRecord) {}
+  constructor(private record: RealmRecord) {}
+
+  get realm(): RealmRecord {
+    return this.record;
+  }
+
+  set realm(record: RealmRecord) {
+    this.record = record;
+    this.renderChanges = ++renderVersions;
+  }
 
   get version(): number {
     return this.changes;
+  }
+
+  get renderVersion(): number {
+    return this.renderChanges;
   }
 
   /** Called by every change made after loading: what was derived from the state is derived anew. */
@@ -161,10 +182,12 @@ export class RealmState implements RealmView {
 
   /** Keeps a linkifier with its compiled matcher (compiled once, not per message). */
   indexLinkifier(record: LinkifierRecord): void {
+    this.renderChanges = ++renderVersions;
     this.linkifierRecords.set(record.id, { record, compiled: compileLinkifier(record.pattern, record.urlTemplate) });
   }
 
   dropLinkifier(id: number): void {
+    this.renderChanges = ++renderVersions;
     this.linkifierRecords.delete(id);
   }
 
@@ -178,6 +201,7 @@ export class RealmState implements RealmView {
   }
 
   indexGroup(group: GroupRecord): void {
+    this.renderChanges = ++renderVersions;
     this.groups.set(group.id, group);
     if (group.isSystemGroup) {
       this.systemGroupNames.set(group.id, group.name);
@@ -192,6 +216,7 @@ export class RealmState implements RealmView {
   }
 
   indexChannel(channel: ChannelRecord): void {
+    this.renderChanges = ++renderVersions;
     const previous = this.channels.get(channel.id);
     if (previous) this.channelsByName.delete(previous.name.toLowerCase());
     this.channels.set(channel.id, channel);
@@ -245,6 +270,7 @@ export class RealmState implements RealmView {
 
   /** Adds or replaces a user in the indexes (the caller stores it). */
   indexUser(user: UserRecord): void {
+    this.renderChanges = ++renderVersions;
     const previous = this.users.get(user.id);
     if (previous) this.byEmail.delete(previous.email.toLowerCase());
     this.users.set(user.id, user);

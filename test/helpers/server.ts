@@ -23,7 +23,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   // Tests send far more than a person would; rate limits are on only where a test asks for them.
   // Their logs show warnings and errors only (PARLEY_LOG_LEVEL=info shows every request).
   const config = loadConfig({ PARLEY_LOG_LEVEL: process.env.PARLEY_LOG_LEVEL || 'warn' });
-  return { ...config, host: '127.0.0.1', port: 0, rateLimits: { ...config.rateLimits, enabled: false }, ...overrides, dataDir };
+  // Messages render on the realm's thread unless a test asks for render workers (renderWorkers.test.ts).
+  return { ...config, host: '127.0.0.1', port: 0, rateLimits: { ...config.rateLimits, enabled: false }, renderThreads: 0, ...overrides, dataDir };
 }
 
 export async function startTestServer(overrides: Partial<Config> = {}, parts: ParleyParts = {}): Promise<TestServer> {

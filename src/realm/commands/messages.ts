@@ -10,6 +10,7 @@ import { matchesNarrow, narrowSearch, resolveNarrow, type RawTerm } from '../../
 import { searchHighlights, type SearchQuery } from '../../messages/search.js';
 import { contentHas, Flag, flagNames, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
 import { renderAs, type RenderedMessage } from '../../messages/render.js';
+import { userSetting } from '../../users/settings.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
 import { messageWindow, type Anchor, type ChannelOf } from '../../store/window.js';
 import { hasMuted, Role, type UserRecord } from '../../users/records.js';
@@ -22,6 +23,7 @@ import { queueNotifications } from './notifications.js';
 import { queueServiceDeliveries } from './serviceTriggers.js';
 import { attachWidget } from './submessages.js';
 import { canAccessUser, restrictedAmong, withAccessChanges } from './userAccess.js';
+import type { Prerendered } from '../../messages/renderPool.js';
 
 /** Zulip's cap on messages per fetch. */
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -41,6 +43,8 @@ export interface SendInput {
   quiet?: boolean;
   /** The sender's queue and the local echo's ID, when the client named them. */
   localEcho?: LocalEcho;
+  /** The content as a render worker rendered it, used if the realm's context has not moved since. */
+  prerendered?: Prerendered;
 }
 
 function truncate(text: string, limit: number, marker: string): string {
@@ -184,7 +188,7 @@ export function checkContent(content: string): string {
 
 /** Checks a message `sender` may send now, rendering it; throws the API error of the first rule it
  * breaks and writes nothing. */
-export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: Pick<SendInput, 'type' | 'to' | 'topic' | 'content' | 'system'>): PreparedMessage {
+export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: Pick<SendInput, 'type' | 'to' | 'topic' | 'content' | 'system' | 'prerendered'>): PreparedMessage {
   const content = checkContent(input.content);
   let channel: ChannelRecord | undefined;
   let topic = '';
@@ -201,8 +205,19 @@ export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: P
     if (!users.every((user) => canAccessUser(ctx, sender, user))) throw errors.badRequest('You do not have permission to access some of the recipients.');
     participants = [...new Set([sender.id, ...users.map((user) => user.id)])].sort((a, b) => a - b);
   }
-  const rendered = renderAs(ctx.state, ctx.config, sender, content);
+  const made = stillValid(ctx, sender, input, content);
+  ctx.config.metrics.rendered(made ? 'worker' : 'realm');
+  const rendered = made ?? renderAs(ctx.state, ctx.config, sender, content);
   return { type: input.type, channel, topic, participants, content, rendered };
+}
+
+/** A render worker's rendering, if it is of this very content (not cut at the length limit) and
+ * was made with the realm's context and the sender's options as they still are: then it is what
+ * rendering here would give. */
+function stillValid(ctx: CommandContext, sender: UserRecord, input: Pick<SendInput, 'content' | 'prerendered'>, content: string): RenderedMessage | undefined {
+  const made = input.prerendered;
+  if (!made || content !== input.content || made.version !== ctx.state.renderVersion) return undefined;
+  return made.translateEmoticons === (userSetting(sender, 'translate_emoticons') === true) ? made.rendered : undefined;
 }
 
 /** Stores a prepared message with every recipient's flags and announces it. A first direct

@@ -1,0 +1,98 @@
+// Render workers (PARLEY_RENDER_THREADS): a long message is rendered off the realm's thread with a
+// copy of the realm's names, linkifiers and URL, and the result must be exactly what the realm
+// would have rendered — checked over Zulip's Markdown fixtures against a server without workers —
+// and must be made again by the realm when the names moved in between.
+import { readFileSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ApiClient } from './helpers/client.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+interface Context {
+  pooled: TestServer;
+  plain: TestServer;
+}
+
+const workers = suite<Context>('render workers');
+
+workers.before(async (context) => {
+  const metricsListen = { host: '127.0.0.1', port: 0 };
+  context.pooled = await startTestServer({ renderThreads: 2, metricsListen });
+  context.plain = await startTestServer({ metricsListen });
+});
+workers.after(async ({ pooled, plain }) => {
+  await pooled.stop();
+  await plain.stop();
+});
+
+/** How many new messages each server rendered on a worker and on the realm's thread. */
+async function renders(server: TestServer): Promise<{ worker: number; realm: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${server.parley.metricsPort}/metrics`)).text();
+  const count = (on: string) => Number(new RegExp(`^parley_message_renders_total\\{on="${on}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { worker: count('worker'), realm: count('realm') };
+}
+
+async function sent(client: ApiClient, content: string): Promise<string> {
+  const response = await client.post('/messages', { type: 'stream', to: 'Verona', topic: 'rendering', content });
+  assert.is(response.status, 200, JSON.stringify(response.body));
+  return ((await client.get(`/messages/${response.body.id}`)).body.message as { content: string }).content;
+}
+
+/** Both servers' renderings of the same content, in the same realm (same seed, same IDs). */
+async function both({ pooled, plain }: Context, content: string, as = 'hamlet@zulip.com'): Promise<[string, string]> {
+  return [await sent(await pooled.as(as), content), await sent(await plain.as(as), content)];
+}
+
+const fixtures = JSON.parse(readFileSync(new URL('../../test/reference/zulip-markdown-test-cases.json', import.meta.url), 'utf8')) as { regular_tests: { name: string; input: string; translate_emoticons?: boolean }[] };
+
+workers("every fixture of Zulip's Markdown renders on a worker exactly as on the realm's thread", async (context) => {
+  const before = await renders(context.pooled);
+  const cases = fixtures.regular_tests.filter((test) => !test.translate_emoticons);
+  for (const test of cases) {
+    // A code block makes any content worth a worker.
+    const [worker, realm] = await both(context, `${test.input}\n\n\`\`\`\nend\n\`\`\``);
+    assert.is(worker, realm, test.name);
+  }
+  const after = await renders(context.pooled);
+  assert.equal([after.worker - before.worker, after.realm - before.realm], [cases.length, 0], 'each rendered on a worker');
+});
+
+workers("mentions, channel links, groups, linkifiers, emoticons and the sender's settings come out as the realm's", async (context) => {
+  for (const server of [context.pooled, context.plain]) {
+    const iago = await server.as('iago@zulip.com');
+    assert.is((await iago.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example/{id}' })).status, 200);
+    assert.is((await iago.post('/user_groups/create', { name: 'reviewers', description: 'They review', members: JSON.stringify([(await iago.get('/users/me')).body.user_id]) })).status, 200);
+    assert.is((await (await server.as('othello@zulip.com')).patch('/settings', { translate_emoticons: true })).status, 200);
+  }
+  const content = `@**Iago** @*reviewers* #**Verona>greetings** fixes #42 :) ${'more words '.repeat(40)}`;
+  const [worker, realm] = await both(context, content);
+  assert.is(worker, realm);
+  assert.match(worker, /user-mention/);
+  assert.match(worker, /user-group-mention/);
+  assert.match(worker, /tracker\.example\/42/);
+  const [withEmoticons, realmEmoticons] = await both(context, content, 'othello@zulip.com');
+  assert.is(withEmoticons, realmEmoticons);
+  assert.match(withEmoticons, /emoji/, 'translate_emoticons is the sender\'s');
+});
+
+workers("a short line stays on the realm's thread; a change of names between rendering and writing is rendered again by the realm", async (context) => {
+  const hamlet = await context.pooled.as('hamlet@zulip.com');
+  const before = await renders(context.pooled);
+  await sent(hamlet, 'just a line');
+  const after = await renders(context.pooled);
+  assert.equal([after.worker - before.worker, after.realm - before.realm], [0, 1]);
+
+  // A rendering made with a context the realm has since moved past is not used.
+  const realm = context.pooled.parley.realms.forHost('')!;
+  const hamletId = Number((await hamlet.get('/users/me')).body.user_id);
+  const { version } = await realm.answer('render.version', hamletId, {});
+  assert.is((await (await context.pooled.as('iago@zulip.com')).patch('/settings', { full_name: 'Iago Renamed' })).status, 200);
+  const content = `@**Iago Renamed** ${'x'.repeat(400)}`;
+  const stale = { version, translateEmoticons: false, rendered: { html: '<p>stale</p>', mentions: { userIds: new Set<number>(), groupIds: new Set<number>(), channelWildcard: false, topicWildcard: false } } };
+  const { id } = await realm.ask('messages.send', hamletId, { type: 'stream', to: ['Verona'], topic: 'rendering', content, readBySender: false, client: 'test', prerendered: stale });
+  const stored = ((await hamlet.get(`/messages/${id}`)).body.message as { content: string }).content;
+  assert.not.match(stored, /stale/);
+  assert.match(stored, /user-mention[^>]*>@Iago Renamed/);
+});
+
+workers.run();
