@@ -64,8 +64,11 @@ workers("mentions, channel links, groups, linkifiers, emoticons and the sender's
     assert.is((await iago.post('/user_groups/create', { name: 'reviewers', description: 'They review', members: JSON.stringify([(await iago.get('/users/me')).body.user_id]) })).status, 200);
     assert.is((await (await server.as('othello@zulip.com')).patch('/settings', { translate_emoticons: true })).status, 200);
   }
-  const content = `@**Iago** @*reviewers* #**Verona>greetings** fixes #42 :) ${'more words '.repeat(40)}`;
+  // Long enough for a worker, with no code block or math to make it so.
+  const content = `@**Iago** @*reviewers* #**Verona>greetings** fixes #42 :) ${'more words '.repeat(100)}`;
+  const before = await renders(context.pooled);
   const [worker, realm] = await both(context, content);
+  assert.is((await renders(context.pooled)).worker - before.worker, 1);
   assert.is(worker, realm);
   assert.match(worker, /user-mention/);
   assert.match(worker, /user-group-mention/);

@@ -38,7 +38,7 @@ export function sendMessage(request: UserRequest, params: Params<typeof schemas.
 /** Content whose rendering costs the realm's thread more than handing it to a worker and back:
  * code blocks, math, or length (measured: docs/ARCHITECTURE.md, "Threads"). */
 const worthAWorker = (content: string): boolean => content.length >= RENDER_ON_WORKER_CHARS || /```|~~~|\$\$/.test(content);
-const RENDER_ON_WORKER_CHARS = 400;
+const RENDER_ON_WORKER_CHARS = 1000;
 
 /** The content rendered on a render worker with the realm's context as it is now (the realm uses
  * it if the context has not moved by the time the message is written). */
