@@ -91,7 +91,7 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
     realms.activateScheduled();
   }
   // A cluster gateway has no realm state to render with: it renders where the realm lives.
-  const renders = config.cluster === null && config.renderThreads > 0 ? new RenderPool(config.renderThreads) : null;
+  const renders = config.cluster === null && config.renderThreads > 0 ? new RenderPool(config.renderThreads, config.log) : null;
   const http = await startHttpServer({ config, realms: node ?? realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock), files, renders }, routes);
   config.metrics.watch({
     openSockets: () => http.openSockets,

@@ -3,6 +3,7 @@
 // still at that version when the message is written (docs/ARCHITECTURE.md, "Threads"). Each worker
 // is sent a realm's context once per version it renders with; requests go round the workers.
 import { Worker } from 'node:worker_threads';
+import type { Logger } from '../ops/log.js';
 import type { RenderContext, RenderedMessage, RenderOptions } from './render.js';
 
 export type ToWorker =
@@ -26,6 +27,7 @@ class PoolWorker {
 
   constructor(
     readonly worker: Worker,
+    log: Logger,
     onExit: () => void,
   ) {
     worker.on('message', ({ id, rendered }: FromWorker) => {
@@ -33,7 +35,7 @@ class PoolWorker {
       this.waiting.delete(id);
     });
     // A worker that fails leaves the rotation, and what it had not answered to the realm.
-    worker.on('error', () => undefined);
+    worker.on('error', (error) => log.error({ err: error }, 'a render worker failed; the realm renders what it had'));
     worker.on('exit', () => {
       this.giveUp();
       onExit();
@@ -52,9 +54,9 @@ export class RenderPool {
   private nextWorker = 0;
   private nextId = 0;
 
-  constructor(threads: number) {
+  constructor(threads: number, log: Logger) {
     for (let index = 0; index < threads; index++) {
-      const entry: PoolWorker = new PoolWorker(new Worker(new URL('./renderWorker.js', import.meta.url)), () => {
+      const entry: PoolWorker = new PoolWorker(new Worker(new URL('./renderWorker.js', import.meta.url)), log, () => {
         this.workers = this.workers.filter((candidate) => candidate !== entry);
       });
       this.workers.push(entry);

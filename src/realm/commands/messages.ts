@@ -22,7 +22,7 @@ import { claimAttachments } from './attachments.js';
 import { queueNotifications } from './notifications.js';
 import { queueServiceDeliveries } from './serviceTriggers.js';
 import { attachWidget } from './submessages.js';
-import { canAccessUser, restrictedAmong, withAccessChanges } from './userAccess.js';
+import { canAccessAll, restrictedAmong, withAccessChanges } from './userAccess.js';
 import type { Prerendered } from '../../messages/renderPool.js';
 
 /** Zulip's cap on messages per fetch. */
@@ -202,7 +202,7 @@ export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: P
     checkTopic(ctx, channel, topic);
   } else {
     const users = directRecipients(ctx, input.to);
-    if (!users.every((user) => canAccessUser(ctx, sender, user))) throw errors.badRequest('You do not have permission to access some of the recipients.');
+    if (!canAccessAll(ctx, sender, users)) throw errors.badRequest('You do not have permission to access some of the recipients.');
     participants = [...new Set([sender.id, ...users.map((user) => user.id)])].sort((a, b) => a - b);
   }
   const made = stillValid(ctx, sender, input, content);

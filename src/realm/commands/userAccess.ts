@@ -46,11 +46,15 @@ export const accessibleUsers = (ctx: AccessContext, viewer: UserRecord): Set<num
 
 const sees = (accessible: Set<number> | undefined, target: UserRecord): boolean => accessible === undefined || target.isBot || accessible.has(target.id);
 
-export const canAccessUser = (ctx: AccessContext, viewer: UserRecord, target: UserRecord): boolean => sees(accessibleUsers(ctx, viewer), target);
+/** Whether the viewer can see every one of these users. */
+export function canAccessAll(ctx: AccessContext, viewer: UserRecord, targets: readonly UserRecord[]): boolean {
+  const accessible = accessibleUsers(ctx, viewer);
+  return targets.every((target) => sees(accessible, target));
+}
 
 /** Zulip's access_user_common: a user the requester cannot see is refused, not revealed. */
 export function checkCanAccess(ctx: AccessContext, viewer: UserRecord, target: UserRecord): UserRecord {
-  if (!canAccessUser(ctx, viewer, target)) throw errors.badRequest('Insufficient permission');
+  if (!canAccessAll(ctx, viewer, [target])) throw errors.badRequest('Insufficient permission');
   return target;
 }
 
