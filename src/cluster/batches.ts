@@ -7,7 +7,9 @@ import { Packr } from 'msgpackr';
 import type { MessageEvent } from '../events/catalogue.js';
 import type { Emitted, ZulipEvent } from '../events/types.js';
 
-const codec = new Packr({ useRecords: false, structuredClone: true });
+// Plain msgpack: emissions are JSON-like trees (no cycles, no shared objects that must stay shared),
+// so the structured-clone extension's tracking of every object is work for nothing.
+const codec = new Packr({ useRecords: false });
 
 export interface BatchHeader {
   node: string;
