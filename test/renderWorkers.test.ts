@@ -78,6 +78,23 @@ workers("mentions, channel links, groups, linkifiers, emoticons and the sender's
   assert.match(withEmoticons, /emoji/, 'translate_emoticons is the sender\'s');
 });
 
+workers('an edit with new content renders on a worker too, with its sender\'s settings', async (context) => {
+  const content = `:) fixed:\n\`\`\`js\nconst answer = 42;\n\`\`\`\n$$e^{i\\pi} + 1 = 0$$`;
+  const edited: string[] = [];
+  for (const server of [context.pooled, context.plain]) {
+    // Othello translates emoticons (set by the test above): the rendering takes his setting.
+    const othello = await server.as('othello@zulip.com');
+    const id = Number((await othello.post('/messages', { type: 'stream', to: 'Verona', topic: 'rendering', content: 'first draft' })).body.id);
+    const before = await renders(server);
+    assert.is((await othello.patch(`/messages/${id}`, { content })).status, 200);
+    const after = await renders(server);
+    assert.equal([after.worker - before.worker, after.realm - before.realm], server === context.pooled ? [1, 0] : [0, 1]);
+    edited.push(((await othello.get(`/messages/${id}`)).body.message as { content: string }).content);
+  }
+  assert.is(edited[0], edited[1]);
+  assert.match(edited[0]!, /emoji/);
+});
+
 workers("a short line stays on the realm's thread; a change of names between rendering and writing is rendered again by the realm", async (context) => {
   const hamlet = await context.pooled.as('hamlet@zulip.com');
   const before = await renders(context.pooled);
@@ -91,7 +108,7 @@ workers("a short line stays on the realm's thread; a change of names between ren
   const { version } = await realm.answer('render.version', hamletId, {});
   assert.is((await (await context.pooled.as('iago@zulip.com')).patch('/settings', { full_name: 'Iago Renamed' })).status, 200);
   const content = `@**Iago Renamed** ${'x'.repeat(400)}`;
-  const stale = { version, translateEmoticons: false, rendered: { html: '<p>stale</p>', mentions: { userIds: new Set<number>(), groupIds: new Set<number>(), channelWildcard: false, topicWildcard: false } } };
+  const stale = { content, version, translateEmoticons: false, rendered: { html: '<p>stale</p>', mentions: { userIds: new Set<number>(), groupIds: new Set<number>(), channelWildcard: false, topicWildcard: false } } };
   const { id } = await realm.ask('messages.send', hamletId, { type: 'stream', to: ['Verona'], topic: 'rendering', content, readBySender: false, client: 'test', prerendered: stale });
   const stored = ((await hamlet.get(`/messages/${id}`)).body.message as { content: string }).content;
   assert.not.match(stored, /stale/);

@@ -4,7 +4,7 @@ import { errors } from '../errors.js';
 import type { Params } from '../http/validation.js';
 import type { UserRequest } from '../http/route.js';
 import type { SendInput, WindowInput } from '../realm/commands/messages.js';
-import type { Prerendered, RenderPool } from '../messages/renderPool.js';
+import { withPrerendering } from './prerender.js';
 
 /** Zulip's Client.default_read_by_sender: messages sent from Zulip's own apps start read for the
  * sender; those sent by other API clients (integrations using the user's key) do not. */
@@ -31,22 +31,7 @@ export function sendMessage(request: UserRequest, params: Params<typeof schemas.
     client: request.client,
     localEcho: params.queue_id !== undefined && params.local_id !== undefined ? { queueId: params.queue_id, localId: params.local_id } : undefined,
   };
-  const send = (prerendered?: Prerendered) => request.realm.ask('messages.send', request.user.userId, prerendered ? { ...input, prerendered } : input);
-  return request.renders && worthAWorker(params.content) ? prerender(request, request.renders, params.content).then(send) : send();
-}
-
-/** Content whose rendering costs the realm's thread more than handing it to a worker and back:
- * code blocks, math, or length (measured: docs/ARCHITECTURE.md, "Threads"). */
-const worthAWorker = (content: string): boolean => content.length >= RENDER_ON_WORKER_CHARS || /```|~~~|\$\$/.test(content);
-const RENDER_ON_WORKER_CHARS = 1000;
-
-/** The content rendered on a render worker with the realm's context as it is now (the realm uses
- * it if the context has not moved by the time the message is written). */
-async function prerender(request: UserRequest, renders: RenderPool, content: string): Promise<Prerendered | undefined> {
-  const { version, options } = await request.realm.answer('render.version', request.user.userId, {});
-  const context = () => request.realm.answer('render.context', request.user.userId, {});
-  const rendered = await renders.render(request.realm.realm.id, version, context, content, options);
-  return rendered === null ? undefined : { version, translateEmoticons: options.translateEmoticons, rendered };
+  return withPrerendering(request, params.content, undefined, (prerendered) => request.realm.ask('messages.send', request.user.userId, prerendered ? { ...input, prerendered } : input));
 }
 
 /** What fetching messages and flagging by narrow share: the window. */
@@ -117,15 +102,18 @@ export async function markTopicAsRead(request: UserRequest, params: Params<typeo
 }
 
 export const editMessage = (request: UserRequest, params: Params<typeof schemas.updateMessage>) =>
-  request.realm.ask('messages.edit', request.user.userId, {
-    messageId: params.message_id,
-    content: params.content,
-    topic: params.topic,
-    channelId: params.stream_id,
-    propagateMode: params.propagate_mode,
-    notifyOldThread: params.send_notification_to_old_thread,
-    notifyNewThread: params.send_notification_to_new_thread,
-  });
+  withPrerendering(request, params.content, params.message_id, (prerendered) =>
+    request.realm.ask('messages.edit', request.user.userId, {
+      messageId: params.message_id,
+      content: params.content,
+      topic: params.topic,
+      channelId: params.stream_id,
+      propagateMode: params.propagate_mode,
+      notifyOldThread: params.send_notification_to_old_thread,
+      notifyNewThread: params.send_notification_to_new_thread,
+      ...(prerendered && { prerendered }),
+    }),
+  );
 
 export async function getMessageHistory(request: UserRequest, params: Params<typeof schemas.getMessageHistory>) {
   return { message_history: await request.realm.ask('messages.history', request.user.userId, { messageId: params.message_id, allowEmptyTopicName: params.allow_empty_topic_name }) };

@@ -29,6 +29,26 @@ export function renderAs(state: RealmView, config: Pick<Config, 'externalHost' |
   return renderWith(state, state.compiledLinkifiers(), realmUrl(state.realm, config), renderOptionsOf(user, config), content);
 }
 
+/** A rendering made off the realm's thread (a render worker), of some content as its sender would
+ * have it, and the context version it was made with. */
+export interface Prerendered {
+  /** What was rendered: the content as the client sent it. */
+  content: string;
+  version: number;
+  translateEmoticons: boolean;
+  rendered: RenderedMessage;
+}
+
+/** New content (a message or an edit) rendered as `sender` would have it: a render worker's
+ * rendering if it is of this very content (not cut at the length limit) and was made with the
+ * realm's context and the sender's options as they still are — then it is what rendering here
+ * would give — else rendered here. */
+export function renderFor(state: RealmView, config: Pick<Config, 'externalHost' | 'mode' | 'clock' | 'metrics'>, sender: UserRecord, content: string, made: Prerendered | undefined): RenderedMessage {
+  const valid = made !== undefined && made.content === content && made.version === state.renderVersion && made.translateEmoticons === renderOptionsOf(sender, config).translateEmoticons;
+  config.metrics.rendered(valid ? 'worker' : 'realm');
+  return valid ? made.rendered : renderAs(state, config, sender, content);
+}
+
 /** What rendering reads of a realm, as plain data a worker can hold: `version` is the realm's
  * renderVersion when it was taken (names, groups, channels, linkifiers and URL unchanged since). */
 export interface RenderContext {

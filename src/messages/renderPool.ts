@@ -12,13 +12,6 @@ export type ToWorker =
 
 export type FromWorker = { id: number; rendered: RenderedMessage | null };
 
-/** A rendering made off the realm's thread, and the context version it was made with. */
-export interface Prerendered {
-  version: number;
-  translateEmoticons: boolean;
-  rendered: RenderedMessage;
-}
-
 class PoolWorker {
   /** The context version the worker holds, by realm. */
   readonly versions = new Map<number, number>();

@@ -9,7 +9,7 @@ import { checkContentEdit, checkMove, checkMovedTogether, moveLimit } from '../.
 import { editHistory } from '../../messages/history.js';
 import { withAlertWordFlag } from '../../messages/alertWords.js';
 import { withMentionFlags } from '../../messages/mentions.js';
-import { renderAs, type RenderedMessage } from '../../messages/render.js';
+import { renderFor, type Prerendered, type RenderedMessage } from '../../messages/render.js';
 import { relinkAttachments } from './attachments.js';
 import { flagNames, renderedFields, type MessageRecord } from '../../messages/records.js';
 import { isMeMessage } from '../../messages/view.js';
@@ -30,6 +30,8 @@ export interface EditInput {
   propagateMode: 'change_one' | 'change_later' | 'change_all';
   notifyOldThread: boolean;
   notifyNewThread: boolean;
+  /** The new content as a render worker rendered it (used only if still valid, see renderFor). */
+  prerendered?: Prerendered;
 }
 
 /** The messages a topic or channel move takes along (propagate_mode). */
@@ -80,7 +82,7 @@ function checkEdit(ctx: CommandContext, input: EditInput): EditPlan {
   if (topic !== undefined) checkMovedTogether(messages, moveLimit(ctx.state, editor, 'topic'), ctx.now);
   if (target !== undefined) checkMovedTogether(messages, moveLimit(ctx.state, editor, 'channel'), ctx.now);
   // Rendered with the sender's settings, as Zulip does, whoever edits.
-  const rendered = content === undefined ? undefined : renderAs(ctx.state, ctx.config, ctx.state.users.get(message.senderId) ?? editor, content);
+  const rendered = content === undefined ? undefined : renderFor(ctx.state, ctx.config, ctx.state.users.get(message.senderId) ?? editor, content, input.prerendered);
   return { editor, message, messages, input, ...(source && { source }), ...(target && { target }), ...(topic !== undefined && { topic }), ...(content !== undefined && { content }), ...(rendered && { rendered }) };
 }
 

@@ -9,8 +9,7 @@ import { withMentionFlags } from '../../messages/mentions.js';
 import { matchesNarrow, narrowSearch, resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { searchHighlights, type SearchQuery } from '../../messages/search.js';
 import { contentHas, Flag, flagNames, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
-import { renderAs, type RenderedMessage } from '../../messages/render.js';
-import { userSetting } from '../../users/settings.js';
+import { renderAs, renderFor, type RenderedMessage } from '../../messages/render.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
 import { messageWindow, type Anchor, type ChannelOf } from '../../store/window.js';
 import { hasMuted, Role, type UserRecord } from '../../users/records.js';
@@ -23,7 +22,7 @@ import { queueNotifications } from './notifications.js';
 import { queueServiceDeliveries } from './serviceTriggers.js';
 import { attachWidget } from './submessages.js';
 import { canAccessAll, restrictedAmong, withAccessChanges } from './userAccess.js';
-import type { Prerendered } from '../../messages/renderPool.js';
+import type { Prerendered } from '../../messages/render.js';
 
 /** Zulip's cap on messages per fetch. */
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -205,19 +204,8 @@ export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: P
     if (!canAccessAll(ctx, sender, users)) throw errors.badRequest('You do not have permission to access some of the recipients.');
     participants = [...new Set([sender.id, ...users.map((user) => user.id)])].sort((a, b) => a - b);
   }
-  const made = stillValid(ctx, sender, input, content);
-  ctx.config.metrics.rendered(made ? 'worker' : 'realm');
-  const rendered = made ?? renderAs(ctx.state, ctx.config, sender, content);
+  const rendered = renderFor(ctx.state, ctx.config, sender, content, input.prerendered);
   return { type: input.type, channel, topic, participants, content, rendered };
-}
-
-/** A render worker's rendering, if it is of this very content (not cut at the length limit) and
- * was made with the realm's context and the sender's options as they still are: then it is what
- * rendering here would give. */
-function stillValid(ctx: CommandContext, sender: UserRecord, input: Pick<SendInput, 'content' | 'prerendered'>, content: string): RenderedMessage | undefined {
-  const made = input.prerendered;
-  if (!made || content !== input.content || made.version !== ctx.state.renderVersion) return undefined;
-  return made.translateEmoticons === (userSetting(sender, 'translate_emoticons') === true) ? made.rendered : undefined;
 }
 
 /** Stores a prepared message with every recipient's flags and announces it. A first direct

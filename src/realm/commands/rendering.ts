@@ -5,6 +5,11 @@ import { renderContextOf, renderOptionsOf } from '../../messages/render.js';
 import { instantCommand } from '../context.js';
 
 export const renderingCommands = {
-  'render.version': instantCommand((ctx) => ({ version: ctx.state.renderVersion, options: renderOptionsOf(ctx.user, ctx.config) })),
+  /** An edit renders with its message's sender's settings (Zulip's), a new message with the user's. */
+  'render.version': instantCommand((ctx, input: { messageId?: number }) => {
+    const senderId = input.messageId === undefined ? undefined : ctx.store.messages.get(input.messageId)?.senderId;
+    const sender = (senderId === undefined ? undefined : ctx.state.users.get(senderId)) ?? ctx.user;
+    return { version: ctx.state.renderVersion, options: renderOptionsOf(sender, ctx.config) };
+  }),
   'render.context': instantCommand((ctx) => renderContextOf(ctx.state, ctx.config)),
 };

@@ -1,0 +1,23 @@
+// Rendering new content on a render worker before the realm is asked (POST /messages, and
+// PATCH /messages/{id} with content): only content worth the hop, with the realm's context as it is
+// now; the realm uses the rendering if that context has not moved by the time it writes
+// (renderFor, docs/ARCHITECTURE.md "Threads").
+import type { UserRequest } from '../http/route.js';
+import type { Prerendered } from '../messages/render.js';
+
+/** Content whose rendering costs the realm's thread more than handing it to a worker and back:
+ * code blocks, math, or length (measured: docs/ARCHITECTURE.md, "Threads"). */
+const RENDER_ON_WORKER_CHARS = 1000;
+const worthAWorker = (content: string): boolean => content.length >= RENDER_ON_WORKER_CHARS || /```|~~~|\$\$/.test(content);
+
+/** Asks the realm with the content rendered on a worker when that is worth it (`ask` gets no
+ * rendering otherwise, or when no worker could make one). `messageId`: an edit's message, whose
+ * sender's settings the rendering takes. */
+export async function withPrerendering<T>(request: UserRequest, content: string | undefined, messageId: number | undefined, ask: (prerendered?: Prerendered) => Promise<T>): Promise<T> {
+  const renders = request.renders;
+  if (!renders || content === undefined || !worthAWorker(content)) return ask();
+  const { version, options } = await request.realm.answer('render.version', request.user.userId, { messageId });
+  const context = () => request.realm.answer('render.context', request.user.userId, {});
+  const rendered = await renders.render(request.realm.realm.id, version, context, content, options);
+  return ask(rendered === null ? undefined : { content, version, translateEmoticons: options.translateEmoticons, rendered });
+}
