@@ -36,6 +36,17 @@ export const submessageView = (messageId: number, submessage: SubmessageRecord) 
  * in place of "/me", the server renders the text as it renders every other. */
 export const isMeMessage = (content: string): boolean => content.startsWith('/me ');
 
+/** The fields in which a message's views for the client variants differ: its content as HTML or
+ * Markdown, and the sender's avatar with or without client_gravatar. */
+export function variantFields(state: RealmView, message: MessageRecord, options: Pick<MessageViewOptions, 'applyMarkdown' | 'clientGravatar'>) {
+  return {
+    // As the sender sees their own avatar: client_gravatar applies whatever their e-mail's visibility.
+    avatar_url: avatarUrlFor(state.users.get(message.senderId)!, true, options.clientGravatar),
+    content: options.applyMarkdown ? message.renderedContent : message.content,
+    content_type: options.applyMarkdown ? ('text/html' as const) : ('text/x-markdown' as const),
+  };
+}
+
 export function messageView(state: RealmView, message: MessageRecord, fakeDomain: string, options: MessageViewOptions) {
   const sender = state.users.get(message.senderId)!;
   const channel = message.channelId === null ? undefined : state.channels.get(message.channelId);
@@ -51,11 +62,8 @@ export function messageView(state: RealmView, message: MessageRecord, fakeDomain
     sender_email: apiEmail(sender, fakeDomain),
     sender_full_name: sender.fullName,
     sender_realm_str: state.realm.subdomain,
-    // As the sender sees their own avatar: client_gravatar applies whatever their e-mail's visibility.
-    avatar_url: avatarUrlFor(sender, true, options.clientGravatar),
+    ...variantFields(state, message, options),
     client: message.client,
-    content: options.applyMarkdown ? message.renderedContent : message.content,
-    content_type: options.applyMarkdown ? 'text/html' : 'text/x-markdown',
     display_recipient: displayRecipient,
     recipient_id: message.recipientId,
     ...(channel ? { stream_id: channel.id } : {}),

@@ -10,7 +10,7 @@ import { matchesNarrow, narrowSearch, resolveNarrow, type RawTerm } from '../../
 import { searchHighlights, type SearchQuery } from '../../messages/search.js';
 import { contentHas, Flag, flagNames, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
 import { renderAs, renderFor, type RenderedMessage } from '../../messages/render.js';
-import { messageView, type MessageViewOptions } from '../../messages/view.js';
+import { messageView, variantFields, type MessageViewOptions } from '../../messages/view.js';
 import { messageWindow, type Anchor, type ChannelOf } from '../../store/window.js';
 import { hasMuted, Role, type UserRecord } from '../../users/records.js';
 import { readCommand, type CommandContext, type ReadContext } from '../context.js';
@@ -111,13 +111,17 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, recipients: Re
   // One view and one event per client variant, built on first use (called once per queue).
   type QueueOptions = Omit<MessageViewOptions, 'allowEmptyTopicName'>;
   const variant = (options: QueueOptions): number => (options.applyMarkdown ? 2 : 0) + (options.clientGravatar ? 1 : 0);
+  // The empty topic as it is: queues of clients that do not take it rewrite it at delivery. One
+  // view is built; the other variants differ from it in their variant fields alone.
+  const standard = { applyMarkdown: true, clientGravatar: false };
   const views: ReturnType<typeof messageView>[] = [];
-  // The empty topic as it is: queues of clients that do not take it rewrite it at delivery.
-  const viewFor = (options: QueueOptions) => (views[variant(options)] ??= messageView(ctx.state, message, ctx.fakeEmailDomain, { ...options, allowEmptyTopicName: true }));
+  views[variant(standard)] = messageView(ctx.state, message, ctx.fakeEmailDomain, { ...standard, allowEmptyTopicName: true });
+  const base = views[variant(standard)]!;
+  const viewFor = (options: QueueOptions) => (views[variant(options)] ??= { ...base, ...variantFields(ctx.state, message, options) });
   const emitGroup = (flags: number, names: string[], userIds: number[], extra: Pick<Emitted, 'allPublicStreamsOnly' | 'localEcho'>) => {
     const events: ZulipEvent[] = [];
     const forQueue = (options: QueueOptions): ZulipEvent => (events[variant(options)] ??= { type: 'message', message: viewFor(options), flags: names });
-    ctx.emit(forQueue({ applyMarkdown: true, clientGravatar: false }), userIds, { message: { record: message, flags }, forQueue, ...extra });
+    ctx.emit(forQueue(standard), userIds, { message: { record: message, flags }, forQueue, ...extra });
   };
   // The sender's queues are among the recipients' (one's own message is always delivered).
   for (const [flags, userIds] of byFlags) emitGroup(flags, flagNames(flags), userIds, localEcho && userIds.includes(message.senderId) ? { localEcho } : {});
