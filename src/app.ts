@@ -39,7 +39,7 @@ export const pidFile = (dataDir: string): string => join(dataDir, 'parley.pid');
 export function openStore(config: Config): Store {
   mkdirSync(config.dataDir, { recursive: true });
   // Building the search index of an older data directory takes a while on a large one: told as it goes.
-  return new Store(join(config.dataDir, 'parley.mdb'), (indexed, total) => config.log.info({ indexed, total }, 'indexing messages for search'));
+  return new Store(join(config.dataDir, 'parley.mdb'), { progress: (indexed, total) => config.log.info({ indexed, total }, 'indexing messages for search'), sync: config.storeSync });
 }
 
 /** How long a WebSocket token may wait to be used. */
@@ -85,9 +85,9 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
   // In a cluster the node finds realms and their owners; standalone, the store holds them all.
   const node = config.cluster ? await ClusterNode.start(config.cluster, config, store, queues, realms) : undefined;
   if (node) {
-    if (config.mode === 'development') await node.seedOnce(seedDemoRealm);
+    if (config.mode === 'development') await node.seedOnce((creator) => seedDemoRealm(creator, config.passwordHashCost));
   } else {
-    if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms);
+    if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms, config.passwordHashCost);
     realms.activateScheduled();
   }
   // A cluster gateway has no realm state to render with: it renders where the realm lives.

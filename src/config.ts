@@ -99,6 +99,14 @@ export interface Config {
   deleteTopicBudgetMs: number;
   /** JWT login keys by realm subdomain ('' is the root realm); a realm without one has no JWT login. */
   jwtKeys: Record<string, JwtKey>;
+  /** Each commit is flushed to disk (fsync) before it is acknowledged; false only outside
+   * production (the tests: a crashed process still loses nothing, a crashed machine may). */
+  storeSync: boolean;
+  /** scrypt's cost for new password hashes, as log2 of its N; a hash records its own, so a
+   * changed cost still verifies older ones. Below the default only outside production (the tests). */
+  passwordHashCost: number;
+  /** A stopping server closes its connections once no request has arrived for this long. */
+  shutdownQuietMs: number;
   /** The server's clock (the system's; tests start servers with a clock of their own). */
   clock: Clock;
   /** Unset: the server offers no mobile push. */
@@ -156,6 +164,22 @@ function boolSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean): b
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw new Error(`${name} must be true or false, got '${raw}'`);
+}
+
+/** scrypt's N of 2^14, the cost every hash had before PARLEY_PASSWORD_HASH_COST. */
+export const DEFAULT_PASSWORD_HASH_COST = 14;
+
+function passwordHashCostSetting(env: NodeJS.ProcessEnv): number {
+  const cost = intSetting(env, 'PARLEY_PASSWORD_HASH_COST', DEFAULT_PASSWORD_HASH_COST);
+  if (cost < 4 || cost > 17) throw new Error(`PARLEY_PASSWORD_HASH_COST must be between 4 and 17, got '${cost}'`);
+  return cost;
+}
+
+/** What a production server refuses: the settings that trade durability or security for speed. */
+function checkProduction(config: Config): void {
+  if (config.mode !== 'production') return;
+  if (!config.storeSync) throw new Error('PARLEY_STORE_SYNC=false is refused in production mode');
+  if (config.passwordHashCost < DEFAULT_PASSWORD_HASH_COST) throw new Error(`PARLEY_PASSWORD_HASH_COST below ${DEFAULT_PASSWORD_HASH_COST} is refused in production mode`);
 }
 
 function jwtKeysSetting(raw: string | undefined): Record<string, JwtKey> {
@@ -244,7 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`PARLEY_MODE must be development or production, got '${mode}'`);
   }
   const port = intSetting(env, 'PARLEY_PORT', 9991);
-  return {
+  const config: Config = {
     host: env.PARLEY_HOST || '127.0.0.1',
     port,
     dataDir: env.PARLEY_DATA_DIR || './data',
@@ -258,6 +282,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     socketMaxBackpressureBytes: intSetting(env, 'PARLEY_SOCKET_MAX_BACKPRESSURE_BYTES', 1024 * 1024),
     jwtKeys: jwtKeysSetting(env.PARLEY_JWT_AUTH_KEYS),
     deleteTopicBudgetMs: intSetting(env, 'PARLEY_DELETE_TOPIC_BUDGET_MS', 30_000),
+    storeSync: boolSetting(env, 'PARLEY_STORE_SYNC', true),
+    passwordHashCost: passwordHashCostSetting(env),
+    shutdownQuietMs: intSetting(env, 'PARLEY_SHUTDOWN_QUIET_MS', 50),
     clock: systemClock,
     pushRelay: env.PARLEY_PUSH_RELAY_URL
       ? { url: env.PARLEY_PUSH_RELAY_URL.replace(/\/+$/, ''), credentials: env.PARLEY_PUSH_RELAY_CREDENTIALS ?? '', timeoutMs: intSetting(env, 'PARLEY_PUSH_RELAY_TIMEOUT_MS', 10_000) }
@@ -280,4 +307,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: new Metrics(),
     metricsListen: env.PARLEY_METRICS_PORT ? { host: env.PARLEY_METRICS_HOST || '127.0.0.1', port: intSetting(env, 'PARLEY_METRICS_PORT', 0) } : null,
   };
+  checkProduction(config);
+  return config;
 }

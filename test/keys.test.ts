@@ -1,12 +1,13 @@
 // Fetching API keys without Basic auth: with a password (rate limited) and with a JWT
 // (spec endpoint 8), for HS256 and RS256 keys.
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, scryptSync } from 'node:crypto';
 import { SignJWT, importPKCS8 } from 'jose';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertMatchesComponent, assertMatchesReference, specUserFields } from './helpers/reference.js';
 import { DEMO_PASSWORD } from '../src/seed/demo.js';
 import { hashNewPassword } from '../src/users/password.js';
+import { Role } from '../src/users/records.js';
 import { rejects } from './helpers/assert.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -63,8 +64,28 @@ keys('a development server takes any password up to 100 characters, as Zulip\'s 
 });
 
 keys('a production server requires 6 to 100 characters (Zulip: "The password is too weak.")', async () => {
-  for (const password of ['short', 'x'.repeat(101)]) await rejects(() => hashNewPassword(password, 'production'), /The password is too weak/);
-  assert.match(await hashNewPassword('long enough', 'production'), /^scrypt\$/);
+  const production = { mode: 'production', passwordHashCost: 4 } as const;
+  for (const password of ['short', 'x'.repeat(101)]) await rejects(() => hashNewPassword(password, production), /The password is too weak/);
+  assert.match(await hashNewPassword('long enough', production), /^scrypt\$/);
+});
+
+keys('a hash keeps its own cost: after a restart with another PARLEY_PASSWORD_HASH_COST, and in the first format (scrypt$salt$hash at 2^14), passwords still log in', async () => {
+  const first = await startTestServer({ passwordHashCost: 5 });
+  await (await first.as('iago@zulip.com')).post('/users', { email: 'cost@zulip.com', full_name: 'Cost Five', password: 'made at five' });
+  const salt = randomBytes(16);
+  const firstFormat = `scrypt$${salt.toString('base64')}$${scryptSync('made long ago', salt, 32, { N: 2 ** 14, r: 8, p: 1 }).toString('base64')}`;
+  await first.parley.realms.forHost('')!.ask('users.create', null, { email: 'old@zulip.com', fullName: 'Old Hash', role: Role.member, passwordHash: firstFormat, timezone: 'UTC' });
+  await first.parley.close();
+  const again = await startTestServer({ dataDir: first.config.dataDir, passwordHashCost: 6 });
+  try {
+    for (const [username, password] of [['cost@zulip.com', 'made at five'], ['old@zulip.com', 'made long ago']]) {
+      const ok = await again.anonymous.post('/fetch_api_key', { username, password });
+      assert.is(ok.status, 200, `${username}: ${JSON.stringify(ok.body)}`);
+      assert.is((await again.anonymous.post('/fetch_api_key', { username, password: `not ${password}` })).status, 401);
+    }
+  } finally {
+    await again.stop();
+  }
 });
 
 keys('after 5 failed attempts a username is locked out (429, Retry-After), others are not', async ({ server }) => {

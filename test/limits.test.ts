@@ -214,7 +214,8 @@ process_('a second server on a port in use fails to start instead of sharing the
 });
 
 process_('shutdown: requests in flight are answered, new ones on open connections get 503, then every connection closes', async () => {
-  const server = await startTestServer();
+  // The production default's quiet time, which the test helpers set to none.
+  const server = await startTestServer({ shutdownQuietMs: 50 });
   const hamlet = await server.as('hamlet@zulip.com');
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const get = (path: string) =>

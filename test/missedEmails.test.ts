@@ -3,6 +3,7 @@
 // server (loopback), grouped by conversation, from PARLEY_EMAIL_FROM, with a working one-click
 // unsubscribe link; read messages are left out, the settings and the realm's policy are honoured,
 // and a pending batch survives a restart. Invitations by e-mail go through the same transport.
+// That one e-mail tells of at most 500 messages is in the fault tier (test/faults/missedEmailBatch.fault.ts).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ApiClient } from './helpers/client.js';
@@ -198,18 +199,6 @@ emails('the batching period is the user\'s setting, which register reports', asy
   await afterPeriod(context, 300_000);
   assert.is(smtp.to('othello@zulip.com').length, 1);
   await othello.patch('/settings', { email_notifications_batching_period_seconds: 120 });
-});
-
-emails('one e-mail tells of at most 500 messages', async (context) => {
-  const { server, smtp } = context;
-  const hamlet = await server.as('hamlet@zulip.com');
-  const desdemonaId = await idOf(await server.as('desdemona@zulip.com'));
-  for (let i = 1; i <= 502; i++) await send(hamlet, { type: 'direct', to: JSON.stringify([desdemonaId]), content: `note ${i}` });
-  await afterPeriod(context);
-  const text = smtp.to('desdemona@zulip.com').at(-1)!.parsed.text ?? '';
-  assert.is(text.match(/King Hamlet: note \d+/g)?.length, 500);
-  assert.match(text, /King Hamlet: note 500\n/);
-  assert.not.match(text, /note 501/);
 });
 
 emails('an SMTP server that refuses is tried again later; the e-mail goes out once', async (context) => {

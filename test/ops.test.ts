@@ -194,4 +194,13 @@ ops('a log level or format the server does not know stops the start with a clear
   assert.throws(() => loadConfig({ PARLEY_METRICS_PORT: 'nine' }), /PARLEY_METRICS_PORT must be a non-negative integer/);
 });
 
+ops('a production server refuses the settings that trade durability or password strength for speed', () => {
+  assert.throws(() => loadConfig({ PARLEY_MODE: 'production', PARLEY_STORE_SYNC: 'false' }), /PARLEY_STORE_SYNC=false is refused in production mode/);
+  assert.throws(() => loadConfig({ PARLEY_MODE: 'production', PARLEY_PASSWORD_HASH_COST: '13' }), /PARLEY_PASSWORD_HASH_COST below 14 is refused in production mode/);
+  assert.throws(() => loadConfig({ PARLEY_PASSWORD_HASH_COST: '3' }), /PARLEY_PASSWORD_HASH_COST must be between 4 and 17, got '3'/);
+  const production = loadConfig({ PARLEY_MODE: 'production', PARLEY_PASSWORD_HASH_COST: '15' });
+  assert.equal([production.storeSync, production.passwordHashCost, production.shutdownQuietMs], [true, 15, 50]);
+  assert.equal([loadConfig({}).storeSync, loadConfig({}).passwordHashCost], [true, 14], 'the defaults');
+});
+
 ops.run();

@@ -1,20 +1,14 @@
 // Full-text search through GET /messages: stemming, stop words, phrases, the last word as a prefix,
 // other narrow operators, the reader's access, edits, moves and deletions seen at once, Zulip's
-// highlights, live queues narrowed by a search, and the index built for an older data directory
-// at start and by the management CLI.
-import { Writable } from 'node:stream';
-import { open } from 'lmdb';
-import { join } from 'node:path';
-import { rmSync } from 'node:fs';
+// highlights and live queues narrowed by a search. The index built for an older data directory at
+// start and by the management CLI (a process of its own) is in the fault tier,
+// test/faults/searchMigration.fault.ts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ApiClient } from './helpers/client.js';
 import { register, type Event } from './helpers/events.js';
-import { runManage } from './helpers/process.js';
 import { assertMatchesReference } from './helpers/reference.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { createLogger } from '../src/ops/log.js';
-import { STORE_FORMAT } from '../src/store/store.js';
 
 const search = suite<{ server: TestServer }>('full-text search');
 
@@ -154,56 +148,6 @@ search('a queue narrowed by a search gets only matching messages; matches_narrow
   const checked = await hamlet.get('/messages/matches_narrow', { msg_ids: JSON.stringify([match]), narrow: JSON.stringify([['search', 'narwhal']]) });
   assertMatchesReference('GET /messages/matches_narrow', checked.body);
   assert.equal(checked.body.messages, { [match]: { match_content: '<p>two <span class="highlight">narwhals</span></p>', match_subject: 'sea' } });
-});
-
-/** A server on a data directory kept across restarts, logging as JSON into `lines`. */
-async function serverOn(dataDir: string, lines: Record<string, unknown>[]): Promise<TestServer> {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter((text) => text !== '')) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return startTestServer({ dataDir, log: createLogger({ level: 'info', format: 'json' }, sink) });
-}
-
-/** Takes the search index out of a stopped server's data directory, as a format it predates. */
-async function withoutIndex(dataDir: string, format: number | undefined): Promise<void> {
-  const env = open({ path: join(dataDir, 'parley.mdb'), maxDbs: 64 });
-  for (const name of ['searchChunks', 'searchWords']) await env.openDB({ name }).clearAsync();
-  const meta = env.openDB({ name: 'meta' });
-  if (format === undefined) await meta.remove('storeFormat');
-  else await meta.put('storeFormat', format);
-  await env.close();
-}
-
-search('an older data directory is indexed at start, with progress in the log; the CLI rebuilds the index', async ({ server }) => {
-  const lines: Record<string, unknown>[] = [];
-  const first = await serverOn(server.config.dataDir + '-restart', lines);
-  const dataDir = first.config.dataDir;
-  const hamlet = await first.as('hamlet@zulip.com');
-  const id = await send(hamlet, 'Verona', 'archive', 'gazelle migration');
-  await first.parley.close();
-
-  await withoutIndex(dataDir, 2);
-  let again = await serverOn(dataDir, lines);
-  assert.equal(await words(await again.as('hamlet@zulip.com'), 'gazelle'), [id]);
-  const progress = lines.filter((line) => line.msg === 'indexing messages for search');
-  assert.ok(progress.length > 0 && progress.at(-1)!.indexed === progress.at(-1)!.total, JSON.stringify(progress));
-  assert.ok(lines.some((line) => line.msg === 'data directory migrated to the current format' && line.from === 2 && line.to === STORE_FORMAT));
-  await again.parley.close();
-
-  // A current directory whose index was lost: the CLI builds it anew.
-  await withoutIndex(dataDir, STORE_FORMAT);
-  const rebuilt = runManage(['rebuild-search-index'], { PARLEY_DATA_DIR: dataDir, PARLEY_LOG_LEVEL: 'warn' });
-  assert.is(rebuilt.status, 0, rebuilt.stderr);
-  const indexed = (JSON.parse(rebuilt.stdout.trim().split('\n').at(-1)!) as { indexed: number }).indexed;
-  assert.ok(indexed >= 5, rebuilt.stdout);
-  assert.match(rebuilt.stderr, new RegExp(`indexed ${indexed} of ${indexed} messages`));
-  again = await serverOn(dataDir, lines);
-  assert.equal(await words(await again.as('hamlet@zulip.com'), 'gazelle'), [id]);
-  await again.parley.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 search.run();

@@ -9,12 +9,11 @@ import { parseSearch } from '../src/messages/search.js';
 import { changeCodec, type Change } from '../src/store/changes.js';
 import { CHUNK_SPACING, startsChunk } from '../src/store/postingLists.js';
 import { realmDigest } from '../src/store/realmData.js';
-import { Store } from '../src/store/store.js';
-import { message, removeStores, tempStorePath } from './helpers/stores.js';
+import { message, removeStores, tempStorePath, testStore } from './helpers/stores.js';
 
 test('a data directory from before the chunks (a posting a row) is indexed anew at open; the old rows go', async () => {
   const path = tempStorePath();
-  const store = new Store(path);
+  const store = testStore(path);
   await store.write(() => {
     store.saveMessage(message(20, 'walrus'));
     store.saveMessage(message(21, 'narwhal walrus'));
@@ -28,7 +27,7 @@ test('a data directory from before the chunks (a posting a row) is indexed anew 
   await env.openDB({ name: 'meta' }).put('storeFormat', 6);
   await env.close();
 
-  const reopened = new Store(path);
+  const reopened = testStore(path);
   assert.is(reopened.migratedFrom, 6);
   assert.equal([...reopened.search.matches(1, parseSearch('walrus'), 0, false)], [20, 21]);
   assert.equal([...reopened.search.matches(1, parseSearch('narwhal'), 0, false)], [21]);
@@ -39,7 +38,7 @@ test('a data directory from before the chunks (a posting a row) is indexed anew 
 
 test('a change set from before the chunks (a snapshot or log naming searchPostings) is applied to them', async () => {
   const path = tempStorePath();
-  const store = new Store(path);
+  const store = testStore(path);
   const posting = (id: number, word: string, put: boolean): Change => (put ? ['searchPostings', [1, word, id], changeCodec.pack(true)] : ['searchPostings', [1, word, id]]);
   await store.applyChanges([posting(30, 'orca', true), posting(31, 'orca', true), posting(31, 'beluga', true)]);
   assert.equal([...store.search.matches(1, parseSearch('orca'), 0, false)], [30, 31]);
@@ -52,8 +51,8 @@ test('a change set from before the chunks (a snapshot or log naming searchPostin
 
 test('a copy that replayed postings from before the chunks, deletions among them, agrees with one indexed anew, through the change sets that follow', async () => {
   const [writerPath, copyPath] = [tempStorePath(), tempStorePath()];
-  const writer = new Store(writerPath);
-  const copy = new Store(copyPath);
+  const writer = testStore(writerPath);
+  const copy = testStore(copyPath);
   const ids = Array.from({ length: 3 * CHUNK_SPACING }, (_, index) => index + 1);
   await writer.write(() => {
     for (const id of ids) writer.saveMessage(message(id, 'orca'));

@@ -12,11 +12,11 @@ import { LOG_RECORDS } from '../src/store/conversationLog.js';
 import { FOLD_RECORDS, FOLD_ROWS } from '../src/store/flagJournal.js';
 import { MAX_ENTRIES, RowChanges } from '../src/store/userMessages.js';
 import { parseSearch } from '../src/messages/search.js';
-import { message, random, refused, removeStores, replicate, tempStorePath } from './helpers/stores.js';
+import { message, random, refused, removeStores, replicate, tempStorePath, testStore } from './helpers/stores.js';
 
 test("flag marks go to the user's journal: read back after restarts, folded by other writes and past its rows bound, compacted past its records bound, taken back with a failed write", async () => {
   const path = tempStorePath();
-  let store = new Store(path);
+  let store = testStore(path);
   const next = random(11);
   const journalRecords = () => store.tables.get('userFlagOps')!.getKeysCount();
   // userId → messageId → [flags, recipientId]
@@ -39,7 +39,7 @@ test("flag marks go to the user's journal: read back after restarts, folded by o
    * ranges before the merged rows. */
   const checkAfterRestart = async (when: string) => {
     await store.close();
-    store = new Store(path);
+    store = testStore(path);
     for (const userId of [1, 2]) {
       for (const [id, [flags, recipientId]] of model.get(userId)!) if (id % 7 === 0) assert.is(store.userMessages.get(userId, recipientId, id), flags, `${when}: user ${userId}'s flags on ${id}, read alone`);
       for (const recipientId of [10, 11, 12, 13]) {
@@ -173,8 +173,8 @@ test("flag marks go to the user's journal: read back after restarts, folded by o
 
 test("a message's rows go to its conversation's log: read back after restarts, folded past its bound and by other changes, taken back with a failed write, copied by change sets", async () => {
   const [path, copyPath] = [tempStorePath(), tempStorePath()];
-  let store = new Store(path);
-  let copy = new Store(copyPath);
+  let store = testStore(path);
+  let copy = testStore(copyPath);
   const next = random(23);
   const logRecords = (recipientId: number) => store.tables.get('userMessageLog')!.getKeysCount({ start: [recipientId], end: [recipientId + 1] });
   // userId → messageId → [flags, recipientId]; users 1-6 in conversation 10, 4-8 in 11
@@ -209,7 +209,7 @@ test("a message's rows go to its conversation's log: read back after restarts, f
   };
   const restart = async (when: string) => {
     await Promise.all([store.close(), copy.close()]);
-    [store, copy] = [new Store(path), new Store(copyPath)];
+    [store, copy] = [testStore(path), testStore(copyPath)];
     check(when);
   };
   // The first message gives each member a chunk; the next ones go to the log.
@@ -264,7 +264,7 @@ test("a message's rows go to its conversation's log: read back after restarts, f
 
 test('a fold writes only the chunks whose flags it changes: marks that undo each other write none', async () => {
   const path = tempStorePath();
-  const store = new Store(path);
+  const store = testStore(path);
   await store.write(() => {
     for (let id = 1; id <= MAX_ENTRIES * 6; id++) store.userMessages.appendMessage(10, id, [1], [0]);
   });
@@ -280,7 +280,7 @@ test('a fold writes only the chunks whose flags it changes: marks that undo each
   assert.equal([...written].sort(), ['["userMessageRows",[1,10,1]]', `["userMessageRows",[1,10,${MAX_ENTRIES * 2 + 1}]]`], 'the chunks written');
   assert.is(store.tables.get('userFlagOps')!.getKeysCount(), 0, 'the journal was folded');
   await store.close();
-  const reopened = new Store(path);
+  const reopened = testStore(path);
   const flagsOf = new Map([...reopened.userMessages.conversationRange(1, 10, 0)]);
   assert.equal([flagsOf.get(5), flagsOf.get(7), flagsOf.get(MAX_ENTRIES * 3), flagsOf.get(8)], [1, 5, 1, 0]);
   await reopened.close();
@@ -289,8 +289,8 @@ test('a fold writes only the chunks whose flags it changes: marks that undo each
 
 test('a copy kept by change sets reads flag marks and folds as the writer does: each change set drops what it held of them', async () => {
   const [writerPath, copyPath] = [tempStorePath(), tempStorePath()];
-  const writer = new Store(writerPath);
-  const copy = new Store(copyPath);
+  const writer = testStore(writerPath);
+  const copy = testStore(copyPath);
   await replicate(writer, copy, () => {
     for (let id = 1; id <= 600; id++) writer.userMessages.appendMessage(10 + (id % 2), id, [1], [0]);
   });
@@ -312,7 +312,7 @@ test('a copy kept by change sets reads flag marks and folds as the writer does: 
 
 test('a write rolled back leaves the rows and topics in memory as committed; other users keep theirs', async () => {
   const path = tempStorePath();
-  const store = new Store(path);
+  const store = testStore(path);
   await store.write(() => {
     for (let id = 1; id <= 10; id++) {
       store.userMessages.appendMessage(10, id, [1], [0]);
@@ -349,11 +349,11 @@ test('a write rolled back leaves the rows and topics in memory as committed; oth
 
 test("a write whose function returns a put's promise commits it (presence, a cluster's log position)", async () => {
   const path = tempStorePath();
-  const store = new Store(path);
+  const store = testStore(path);
   const snapshot = { lastUpdateId: 7, users: [] };
   await store.savePresence(3, snapshot);
   await store.close();
-  const reopened = new Store(path);
+  const reopened = testStore(path);
   assert.equal(reopened.savedPresence(3), snapshot);
   await reopened.close();
   removeStores(path);
@@ -361,7 +361,7 @@ test("a write whose function returns a put's promise commits it (presence, a clu
 
 test("appending new messages fills a conversation's last chunk, then starts the next", async () => {
   const path = tempStorePath();
-  const store = new Store(path);
+  const store = testStore(path);
   const appended: [number, number][] = [];
   await store.write(() => {
     for (let id = 1; id <= MAX_ENTRIES * 2 + 5; id++) {
@@ -393,7 +393,7 @@ test('a data directory with one row per user and message is migrated to conversa
   });
   await env.close();
 
-  const store = new Store(path);
+  const store = testStore(path);
   assert.is([...store.userMessages.range(4, 0)].length, 1500);
   assert.is([...store.userMessages.conversationRange(4, 20, 0)].length, 750);
   assert.is(store.userMessages.get(4, recipientOf(999), 999), 1);
@@ -401,7 +401,7 @@ test('a data directory with one row per user and message is migrated to conversa
   assert.equal([...store.userMessages.range(5, 0)], [[700, 2 | 1024, 20]]);
   await store.close();
 
-  const reopened = new Store(path);
+  const reopened = testStore(path);
   assert.is([...reopened.userMessages.range(4, 0)].length, 1500, 'migrated once; nothing lost on the next open');
   await reopened.close();
   removeStores(path);
@@ -409,7 +409,7 @@ test('a data directory with one row per user and message is migrated to conversa
 
 test('a rolled-back write leaves nothing of its own behind in memory (headers, chunk directory)', async () => {
   const path = tempStorePath();
-  const store = new Store(path);
+  const store = testStore(path);
   const message = { id: 7, realmId: 1, senderId: 2, recipientId: 3, type: 'stream' as const, channelId: 4, topic: 'committed', participants: [], content: 'x', renderedContent: '<p>x</p>', timestamp: 0, client: 'test' };
   await store.write(() => store.saveMessage(message));
   assert.is(store.messageHeader(7)?.topic, 'committed');
@@ -440,7 +440,7 @@ test('a rolled-back write leaves nothing of its own behind in memory (headers, c
 
 test('writes of one batch: rows appended by a failing write are taken back, the others kept and seen by later writes', async () => {
   const path = tempStorePath();
-  const store = new Store(path);
+  const store = testStore(path);
   await store.write(() => store.userMessages.appendMessage(3, 1, [1], [0]));
   // Started in the same turn, these share a transaction (group commit).
   const outcomes = await Promise.allSettled([
@@ -470,7 +470,7 @@ test('writes of one batch: rows appended by a failing write are taken back, the 
   assert.equal([...store.search.matches(1, parseSearch('zebr'), 0, false)], [13]);
   await store.close();
   // Reopened: what was committed is on disk.
-  const reopened = new Store(path);
+  const reopened = testStore(path);
   assert.equal([...reopened.userMessages.conversationRange(2, 3, 0)], [[10, 1], [12, 3]]);
   await reopened.close();
   removeStores(path);
@@ -478,7 +478,7 @@ test('writes of one batch: rows appended by a failing write are taken back, the 
 
 test("search postings wait for the batch's end; a failing write that put its predecessors' (a search within it) is rolled back alone", async () => {
   const path = tempStorePath();
-  const store = new Store(path);
+  const store = testStore(path);
   const found = (word: string) => [...store.search.matches(1, parseSearch(word), 0, false)];
   const outcomes = await Promise.allSettled([
     store.write(() => store.search.add(message(20, 'walrus'))),
@@ -496,7 +496,7 @@ test("search postings wait for the batch's end; a failing write that put its pre
   assert.equal(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'fulfilled']);
   assert.equal((outcomes[2] as PromiseFulfilledResult<unknown>).value, [20]);
   await store.close();
-  const reopened = new Store(path);
+  const reopened = testStore(path);
   assert.equal([...reopened.search.matches(1, parseSearch('walrus'), 0, false)], [20]);
   assert.equal([...reopened.search.matches(1, parseSearch('narwhal'), 0, false)], [22]);
   await reopened.close();
@@ -505,13 +505,13 @@ test("search postings wait for the batch's end; a failing write that put its pre
 
 test("a failing write that moved a conversation's tail: the batch's other appends are kept, read back from the chunks and the tails", async () => {
   const path = tempStorePath();
-  const setup = new Store(path);
+  const setup = testStore(path);
   // A conversation whose last chunk is stored whole under its own key, as format 3 stored it.
   const chunk = Buffer.alloc(6);
   chunk.writeUInt32LE(1, 0);
   await setup.write(() => setup.tables.get('userMessageRows')!.put([1, 3, 1], chunk));
   await setup.close();
-  const store = new Store(path);
+  const store = testStore(path);
   const outcomes = await Promise.allSettled([
     store.write(() => store.userMessages.appendMessage(3, 10, [1], [1])),
     store.write(() => {
@@ -525,7 +525,7 @@ test("a failing write that moved a conversation's tail: the batch's other append
   const expected = [[1, 0], [10, 1], [12, 3]];
   assert.equal([...store.userMessages.conversationRange(1, 3, 0)], expected);
   await store.close();
-  const reopened = new Store(path);
+  const reopened = testStore(path);
   assert.equal([...reopened.userMessages.conversationRange(1, 3, 0)], expected);
   assert.equal([...reopened.userMessages.range(1, 0)].map(([id, flags]) => [id, flags]), expected);
   await reopened.close();
@@ -534,7 +534,7 @@ test("a failing write that moved a conversation's tail: the batch's other append
 
 test("after a restart, a user's newest row is read from each conversation's end: a tail, or a chunk stored whole (format 3)", async () => {
   const path = tempStorePath();
-  const setup = new Store(path);
+  const setup = testStore(path);
   const chunk = (ids: number[]) => {
     const bytes = Buffer.alloc(ids.length * 6);
     ids.forEach((id, index) => bytes.writeUInt32LE(id, index * 6));
@@ -549,7 +549,7 @@ test("after a restart, a user's newest row is read from each conversation's end:
     for (const id of [10, 12]) setup.userMessages.appendMessage(4, id, [2], [0]);
   });
   await setup.close();
-  const store = new Store(path);
+  const store = testStore(path);
   assert.equal([store.userMessages.newest(1), store.userMessages.newest(2), store.userMessages.newest(3)], [9, 12, -1]);
   await store.close();
   removeStores(path);
@@ -557,7 +557,7 @@ test("after a restart, a user's newest row is read from each conversation's end:
 
 test('writes to a closed store are refused, each of them (none waits for a transaction that never comes)', async () => {
   const path = tempStorePath();
-  const store = new Store(path);
+  const store = testStore(path);
   await store.close();
   const outcomes = await Promise.allSettled([store.write(() => 1), store.write(() => 2)]);
   assert.equal(
@@ -579,7 +579,7 @@ test('the sender index: kept by saves and removals, built once at open for older
     messages.put(3, record(3, 5));
   });
   await env.close();
-  const store = new Store(path);
+  const store = testStore(path);
   assert.equal([...store.sentBy(5)], [1, 3]);
   await store.write(() => {
     store.removeMessage({ ...record(1, 5), type: 'private' as const });
@@ -601,7 +601,7 @@ test('a data directory without the topic index gets it built from the channel in
     channelMessages.put([3, 12], 'plans');
   });
   await env.close();
-  const store = new Store(path);
+  const store = testStore(path);
   assert.equal([...store.topicRange(3, 'plans', 0)], [[10, 'Plans'], [12, 'plans']]);
   assert.equal([...store.topicRange(3, 'plans', 11, true)], [[10, 'Plans']]);
   assert.ok(store.topicHasMessages(3, 'other'));
@@ -613,7 +613,7 @@ test('a data directory without the topic index gets it built from the channel in
 test("rows given from a channel's history before their holders were recorded: traced once at open, stale ones dropped", async () => {
   const path = tempStorePath();
   const message = (id: number) => ({ id, realmId: 1, senderId: 8, recipientId: 30, type: 'stream' as const, channelId: 3, topic: 't', participants: [], content: 'x', renderedContent: '<p>x</p>', timestamp: 0, client: 'test' });
-  const store = new Store(path);
+  const store = testStore(path);
   await store.write(() => {
     store.saveMessage(message(100));
     // User 7 never subscribed to channel 3 (conversation 30): a row for message 100, and one for
@@ -635,7 +635,7 @@ test("rows given from a channel's history before their holders were recorded: tr
   });
   await env.close();
 
-  const traced = new Store(path);
+  const traced = testStore(path);
   assert.equal(traced.historicalHoldersOf(1, 30), [7], 'the user who never subscribed is recorded; the subscriber is not');
   assert.equal([...traced.userMessages.conversationRange(7, 30, 0)], [[100, 1 | 2 | 1024]], "the deleted message's row is gone, the other kept");
   assert.equal([...traced.userMessages.conversationRange(8, 30, 0)], [[100, 1]]);
@@ -645,7 +645,7 @@ test("rows given from a channel's history before their holders were recorded: tr
 
 test('the data format: recorded in a new directory, brought up from format 1, and a newer one refused untouched', async () => {
   const fresh = tempStorePath();
-  const store = new Store(fresh);
+  const store = testStore(fresh);
   assert.is(store.migratedFrom, null);
   assert.is(store.format, STORE_FORMAT);
   await store.close();
@@ -655,7 +655,7 @@ test('the data format: recorded in a new directory, brought up from format 1, an
   let env = open({ path: old, maxDbs: 64 });
   await env.openDB({ name: 'realms' }).put(1, { id: 1, subdomain: '', name: 'Old' });
   await env.close();
-  const migrated = new Store(old);
+  const migrated = testStore(old);
   assert.is(migrated.migratedFrom, 1);
   assert.is(migrated.format, STORE_FORMAT);
   await migrated.close();
@@ -664,7 +664,7 @@ test('the data format: recorded in a new directory, brought up from format 1, an
   env = open({ path: fresh, maxDbs: 64 });
   await env.openDB({ name: 'meta' }).put('storeFormat', STORE_FORMAT + 1);
   await env.close();
-  assert.throws(() => new Store(fresh), (error: unknown) => error instanceof StoreFormatError && error.message.includes(`data format ${STORE_FORMAT + 1}, written by a newer Parley; this version reads formats up to ${STORE_FORMAT}`));
+  assert.throws(() => testStore(fresh), (error: unknown) => error instanceof StoreFormatError && error.message.includes(`data format ${STORE_FORMAT + 1}, written by a newer Parley; this version reads formats up to ${STORE_FORMAT}`));
   env = open({ path: fresh, maxDbs: 64 });
   assert.is(env.openDB({ name: 'meta' }).get('storeFormat'), STORE_FORMAT + 1, 'left as it was');
   await env.close();

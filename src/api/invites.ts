@@ -106,7 +106,7 @@ export async function join(request: PublicRequest, params: Params<typeof schemas
     return refusal(error);
   }
   try {
-    const passwordHash = await hashNewPassword(params.password, request.config.mode);
+    const passwordHash = await hashNewPassword(params.password, request.config);
     const { email } = await request.realm.ask('invites.join', null, { key: params.key, user: { email: params.email.trim(), fullName: params.full_name, passwordHash } });
     return page(`Welcome to ${realmName}`, `<p>Your account <strong>${escapeText(email)}</strong> is ready. Sign in with this e-mail address and your password in any Zulip app, at this server's address.</p>`);
   } catch (error) {

@@ -18,7 +18,7 @@ export async function regenerateOwnApiKey(request: UserRequest) {
 }
 
 export async function createUser(request: UserRequest, params: Params<typeof schemas.createUser>) {
-  const passwordHash = await hashNewPassword(params.password, request.config.mode);
+  const passwordHash = await hashNewPassword(params.password, request.config);
   const { userId } = await request.realm.ask('users.create', request.user.userId, {
     email: params.email,
     fullName: params.full_name,

@@ -1,9 +1,12 @@
 // Bundles the web client (src/web) into build/web with esbuild: run by `npm run build` after tsc.
 // Each page's script and style get content-hashed names under build/web/static, and its HTML
 // (build/web/<page>.html) names them; the server serves them all (src/http/webAssets.ts).
+// `npm run build` runs on every `npm test`: when no file the last bundle was made from has changed
+// (build/web/inputs.json records each one's hash), the bundle is left as it is.
+import { createHash } from 'node:crypto';
 import { build, type Metafile } from 'esbuild';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WEB_DIR, type WebPage } from '../http/webAssets.js';
 
@@ -39,6 +42,26 @@ ${files.style ? `<link rel="stylesheet" href="/static/${files.style}">\n` : ''}<
 </html>
 `;
 
+const inputsFile = join(WEB_DIR, 'inputs.json');
+
+/** Each file a bundle depends on, by path from the root, with its content's hash: the sources
+ * esbuild read, this script (its options and pages) and the lockfile (esbuild's and the
+ * packages' versions). A new file can only change the bundle through an import, an edit of one of these. */
+function hashesOf(inputs: string[]): Record<string, string> {
+  const files = [...inputs, relative(root, fileURLToPath(import.meta.url)), 'package-lock.json'];
+  return Object.fromEntries(files.map((file) => [file, existsSync(join(root, file)) ? createHash('sha256').update(readFileSync(join(root, file))).digest('hex') : 'missing']));
+}
+
+function unchanged(): boolean {
+  if (!existsSync(inputsFile) || !Object.keys(pages).every((name) => existsSync(join(WEB_DIR, `${name}.html`)))) return false;
+  const recorded = JSON.parse(readFileSync(inputsFile, 'utf8')) as Record<string, string>;
+  const now = hashesOf(Object.keys(recorded));
+  return Object.entries(recorded).every(([file, hash]) => now[file] === hash);
+}
+
+if (unchanged()) process.exit(0);
+// Names carry content hashes: the last bundle's files go, or the server would serve them all.
+rmSync(WEB_DIR, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
   entryPoints: Object.fromEntries(Object.entries(pages).map(([name, page]) => [name === 'index' ? 'app' : name, page.entry])),
@@ -57,3 +80,4 @@ const result = await build({
 });
 mkdirSync(WEB_DIR, { recursive: true });
 for (const [name, page] of Object.entries(pages)) writeFileSync(join(WEB_DIR, `${name}.html`), html(page.title, outputsOf(result.metafile, page.entry)));
+writeFileSync(inputsFile, JSON.stringify(hashesOf(Object.keys(result.metafile.inputs))));

@@ -142,7 +142,7 @@ async function main(argv: string[]): Promise<void> {
     if (!realm) throw new UsageError(`no realm '${values.realm ?? '(default)'}'`);
     return realm;
   };
-  const passwordHash = values.password === undefined ? null : await hashNewPassword(values.password, config.mode);
+  const passwordHash = values.password === undefined ? null : await hashNewPassword(values.password, config);
   try {
     switch (command) {
       case 'create-realm': {

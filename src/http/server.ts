@@ -40,9 +40,8 @@ interface RequestHead {
   headers?: Map<string, string>;
 }
 
-/** A stopping server closes its connections once no request has arrived for this long… */
-const SHUTDOWN_QUIET_MS = 50;
-/** …or after this long, whatever comes. */
+/** A stopping server closes its connections once no request has arrived for a while
+ * (PARLEY_SHUTDOWN_QUIET_MS)… or after this long, whatever comes. */
 const SHUTDOWN_GRACE_MS = 2000;
 
 /** A routed, authenticated request: the route to run, the request its handler gets, and the
@@ -302,8 +301,9 @@ class HttpFront {
     // to stop: until no request has come for a moment, each is answered (503) and its connection
     // closed after the answer, so none meets a reset.
     const graceEnd = performance.now() + SHUTDOWN_GRACE_MS;
-    while (performance.now() - this.lastArrival < SHUTDOWN_QUIET_MS && performance.now() < graceEnd) {
-      await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_QUIET_MS));
+    const quietMs = this.server.config.shutdownQuietMs;
+    while (performance.now() - this.lastArrival < quietMs && performance.now() < graceEnd) {
+      await new Promise((resolve) => setTimeout(resolve, quietMs));
       await answered();
     }
     // Idle keep-alive connections would hold the process open until their clients leave.

@@ -10,8 +10,8 @@ import { Role } from '../users/records.js';
  * mobile app, sign in with it. Public by design: a development server only. */
 export const DEMO_PASSWORD = 'parley-demo';
 
-/** One hash for all demo users, computed once per process (scrypt is slow by design). */
-let demoPasswordHash: Promise<string> | undefined;
+/** One hash for all demo users, computed once per process and cost (scrypt is slow by design). */
+const demoPasswordHashes = new Map<number, Promise<string>>();
 
 export const demoUsers = [
   { email: 'desdemona@zulip.com', fullName: 'Desdemona', role: Role.owner },
@@ -41,14 +41,15 @@ const demoMessages: { from: DemoEmail; channel: string; topic: string; content: 
   { from: 'iago@zulip.com', channel: 'core team', topic: 'plans', content: 'Private plans go here.' },
 ];
 
-export async function seedDemoRealm(realms: RealmCreator): Promise<void> {
+export async function seedDemoRealm(realms: RealmCreator, passwordHashCost: number): Promise<void> {
   const realm = await realms.create({
     subdomain: '',
     name: 'Zulip Dev',
     description: 'The Parley development environment default organization.',
   });
   const ids = new Map<string, number>();
-  const passwordHash = await (demoPasswordHash ??= hashPassword(DEMO_PASSWORD));
+  if (!demoPasswordHashes.has(passwordHashCost)) demoPasswordHashes.set(passwordHashCost, hashPassword(DEMO_PASSWORD, passwordHashCost));
+  const passwordHash = await demoPasswordHashes.get(passwordHashCost)!;
   for (const user of demoUsers) {
     ids.set(user.email, (await realm.ask('users.create', null, { ...user, passwordHash, timezone: 'UTC' })).userId);
   }

@@ -276,12 +276,14 @@ export class Store {
 
   constructor(
     readonly path: string,
-    progress?: IndexProgress,
+    { progress, sync = true }: { progress?: IndexProgress; sync?: boolean } = {},
   ) {
     // overlappingSync flushes outside the write lock; without separateFlushed a write's promise
     // resolves only once its commit is flushed to disk, which is when a reply may be sent.
+    // Without sync (PARLEY_STORE_SYNC=false, the tests) a commit is in the OS's page cache, which
+    // outlives the process but not the machine. lmdb takes noSync only without overlappingSync.
     // maxDbs: one named database per kind of row (the key layout above), with room to grow.
-    this.env = open({ path, overlappingSync: true, separateFlushed: false, noSync: false, maxDbs: 64 });
+    this.env = open({ path, overlappingSync: sync, separateFlushed: false, noSync: !sync, maxDbs: 64 });
     this.meta = this.open('meta');
     const recorded = this.meta.get(FORMAT_KEY);
     if (recorded !== undefined && recorded > STORE_FORMAT) {

@@ -22,8 +22,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'parley-test-'));
   // Tests send far more than a person would; rate limits are on only where a test asks for them.
   // Their logs show warnings and errors only (PARLEY_LOG_LEVEL=info shows every request).
-  const config = loadConfig({ PARLEY_LOG_LEVEL: process.env.PARLEY_LOG_LEVEL || 'warn' });
-  // Messages render on the realm's thread unless a test asks for render workers (renderWorkers.test.ts).
+  // For speed, what a test never loses: commits are not flushed to disk (a crash of the machine is
+  // no test's), password hashes take scrypt's least cost, and a stopping server waits for no late
+  // request (a test that sends one sets a quiet time of its own). Messages render on the realm's
+  // thread unless a test asks for render workers (renderWorkers.test.ts).
+  const config = loadConfig({ PARLEY_LOG_LEVEL: process.env.PARLEY_LOG_LEVEL || 'warn', PARLEY_STORE_SYNC: 'false', PARLEY_PASSWORD_HASH_COST: '4', PARLEY_SHUTDOWN_QUIET_MS: '0' });
   return { ...config, host: '127.0.0.1', port: 0, rateLimits: { ...config.rateLimits, enabled: false }, renderThreads: 0, ...overrides, dataDir };
 }
 
