@@ -19,6 +19,13 @@ workers.before(async (context) => {
   const metricsListen = { host: '127.0.0.1', port: 0 };
   context.pooled = await startTestServer({ renderThreads: 2, metricsListen });
   context.plain = await startTestServer({ metricsListen });
+  // The workers start with the first long message; until one has loaded, the realm renders.
+  const hamlet = await context.pooled.as('hamlet@zulip.com');
+  for (let attempt = 0; (await renders(context.pooled)).worker === 0; attempt++) {
+    assert.ok(attempt < 200, 'a render worker took a long message within 10 s');
+    await sent(hamlet, '```\nwarming up\n```');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 });
 workers.after(async ({ pooled, plain }) => {
   await pooled.stop();

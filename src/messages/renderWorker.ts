@@ -25,3 +25,6 @@ port.on('message', (message: ToWorker) => {
   }
   port.postMessage(answer);
 });
+
+// Loaded (the renderer with it): requests may come.
+port.postMessage({ ready: true } satisfies FromWorker);
