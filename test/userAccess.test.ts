@@ -85,9 +85,11 @@ access('restricted: a guest lists people outside their channels as "Unknown user
     assert.is(stranger.full_name, 'Unknown user');
     assert.match(stranger.email, new RegExp(`^user${context.ids.desdemona}@`));
     assert.not.match(JSON.stringify(stranger), /desdemona/i);
-    for (const path of [`/users/${context.ids.desdemona}`, '/users/desdemona@zulip.com', `/users/${context.ids.desdemona}/status`, `/users/${context.ids.desdemona}/presence`]) {
+    const verona = Number((await context.iago.get('/get_stream_id', { stream: 'Verona' })).body.stream_id);
+    for (const path of [`/users/${context.ids.desdemona}`, '/users/desdemona@zulip.com', `/users/${context.ids.desdemona}/status`, `/users/${context.ids.desdemona}/presence`, `/users/${context.ids.desdemona}/subscriptions/${verona}`]) {
       assertRefused(await context.polonius.get(path), 'Insufficient permission', path);
     }
+    assertRefused(await context.polonius.post(`/users/me/muted_users/${context.ids.desdemona}`), 'Insufficient permission', 'muting someone unseen');
     // Members and administrators still see everyone.
     assert.is(named(await listed(context.hamlet), context.ids.desdemona)?.full_name, 'Desdemona');
     assert.is((await context.iago.get(`/users/${context.ids.desdemona}`)).status, 200);

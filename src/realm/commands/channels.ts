@@ -16,7 +16,7 @@ import { checkGroupSetting } from './groupSettingChange.js';
 import type { RealmView } from '../../organization/state.js';
 import { limits } from './limits.js';
 import { sendMessage } from './messages.js';
-import { restrictedAmong, withAccessChanges } from './userAccess.js';
+import { checkCanAccess, restrictedAmong, withAccessChanges } from './userAccess.js';
 
 export const channelViewOf = (state: RealmView, channel: ChannelRecord): ChannelView =>
   channelView(channel, state.subscriberIds(channel.id).length, state.systemGroupNames);
@@ -386,6 +386,7 @@ export const channelCommands = {
     const target = ctx.state.users.get(input.userId);
     if (!target || target.isBot) throw errors.noSuchUser();
     if (!target.isActive) throw errors.badRequest('User is deactivated');
+    checkCanAccess(ctx, ctx.user, target);
     const channel = ctx.state.channels.get(input.channelId);
     if (!channel || !canReadChannel(ctx.state, channel, ctx.user)) throw errors.badRequest('Invalid channel ID');
     return ctx.state.isSubscribed(channel.id, target.id);

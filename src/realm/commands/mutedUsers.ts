@@ -4,13 +4,14 @@ import { errors } from '../../errors.js';
 import { hasMuted, type MutedUser, type UserRecord } from '../../users/records.js';
 import { writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { markSenderRead } from './flags.js';
+import { checkCanAccess } from './userAccess.js';
 
-/** The user Zulip's access_user_by_id finds for muting: every user of the realm, bots and deactivated
- * users included. */
+/** The user Zulip's access_user_by_id finds for muting: every user of the realm the requester can
+ * see, bots and deactivated users included. */
 function mutable(ctx: CommandContext, userId: number): UserRecord {
   const target = ctx.state.users.get(userId);
   if (!target) throw errors.noSuchUser();
-  return target;
+  return checkCanAccess(ctx, ctx.user, target);
 }
 
 /** Stores the user's muted users and tells their clients the whole list. */
