@@ -35,9 +35,19 @@ function variantFields(event: ZulipEvent): VariantFields {
   return { content, content_type, avatar_url };
 }
 
+const sameFields = (a: VariantFields, b: VariantFields): boolean => a.content === b.content && a.content_type === b.content_type && a.avatar_url === b.avatar_url;
+
+/** A variant the emission's own event already is (its own, and any that differs from it in nothing)
+ * does not travel: the other side answers such a queue with the event itself. */
 function toWire({ userIds, forQueue, ...rest }: Emitted): WireEmission {
   const wire: WireEmission = { ...rest, userIds: [...userIds] };
-  if (forQueue) wire.variants = settingsCombinations.map((settings) => [settings.applyMarkdown, settings.clientGravatar, variantFields(forQueue(settings))]);
+  if (forQueue) {
+    const own = variantFields(rest.event);
+    wire.variants = settingsCombinations.flatMap((settings) => {
+      const fields = variantFields(forQueue(settings));
+      return sameFields(fields, own) ? [] : [[settings.applyMarkdown, settings.clientGravatar, fields] as [boolean, boolean, VariantFields]];
+    });
+  }
   return wire;
 }
 
@@ -49,7 +59,8 @@ function fromWire({ variants, ...rest }: WireEmission): Emitted {
   return {
     ...rest,
     forQueue: (settings) => {
-      const fields = variants.find(([markdown, gravatar]) => markdown === settings.applyMarkdown && gravatar === settings.clientGravatar)![2];
+      const fields = variants.find(([markdown, gravatar]) => markdown === settings.applyMarkdown && gravatar === settings.clientGravatar)?.[2];
+      if (!fields) return base;
       let event = made.get(fields);
       if (!event) made.set(fields, (event = { ...base, message: { ...base.message, ...fields } }));
       return event;
