@@ -8,6 +8,7 @@ import type { RealmView } from '../organization/state.js';
 import type { UserRecord } from '../users/records.js';
 import { userSetting } from '../users/settings.js';
 import { compileLinkifier, type CompiledLinkifier } from './linkifiers.js';
+import { activeUsersByName } from '../users/names.js';
 import { mentionResolver, type NameView } from './mentions.js';
 
 export type RenderedMessage = ReturnType<typeof renderMessage>;
@@ -78,17 +79,13 @@ export function renderContextOf(state: RealmView, config: Pick<Config, 'external
 export class ContextRenderer implements NameView {
   readonly users = new Map<number, { id: number; fullName: string; isActive: boolean }>();
   readonly groups = new Map<number, { id: number; name: string; deactivated: boolean; isSystemGroup: boolean }>();
-  private readonly activeByName = new Map<string, { id: number; fullName: string; isActive: boolean }>();
+  private readonly activeByName: Map<string, { id: number; fullName: string; isActive: boolean }>;
   private readonly channelsByName = new Map<string, { id: number; name: string }>();
   private readonly linkifiers: CompiledLinkifier[];
 
   constructor(private readonly context: RenderContext) {
-    for (const [id, fullName, isActive] of context.users) {
-      const user = { id, fullName, isActive };
-      this.users.set(id, user);
-      const name = fullName.toLowerCase();
-      if (isActive && !this.activeByName.has(name)) this.activeByName.set(name, user);
-    }
+    for (const [id, fullName, isActive] of context.users) this.users.set(id, { id, fullName, isActive });
+    this.activeByName = activeUsersByName(this.users.values());
     for (const [id, name, deactivated, isSystemGroup] of context.groups) this.groups.set(id, { id, name, deactivated, isSystemGroup });
     for (const [id, name] of context.channels) this.channelsByName.set(name.toLowerCase(), { id, name });
     this.linkifiers = context.linkifiers.map(([pattern, urlTemplate]) => compileLinkifier(pattern, urlTemplate));

@@ -8,6 +8,7 @@ import { compileLinkifier, type CompiledLinkifier, type LinkifierRecord } from '
 import type { ScheduledMessageRecord } from '../messages/records.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
+import { activeUsersByName } from '../users/names.js';
 import type { Principal } from '../auth/basic.js';
 import type { RealmRecord } from './records.js';
 
@@ -282,14 +283,7 @@ export class RealmState implements RealmView {
   }
 
   activeUserNamed(lowercased: string): UserRecord | undefined {
-    const byName = this.activeUsersByName.get(null, () => {
-      const named = new Map<string, UserRecord>();
-      for (const user of this.users.values()) {
-        const name = user.fullName.toLowerCase();
-        if (user.isActive && !named.has(name)) named.set(name, user);
-      }
-      return named;
-    });
+    const byName = this.activeUsersByName.get(null, () => activeUsersByName(this.users.values()));
     return byName.get(lowercased);
   }
 
