@@ -1,5 +1,5 @@
-// Run by `npm run build` after tsc: tsc builds incrementally into build/ (its state in
-// build/.tsbuildinfo), so what it wrote for a source since deleted or renamed stays there; a test
+// Run by `npm run build` after esbuild: the build transpiles only the sources changed since its
+// last run into build/, so what it wrote for a source since deleted or renamed stays there; a test
 // file left behind would still run. This removes every compiled file under build/ whose source
 // is gone. build/web is the web bundle's (bundleWeb.ts) and is left alone.
 import { existsSync, readdirSync, rmSync } from 'node:fs';

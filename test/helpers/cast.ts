@@ -5,7 +5,7 @@
 import * as assert from 'uvu/assert';
 import type { RealmActor } from '../../src/realm/actor.js';
 import { Role } from '../../src/users/records.js';
-import { ApiClient } from './client.js';
+import type { ApiClient } from './client.js';
 import type { TestServer } from './server.js';
 
 export const castRoles = ['owner', 'administrator', 'moderator', 'member', 'guest', 'bot', 'webhook bot', 'deactivated'] as const;
@@ -38,7 +38,7 @@ export const hostOf = (server: TestServer, subdomain: string): string => `${subd
 
 async function createUser(server: TestServer, realm: RealmActor, email: string, role: Role, host?: string): Promise<{ client: ApiClient; userId: number }> {
   const { userId, apiKey } = await realm.ask('users.create', null, { email, fullName: email.split('@')[0]!, role, passwordHash: null });
-  return { client: new ApiClient(server.baseUrl, { email, apiKey }, host), userId };
+  return { client: server.client({ email, apiKey }, host), userId };
 }
 
 export async function assembleCast(server: TestServer): Promise<Cast> {

@@ -1,10 +1,11 @@
 // Starts a real Parley server for a test: 127.0.0.1, a port the OS picks, a fresh data directory.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startParley, type Parley, type ParleyParts } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { ApiClient } from './client.js';
+import { Agent } from 'node:http';
+import { ApiClient, type Credentials } from './client.js';
 
 export interface TestServer {
   parley: Parley;
@@ -12,6 +13,9 @@ export interface TestServer {
   baseUrl: string;
   /** A client without credentials. */
   anonymous: ApiClient;
+  /** A client with these credentials (and this Host, which names the realm), on the server's
+   * kept-alive connections. */
+  client(credentials?: Credentials, host?: string): ApiClient;
   /** A client authenticated as a demo user, by e-mail (key from the development key fetch). */
   as(email: string): Promise<ApiClient>;
   stop(): Promise<void>;
@@ -30,30 +34,74 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...config, host: '127.0.0.1', port: 0, rateLimits: { ...config.rateLimits, enabled: false }, renderThreads: 0, ...overrides, dataDir };
 }
 
+/** The seeded data directories servers start from, by the overrides they were made with. */
+const templates = new Map<string, string>();
+process.on('exit', () => {
+  for (const dir of templates.values()) rmSync(dir, { recursive: true, force: true });
+});
+
+/** What names a template: the overrides as JSON, when JSON says all of them (no function, no
+ * class instance: a clock, say, is no template's); undefined otherwise. */
+function templateKey(overrides: Partial<Config>): string | undefined {
+  let faithful = true;
+  const key = JSON.stringify(overrides, (_name, value: unknown) => {
+    const plain = value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype;
+    if (typeof value === 'function' || typeof value === 'bigint' || !plain) faithful = false;
+    return value;
+  });
+  return faithful ? key : undefined;
+}
+
+/** A fresh data directory holding what a first start seeds (the demo realm), copied from one
+ * seeded once per process and set of overrides, as Zulip's tests clone a template database: a
+ * first start's seeding is most of its time. Only a test that brings no data directory, no parts
+ * and only overrides JSON can name gets one. */
+async function seededDataDir(overrides: Partial<Config>, parts: ParleyParts): Promise<string | undefined> {
+  const key = overrides.dataDir === undefined && Object.keys(parts).length === 0 ? templateKey(overrides) : undefined;
+  if (key === undefined) return undefined;
+  let template = templates.get(key);
+  if (template === undefined) {
+    const config = testConfig(overrides);
+    await (await startParley(config)).close();
+    template = config.dataDir;
+    templates.set(key, template);
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
+  cpSync(template, dataDir, { recursive: true, filter: (source) => !source.endsWith('-lock') });
+  return dataDir;
+}
+
 export async function startTestServer(overrides: Partial<Config> = {}, parts: ParleyParts = {}): Promise<TestServer> {
-  const config = testConfig(overrides);
+  const dataDir = await seededDataDir(overrides, parts);
+  const config = testConfig(dataDir === undefined ? overrides : { ...overrides, dataDir });
   const parley = await startParley(config, parts);
   const baseUrl = `http://127.0.0.1:${parley.http.port}`;
-  const anonymous = new ApiClient(baseUrl);
+  // The test's clients keep their connections open, as real clients do, and share them; the
+  // server's close answers what is in flight and closes them.
+  const agent = new Agent({ keepAlive: true });
+  const client = (credentials?: Credentials, host?: string) => new ApiClient(baseUrl, credentials, host, agent);
+  const anonymous = client();
   const keys = new Map<string, ApiClient>();
   return {
     parley,
     config,
     baseUrl,
     anonymous,
+    client,
     async as(email) {
-      let client = keys.get(email);
-      if (!client) {
+      let known = keys.get(email);
+      if (!known) {
         const realm = parley.realms.forHost('');
         if (!realm) throw new Error('no default realm');
         const { apiKey } = await realm.ask('users.apiKey', null, { email });
-        client = new ApiClient(baseUrl, { email, apiKey });
-        keys.set(email, client);
+        known = client({ email, apiKey });
+        keys.set(email, known);
       }
-      return client;
+      return known;
     },
     async stop() {
       await parley.close();
+      agent.destroy();
       rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
