@@ -215,7 +215,7 @@ async function benchFailover(options: ClusterBenchOptions): Promise<Row[]> {
 async function benchPresence(options: ClusterBenchOptions): Promise<Row[]> {
   const running = await startLocalCluster({ nodes: 0 });
   const shared = await openCluster(
-    { servers: running.nats.map((server) => server.url), nodeId: 'bench', replicas: 1, leaseMs: LEASE_MS, pinned: [], snapshotEvery: 1000 },
+    { servers: running.nats.map((server) => server.url), nodeId: 'bench', replicas: 1, leaseMs: LEASE_MS, pinned: [], snapshotEvery: 1000, snapshotGrowth: 100 },
     createLogger({ level: 'silent', format: 'json' }),
   );
   const times: number[] = [];

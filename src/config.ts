@@ -63,8 +63,10 @@ export interface ClusterSettings {
   leaseMs: number;
   /** Realm subdomains this node always takes (when their lease is free). */
   pinned: string[];
-  /** A realm's owner snapshots it after this many log messages, and trims the log. */
+  /** A realm's owner snapshots it (and trims the log) after at least this many log messages... */
   snapshotEvery: number;
+  /** ...once its log has grown since the last snapshot by this percentage of that snapshot's size. */
+  snapshotGrowth: number;
 }
 
 /** Uploads in an S3-compatible bucket (PARLEY_S3_BUCKET set) instead of the data directory: what a
@@ -225,6 +227,7 @@ function clusterSetting(env: NodeJS.ProcessEnv, host: string, port: number): Clu
     replicas,
     leaseMs: intSetting(env, 'PARLEY_LEASE_MS', 5000),
     snapshotEvery: Math.max(1, intSetting(env, 'PARLEY_SNAPSHOT_EVERY', 1000)),
+    snapshotGrowth: Math.max(0, intSetting(env, 'PARLEY_SNAPSHOT_GROWTH', 100)),
     pinned: (env.PARLEY_REALMS_PINNED ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''),
   };
 }

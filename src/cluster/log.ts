@@ -57,13 +57,19 @@ interface Pending {
   reject(error: unknown): void;
 }
 
+/** How much a realm's log has grown: messages appended, and their bytes. */
+export interface LogGrowth {
+  messages: number;
+  bytes: number;
+}
+
 /** The appends of one realm this node owns. */
 class RealmWriter {
   private readonly waiting: Pending[] = [];
   private flushing = false;
   private refusal: LogRefusal | undefined;
-  /** Messages appended since the realm's last snapshot. */
-  sinceSnapshot = 0;
+  /** Messages and bytes appended since the realm's last snapshot. */
+  sinceSnapshot: LogGrowth = { messages: 0, bytes: 0 };
 
   constructor(
     private readonly cluster: Cluster,
@@ -71,7 +77,7 @@ class RealmWriter {
     /** The sequence of the realm's newest message in the log. */
     public lastSeq: number,
     private readonly onRefused: (realmId: number) => void,
-    private readonly onAppended: (realmId: number, sinceSnapshot: number) => void,
+    private readonly onAppended: (realmId: number, sinceSnapshot: LogGrowth) => void,
   ) {}
 
   append(changes: readonly Change[]): Promise<void> {
@@ -111,7 +117,8 @@ class RealmWriter {
         try {
           for (const message of messagesOf(batch.flatMap((pending) => pending.changes))) {
             this.lastSeq = await this.publish(message);
-            this.sinceSnapshot++;
+            this.sinceSnapshot.messages++;
+            this.sinceSnapshot.bytes += message.data.length;
           }
           for (const pending of batch) pending.resolve();
           this.onAppended(this.realmId, this.sinceSnapshot);
@@ -134,8 +141,8 @@ export class ClusterLog implements RealmLog {
     private readonly cluster: Cluster,
     /** Called once the log refused a realm's append: the node lost the realm. */
     private readonly onRefused: (realmId: number) => void,
-    /** Called after appends, with how many messages the realm's log has had since its snapshot. */
-    private readonly onAppended: (realmId: number, sinceSnapshot: number) => void,
+    /** Called after appends, with how much the realm's log has grown since its snapshot. */
+    private readonly onAppended: (realmId: number, sinceSnapshot: LogGrowth) => void,
   ) {}
 
   /** Starts appending for a realm this node now owns, after the log's newest message. */
@@ -146,7 +153,7 @@ export class ClusterLog implements RealmLog {
   /** Where a realm this node owns stands in its log, and a fresh count towards its next snapshot. */
   snapshotPoint(realmId: number): number | undefined {
     const writer = this.writers.get(realmId);
-    if (writer) writer.sinceSnapshot = 0;
+    if (writer) writer.sinceSnapshot = { messages: 0, bytes: 0 };
     return writer?.lastSeq;
   }
 

@@ -22,7 +22,7 @@ import { Leases } from './leases.js';
 import { presenceKeeper } from './presence.js';
 import { ClusterLog } from './log.js';
 import { RemoteRealm, serveCommands } from './remote.js';
-import { Snapshots } from './snapshots.js';
+import { snapshotDue, Snapshots } from './snapshots.js';
 import { kvCodec, Watched } from './watched.js';
 
 /** A realm of the directory (`parley_realms`, keyed by realm ID). */
@@ -53,6 +53,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   private readonly snapshots: Snapshots;
   /** Realms whose snapshot is being written. */
   private readonly snapshotting = new Set<number>();
+  /** The size of the newest snapshot of each realm this node owns, in bytes (0: none yet). */
+  private readonly snapshotBytes = new Map<number, number>();
   private readonly owned = new Map<number, { commands: Subscription }>();
   private readonly busy = new Set<number>();
   private readonly externalHostname: string;
@@ -81,7 +83,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       cluster,
       (realmId) => this.lose(realmId),
       (realmId, since) => {
-        if (since >= settings.snapshotEvery) void this.snapshot(realmId);
+        if (snapshotDue(since, this.snapshotBytes.get(realmId) ?? 0, settings.snapshotEvery, settings.snapshotGrowth)) void this.snapshot(realmId);
       },
     );
     this.snapshots = new Snapshots(cluster, store);
@@ -187,7 +189,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       const local = this.store.logPosition(realmId);
       const [last, snapshot] = await Promise.all([this.log.lastSeq(realmId), this.snapshots.latest(realmId)]);
       // This node's copy serves if it is clean, not ahead of the log, and not behind a trimmed log.
-      const usable = local?.clean === true && local.seq <= last && (snapshot === undefined || local.seq >= snapshot);
+      const usable = local?.clean === true && local.seq <= last && (snapshot === undefined || local.seq >= snapshot.seq);
       let from = usable ? local.seq : 0;
       if (!usable) {
         await this.store.applyChanges([...realmRows(this.store, realmId)].map(([table, key]) => [table, key]));
@@ -202,6 +204,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
         return;
       }
       this.log.own(realmId, from);
+      this.snapshotBytes.set(realmId, snapshot?.bytes ?? 0);
       // Events from before this epoch may never have reached this node's queues: they start over.
       this.queues.deleteRealmQueues(realmId);
       const actor = this.realms.activate(record, { log: this.log, sink: this.bus.sinkFor(epoch), ids: this.ids, presence, holders: this.holders.serve(realmId) });
@@ -222,7 +225,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     try {
       const point = await actor.atQuietPoint(() => ({ transaction: this.store.env.useReadTransaction(), seq: this.log.snapshotPoint(realmId) }));
       try {
-        if (point.seq !== undefined) await this.snapshots.take(realmId, point.seq, point.transaction);
+        if (point.seq !== undefined) this.snapshotBytes.set(realmId, await this.snapshots.take(realmId, point.seq, point.transaction));
       } finally {
         point.transaction.done();
       }
@@ -243,6 +246,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     this.holders.unserve(realmId);
     this.realms.retire(realmId);
     this.ids.forget(realmId);
+    this.snapshotBytes.delete(realmId);
     void this.log.release(realmId);
     // Given up too when the log failed for another reason: another node may serve it at once.
     void this.leases.release(realmId);

@@ -9,11 +9,27 @@ import { Packr, UnpackrStream } from 'msgpackr';
 import { realmRows, type Row } from '../store/realmData.js';
 import type { Store } from '../store/store.js';
 import { LOG_STREAM, subjects, type Cluster } from './connection.js';
+import type { LogGrowth } from './log.js';
 
 /** Rows a frame of the snapshot holds, and a restore writes at once. */
 const ROWS_PER_FRAME = 1000;
 const codec = new Packr({ useRecords: false });
 const nameOf = (realmId: number): string => `realm-${realmId}`;
+
+/** When a realm's owner snapshots it next: after `every` log messages at least, once the log has
+ * grown by `growthPercent` of the last snapshot's size (0 when it has none). A snapshot writes every
+ * row of the realm, so snapshots after a fixed count of messages would cost more per message the
+ * larger the realm grew; in proportion to the snapshot (at 100 %) writing them costs about twice
+ * the log's bytes whatever the realm's size, and a restore replays at most a snapshot's worth. */
+export function snapshotDue(growth: LogGrowth, lastSnapshotBytes: number, every: number, growthPercent: number): boolean {
+  return growth.messages >= every && growth.bytes * 100 >= lastSnapshotBytes * growthPercent;
+}
+
+/** A realm's newest snapshot: the log sequence it holds the realm at, and its size in bytes. */
+export interface SnapshotInfo {
+  seq: number;
+  bytes: number;
+}
 
 async function* frames(rows: Iterable<Row>): AsyncGenerator<Uint8Array> {
   let frame: Row[] = [];
@@ -34,17 +50,19 @@ export class Snapshots {
   ) {}
 
   /** Writes the realm's rows as `transaction` sees them, which is the realm at log sequence `seq`,
-   * then trims the log before `seq` (the message at `seq` stays: appends are fenced on it). */
-  async take(realmId: number, seq: number, transaction: Transaction): Promise<void> {
+   * then trims the log before `seq` (the message at `seq` stays: appends are fenced on it);
+   * resolves with the snapshot's size in bytes. */
+  async take(realmId: number, seq: number, transaction: Transaction): Promise<number> {
     const body = Readable.toWeb(Readable.from(frames(realmRows(this.store, realmId, transaction)))) as ReadableStream<Uint8Array>;
-    await this.cluster.snapshots.put({ name: nameOf(realmId), metadata: { seq: String(seq) } }, body);
+    const { size } = await this.cluster.snapshots.put({ name: nameOf(realmId), metadata: { seq: String(seq) } }, body);
     await this.cluster.jsm.streams.purge(LOG_STREAM, { filter: subjects.log(realmId), seq });
+    return size;
   }
 
-  /** The log sequence of the realm's newest snapshot, if it has one. */
-  async latest(realmId: number): Promise<number | undefined> {
+  /** The realm's newest snapshot, if it has one. */
+  async latest(realmId: number): Promise<SnapshotInfo | undefined> {
     const info = await this.cluster.snapshots.info(nameOf(realmId));
-    return info && !info.deleted && info.metadata?.seq !== undefined ? Number(info.metadata.seq) : undefined;
+    return info && !info.deleted && info.metadata?.seq !== undefined ? { seq: Number(info.metadata.seq), bytes: info.size } : undefined;
   }
 
   /** Puts the newest snapshot's rows into the store (whose copy of the realm was dropped first);

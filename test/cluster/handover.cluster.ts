@@ -1,8 +1,8 @@
 // Handing realms over: SIGTERM drains a node (its commands finish and reach the log, its copy is
 // marked clean, its leases are given up) and another node takes the realm without an error visible
 // to clients beyond a retry; a node that never held the realm rebuilds it from the newest snapshot
-// and the log after it (snapshots every 20 log messages here, the log trimmed behind them) with the
-// same rows, digest for digest.
+// and the log after it (a snapshot after 20 log messages here, then once the log is as large as the
+// snapshot; the log trimmed behind them) with the same rows, digest for digest.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { stop, type ParleyNode } from '../../src/cli/processes.js';
@@ -25,7 +25,7 @@ test('SIGTERM drains the owner under load; a fresh node rebuilds the realm from 
       }
     })();
     // Writes before and after the drain, counted rather than timed (a loaded machine writes slowly):
-    // enough for two snapshots in all.
+    // enough for the first snapshot before the drain.
     const written = (count: number) => async () => (acknowledged.length >= count ? true : undefined);
     await eventually(written(20), 30_000, 'writes before the drain');
     const drainStarted = performance.now();
