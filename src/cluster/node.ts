@@ -196,7 +196,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
         if (snapshot !== undefined) from = await this.snapshots.restore(realmId);
       }
       await this.store.setLogPosition(realmId, { seq: from, clean: false });
-      from = await this.log.read(realmId, from, (changes) => this.store.applyChanges(changes));
+      from = await this.log.read(realmId, from, (changes) => this.store.applyChanges(changes, { reindex: true }));
       const presence = await presenceKeeper(this.cluster.presence, realmId);
       const record = this.store.realms.get(realmId);
       if (!record || !this.leases.holds(realmId)) {

@@ -1,5 +1,7 @@
 // Change sets: every put and remove a write makes, recorded as it happens, so that the same change
 // can be made to another copy of the store (a cluster's realm log; a replica rebuilding a realm).
+// Tables derived from others (the search index's postings) are not recorded: the copy derives them
+// (Store.applyChanges with `reindex`).
 // Values are encoded when recorded (msgpack, without the store's shared structures), so a record
 // changed in memory after it was saved does not change what was recorded.
 import type { Database, Key } from 'lmdb';

@@ -309,7 +309,7 @@ export class Store {
     this.backfill(this.topicMessages, this.channelMessages, () => {
       for (const { key, value } of this.channelMessages.getRange()) this.topicMessages.put([key[0], value.toLowerCase(), key[1]], value);
     });
-    this.postings = new PostingLists(this.open('searchChunks', { encoding: 'binary' }));
+    this.postings = new PostingLists(this.open('searchChunks', { encoding: 'binary', derived: true }));
     this.search = new SearchIndex(this.postings, this.open('searchWords'));
     this.folders = new RealmTable(this.open('folders'), (folder) => [folder.id]);
     this.profileFields = new RealmTable(this.open('profileFields'), (field) => [field.id]);
@@ -418,9 +418,12 @@ export class Store {
     return this.meta.get(FORMAT_KEY) ?? 1;
   }
 
-  /** Opens a sub-database of realm data, recorded while a write is (see `write`). */
-  private open<V, K extends Key>(name: string, options: { encoding?: 'binary' } = {}): Database<V, K> {
-    const db = tapWrites(this.env.openDB<V, K>({ name, ...options }), name, this.tap);
+  /** Opens a sub-database of realm data, recorded while a write is (see `write`) unless it is
+   * `derived`: rows that whoever applies a change set makes from its other rows (`applyChanges`
+   * with `reindex`), so change sets and logs do not carry them. */
+  private open<V, K extends Key>(name: string, { derived = false, ...options }: { encoding?: 'binary'; derived?: boolean } = {}): Database<V, K> {
+    const opened = this.env.openDB<V, K>({ name, ...options });
+    const db = derived ? opened : tapWrites(opened, name, this.tap);
     this.tables.set(name, db as Database<unknown, Key>);
     return db;
   }
@@ -524,6 +527,14 @@ export class Store {
     this.headerCache.set(message.id, header);
   }
 
+  /** Brings the search index from a message's stored record to its next one (none: it is new, or
+   * removed); call inside a write. */
+  private reindex(before: MessageRecord | undefined, after: MessageRecord | undefined): void {
+    if (before && after) this.search.update(before, after);
+    else if (after) this.search.add(after);
+    else if (before) this.search.remove(before);
+  }
+
   /** Removes a message, its header and its places in the sender and search indexes; call inside a
    * write. */
   removeMessage(message: MessageRecord): void {
@@ -577,8 +588,12 @@ export class Store {
     return this.commit(run, (changes, result) => recorded?.(changes, result as T));
   }
 
-  /** Makes a change set recorded elsewhere (by `recordedWrite`) to this store, in one write. */
-  async applyChanges(changes: readonly Change[]): Promise<void> {
+  /** Makes a change set recorded elsewhere to this store, in one write. A recorded write's change
+   * set (`recordedWrite`: a realm log's) leaves out the search index's postings, derived from the
+   * messages: with `reindex` the messages it puts or removes are indexed here, as the writer
+   * indexed them (a term's chunks depend only on the IDs it holds, so both hold the same rows).
+   * Rows copied whole (a snapshot, an export, a realm's copy dropped) carry them already. */
+  async applyChanges(changes: readonly Change[], { reindex = false } = {}): Promise<void> {
     await this.write(() => {
       for (const [name, key, value] of changes) {
         if (name === FORMAT_6_POSTINGS) {
@@ -590,8 +605,10 @@ export class Store {
         }
         const db = this.tables.get(name);
         if (!db) throw new Error(`a change to an unknown table '${name}'`);
-        if (value === undefined) db.remove(key);
-        else db.put(key, changeCodec.unpack(value));
+        const after = value === undefined ? undefined : changeCodec.unpack(value);
+        if (reindex && db === this.messages) this.reindex(this.messages.get(key as number), after as MessageRecord | undefined);
+        if (after === undefined) db.remove(key);
+        else db.put(key, after);
       }
       this.forgetCaches();
     });

@@ -25,10 +25,11 @@ export async function refused(write: Promise<unknown>): Promise<void> {
   );
 }
 
-/** Runs `fn` as a recorded write of `writer` and applies its change set to `copy`. */
+/** Runs `fn` as a recorded write of `writer` and applies its change set to `copy`, as a realm
+ * log's replay does (indexing the messages it puts or removes). */
 export async function replicate(writer: Store, copy: Store, fn: () => void): Promise<void> {
   const { changes } = await writer.recordedWrite(fn);
-  await copy.applyChanges(changes);
+  await copy.applyChanges(changes, { reindex: true });
 }
 
 /** Removes the data directories of closed stores. */
