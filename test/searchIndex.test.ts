@@ -1,6 +1,7 @@
 // The full-text index's storage from before the chunks (format 6, a row per posting): a data
 // directory indexed anew at open, a change set applied to the chunks, a copy that replayed such
-// change sets agreeing with one indexed anew. The posting lists' model check, which takes seconds,
+// change sets agreeing with one indexed anew; change sets of today, which carry no postings,
+// indexed by the copy that applies them. The posting lists' model check, which takes seconds,
 // is in the fault tier (test/faults/postingLists.fault.ts).
 import { open } from 'lmdb';
 import { test } from 'uvu';
@@ -80,6 +81,17 @@ test('a copy that replayed postings from before the chunks, deletions among them
   assert.is(realmDigest(copy, 1), realmDigest(writer, 1));
   await Promise.all([writer.close(), copy.close()]);
   removeStores(writerPath, copyPath);
+});
+
+test("one change set with a message put twice, or put and removed (a log message coalesces writes), is indexed as its last state", async () => {
+  const path = tempStorePath();
+  const copy = testStore(path);
+  const put = (id: number, word: string): Change => ['messages', id, changeCodec.pack(message(id, word))];
+  await copy.applyChanges([put(7, 'walrus'), put(7, 'narwhal'), put(8, 'orca'), ['messages', 8]], { reindex: true });
+  const found = (word: string) => [...copy.search.matches(1, parseSearch(word), 0, false)];
+  assert.equal([found('walrus'), found('narwhal'), found('orca')], [[], [7], []]);
+  await copy.close();
+  removeStores(path);
 });
 
 test.run();
