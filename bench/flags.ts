@@ -15,9 +15,10 @@ import { loadConfig } from '../src/config.js';
 import { EventQueues } from '../src/events/queues.js';
 import type { RawTerm } from '../src/messages/narrow.js';
 import { Realms } from '../src/realm/registry.js';
+import { formEncode } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { buildDataset, type Dataset } from './lib/dataset.js';
-import { formBody, LeanClient } from './lib/leanClient.js';
+import { LeanClient } from './lib/leanClient.js';
 import { latencyChart, percentile, printTable, writeResult, type Row } from './lib/stats.js';
 import { startZulipFlagsModel, type NarrowFlagsRequest, type ZulipFlagsModel } from './lib/zulipFlagsModel.js';
 
@@ -169,7 +170,7 @@ async function measureHttp(options: FlagsOptions, dataDir: string, dataset: Requ
   const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'production' });
   const client = await LeanClient.open(server.baseUrl, dataset.ownerEmail, dataset.apiKey);
   const post = async (path: string, params: Record<string, unknown>) => {
-    const response = await client.post(path, formBody(params));
+    const response = await client.post(path, formEncode(params));
     if (response.status !== 200) throw new Error(JSON.stringify(response.body));
     return response.body;
   };

@@ -37,8 +37,8 @@ function variantFields(event: ZulipEvent): VariantFields {
 
 const sameFields = (a: VariantFields, b: VariantFields): boolean => a.content === b.content && a.content_type === b.content_type && a.avatar_url === b.avatar_url;
 
-/** A variant the emission's own event already is (its own, and any that differs from it in nothing)
- * does not travel: the other side answers such a queue with the event itself. */
+/** A variant the emission's own event already is (its own, and every other that differs from it in
+ * nothing) does not travel: the other side answers such a queue with the event itself. */
 function toWire({ userIds, forQueue, ...rest }: Emitted): WireEmission {
   const wire: WireEmission = { ...rest, userIds: [...userIds] };
   if (forQueue) {

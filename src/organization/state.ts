@@ -124,7 +124,7 @@ export class RealmState implements RealmView {
 
   set realm(record: RealmRecord) {
     this.record = record;
-    this.renderChanges = ++renderVersions;
+    this.renderingChanged();
   }
 
   get version(): number {
@@ -133,6 +133,11 @@ export class RealmState implements RealmView {
 
   get renderVersion(): number {
     return this.renderChanges;
+  }
+
+  /** What rendering reads changed: renderings made before are made again. */
+  private renderingChanged(): void {
+    this.renderChanges = ++renderVersions;
   }
 
   /** Called by every change made after loading: what was derived from the state is derived anew. */
@@ -183,12 +188,12 @@ export class RealmState implements RealmView {
 
   /** Keeps a linkifier with its compiled matcher (compiled once, not per message). */
   indexLinkifier(record: LinkifierRecord): void {
-    this.renderChanges = ++renderVersions;
+    this.renderingChanged();
     this.linkifierRecords.set(record.id, { record, compiled: compileLinkifier(record.pattern, record.urlTemplate) });
   }
 
   dropLinkifier(id: number): void {
-    this.renderChanges = ++renderVersions;
+    this.renderingChanged();
     this.linkifierRecords.delete(id);
   }
 
@@ -202,7 +207,7 @@ export class RealmState implements RealmView {
   }
 
   indexGroup(group: GroupRecord): void {
-    this.renderChanges = ++renderVersions;
+    this.renderingChanged();
     this.groups.set(group.id, group);
     if (group.isSystemGroup) {
       this.systemGroupNames.set(group.id, group.name);
@@ -217,7 +222,7 @@ export class RealmState implements RealmView {
   }
 
   indexChannel(channel: ChannelRecord): void {
-    this.renderChanges = ++renderVersions;
+    this.renderingChanged();
     const previous = this.channels.get(channel.id);
     if (previous) this.channelsByName.delete(previous.name.toLowerCase());
     this.channels.set(channel.id, channel);
@@ -271,7 +276,7 @@ export class RealmState implements RealmView {
 
   /** Adds or replaces a user in the indexes (the caller stores it). */
   indexUser(user: UserRecord): void {
-    this.renderChanges = ++renderVersions;
+    this.renderingChanged();
     const previous = this.users.get(user.id);
     if (previous) this.byEmail.delete(previous.email.toLowerCase());
     this.users.set(user.id, user);

@@ -519,8 +519,7 @@ export class Store {
    * changed); without it the message is new (no read on the send path). */
   saveMessage(message: MessageRecord, before?: MessageRecord): void {
     const header = headerOf(message);
-    if (before) this.search.update(before, message);
-    else this.search.add(message);
+    this.reindex(before, message);
     this.messages.put(message.id, message);
     this.messageHeaders.put(message.id, header);
     this.senderMessages.put([message.senderId, message.id], true);
@@ -538,7 +537,7 @@ export class Store {
   /** Removes a message, its header and its places in the sender and search indexes; call inside a
    * write. */
   removeMessage(message: MessageRecord): void {
-    this.search.remove(message);
+    this.reindex(message, undefined);
     this.senderMessages.remove([message.senderId, message.id]);
     this.messages.remove(message.id);
     this.messageHeaders.remove(message.id);

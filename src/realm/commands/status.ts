@@ -97,8 +97,8 @@ export function statusInitialState(ctx: ReadContext) {
   const statuses: Record<string, ReturnType<typeof statusView>> = {};
   const accessible = accessibleUsers(ctx, ctx.user);
   for (const user of ctx.state.users.values()) {
-    const view = statusView(user.status);
     if (accessible && !user.isBot && !accessible.has(user.id)) continue;
+    const view = statusView(user.status);
     if (user.isActive && Object.keys(view).length > 0) statuses[String(user.id)] = view;
   }
   return { user_status: statuses };
