@@ -1,8 +1,7 @@
-// A realm's batch of emissions as it travels between nodes: a header (the owner, its lease epoch,
-// the realm position of the first emission), then the emissions, as two msgpack values one after
-// the other, so that the node that sent a batch reads no further than its header when NATS brings it
-// back. A message event travels once, with only the fields in which its variants differ (the
-// content as HTML or Markdown, the avatar with or without client_gravatar).
+// A realm's batch of emissions as it travels between nodes: a header (the owner's lease epoch, the
+// realm position of the first emission) and the emissions, one msgpack value. A message event
+// travels once, with only the fields in which its variants differ (the content as HTML or
+// Markdown, the avatar with or without client_gravatar).
 import { Packr } from 'msgpackr';
 import type { MessageEvent } from '../events/catalogue.js';
 import type { Emitted, ZulipEvent } from '../events/types.js';
@@ -12,7 +11,6 @@ import type { Emitted, ZulipEvent } from '../events/types.js';
 const codec = new Packr({ useRecords: false });
 
 export interface BatchHeader {
-  node: string;
   epoch: number;
   /** The realm position of the first emission. */
   from: number;
@@ -69,22 +67,10 @@ function fromWire({ variants, ...rest }: WireEmission): Emitted {
 }
 
 export function encodeBatch(header: BatchHeader, emitted: readonly Emitted[]): Uint8Array {
-  // The header is copied out before the emissions are packed into the codec's buffer.
-  return Buffer.concat([Buffer.from(codec.pack(header)), codec.pack(emitted.map(toWire))]);
+  return codec.pack([header, emitted.map(toWire)]);
 }
 
-/** A batch as sent, or undefined for one that `ownNode` sent (its emissions left unread). */
-export function decodeBatch(data: Uint8Array, ownNode: string): { header: BatchHeader; emissions: Emitted[] } | undefined {
-  let header: BatchHeader | undefined;
-  let emissions: WireEmission[] = [];
-  codec.unpackMultiple(data, (value: unknown) => {
-    if (header === undefined) {
-      header = value as BatchHeader;
-      return header.node !== ownNode;
-    }
-    emissions = value as WireEmission[];
-    return false;
-  });
-  if (header === undefined || header.node === ownNode) return undefined;
+export function decodeBatch(data: Uint8Array): { header: BatchHeader; emissions: Emitted[] } {
+  const [header, emissions] = codec.unpack(data) as [BatchHeader, WireEmission[]];
   return { header, emissions: emissions.map(fromWire) };
 }

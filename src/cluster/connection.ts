@@ -60,8 +60,9 @@ const JETSTREAM_STARTUP_MS = 90_000;
 export async function openCluster(settings: ClusterSettings, log: Logger): Promise<Cluster> {
   // No stack captured for every request (noAsyncTraces): each log append is a JetStream request,
   // and the trace's Error cost ~30 µs of the node's CPU per append; a failed request still says
-  // what failed.
-  const nc = await connect({ servers: settings.servers, name: `parley ${settings.nodeId}`, maxReconnectAttempts: -1, noAsyncTraces: true });
+  // what failed. No echo: what a node publishes (its event batches, its reports of queue holders)
+  // is for the other nodes, and nats-server need not send it back.
+  const nc = await connect({ servers: settings.servers, name: `parley ${settings.nodeId}`, maxReconnectAttempts: -1, noAsyncTraces: true, noEcho: true });
   try {
     return await untilJetStreamAnswers(() => openShared(nc, settings), log);
   } catch (error) {

@@ -16,7 +16,6 @@ export class EventBus {
 
   constructor(
     private readonly cluster: Cluster,
-    private readonly nodeId: string,
     private readonly queues: EventQueues,
   ) {}
 
@@ -24,8 +23,9 @@ export class EventBus {
   start(): void {
     this.subscription = this.cluster.nc.subscribe(subjects.allEvents, {
       callback: (error, message) => {
-        const batch = error ? undefined : decodeBatch(message.data, this.nodeId);
-        if (batch) this.receive(Number(message.subject.split('.').pop()), batch.header, batch.emissions);
+        if (error) return;
+        const batch = decodeBatch(message.data);
+        this.receive(Number(message.subject.split('.').pop()), batch.header, batch.emissions);
       },
     });
   }
@@ -49,7 +49,7 @@ export class EventBus {
         const from = this.queues.position(realmId) + 1;
         this.queues.publish(realmId, emitted);
         this.followed.set(realmId, { epoch, position: from + emitted.length - 1 });
-        this.cluster.nc.publish(subjects.events(realmId), encodeBatch({ node: this.nodeId, epoch, from }, emitted));
+        this.cluster.nc.publish(subjects.events(realmId), encodeBatch({ epoch, from }, emitted));
       },
     };
   }

@@ -134,8 +134,6 @@ export class ClusterHolders {
   }
 
   private receive(nodes: Map<string, NodeHolders>, report: Report): void {
-    // This node's own queues are read where they are.
-    if (report.node === this.nodeId) return;
     let told = nodes.get(report.node);
     if (!told || report.full) nodes.set(report.node, (told = new NodeHolders()));
     for (const [userId, holding] of report.users) told.set(userId, holding);

@@ -87,7 +87,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       },
     );
     this.snapshots = new Snapshots(cluster, store);
-    this.bus = new EventBus(cluster, settings.nodeId, queues);
+    this.bus = new EventBus(cluster, queues);
     this.holders = new ClusterHolders(cluster, settings.nodeId, queues);
     this.ids = new IdBlocks(cluster);
   }
@@ -126,7 +126,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     const found = realms.find(([, entry]) => entry.subdomain === subdomain) ?? realms.find(([, entry]) => entry.subdomain === '') ?? realms.sort(([a], [b]) => a - b)[0];
     if (!found) return undefined;
     const [id, entry] = found;
-    return this.realms.active(id) ?? new RemoteRealm(this.cluster, { id, subdomain: entry.subdomain }, this.holders);
+    return this.realms.active(id) ?? new RemoteRealm(this.cluster, { id, subdomain: entry.subdomain }, this.holders, () => this.realms.active(id));
   }
 
   /** Creates a realm owned by this node and adds it to the directory. */

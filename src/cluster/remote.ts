@@ -57,6 +57,9 @@ export class RemoteRealm implements RealmHandle {
     /** Told of queues registered through this node, for the owner to count them from the start
      * (none for the management CLI). */
     private readonly holders?: ClusterHolders,
+    /** The realm's actor, should this node have taken the realm meanwhile (a node does not hear its
+     * own requests: its connection has no echo). */
+    private readonly local: () => RealmHandle | undefined = () => undefined,
   ) {}
 
   /** Over NATS, always a promise. */
@@ -76,6 +79,8 @@ export class RemoteRealm implements RealmHandle {
     const payload = codec.pack([name, userId, input] satisfies RequestOf<N>);
     const read = commands[name].mode !== 'write';
     for (;;) {
+      const here = this.local();
+      if (here) return here.ask(name, userId, input);
       let reply: Reply;
       const remaining = deadline - performance.now();
       try {
