@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openStore } from '../src/app.js';
+import { openStore } from '../src/setup.js';
 import { loadConfig } from '../src/config.js';
 import { EventQueues } from '../src/events/queues.js';
 import { indexTerms, parseSearch } from '../src/messages/search.js';

@@ -4,8 +4,11 @@
 // render.ts's two) gives the latency of a send; `senders` kept-alive connections sending at once
 // give messages per second (group commit). Every load is autocannon's for `seconds`, with each
 // response's latency taken as it comes (fractions of a millisecond), and the server's CPU time per
-// message: all its threads, and the realm's thread alone (its own clock, /proc/<pid>/task/<pid>).
-import { mkdtempSync, rmSync } from 'node:fs';
+// message: all its threads, the main thread, and the realm thread alone (each its own clock,
+// /proc/<pid>/task/<tid>). Each load runs against a server of one thread (PARLEY_THREADS=1: the
+// realms on the main thread, which serves HTTP too) and one of two (the realms on a thread of
+// their own), from copies of one data directory.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,7 +17,8 @@ import { ApiClient, formEncode } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { longMessage, shortMessage } from './render.js';
 import { buildChannelRealm } from './lib/dataset.js';
-import { cpuSeconds, percentile, pool, printTable, threadCpuSeconds, writeResult, type Row } from './lib/stats.js';
+import { cpuSeconds, percentile, pool, printTable, threadCpuSeconds, threadNamed, writeResult, type Row } from './lib/stats.js';
+import { REALM_THREAD_NAME } from '../src/threads/protocol.js';
 
 export interface SendOptions {
   /** Subscribers of the channel, each with an event queue (the sender is one). */
@@ -34,11 +38,18 @@ interface Load {
   seconds: number;
 }
 
-async function send(url: string, headers: Record<string, string>, pid: number, load: Load): Promise<Row> {
+/** The server's threads whose CPU is measured: the main thread, and the one the realms run on. */
+interface Threads {
+  pid: number;
+  realms: number;
+}
+
+async function send(url: string, headers: Record<string, string>, { pid, realms }: Threads, load: Load): Promise<Row> {
   const latencies: number[] = [];
   const body = formEncode({ type: 'stream', to: 'send', topic: 'bench', content: load.content });
   const cpuBefore = cpuSeconds(pid);
-  const realmBefore = threadCpuSeconds(pid);
+  const mainBefore = threadCpuSeconds(pid);
+  const realmBefore = threadCpuSeconds(pid, realms);
   const started = performance.now();
   const result = await autocannon({
     url,
@@ -52,7 +63,8 @@ async function send(url: string, headers: Record<string, string>, pid: number, l
   });
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuSeconds(pid) - cpuBefore;
-  const realmCpu = threadCpuSeconds(pid) - realmBefore;
+  const mainCpu = threadCpuSeconds(pid) - mainBefore;
+  const realmCpu = threadCpuSeconds(pid, realms) - realmBefore;
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${load.name}: ${result.non2xx} answers other than 2xx, ${result.errors} errors`);
   return {
     load: load.name,
@@ -62,7 +74,8 @@ async function send(url: string, headers: Record<string, string>, pid: number, l
     'p50 ms': percentile(latencies, 50),
     'p99 ms': percentile(latencies, 99),
     'server CPU µs/message': (cpu * 1e6) / latencies.length,
-    // The realm's thread (today the main thread, which also serves HTTP): issue #35's ≤ 100 µs.
+    'main thread CPU µs/message': (mainCpu * 1e6) / latencies.length,
+    // The realms' thread (with one thread, the main thread): issue #35's ≤ 100 µs.
     'realm thread CPU µs/message': (realmCpu * 1e6) / latencies.length,
   };
 }
@@ -70,29 +83,38 @@ async function send(url: string, headers: Record<string, string>, pid: number, l
 export async function runSend(options: SendOptions): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-send-'));
   try {
-    const { owner, members } = await buildChannelRealm(dataDir, options.subscribers - 1, 'send');
-    const server = await spawnServer({ PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'production' });
-    try {
-      await pool([owner, ...members], 20, async (member) => {
-        const registered = await new ApiClient(server.baseUrl, member).post('/register', { event_types: ['message'] });
-        if (registered.status !== 200) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
-      });
-      const url = `${server.baseUrl}/api/v1/messages`;
-      const headers = { ...new ApiClient(server.baseUrl, owner).authHeader(), 'Content-Type': 'application/x-www-form-urlencoded' };
-      const loads: Load[] = [
-        { name: 'warm-up', content: shortMessage, connections: 1, seconds: 1 },
-        { name: 'one at a time, short text', content: shortMessage, connections: 1, seconds: options.seconds },
-        { name: 'one at a time, long with code and math', content: longMessage, connections: 1, seconds: options.seconds },
-        { name: `${options.senders} senders at once, short text`, content: shortMessage, connections: options.senders, seconds: options.seconds },
-      ];
-      const rows: Row[] = [];
-      for (const load of loads) rows.push(await send(url, headers, server.child.pid!, load));
-      printTable(`send: POST /messages through HTTP to a channel of ${options.subscribers} subscribers, each with an event queue`, rows.slice(1));
-      console.log(`results: ${writeResult(options.quick ? 'send-quick' : 'send', { options, rows: rows.slice(1) })}`);
-    } finally {
-      server.child.kill('SIGTERM');
-      await server.exited;
+    const { owner, members } = await buildChannelRealm(join(dataDir, 'template'), options.subscribers - 1, 'send');
+    const rows: Row[] = [];
+    for (const threads of [1, 2]) {
+      const copy = join(dataDir, `threads-${threads}`);
+      cpSync(join(dataDir, 'template'), copy, { recursive: true });
+      const server = await spawnServer({ PARLEY_DATA_DIR: copy, PARLEY_MODE: 'production', PARLEY_THREADS: String(threads) });
+      try {
+        await pool([owner, ...members], 20, async (member) => {
+          const registered = await new ApiClient(server.baseUrl, member).post('/register', { event_types: ['message'] });
+          if (registered.status !== 200) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
+        });
+        const pid = server.child.pid!;
+        const measured = { pid, realms: threadNamed(pid, REALM_THREAD_NAME) ?? pid };
+        const url = `${server.baseUrl}/api/v1/messages`;
+        const headers = { ...new ApiClient(server.baseUrl, owner).authHeader(), 'Content-Type': 'application/x-www-form-urlencoded' };
+        const loads: Load[] = [
+          { name: 'warm-up', content: shortMessage, connections: 1, seconds: 1 },
+          { name: 'one at a time, short text', content: shortMessage, connections: 1, seconds: options.seconds },
+          { name: 'one at a time, long with code and math', content: longMessage, connections: 1, seconds: options.seconds },
+          { name: `${options.senders} senders at once, short text`, content: shortMessage, connections: options.senders, seconds: options.seconds },
+        ];
+        for (const [index, load] of loads.entries()) {
+          const row = await send(url, headers, measured, load);
+          if (index > 0) rows.push({ threads, ...row });
+        }
+      } finally {
+        server.child.kill('SIGTERM');
+        await server.exited;
+      }
     }
+    printTable(`send: POST /messages through HTTP to a channel of ${options.subscribers} subscribers, each with an event queue`, rows);
+    console.log(`results: ${writeResult(options.quick ? 'send-quick' : 'send', { options, rows })}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -1,13 +1,12 @@
 // Assembles a Parley server from a configuration: the store, the realms, the HTTP server. Used by
 // the entry point and by tests, which start it on a free port with a temporary data directory.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
 import { routes } from './api/routes.js';
 import { Grants } from './auth/grants.js';
 import { LoginLimiter } from './auth/loginLimiter.js';
 import { every } from './clock.js';
 import type { Config } from './config.js';
-import type { Logger } from './ops/log.js';
+import type { MetricSources } from './ops/metrics.js';
 import { RateLimiter } from './http/rateLimit.js';
 import { serveMetrics } from './http/metrics.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
@@ -16,15 +15,15 @@ import type { RealmLog } from './realm/log.js';
 import { Realms } from './realm/registry.js';
 import { ClusterNode } from './cluster/node.js';
 import { seedDemoRealm } from './seed/demo.js';
-import { Store, STORE_FORMAT } from './store/store.js';
-import { LocalFileStorage } from './files/local.js';
 import type { FileStorage } from './files/storage.js';
-import { S3FileStorage } from './files/s3.js';
+import type { RealmDirectory } from './realm/handle.js';
+import { guardRejections, openFiles, openStore, pidFile, unhandled } from './setup.js';
+import { RealmThread } from './threads/realmsThread.js';
 import { RenderPool } from './messages/renderPool.js';
 
-export interface Parley {
+/** A running server, whichever threads run what. */
+export interface ParleyServer {
   readonly config: Config;
-  readonly realms: Realms;
   readonly queues: EventQueues;
   readonly http: HttpServer;
   /** The port GET /metrics is served on, when it is. */
@@ -33,37 +32,15 @@ export interface Parley {
   close(): Promise<void>;
 }
 
-/** The file that tells the management CLI a server has this data directory open. */
-export const pidFile = (dataDir: string): string => join(dataDir, 'parley.pid');
-
-export function openStore(config: Config): Store {
-  mkdirSync(config.dataDir, { recursive: true });
-  // Building the search index of an older data directory takes a while on a large one: told as it goes.
-  return new Store(join(config.dataDir, 'parley.mdb'), { progress: (indexed, total) => config.log.info({ indexed, total }, 'indexing messages for search'), sync: config.storeSync });
+/** A server whose realms run on the thread that serves clients (tests reach its realms). */
+export interface Parley extends ParleyServer {
+  readonly realms: Realms;
 }
 
 /** How long a WebSocket token may wait to be used. */
 const SOCKET_TOKEN_TTL_SECONDS = 30;
 /** How long a video provider's OAuth flow may take. */
 const CALL_AUTHORIZATION_TTL_SECONDS = 600;
-
-/** Rejections nobody handled since the process started (a bug somewhere: logged and counted, and
- * the server goes on — one failed promise must not take every realm, queue and socket down). */
-export const unhandled = { rejections: 0 };
-let guarded = false;
-
-/** Counts and logs (with the first server's log) the promise rejections nobody handled. */
-function guardRejections(log: Logger): void {
-  if (guarded) return;
-  guarded = true;
-  process.on('unhandledRejection', (reason) => {
-    unhandled.rejections++;
-    // lmdb-js also rejects a promise of its own for a batch whose commit failed; the write itself
-    // was already answered with STORAGE_UNAVAILABLE and logged.
-    if ((reason as { commitError?: unknown } | null)?.commitError !== undefined) return;
-    log.error({ err: reason }, 'unhandled promise rejection (the server goes on)');
-  });
-}
 
 /** What a server is built with besides its configuration. */
 export interface ParleyParts {
@@ -73,15 +50,66 @@ export interface ParleyParts {
   files?: FileStorage;
 }
 
+/** The metrics the realms' side reports. */
+type RealmSources = Pick<MetricSources, 'mailboxDepth' | 'realmsLoaded' | 'storeBytes' | 'realms' | 'nodes'>;
+
+/** What serves clients, wherever the realms run: HTTP and the event WebSocket, the queues' garbage
+ * collection, the metrics, the pid file. `stop` closes them, the queues' consumers let go. */
+async function serveClients(config: Config, directory: RealmDirectory, queues: EventQueues, files: FileStorage, realmSources: RealmSources, renders: RenderPool | null): Promise<{ http: HttpServer; metricsPort: number | null; stop(): Promise<void> }> {
+  const limits = { socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock) };
+  const http = await startHttpServer({ config, realms: directory, queues, ...limits, files, renders }, routes);
+  config.metrics.watch({ ...realmSources, openSockets: () => http.openSockets, eventQueues: () => queues.size, unhandledRejections: () => unhandled.rejections, usersOnline: () => queues.usersOnline() });
+  const metricsServer = config.metricsListen && (await serveMetrics(config.metricsListen, config.metrics));
+  const stopCollecting = every(config.clock, QUEUE_GC_INTERVAL_MS, () => queues.collectGarbage());
+  writeFileSync(pidFile(config.dataDir), String(process.pid));
+  return {
+    http,
+    metricsPort: metricsServer ? metricsServer.port : null,
+    async stop() {
+      stopCollecting();
+      metricsServer?.close();
+      await http.close(() => queues.releaseConsumers());
+      await renders?.close();
+    },
+  };
+}
+
+const renderPool = (config: Config): RenderPool | null => (config.renderThreads > 0 ? new RenderPool(config.renderThreads, config.log) : null);
+
+/** The server `npm start` runs: standalone with PARLEY_THREADS above 1, the realms on a thread of
+ * their own; otherwise every realm on the thread that serves clients. */
+export function startServer(config: Config): Promise<ParleyServer> {
+  return config.threads > 1 && config.cluster === null ? startThreaded(config) : startParley(config);
+}
+
+async function startThreaded(config: Config): Promise<ParleyServer> {
+  guardRejections(config.log);
+  const realms = await RealmThread.start(config);
+  const { queues } = realms;
+  const front = await serveClients(config, realms, queues, await openFiles(config), realms.metricSources(), renderPool(config));
+  return {
+    config,
+    queues,
+    http: front.http,
+    metricsPort: front.metricsPort,
+    async close() {
+      await front.stop();
+      await realms.stop();
+      await queues.persist();
+      await realms.close();
+      rmSync(pidFile(config.dataDir), { force: true });
+    },
+  };
+}
+
 export async function startParley(config: Config, parts: ParleyParts = {}): Promise<Parley> {
   guardRejections(config.log);
-  const files = parts.files ?? (config.s3 ? await S3FileStorage.connect(config.s3) : new LocalFileStorage(config.dataDir));
+  const files = parts.files ?? (await openFiles(config));
   const store = openStore(config);
-  if (store.migratedFrom !== null) config.log.info({ from: store.migratedFrom, to: STORE_FORMAT }, 'data directory migrated to the current format');
   const queues = new EventQueues(store, config.clock, config.metrics);
   await queues.restore();
   queues.announceRestart();
-  const realms = new Realms(store, config, queues, parts.realmLog, config.cluster === null, files);
+  const realms = new Realms(store, config, queues, { log: parts.realmLog, activateOnUse: config.cluster === null, files });
   // In a cluster the node finds realms and their owners; standalone, the store holds them all.
   const node = config.cluster ? await ClusterNode.start(config.cluster, config, store, queues, realms) : undefined;
   if (node) {
@@ -90,34 +118,29 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
     if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms, config.passwordHashCost);
     realms.activateScheduled();
   }
-  // A cluster gateway has no realm state to render with: it renders where the realm lives.
-  const renders = config.cluster === null && config.renderThreads > 0 ? new RenderPool(config.renderThreads, config.log) : null;
-  const http = await startHttpServer({ config, realms: node ?? realms, queues, socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock), files, renders }, routes);
-  config.metrics.watch({
-    openSockets: () => http.openSockets,
-    eventQueues: () => queues.size,
-    mailboxDepth: () => realms.waiting(),
-    realmsLoaded: () => realms.loaded,
-    storeBytes: () => store.fileBytes(),
-    unhandledRejections: () => unhandled.rejections,
-    realms: () => (node ? node.overview().realms : realms.overview()),
-    nodes: () => (node ? node.overview().nodes : null),
-    usersOnline: () => queues.usersOnline(),
-  });
-  const metricsServer = config.metricsListen && (await serveMetrics(config.metricsListen, config.metrics));
-  const stopCollecting = every(config.clock, QUEUE_GC_INTERVAL_MS, () => queues.collectGarbage());
-  writeFileSync(pidFile(config.dataDir), String(process.pid));
+  const front = await serveClients(
+    config,
+    node ?? realms,
+    queues,
+    files,
+    {
+      mailboxDepth: () => realms.waiting(),
+      realmsLoaded: () => realms.loaded,
+      storeBytes: () => store.fileBytes(),
+      realms: () => (node ? node.overview().realms : realms.overview()),
+      nodes: () => (node ? node.overview().nodes : null),
+    },
+    // A cluster gateway has no realm state to render with: it renders where the realm lives.
+    node ? null : renderPool(config),
+  );
   return {
     config,
     realms,
     queues,
-    http,
-    metricsPort: metricsServer ? metricsServer.port : null,
+    http: front.http,
+    metricsPort: front.metricsPort,
     async close() {
-      stopCollecting();
-      metricsServer?.close();
-      await http.close(() => queues.releaseConsumers());
-      await renders?.close();
+      await front.stop();
       await node?.drain();
       await realms.stop();
       await node?.close();

@@ -120,6 +120,9 @@ export interface Config {
   /** The BigBlueButton server of GET /calls/bigbluebutton/create (Zulip's BIG_BLUE_BUTTON_URL and
    * _SECRET); unset: none. */
   bigBlueButton: { url: string; secret: string } | null;
+  /** Threads of a standalone server (PARLEY_THREADS): above 1, the realms run on a thread of their
+   * own, apart from the one that serves clients (docs/ARCHITECTURE.md, "Threads"). */
+  threads: number;
   /** Worker threads that render messages off the realm's thread (standalone servers; 0: none). */
   renderThreads: number;
   /** Outgoing-webhook bots' requests: the addresses (IPs or CIDRs) allowed besides the public
@@ -157,6 +160,12 @@ function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
+  return value;
+}
+
+function positiveIntSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = intSetting(env, name, fallback);
+  if (value === 0) throw new Error(`${name} must be at least 1, got '${env[name]}'`);
   return value;
 }
 
@@ -295,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: mailSetting(env),
     videoProvider: videoProviderSetting(env.PARLEY_VIDEO_PROVIDER),
     bigBlueButton: bigBlueButtonSetting(env),
+    threads: positiveIntSetting(env, 'PARLEY_THREADS', 1),
     // Every core but the one the realms run on.
     renderThreads: intSetting(env, 'PARLEY_RENDER_THREADS', Math.max(0, availableParallelism() - 1)),
     outgoingWebhooks: {

@@ -1,12 +1,12 @@
 // Entry point: `npm start`. Configuration comes from the environment (docs/configuration.md).
-import { startParley } from './app.js';
+import { startServer } from './app.js';
 import { loadConfig } from './config.js';
 
 const config = loadConfig();
 // Start-up and shutdown are logged whatever the level (short of silent): operators and scripts
 // wait for the line that says where the server listens.
 const lifecycle = config.log.child({}, { level: config.log.level === 'silent' ? 'silent' : 'info' });
-const parley = await startParley(config).catch((error: unknown) => {
+const parley = await startServer(config).catch((error: unknown) => {
   config.log.fatal({ err: error }, `Parley could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -3,7 +3,7 @@
 // owner, in all), and messages sent by the owner round-robin over the channels and ten topics,
 // half of them unread by the owner. Long builds report their progress. Also the one-channel realm
 // of the fan-out and send benchmarks.
-import { openStore } from '../../src/app.js';
+import { openStore } from '../../src/setup.js';
 import { loadConfig } from '../../src/config.js';
 import { EventQueues } from '../../src/events/queues.js';
 import type { RealmActor } from '../../src/realm/actor.js';

@@ -101,10 +101,15 @@ export function residentMemory(pid: number): { rss: number; file: number } {
 /** Resident memory of a process in bytes (Linux). */
 export const rssBytes = (pid: number): number => residentMemory(pid).rss;
 
-/** CPU seconds of one thread of a process so far (the main thread's ID is the process's): the
- * realm's thread, which runs the realm actors, as distinct from LMDB's and V8's threads. */
+/** CPU seconds of one thread of a process so far (the main thread's ID is the process's). */
 export function threadCpuSeconds(pid: number, thread = pid): number {
   return Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
+}
+
+/** The ID of the process's thread of that name (/proc/<pid>/task/<tid>/comm), if it has one. */
+export function threadNamed(pid: number, name: string): number | undefined {
+  const thread = readdirSync(`/proc/${pid}/task`).find((tid) => readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() === name);
+  return thread === undefined ? undefined : Number(thread);
 }
 
 /** CPU time a process has used so far, all its threads together, in seconds (Linux: each thread's

@@ -3,7 +3,7 @@
 // with PARLEY_NATS_URL set, its realm and user commands go to the running cluster instead.
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { openStore, pidFile } from '../app.js';
+import { openStore, pidFile } from '../setup.js';
 import { backup, BackupError, restore, verify, type Manifest } from './backup.js';
 import { ClusterAdmin } from '../cluster/admin.js';
 import { loadConfig, type ClusterSettings, type Config } from '../config.js';

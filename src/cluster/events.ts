@@ -44,6 +44,7 @@ export class EventBus {
   /** The sink of a realm this node owns under `epoch`: its own queues, then every other node. */
   sinkFor(epoch: number): EventSink {
     return {
+      position: (realmId) => this.queues.position(realmId),
       publish: (realmId, emitted) => {
         if (emitted.length === 0) return;
         const from = this.queues.position(realmId) + 1;

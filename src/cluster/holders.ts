@@ -8,13 +8,12 @@
 // owner answered). The owner drops what nodes that stopped beating told it.
 import type { Subscription } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
+import { HolderSet, holdingOf, registeringHolding, type Holding } from '../events/holders.js';
 import type { EventQueues } from '../events/queues.js';
 import type { QueueHolders } from '../realm/links.js';
 import { subjects, type Cluster } from './connection.js';
 
 const codec = new Packr({ useRecords: false });
-
-type Holding = 'none' | 'queue' | 'all-public';
 
 interface Report {
   node: string;
@@ -23,22 +22,9 @@ interface Report {
   users: [userId: number, holding: Holding][];
 }
 
-/** What one other node told the owner of a realm. */
-class NodeHolders {
-  readonly users = new Set<number>();
-  readonly allPublic = new Set<number>();
-
-  set(userId: number, holding: Holding): void {
-    if (holding === 'none') this.users.delete(userId);
-    else this.users.add(userId);
-    if (holding === 'all-public') this.allPublic.add(userId);
-    else this.allPublic.delete(userId);
-  }
-}
-
 export class ClusterHolders {
   /** Realms owned here → other nodes → what each told. */
-  private readonly told = new Map<number, Map<string, NodeHolders>>();
+  private readonly told = new Map<number, Map<string, HolderSet>>();
   private readonly served = new Map<number, Subscription>();
   private subscriptions: Subscription[] = [];
 
@@ -66,7 +52,7 @@ export class ClusterHolders {
         },
       }),
     ];
-    this.queues.onHoldersChanged = (realmId, userId) => this.tell(realmId, false, [[userId, this.holding(realmId, userId)]]);
+    this.queues.onHoldersChanged = (realmId, userId) => this.tell(realmId, false, [[userId, holdingOf(this.queues, realmId, userId)]]);
     nc.publish(subjects.holdersReset, codec.pack(this.nodeId));
     for (const realmId of this.queues.realmIds()) this.tellAll(realmId);
   }
@@ -79,7 +65,7 @@ export class ClusterHolders {
   /** Who holds the queues of a realm this node now owns: its own, and what the others tell it
    * (asked at once). */
   serve(realmId: number): QueueHolders {
-    const nodes = new Map<string, NodeHolders>();
+    const nodes = new Map<string, HolderSet>();
     this.told.set(realmId, nodes);
     this.served.get(realmId)?.unsubscribe();
     const callback = (error: Error | null, message: { data: Uint8Array }) => {
@@ -116,26 +102,21 @@ export class ClusterHolders {
 
   /** A queue of the user is being registered here (told before the owner is asked for its state). */
   registering(realmId: number, userId: number, allPublicStreams: boolean): void {
-    this.tell(realmId, false, [[userId, allPublicStreams || this.queues.hasAllPublicStreams(realmId, userId) ? 'all-public' : 'queue']]);
-  }
-
-  private holding(realmId: number, userId: number): Holding {
-    if (this.queues.hasAllPublicStreams(realmId, userId)) return 'all-public';
-    return this.queues.hasQueue(realmId, userId) ? 'queue' : 'none';
+    this.tell(realmId, false, [[userId, registeringHolding(this.queues, realmId, userId, allPublicStreams)]]);
   }
 
   private tellAll(realmId: number): void {
     const users = this.queues.holders(realmId);
-    if (users.length > 0) this.tell(realmId, true, users.map((userId) => [userId, this.holding(realmId, userId)]));
+    if (users.length > 0) this.tell(realmId, true, users.map((userId) => [userId, holdingOf(this.queues, realmId, userId)]));
   }
 
   private tell(realmId: number, full: boolean, users: Report['users']): void {
     this.cluster.nc.publish(subjects.holders(realmId), codec.pack({ node: this.nodeId, full, users } satisfies Report));
   }
 
-  private receive(nodes: Map<string, NodeHolders>, report: Report): void {
+  private receive(nodes: Map<string, HolderSet>, report: Report): void {
     let told = nodes.get(report.node);
-    if (!told || report.full) nodes.set(report.node, (told = new NodeHolders()));
+    if (!told || report.full) nodes.set(report.node, (told = new HolderSet()));
     for (const [userId, holding] of report.users) told.set(userId, holding);
   }
 }

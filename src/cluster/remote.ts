@@ -5,20 +5,14 @@
 // run, and the client gets 503 to retry.
 import { RequestError, TimeoutError, type Subscription } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
-import { ApiError, errors, type ErrorCode } from '../errors.js';
+import { errors } from '../errors.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from '../realm/commands/index.js';
 import type { RealmHandle } from '../realm/handle.js';
+import { outputOf, replyTo, type CommandRequest, type Reply, type RequestOf } from '../realm/replies.js';
 import { subjects, type Cluster } from './connection.js';
 import type { ClusterHolders } from './holders.js';
 
 const codec = new Packr({ useRecords: false, structuredClone: true });
-
-/** A command as it travels: its name, the acting user, and its input, typed by the sending node
- * against the same command table. */
-type RequestOf<N extends CommandName> = [name: N, userId: number | null, input: InputOf<N>];
-type Request = { [N in CommandName]: RequestOf<N> }[CommandName];
-type WireError = { status: number; code: ErrorCode; message: string; extra: ApiError['extra']; headers: Record<string, string> };
-type Reply = { ok: unknown } | { error: WireError | null };
 
 /** How long a request may wait for the realm's owner (one taking the realm over included). */
 const REQUEST_DEADLINE_MS = 10_000;
@@ -26,25 +20,12 @@ const RETRY_MS = 100;
 /** How long one attempt of a read waits before it is sent again. */
 const READ_ATTEMPT_MS = 3_000;
 
-/** A request run on the handle: one typed call for whichever command it names. */
-const run = <N extends CommandName>(handle: RealmHandle, [name, userId, input]: RequestOf<N>): Promise<OutputOf<N>> => handle.ask(name, userId, input);
-
 /** Answers the realm's commands from other nodes with `handle` (the local actor). */
 export function serveCommands(cluster: Cluster, realmId: number, handle: RealmHandle): Subscription {
-  const answer = async (data: Uint8Array): Promise<Reply> => {
-    const request = codec.unpack(data) as Request;
-    if (!Object.hasOwn(commands, request[0])) return { error: null };
-    try {
-      return { ok: await run(handle, request) };
-    } catch (error) {
-      // An unexpected failure was logged by the actor; the caller learns only that it failed.
-      return { error: error instanceof ApiError ? { status: error.status, code: error.code, message: error.message, extra: error.extra, headers: error.headers } : null };
-    }
-  };
   return cluster.nc.subscribe(subjects.commands(realmId), {
     callback: (error, message) => {
       if (error) return;
-      void answer(message.data).then((reply) => message.respond(codec.pack(reply)));
+      void replyTo(handle, codec.unpack(message.data) as CommandRequest).then((reply) => message.respond(codec.pack(reply)));
     },
   });
 }
@@ -94,10 +75,7 @@ export class RemoteRealm implements RealmHandle {
         }
         throw errors.realmMoved();
       }
-      if ('ok' in reply) return reply.ok as OutputOf<N>;
-      if (reply.error === null) throw errors.internal();
-      const { status, code, message, extra, headers } = reply.error;
-      throw new ApiError(status, code, message, extra, headers);
+      return outputOf<N>(reply);
     }
   }
 }

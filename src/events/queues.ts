@@ -22,6 +22,8 @@ export const QUEUE_GC_INTERVAL_MS = 60_000;
  * node's too. */
 export interface EventSink {
   publish(realmId: number, emitted: readonly Emitted[]): void;
+  /** How many emissions of the realm it has taken: the position a register's state is read at. */
+  position(realmId: number): number;
 }
 
 /** Where queues wait across a graceful restart (the store). */

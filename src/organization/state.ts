@@ -77,7 +77,7 @@ export class DerivedValues<K, V> {
 }
 
 /** How many accepted Authorization headers a realm keeps (a few per user of a large realm). */
-const KEPT_PRINCIPALS = 20_000;
+export const KEPT_PRINCIPALS = 20_000;
 
 /** Render versions, unique in the process: a realm's state reloaded after a failed write starts
  * from a number no rendering made before it carries. */

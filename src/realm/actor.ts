@@ -6,7 +6,7 @@
 import { nowSeconds } from '../clock.js';
 import type { Config } from '../config.js';
 import { ApiError, errors } from '../errors.js';
-import type { EventQueues, EventSink } from '../events/queues.js';
+import type { EventSink } from '../events/queues.js';
 import type { RealmHandle } from './handle.js';
 import { StorageError, type Store } from '../store/store.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
@@ -56,6 +56,9 @@ export interface RealmLinks {
   holders?: QueueHolders;
   /** Where data exports are stored (none: exports stay pending, as in the management CLI). */
   files?: FileStorage;
+  /** Told once a committed write changed the realm's memory, and when the memory is reloaded:
+   * what another thread derived from it (credentials) is derived again. */
+  memoryChanged?: () => void;
 }
 
 export class RealmActor implements RealmHandle {
@@ -83,6 +86,8 @@ export class RealmActor implements RealmHandle {
 
   /** Where committed writes go besides LMDB (a cluster's log), if anywhere. */
   private readonly log: RealmLog | undefined;
+  /** Told when the realm's memory changed (RealmLinks.memoryChanged). */
+  private readonly memoryChanged: (() => void) | undefined;
   /** Where emissions go: the server's queues, and in a cluster every node's. */
   private readonly sink: EventSink;
   /** Where IDs come from in a cluster (else the store's counters). */
@@ -100,15 +105,18 @@ export class RealmActor implements RealmHandle {
   constructor(
     private readonly store: Store,
     private readonly config: Config,
-    private readonly queues: EventQueues,
+    /** This server's queues (standalone), or what stands for them where the realm runs apart from
+     * them (the realm thread); a cluster's links replace both parts. */
+    local: EventSink & QueueHolders,
     realm: RealmRecord,
     links: RealmLinks = {},
   ) {
     this.log = links.log;
-    this.sink = links.sink ?? queues;
+    this.memoryChanged = links.memoryChanged;
+    this.sink = links.sink ?? local;
     this.ids = links.ids;
     this.presenceKeeper = links.presence;
-    this.holders = links.holders ?? queues;
+    this.holders = links.holders ?? local;
     this.state = loadRealmState(store, realm);
     this.deliveries = new DeliveryTimer(config.clock, () => void this.deliverDue());
     this.deliveries.arm(this.state.nextDelivery());
@@ -335,6 +343,7 @@ export class RealmActor implements RealmHandle {
     answered.then(
       (output) => {
         this.config.metrics.commit((performance.now() - started) / 1000);
+        if (ctx.changedMemory) this.memoryChanged?.();
         this.sink.publish(this.state.realm.id, ctx.emitted);
         if (ctx.scheduleChanged) this.deliveries.arm(this.state.nextDelivery());
         if (ctx.notifyAt !== undefined) for (const notifier of this.notifiers) notifier.wake(ctx.notifyAt);
@@ -411,7 +420,7 @@ export class RealmActor implements RealmHandle {
   }
 
   private context(userId: number | null): CommandContext {
-    return new CommandContext(this.state, this.store, this.config, this.queues, this.holders, this.presence, userId);
+    return new CommandContext(this.state, this.store, this.config, this.sink, this.holders, this.presence, userId);
   }
 
   /** Expected errors go back to the caller as they are. Anything else is a bug: it is logged, the
@@ -440,6 +449,7 @@ export class RealmActor implements RealmHandle {
     const realm = this.store.realms.get(this.state.realm.id);
     if (realm) this.state = loadRealmState(this.store, realm);
     this.stale = false;
+    this.memoryChanged?.();
     this.deliveries.arm(this.state.nextDelivery());
   }
 

@@ -2,7 +2,7 @@
 import { nowSeconds } from '../clock.js';
 import type { Config } from '../config.js';
 import { errors } from '../errors.js';
-import type { EventQueues } from '../events/queues.js';
+import type { EventSink } from '../events/queues.js';
 import type { QueueHolders } from './links.js';
 import type { Emitted, ZulipEvent } from '../events/types.js';
 import { botStorageId, type Store } from '../store/store.js';
@@ -139,7 +139,7 @@ const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
 
 /** What a read command may use: the realm's state and the store, and nothing that writes or
  * announces. */
-export type ReadContext = Pick<CommandContext, 'now' | 'store' | 'config' | 'queues' | 'hasUser' | 'user' | 'activeUserIds' | 'ownerOf' | 'fakeEmailDomain'> & {
+export type ReadContext = Pick<CommandContext, 'now' | 'store' | 'config' | 'events' | 'hasUser' | 'user' | 'activeUserIds' | 'ownerOf' | 'fakeEmailDomain'> & {
   readonly state: RealmView;
   readonly presence: PresenceView;
 };
@@ -168,7 +168,8 @@ export class CommandContext {
     readonly state: RealmState,
     readonly store: Store,
     readonly config: Config,
-    readonly queues: EventQueues,
+    /** Where the realm's emissions go (a registration reads the position there). */
+    readonly events: EventSink,
     /** Who holds the realm's event queues, on any node (connected users, all_public_streams). */
     readonly holders: QueueHolders,
     /** Who was last seen when: memory only, saved coarsely by the actor (never by a command). */

@@ -2,7 +2,8 @@
 // first use, and creates new realms. Loading reads LMDB synchronously, so two requests for the
 // same realm can never race to load it twice.
 import type { Config } from '../config.js';
-import type { EventQueues } from '../events/queues.js';
+import type { EventSink } from '../events/queues.js';
+import type { QueueHolders } from './links.js';
 import type { RealmOverview } from '../ops/metrics.js';
 import { groupPermissions, systemGroupOrder, systemGroups, type GroupPermission, type GroupRecord, type GroupSetting, type SystemGroupName } from '../groups/records.js';
 import type { Store } from '../store/store.js';
@@ -36,6 +37,18 @@ export interface Placement {
   links: RealmLinks;
 }
 
+export interface RealmsOptions {
+  /** Where committed writes go besides LMDB (a cluster's log), if anywhere. */
+  log?: RealmLog;
+  /** Standalone (true, the default), every realm of the store is this server's, activated on
+   * first use; in a cluster only those the node owns are activated, by the node. */
+  activateOnUse?: boolean;
+  /** Where data exports are stored (the management CLI has none). */
+  files?: FileStorage;
+  /** Told when a realm's memory changed (RealmLinks.memoryChanged). */
+  memoryChanged?: (realmId: number) => void;
+}
+
 export class Realms implements RealmDirectory, RealmCreator {
   private readonly actors = new Map<number, RealmActor>();
   private readonly bySubdomain = new Map<string, number>();
@@ -45,14 +58,9 @@ export class Realms implements RealmDirectory, RealmCreator {
   constructor(
     private readonly store: Store,
     private readonly config: Config,
-    private readonly queues: EventQueues,
-    /** Where committed writes go besides LMDB (a cluster's log), if anywhere. */
-    private readonly log?: RealmLog,
-    /** Standalone, every realm of the store is this server's, activated on first use; in a
-     * cluster only those the node owns are activated, by the node. */
-    private readonly activateOnUse = true,
-    /** Where data exports are stored (the management CLI has none). */
-    private readonly files?: FileStorage,
+    /** This server's queues, or what stands for them on the realm thread (RealmActor's `local`). */
+    private readonly local: EventSink & QueueHolders,
+    private readonly options: RealmsOptions = {},
   ) {
     this.externalHostname = hostname(config.externalHost);
     for (const { value } of store.realms.getRange()) this.bySubdomain.set(value.subdomain, value.id);
@@ -62,11 +70,11 @@ export class Realms implements RealmDirectory, RealmCreator {
    * the server was down then, now: late ones fail, as Zulip does), and every realm with
    * notifications or outgoing webhooks waiting to be sent. */
   activateScheduled(): void {
-    for (const id of this.store.scheduledMessages.realmIds()) this.actor(id);
-    for (const id of this.store.notificationOutbox.realmIds()) this.actor(id);
-    for (const id of this.store.serviceOutbox.realmIds()) this.actor(id);
-    for (const id of this.store.emailBatches.realmIds()) this.actor(id);
-    for (const id of this.store.realmExports.realmIds()) if ([...this.store.realmExports.ofRealm(id)].some(isPendingExport)) this.actor(id);
+    for (const id of this.store.scheduledMessages.realmIds()) this.byId(id);
+    for (const id of this.store.notificationOutbox.realmIds()) this.byId(id);
+    for (const id of this.store.serviceOutbox.realmIds()) this.byId(id);
+    for (const id of this.store.emailBatches.realmIds()) this.byId(id);
+    for (const id of this.store.realmExports.realmIds()) if ([...this.store.realmExports.ofRealm(id)].some(isPendingExport)) this.byId(id);
   }
 
   /** Stops every realm's timers (shutdown); resolves once the notifications in flight are
@@ -84,9 +92,13 @@ export class Realms implements RealmDirectory, RealmCreator {
 
   /** The realm for a Host header: its subdomain of the external host, else the default realm. */
   forHost(host: string): RealmActor | undefined {
-    const subdomain = subdomainOf(host, this.externalHostname);
-    const id = (subdomain === undefined ? undefined : this.bySubdomain.get(subdomain)) ?? this.defaultRealm();
-    return id === undefined ? undefined : this.actor(id);
+    const id = realmIdForHost(host, this.externalHostname, this.bySubdomain, () => this.defaultRealm());
+    return id === undefined ? undefined : this.byId(id);
+  }
+
+  /** Every realm by subdomain, and the default realm: what finds a realm for a Host header. */
+  directory(): { realms: [id: number, subdomain: string][]; defaultRealm: number | undefined } {
+    return { realms: [...this.bySubdomain].map(([subdomain, id]) => [id, subdomain]), defaultRealm: this.defaultRealm() };
   }
 
   /** The realm served when the Host header names none: the first created. Once set it never
@@ -97,13 +109,13 @@ export class Realms implements RealmDirectory, RealmCreator {
 
   bySubdomainName(subdomain: string): RealmActor | undefined {
     const id = this.bySubdomain.get(subdomain);
-    return id === undefined ? undefined : this.actor(id);
+    return id === undefined ? undefined : this.byId(id);
   }
 
   async create(input: NewRealm, placement?: Placement): Promise<RealmActor> {
     if (!subdomainPattern.test(input.subdomain)) throw new InvalidRealmError(`invalid subdomain '${input.subdomain}'`);
     if (this.bySubdomain.has(input.subdomain)) throw new InvalidRealmError(`a realm with subdomain '${input.subdomain}' exists`);
-    const links = placement?.links ?? { log: this.log };
+    const links = placement?.links ?? { log: this.options.log };
     if (placement && links.ids && !links.ids.ready(placement.id)) await links.ids.topUp(placement.id);
     const { result: realm, changes } = await this.store.recordedWrite(() => {
       const id = placement?.id ?? this.store.nextId('realm');
@@ -165,14 +177,16 @@ export class Realms implements RealmDirectory, RealmCreator {
     await Promise.all([...this.actors.values()].map((actor) => actor.idle()));
   }
 
-  private actor(id: number): RealmActor | undefined {
-    const record = this.actors.has(id) || !this.activateOnUse ? undefined : this.store.realms.get(id);
-    return this.actors.get(id) ?? (record && this.activate(record, { log: this.log }));
+  /** The realm's actor, activated on first use (standalone). */
+  byId(id: number): RealmActor | undefined {
+    const record = this.actors.has(id) || this.options.activateOnUse === false ? undefined : this.store.realms.get(id);
+    return this.actors.get(id) ?? (record && this.activate(record, { log: this.options.log }));
   }
 
   /** Starts the realm's actor on what the store holds of it. */
   activate(record: RealmRecord, links: RealmLinks): RealmActor {
-    const actor = new RealmActor(this.store, this.config, this.queues, record, { files: this.files, ...links });
+    const { files, memoryChanged } = this.options;
+    const actor = new RealmActor(this.store, this.config, this.local, record, { files, memoryChanged: memoryChanged && (() => memoryChanged(record.id)), ...links });
     this.actors.set(record.id, actor);
     this.bySubdomain.set(record.subdomain, record.id);
     return actor;
@@ -220,6 +234,12 @@ function createSystemGroups(store: Store, realmId: number, now: number): Map<Sys
 export const hostname = (host: string): string => host.toLowerCase().replace(/:\d+$/, '');
 
 /** The subdomain a Host header names under the external host ('' for the host itself), if any. */
+/** The realm a Host header names: its subdomain of the external host, else the default realm. */
+export function realmIdForHost(host: string, externalHostname: string, bySubdomain: ReadonlyMap<string, number>, defaultRealm: () => number | undefined): number | undefined {
+  const subdomain = subdomainOf(host, externalHostname);
+  return (subdomain === undefined ? undefined : bySubdomain.get(subdomain)) ?? defaultRealm();
+}
+
 export function subdomainOf(host: string, externalHostname: string): string | undefined {
   const name = hostname(host);
   if (name === externalHostname) return '';

@@ -134,6 +134,6 @@ export const registerCommands = {
       ...limits,
     };
     for (const [type, fetch] of fetchers) if (wanted === null || wanted.includes(type)) Object.assign(state, fetch(ctx, input));
-    return { state, queue, position: ctx.queues.position(ctx.state.realm.id) };
+    return { state, queue, position: ctx.events.position(ctx.state.realm.id) };
   }),
 };

@@ -1,0 +1,32 @@
+// Who holds a realm's event queues, as the queues' side tells the realm's side when they are apart
+// (nodes of a cluster; the I/O thread and the realm thread): each user's holding, told whenever it
+// changes and before a registration asks for its state, so the realm counts a queue from before it
+// exists.
+import type { EventQueues } from './queues.js';
+
+/** A user's queues on one side: none, some, or some registered with all_public_streams. */
+export type Holding = 'none' | 'queue' | 'all-public';
+
+/** The users one side told about. */
+export class HolderSet {
+  readonly users = new Set<number>();
+  readonly allPublic = new Set<number>();
+
+  set(userId: number, holding: Holding): void {
+    if (holding === 'none') this.users.delete(userId);
+    else this.users.add(userId);
+    if (holding === 'all-public') this.allPublic.add(userId);
+    else this.allPublic.delete(userId);
+  }
+}
+
+/** The user's holding among these queues. */
+export function holdingOf(queues: EventQueues, realmId: number, userId: number): Holding {
+  if (queues.hasAllPublicStreams(realmId, userId)) return 'all-public';
+  return queues.hasQueue(realmId, userId) ? 'queue' : 'none';
+}
+
+/** The user's holding once the queue being registered opens. */
+export function registeringHolding(queues: EventQueues, realmId: number, userId: number, allPublicStreams: boolean): Holding {
+  return allPublicStreams || queues.hasAllPublicStreams(realmId, userId) ? 'all-public' : 'queue';
+}

@@ -1,0 +1,35 @@
+// A command asked of a realm that runs elsewhere (on another node of a cluster, or on the realm
+// thread) and its answer as they travel: plain data both ways. The answer is the command's output,
+// or the API error it was refused with; any other failure was logged where the realm runs, and the
+// caller learns only that the command failed.
+import { ApiError, errors, type ErrorCode } from '../errors.js';
+import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
+import type { RealmHandle } from './handle.js';
+
+/** A command as it travels: its name, the acting user, and its input, typed by the asking side
+ * against the same command table. */
+export type RequestOf<N extends CommandName> = [name: N, userId: number | null, input: InputOf<N>];
+export type CommandRequest = { [N in CommandName]: RequestOf<N> }[CommandName];
+type WireError = { status: number; code: ErrorCode; message: string; extra: ApiError['extra']; headers: Record<string, string> };
+export type Reply = { ok: unknown } | { error: WireError | null };
+
+/** A request run on the handle: one typed call for whichever command it names. */
+const run = <N extends CommandName>(handle: RealmHandle, [name, userId, input]: RequestOf<N>): Promise<OutputOf<N>> => handle.ask(name, userId, input);
+
+/** Runs a request that came from elsewhere on the realm's own handle (its actor). */
+export async function replyTo(handle: RealmHandle, request: CommandRequest): Promise<Reply> {
+  if (!Object.hasOwn(commands, request[0])) return { error: null };
+  try {
+    return { ok: await run(handle, request) };
+  } catch (error) {
+    return { error: error instanceof ApiError ? { status: error.status, code: error.code, message: error.message, extra: error.extra, headers: error.headers } : null };
+  }
+}
+
+/** The output a reply carries; its refusal thrown as the API error it was. */
+export function outputOf<N extends CommandName>(reply: Reply): OutputOf<N> {
+  if ('ok' in reply) return reply.ok as OutputOf<N>;
+  if (reply.error === null) throw errors.internal();
+  const { status, code, message, extra, headers } = reply.error;
+  throw new ApiError(status, code, message, extra, headers);
+}

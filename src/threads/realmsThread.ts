@@ -1,0 +1,194 @@
+// The I/O thread's side of the realm thread (PARLEY_THREADS above 1): starts it, finds the realm a
+// Host header names from its directory, asks realms their commands (ThreadRealm), takes their
+// emissions into the event queues at the realm's positions, tells it who holds queues, and keeps
+// the queues in its store across a graceful restart.
+import { Worker } from 'node:worker_threads';
+import type { Principal } from '../auth/basic.js';
+import type { Config } from '../config.js';
+import { holdingOf, registeringHolding, type Holding } from '../events/holders.js';
+import type { QueueSnapshot } from '../events/queue.js';
+import { EventQueues, type QueueShelf } from '../events/queues.js';
+import { fromWire } from '../events/wire.js';
+import type { MetricSources } from '../ops/metrics.js';
+import { KEPT_PRINCIPALS } from '../organization/state.js';
+import type { CommandName, InputOf, OutputOf } from '../realm/commands/index.js';
+import type { RealmDirectory, RealmHandle } from '../realm/handle.js';
+import { hostname, realmIdForHost } from '../realm/registry.js';
+import { outputOf, type CommandRequest, type Reply, type RequestOf } from '../realm/replies.js';
+import { BatchedPort } from './batchedPort.js';
+import { record } from './metricsRelay.js';
+import type { Directory, FromRealmThread, RealmRequest, RealmStats, ToRealmThread } from './protocol.js';
+
+/** What each request to the realm thread answers. */
+interface Answers {
+  command: never;
+  start: Directory;
+  saveQueues: null;
+  takeQueues: QueueSnapshot[];
+  stop: null;
+  close: null;
+}
+
+type Unsequenced<R> = R extends unknown ? Omit<R, 'seq'> : never;
+
+/** A realm on the realm thread. */
+class ThreadRealm implements RealmHandle {
+  /** Accepted Authorization headers, with the memory generation each was checked at. */
+  private readonly principals = new Map<string, { generation: number; principal: Principal }>();
+
+  constructor(
+    readonly realm: { id: number; subdomain: string },
+    private readonly thread: RealmThread,
+    /** The realm's memory generation, moved by the realm thread. */
+    private readonly generation: Int32Array,
+  ) {}
+
+  private principal(authorization: string): Principal | Promise<Principal> {
+    // Read before asking: a change while the answer travels leaves it unkept.
+    const generation = Atomics.load(this.generation, 0);
+    const kept = this.principals.get(authorization);
+    if (kept?.generation === generation) return kept.principal;
+    return this.thread.command(this.realm.id, 'auth.basic', null, { authorization }).then((principal) => {
+      if (!kept && this.principals.size >= KEPT_PRINCIPALS) this.principals.clear();
+      this.principals.set(authorization, { generation, principal });
+      return principal;
+    });
+  }
+
+  /** Credentials at once while the realm's memory has not moved since they were checked; every
+   * other command across threads, a promise. */
+  answer<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): OutputOf<N> | Promise<OutputOf<N>> {
+    if (name === 'auth.basic') return this.principal((input as InputOf<'auth.basic'>).authorization) as OutputOf<N> | Promise<OutputOf<N>>;
+    return this.thread.command(this.realm.id, name, userId, input);
+  }
+
+  ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
+    return this.thread.command(this.realm.id, name, userId, input);
+  }
+}
+
+export class RealmThread implements RealmDirectory, QueueShelf {
+  /** The event queues of this server's clients. */
+  readonly queues: EventQueues;
+  private readonly worker: Worker;
+  private readonly outbox: BatchedPort<ToRealmThread>;
+  private seq = 0;
+  private readonly waiting = new Map<number, (reply: Reply) => void>();
+  private readonly bySubdomain = new Map<string, number>();
+  private readonly handles = new Map<number, ThreadRealm>();
+  private defaultRealm: number | undefined;
+  private readonly externalHostname: string;
+  private stats: RealmStats = { mailboxDepth: 0, realmsLoaded: 0, storeBytes: 0, realms: [] };
+
+  private constructor(private readonly config: Config) {
+    this.externalHostname = hostname(config.externalHost);
+    this.queues = new EventQueues(this, config.clock, config.metrics);
+    this.worker = new Worker(new URL('./realmThread.js', import.meta.url), { name: 'realms' });
+    this.outbox = new BatchedPort(this.worker);
+    this.worker.on('message', (batch: FromRealmThread[]) => batch.forEach((message) => this.receive(message)));
+    this.worker.on('error', (error) => {
+      // Nothing can be served without the realms: the process ends for its supervisor to start it
+      // again (every write answered was durable).
+      config.log.fatal({ err: error }, 'the realm thread failed');
+      process.exit(1);
+    });
+  }
+
+  /** Starts the realm thread, restores the queues the last stop kept, and starts the realms. */
+  static async start(config: Config): Promise<RealmThread> {
+    const thread = new RealmThread(config);
+    await thread.queues.restore();
+    thread.queues.announceRestart();
+    thread.queues.onHoldersChanged = (realmId, userId) => thread.tell(realmId, [[userId, holdingOf(thread.queues, realmId, userId)]]);
+    for (const realmId of thread.queues.realmIds()) thread.tell(realmId, thread.queues.holders(realmId).map((userId) => [userId, holdingOf(thread.queues, realmId, userId)]));
+    const directory = await thread.request({ kind: 'start' });
+    for (const [id, subdomain, generation] of directory.realms) {
+      thread.bySubdomain.set(subdomain, id);
+      thread.handles.set(id, new ThreadRealm({ id, subdomain }, thread, generation));
+    }
+    thread.defaultRealm = directory.defaultRealm;
+    return thread;
+  }
+
+  forHost(host: string): RealmHandle | undefined {
+    const id = realmIdForHost(host, this.externalHostname, this.bySubdomain, () => this.defaultRealm);
+    return id === undefined ? undefined : this.handles.get(id);
+  }
+
+  command<N extends CommandName>(realmId: number, name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
+    // Told before the state is read, so the realm counts the queue from before it exists.
+    if (name === 'events.register' && userId !== null) this.tell(realmId, [[userId, registeringHolding(this.queues, realmId, userId, (input as InputOf<'events.register'>).allPublicStreams)]]);
+    const request: RequestOf<N> = [name, userId, input];
+    return this.send({ kind: 'command', realmId, request: request as CommandRequest }).then((reply) => outputOf<N>(reply));
+  }
+
+  async saveQueues(snapshots: readonly QueueSnapshot[]): Promise<void> {
+    await this.request({ kind: 'saveQueues', snapshots: [...snapshots] });
+  }
+
+  takeSavedQueues(): Promise<QueueSnapshot[]> {
+    return this.request({ kind: 'takeQueues' });
+  }
+
+  /** Stops the realms' timers; resolves once every accepted write is durable. */
+  async stop(): Promise<void> {
+    await this.request({ kind: 'stop' });
+  }
+
+  /** Closes the store and ends the realm thread. */
+  async close(): Promise<void> {
+    await this.request({ kind: 'close' });
+    await this.worker.terminate();
+  }
+
+  /** The realm side's figures for the server's metrics. */
+  metricSources(): Pick<MetricSources, 'mailboxDepth' | 'realmsLoaded' | 'storeBytes' | 'realms' | 'nodes'> {
+    return {
+      mailboxDepth: () => this.stats.mailboxDepth,
+      realmsLoaded: () => this.stats.realmsLoaded,
+      storeBytes: () => this.stats.storeBytes,
+      realms: () => this.stats.realms,
+      nodes: () => null,
+    };
+  }
+
+  private tell(realmId: number, users: [userId: number, holding: Holding][]): void {
+    if (users.length > 0) this.post({ kind: 'holders', realmId, users });
+  }
+
+  private async request<K extends keyof Answers>(message: Unsequenced<RealmRequest> & { kind: K }): Promise<Answers[K]> {
+    const reply = await this.send(message);
+    if (!('ok' in reply)) throw new Error(`the realm thread failed to ${message.kind}`);
+    return reply.ok as Answers[K];
+  }
+
+  private send(message: Unsequenced<RealmRequest>): Promise<Reply> {
+    const seq = ++this.seq;
+    return new Promise((resolve) => {
+      this.waiting.set(seq, resolve);
+      this.post({ ...message, seq } as RealmRequest);
+    });
+  }
+
+  private post(message: ToRealmThread): void {
+    this.outbox.post(message);
+  }
+
+  private receive(message: FromRealmThread): void {
+    switch (message.kind) {
+      case 'reply':
+        this.waiting.get(message.seq)?.(message.reply);
+        this.waiting.delete(message.seq);
+        return;
+      case 'events':
+        this.queues.publish(message.realmId, message.emissions.map(fromWire), message.from);
+        return;
+      case 'metrics':
+        record(this.config.metrics, message.observations);
+        return;
+      case 'stats':
+        this.stats = message.stats;
+        return;
+    }
+  }
+}

@@ -1,0 +1,104 @@
+// A server with its realms on a thread of their own (PARLEY_THREADS=2, what `npm start` runs on a
+// machine of several cores), as clients see it: answers and errors as one thread gives them,
+// events after their write's answer, the queues the I/O thread holds counted by the realms, and the
+// realm thread's measurements in the metrics. (The fault tests run every spawned server this way.)
+import { createServer } from 'node:net';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ApiClient } from './helpers/client.js';
+import { register, StreamClient, type Event } from './helpers/events.js';
+import { devClient, tempDataDir } from './helpers/operator.js';
+import { spawnServer, type ServerProcess } from './helpers/process.js';
+
+let server: ServerProcess;
+let metricsPort: number;
+let iago: ApiClient;
+let hamlet: ApiClient;
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+
+test.before(async () => {
+  metricsPort = await freePort();
+  server = await spawnServer({ PARLEY_DATA_DIR: tempDataDir('parley-threads-'), PARLEY_MODE: 'development', PARLEY_THREADS: '2', PARLEY_METRICS_PORT: String(metricsPort) });
+  iago = await devClient(server.baseUrl, 'iago@zulip.com');
+  hamlet = await devClient(server.baseUrl, 'hamlet@zulip.com');
+});
+
+test.after(async () => {
+  server.child.kill('SIGTERM');
+  assert.is(await server.exited, 0);
+});
+
+const eventsNow = async (client: ApiClient, queueId: string): Promise<Event[]> => {
+  const response = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+  assert.is(response.status, 200, JSON.stringify(response.body));
+  return response.body.events as Event[];
+};
+
+test("a write's events are in the queues once its answer is: the sender's own with its local ID", async () => {
+  const sending = await register(hamlet, { event_types: ['message'] });
+  const reading = await register(iago, { event_types: ['message'] });
+  const sent = await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'threads', content: 'across threads', queue_id: sending.queueId, local_id: '7.01' });
+  assert.is(sent.status, 200, JSON.stringify(sent.body));
+  const [mine] = await eventsNow(hamlet, sending.queueId);
+  const [theirs] = await eventsNow(iago, reading.queueId);
+  assert.is((mine!.message as { id: number }).id, sent.body.id);
+  assert.is(mine!.local_message_id, '7.01');
+  assert.is((theirs!.message as { id: number }).id, sent.body.id);
+  assert.not.ok('local_message_id' in theirs!);
+});
+
+test("refusals keep Zulip's shape, and bad credentials are refused", async () => {
+  const refused = await iago.post('/messages', { type: 'stream', to: 'No such channel', topic: 't', content: 'x' });
+  assert.is(refused.status, 400);
+  assert.equal(refused.body, { result: 'error', msg: "Channel 'No such channel' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream: 'No such channel' });
+  const wrongKey = await new ApiClient(server.baseUrl, { email: 'iago@zulip.com', apiKey: 'wrong' }).get('/users/me');
+  assert.is(wrongKey.status, 401);
+  assert.equal([wrongKey.body.result, wrongKey.body.code], ['error', 'INVALID_API_KEY']);
+});
+
+test("an all_public_streams queue gets a public channel's messages its user does not subscribe to", async () => {
+  const created = await iago.post('/users/me/subscriptions', { subscriptions: [{ name: 'threads only iago' }] });
+  assert.is(created.status, 200, JSON.stringify(created.body));
+  const everything = await register(hamlet, { event_types: ['message'], all_public_streams: true });
+  const sent = await iago.post('/messages', { type: 'stream', to: 'threads only iago', topic: 't', content: 'public' });
+  assert.is(sent.status, 200, JSON.stringify(sent.body));
+  const events = await eventsNow(hamlet, everything.queueId);
+  assert.equal(
+    events.map((event) => (event.message as { id: number }).id),
+    [sent.body.id],
+  );
+});
+
+test('the event WebSocket gets what the realm thread emits', async () => {
+  const { queueId } = await register(hamlet, { event_types: ['message'] });
+  const stream = await StreamClient.open(`${server.baseUrl.replace('http', 'ws')}/api/v1/events/socket`, hamlet.authHeader());
+  try {
+    stream.send({ op: 'attach', queue_id: queueId, last_event_id: -1 });
+    const sent = await iago.post('/messages', { type: 'stream', to: 'Verona', topic: 'socket', content: 'over the socket' });
+    await stream.until((client) => client.events().some((event) => (event.message as { id: number } | undefined)?.id === sent.body.id));
+  } finally {
+    stream.socket.close();
+  }
+});
+
+test("the metrics count the realm thread's commands and the realms it runs", async () => {
+  await iago.get('/users/me');
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const body = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const commands = Number(/parley_command_duration_seconds_count\{command="users\.me",outcome="ok"\} (\d+)/.exec(body)?.[1] ?? 0);
+    const realms = Number(/^parley_realms_loaded (\d+)/m.exec(body)?.[1] ?? 0);
+    if (commands > 0 && realms === 1) return;
+    if (Date.now() > deadline) assert.unreachable(`commands ${commands}, realms loaded ${realms}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+});
+
+test.run();
