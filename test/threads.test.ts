@@ -1,7 +1,8 @@
-// A server with its realms on a thread of their own (PARLEY_THREADS=2, what `npm start` runs on a
-// machine of several cores), as clients see it: answers and errors as one thread gives them,
-// events after their write's answer, the queues the I/O thread holds counted by the realms, and the
-// realm thread's measurements in the metrics. (The fault tests run every spawned server this way.)
+// A server with its realms on a thread of their own (PARLEY_THREADS=2), as clients see it: answers
+// and errors as one thread gives them, events after their write's answer, the queues the I/O thread
+// holds counted by the realms, messages rendered on the serving thread as the realm renders them,
+// and the realm thread's measurements in the metrics. (The fault and load tiers run their servers
+// this way.)
 import { createServer } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -88,13 +89,40 @@ test('the event WebSocket gets what the realm thread emits', async () => {
   }
 });
 
+const metric = async (pattern: RegExp): Promise<number> => Number(pattern.exec(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text())?.[1] ?? 0);
+
+const renderedOff = (): Promise<number> => metric(/parley_message_renders_total\{on="worker"\} (\d+)/);
+
+test("messages render on the serving thread with the realm's names, a rename included, as the realm would", async () => {
+  const before = await renderedOff();
+  const hamletId = (await hamlet.get('/users/me')).body.user_id as number;
+  const rendered = async (content: string): Promise<string> => {
+    const sent = await iago.post('/messages', { type: 'stream', to: 'Verona', topic: 'rendering', content });
+    assert.is(sent.status, 200, JSON.stringify(sent.body));
+    return ((await iago.get(`/messages/${sent.body.id}`)).body.message as { content: string }).content;
+  };
+  // The first message asks for a copy of the context (the realm renders it); the next use it.
+  for (let round = 0; round < 3; round++) assert.match(await rendered(`@**King Hamlet** round ${round}`), `data-user-id="${hamletId}"`);
+  assert.is((await hamlet.patch('/settings', { full_name: 'Prince Hamlet' })).status, 200);
+  for (let round = 0; round < 3; round++) {
+    const html = await rendered(`@**Prince Hamlet** and @**King Hamlet** ${round}`);
+    // The new name mentions him; the old one no longer does.
+    assert.match(html, `data-user-id="${hamletId}">@Prince Hamlet</span>`);
+    assert.is(html.split(`data-user-id="${hamletId}"`).length, 2, html);
+  }
+  const deadline = Date.now() + 5000;
+  while ((await renderedOff()) - before < 4) {
+    if (Date.now() > deadline) assert.unreachable(`rendered off the realm's thread: ${(await renderedOff()) - before} of 6`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+});
+
 test("the metrics count the realm thread's commands and the realms it runs", async () => {
   await iago.get('/users/me');
   const deadline = Date.now() + 5000;
   for (;;) {
-    const body = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-    const commands = Number(/parley_command_duration_seconds_count\{command="users\.me",outcome="ok"\} (\d+)/.exec(body)?.[1] ?? 0);
-    const realms = Number(/^parley_realms_loaded (\d+)/m.exec(body)?.[1] ?? 0);
+    const commands = await metric(/parley_command_duration_seconds_count\{command="users\.me",outcome="ok"\} (\d+)/);
+    const realms = await metric(/^parley_realms_loaded (\d+)/m);
     if (commands > 0 && realms === 1) return;
     if (Date.now() > deadline) assert.unreachable(`commands ${commands}, realms loaded ${realms}`);
     await new Promise((resolve) => setTimeout(resolve, 100));

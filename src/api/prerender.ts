@@ -1,7 +1,7 @@
-// Rendering new content on a render worker before the realm is asked (POST /messages, and
-// PATCH /messages/{id} with content): only content worth the hop, with the realm's context as it is
-// now; the realm uses the rendering if that context has not moved by the time it writes
-// (renderFor, docs/ARCHITECTURE.md "Threads").
+// Rendering new content before the realm is asked (POST /messages, and PATCH /messages/{id} with
+// content): on a render worker for content worth the hop, with the realm's context as it is now;
+// the rest on this thread when the realm runs on a thread of its own; the realm uses the rendering
+// if that context has not moved by the time it writes (renderFor, docs/ARCHITECTURE.md "Threads").
 import type { UserRequest } from '../http/route.js';
 import type { Prerendered } from '../messages/render.js';
 
@@ -15,7 +15,9 @@ const worthAWorker = (content: string): boolean => content.length >= RENDER_ON_W
  * sender's settings the rendering takes. */
 export async function withPrerendering<T>(request: UserRequest, content: string | undefined, messageId: number | undefined, ask: (prerendered?: Prerendered) => Promise<T>): Promise<T> {
   const renders = request.renders;
-  if (!renders || content === undefined || !worthAWorker(content)) return ask();
+  if (content === undefined) return ask();
+  // A realm on a thread of its own: the rest renders here, with this thread's copy of its context.
+  if (!renders || !worthAWorker(content)) return ask(request.realm.prerender?.(content));
   const { version, options } = await request.realm.answer('render.version', request.user.userId, { messageId });
   const context = () => request.realm.answer('render.context', request.user.userId, {});
   const rendered = await renders.render(request.realm.realm.id, version, context, content, options);

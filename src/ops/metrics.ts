@@ -103,7 +103,7 @@ export class Metrics {
   private readonly sockets = new Counter({ name: 'parley_websocket_closes_total', help: 'Event WebSockets closed, by close code', labelNames: ['code'] as const, registers: [this.registry] });
   private readonly renders = new Counter({
     name: 'parley_message_renders_total',
-    help: "New messages' renderings by where they were made: a render worker, or the realm's thread",
+    help: "New messages' renderings by where they were made: off the realm's thread (a render worker, or the thread serving clients), or on it",
     labelNames: ['on'] as const,
     registers: [this.registry],
   });

@@ -2,6 +2,7 @@
 // standalone server answers with the realm's actor; in a cluster the realm may be owned by another
 // node, which answers through NATS.
 import type { RealmRecord } from '../organization/records.js';
+import type { Prerendered } from '../messages/render.js';
 import type { CommandName, InputOf, OutputOf } from './commands/index.js';
 
 export interface RealmHandle {
@@ -10,6 +11,10 @@ export interface RealmHandle {
   /** As `ask`, but a command the realm can run at once answers (or throws) without a promise (the
    * hot paths: credentials, and reads while no write is under way). */
   answer<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): OutputOf<N> | Promise<OutputOf<N>>;
+  /** New content rendered on the calling thread, as its sender would have it, by a realm that runs
+   * on a thread of its own, when its copy of the realm's rendering context is current (else
+   * undefined, and the realm renders). */
+  prerender?(content: string): Prerendered | undefined;
 }
 
 /** Finds the realm a request's Host header names. */

@@ -9,6 +9,7 @@ import { holdingOf, registeringHolding, type Holding } from '../events/holders.j
 import type { QueueSnapshot } from '../events/queue.js';
 import { EventQueues, type QueueShelf } from '../events/queues.js';
 import { fromWire } from '../events/wire.js';
+import { ContextRenderer, type Prerendered } from '../messages/render.js';
 import type { MetricSources } from '../ops/metrics.js';
 import { KEPT_PRINCIPALS } from '../organization/state.js';
 import type { CommandName, InputOf, OutputOf } from '../realm/commands/index.js';
@@ -35,13 +36,46 @@ type Unsequenced<R> = R extends unknown ? Omit<R, 'seq'> : never;
 class ThreadRealm implements RealmHandle {
   /** Accepted Authorization headers, with the memory generation each was checked at. */
   private readonly principals = new Map<string, { generation: number; principal: Principal }>();
+  /** A copy of the realm's rendering context, as of a memory generation. */
+  private renderer: { generation: number; renderer: ContextRenderer } | undefined;
+  private refreshing = false;
 
   constructor(
     readonly realm: { id: number; subdomain: string },
     private readonly thread: RealmThread,
     /** The realm's memory generation, moved by the realm thread. */
     private readonly generation: Int32Array,
+    private readonly config: Pick<Config, 'clock' | 'log'>,
   ) {}
+
+  /** Renders with the copy of the context while the realm's memory has not moved since it was
+   * taken (a new copy is asked for, for the messages after this one, when it has). The sender's
+   * translate_emoticons is taken to be off, its default: the realm renders again for those who
+   * turned it on. */
+  prerender(content: string): Prerendered | undefined {
+    const generation = Atomics.load(this.generation, 0);
+    const copy = this.renderer;
+    if (copy?.generation !== generation) {
+      this.refresh(generation);
+      return undefined;
+    }
+    const options = { translateEmoticons: false, now: this.config.clock.now() };
+    return { content, version: copy.renderer.version, translateEmoticons: options.translateEmoticons, rendered: copy.renderer.render(content, options) };
+  }
+
+  private refresh(generation: number): void {
+    if (this.refreshing) return;
+    this.refreshing = true;
+    this.thread
+      .command(this.realm.id, 'render.context', null, {})
+      .then((context) => {
+        // The names and linkifiers are compiled again only when the context itself changed.
+        const renderer = this.renderer?.renderer.version === context.version ? this.renderer.renderer : new ContextRenderer(context);
+        this.renderer = { generation, renderer };
+      })
+      .catch((error: unknown) => this.config.log.error({ err: error, realm: this.realm.id }, 'the rendering context could not be read'))
+      .finally(() => (this.refreshing = false));
+  }
 
   private principal(authorization: string): Principal | Promise<Principal> {
     // Read before asking: a change while the answer travels leaves it unkept.
@@ -104,7 +138,7 @@ export class RealmThread implements RealmDirectory, QueueShelf {
     const directory = await thread.request({ kind: 'start' });
     for (const [id, subdomain, generation] of directory.realms) {
       thread.bySubdomain.set(subdomain, id);
-      thread.handles.set(id, new ThreadRealm({ id, subdomain }, thread, generation));
+      thread.handles.set(id, new ThreadRealm({ id, subdomain }, thread, generation, config));
     }
     thread.defaultRealm = directory.defaultRealm;
     return thread;
