@@ -22,7 +22,6 @@ import type { Directory, FromRealmThread, RealmRequest, RealmStats, ToRealmThrea
 
 /** What each request to the realm thread answers. */
 interface Answers {
-  command: never;
   start: Directory;
   saveQueues: null;
   takeQueues: QueueSnapshot[];
@@ -113,6 +112,8 @@ export class RealmThread implements RealmDirectory, QueueShelf {
   private defaultRealm: number | undefined;
   private readonly externalHostname: string;
   private stats: RealmStats = { mailboxDepth: 0, realmsLoaded: 0, storeBytes: 0, realms: [] };
+  /** Set once the server ends the realm thread itself. */
+  private closing = false;
 
   private constructor(private readonly config: Config) {
     this.externalHostname = hostname(config.externalHost);
@@ -120,11 +121,12 @@ export class RealmThread implements RealmDirectory, QueueShelf {
     this.worker = new Worker(new URL('./realmThread.js', import.meta.url), { name: 'realms' });
     this.outbox = new BatchedPort(this.worker);
     this.worker.on('message', (batch: FromRealmThread[]) => batch.forEach((message) => this.receive(message)));
-    this.worker.on('error', (error) => {
-      // Nothing can be served without the realms: the process ends for its supervisor to start it
-      // again (every write answered was durable).
-      config.log.fatal({ err: error }, 'the realm thread failed');
-      process.exit(1);
+    // Nothing can be served without the realms: should their thread fail or end before the server
+    // closes it, the process ends for its supervisor to start it again (every write answered was
+    // durable).
+    this.worker.on('error', (error) => this.lost(error));
+    this.worker.on('exit', (code) => {
+      if (!this.closing) this.lost(new Error(`the realm thread exited with code ${code}`));
     });
   }
 
@@ -172,7 +174,13 @@ export class RealmThread implements RealmDirectory, QueueShelf {
   /** Closes the store and ends the realm thread. */
   async close(): Promise<void> {
     await this.request({ kind: 'close' });
+    this.closing = true;
     await this.worker.terminate();
+  }
+
+  private lost(error: Error): void {
+    this.config.log.fatal({ err: error }, 'the realm thread failed');
+    process.exit(1);
   }
 
   /** The realm side's figures for the server's metrics. */
