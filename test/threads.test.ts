@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiClient } from './helpers/client.js';
-import { register, StreamClient, type Event } from './helpers/events.js';
+import { applyEvent, comparable, register, StreamClient, type Event } from './helpers/events.js';
 import { devClient, tempDataDir } from './helpers/operator.js';
 import { spawnServer, type ServerProcess } from './helpers/process.js';
 
@@ -53,6 +53,28 @@ test("a write's events are in the queues once its answer is: the sender's own wi
   assert.is(mine!.local_message_id, '7.01');
   assert.is((theirs!.message as { id: number }).id, sent.body.id);
   assert.not.ok('local_message_id' in theirs!);
+});
+
+test('register + events == a fresh register, the events crossing from the realm thread', async () => {
+  const othello = await devClient(server.baseUrl, 'othello@zulip.com');
+  const options = { client_gravatar: false, include_subscribers: true };
+  const registered = await register(hamlet, options);
+  const ids = { hamlet: (await hamlet.get('/users/me')).body.user_id, othello: (await othello.get('/users/me')).body.user_id };
+  const ok = async (request: Promise<{ status: number; body: unknown }>) => {
+    const response = await request;
+    assert.is(response.status, 200, JSON.stringify(response.body));
+  };
+  await ok(iago.post('/users/me/subscriptions', { subscriptions: [{ name: 'Threads sequence' }], principals: [ids.hamlet, ids.othello] }));
+  await Promise.all([
+    ok(othello.post('/messages', { type: 'stream', to: 'Threads sequence', topic: 'hello', content: 'first @**King Hamlet**' })),
+    ok(othello.post('/messages', { type: 'private', to: [ids.hamlet], content: 'direct' })),
+    ok(othello.patch('/settings', { full_name: 'Othello of Venice' })),
+    ok(iago.post('/users/me/subscriptions', { subscriptions: [{ name: 'Threads private' }], invite_only: true, principals: [ids.hamlet] })),
+  ]);
+  const received = await eventsNow(hamlet, registered.queueId);
+  assert.ok(received.length >= 5, `got ${received.length} events`);
+  for (const event of received) applyEvent(registered.state, event);
+  assert.equal(comparable(registered.state), comparable((await register(hamlet, options)).state));
 });
 
 test("refusals keep Zulip's shape, and bad credentials are refused", async () => {
