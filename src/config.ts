@@ -155,17 +155,11 @@ function mailSetting(env: NodeJS.ProcessEnv): MailSettings | null {
   return { url, from };
 }
 
-function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, least = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
-  return value;
-}
-
-function positiveIntSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const value = intSetting(env, name, fallback);
-  if (value === 0) throw new Error(`${name} must be at least 1, got '${env[name]}'`);
+  if (!Number.isInteger(value) || value < least) throw new Error(`${name} must be ${least === 0 ? 'a non-negative integer' : `an integer of at least ${least}`}, got '${raw}'`);
   return value;
 }
 
@@ -304,7 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: mailSetting(env),
     videoProvider: videoProviderSetting(env.PARLEY_VIDEO_PROVIDER),
     bigBlueButton: bigBlueButtonSetting(env),
-    threads: positiveIntSetting(env, 'PARLEY_THREADS', 1),
+    threads: intSetting(env, 'PARLEY_THREADS', 1, 1),
     // Every core but the one the realms run on.
     renderThreads: intSetting(env, 'PARLEY_RENDER_THREADS', Math.max(0, availableParallelism() - 1)),
     outgoingWebhooks: {

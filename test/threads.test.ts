@@ -6,6 +6,7 @@
 import { createServer } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { loadConfig } from '../src/config.js';
 import { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, register, StreamClient, type Event } from './helpers/events.js';
 import { devClient, tempDataDir } from './helpers/operator.js';
@@ -137,6 +138,12 @@ test("messages render on the serving thread with the realm's names, a rename inc
     if (Date.now() > deadline) assert.unreachable(`rendered off the realm's thread: ${(await renderedOff()) - before} of 6`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+});
+
+test('a thread count below one stops the start with a clear message', () => {
+  assert.throws(() => loadConfig({ PARLEY_THREADS: '0' }), /PARLEY_THREADS must be an integer of at least 1, got '0'/);
+  assert.throws(() => loadConfig({ PARLEY_THREADS: 'two' }), /PARLEY_THREADS must be an integer of at least 1, got 'two'/);
+  assert.is(loadConfig({}).threads, 1);
 });
 
 test("the metrics count the realm thread's commands and the realms it runs", async () => {
