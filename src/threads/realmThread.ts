@@ -1,15 +1,18 @@
 // The realm thread (PARLEY_THREADS above 1): the store and every realm's actor, apart from the I/O
 // thread, which serves clients and holds their event queues. It reads the same environment as the
 // I/O thread. Commands come over the port as plain data and their answers go back
-// (realm/replies.ts); a realm's emissions go to the I/O thread in one message per publish, before
-// the answer of the write that made them (events/wire.ts); the I/O thread tells it who holds queues
-// (events/holders.ts), and keeps its queues in this thread's store across a graceful restart.
+// (realm/replies.ts); a realm's emissions go to the I/O thread as they are published, before the
+// answer of the write that made them (events/wire.ts); each realm's memory generation, shared with
+// the I/O thread, tells it when what it derived (credentials, the rendering context) is out of
+// date; the I/O thread tells this one who holds queues (events/holders.ts), and keeps its queues in
+// this thread's store across a graceful restart.
 import { existsSync, writeFileSync } from 'node:fs';
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { loadConfig, type Config } from '../config.js';
 import { HolderSet, type Holding } from '../events/holders.js';
 import type { EventSink } from '../events/queues.js';
 import type { QueueSnapshot } from '../events/queue.js';
+import type { Emitted } from '../events/types.js';
 import { toWire } from '../events/wire.js';
 import type { QueueHolders } from '../realm/links.js';
 import { Realms } from '../realm/registry.js';
@@ -24,6 +27,7 @@ import { REALM_THREAD_NAME, type Directory, type FromRealmThread, type RealmRequ
 
 /** How often the realm side's figures for the metrics are sent. */
 const STATS_INTERVAL_MS = 1000;
+
 /** Names this thread (Linux: a thread may rename itself through /proc/thread-self); elsewhere it
  * keeps the name it has, which nothing depends on. */
 function nameThisThread(): void {
@@ -38,7 +42,7 @@ class QueuesElsewhere implements EventSink, QueueHolders {
 
   constructor(private readonly post: (message: FromRealmThread) => void) {}
 
-  publish(realmId: number, emitted: Parameters<EventSink['publish']>[1]): void {
+  publish(realmId: number, emitted: readonly Emitted[]): void {
     if (emitted.length === 0) return;
     const from = this.position(realmId) + 1;
     this.positions.set(realmId, from + emitted.length - 1);

@@ -1,23 +1,21 @@
 // The I/O thread's side of the realm thread (PARLEY_THREADS above 1): starts it, finds the realm a
-// Host header names from its directory, asks realms their commands (ThreadRealm), takes their
+// Host header names from its directory, asks realms their commands (threadRealm.ts), takes their
 // emissions into the event queues at the realm's positions, tells it who holds queues, and keeps
 // the queues in its store across a graceful restart.
 import { Worker } from 'node:worker_threads';
-import type { Principal } from '../auth/basic.js';
 import type { Config } from '../config.js';
 import { holdingOf, registeringHolding, type Holding } from '../events/holders.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import { EventQueues, type QueueShelf } from '../events/queues.js';
 import { fromWire } from '../events/wire.js';
-import { ContextRenderer, type Prerendered } from '../messages/render.js';
 import type { MetricSources } from '../ops/metrics.js';
-import { KEPT_PRINCIPALS } from '../organization/state.js';
 import type { CommandName, InputOf, OutputOf } from '../realm/commands/index.js';
 import type { RealmDirectory, RealmHandle } from '../realm/handle.js';
 import { hostname, realmIdForHost } from '../realm/registry.js';
 import { outputOf, type CommandRequest, type Reply, type RequestOf } from '../realm/replies.js';
 import { BatchedPort } from './batchedPort.js';
 import { record } from './metricsRelay.js';
+import { ThreadRealm, type RealmCommands } from './threadRealm.js';
 import type { Directory, FromRealmThread, RealmRequest, RealmStats, ToRealmThread } from './protocol.js';
 
 /** What each request to the realm thread answers. */
@@ -31,76 +29,7 @@ interface Answers {
 
 type Unsequenced<R> = R extends unknown ? Omit<R, 'seq'> : never;
 
-/** A realm on the realm thread. */
-class ThreadRealm implements RealmHandle {
-  /** Accepted Authorization headers, with the memory generation each was checked at. */
-  private readonly principals = new Map<string, { generation: number; principal: Principal }>();
-  /** A copy of the realm's rendering context, as of a memory generation. */
-  private renderer: { generation: number; renderer: ContextRenderer } | undefined;
-  private refreshing = false;
-
-  constructor(
-    readonly realm: { id: number; subdomain: string },
-    private readonly thread: RealmThread,
-    /** The realm's memory generation, moved by the realm thread. */
-    private readonly generation: Int32Array,
-    private readonly config: Pick<Config, 'clock' | 'log'>,
-  ) {}
-
-  /** Renders with the copy of the context while the realm's memory has not moved since it was
-   * taken (a new copy is asked for, for the messages after this one, when it has). The sender's
-   * translate_emoticons is taken to be off, its default: the realm renders again for those who
-   * turned it on. */
-  prerender(content: string): Prerendered | undefined {
-    const generation = Atomics.load(this.generation, 0);
-    const copy = this.renderer;
-    if (copy?.generation !== generation) {
-      this.refresh(generation);
-      return undefined;
-    }
-    const options = { translateEmoticons: false, now: this.config.clock.now() };
-    return { content, version: copy.renderer.version, translateEmoticons: options.translateEmoticons, rendered: copy.renderer.render(content, options) };
-  }
-
-  private refresh(generation: number): void {
-    if (this.refreshing) return;
-    this.refreshing = true;
-    this.thread
-      .command(this.realm.id, 'render.context', null, {})
-      .then((context) => {
-        // The names and linkifiers are compiled again only when the context itself changed.
-        const renderer = this.renderer?.renderer.version === context.version ? this.renderer.renderer : new ContextRenderer(context);
-        this.renderer = { generation, renderer };
-      })
-      .catch((error: unknown) => this.config.log.error({ err: error, realm: this.realm.id }, 'the rendering context could not be read'))
-      .finally(() => (this.refreshing = false));
-  }
-
-  private principal(authorization: string): Principal | Promise<Principal> {
-    // Read before asking: a change while the answer travels leaves it unkept.
-    const generation = Atomics.load(this.generation, 0);
-    const kept = this.principals.get(authorization);
-    if (kept?.generation === generation) return kept.principal;
-    return this.thread.command(this.realm.id, 'auth.basic', null, { authorization }).then((principal) => {
-      if (!kept && this.principals.size >= KEPT_PRINCIPALS) this.principals.clear();
-      this.principals.set(authorization, { generation, principal });
-      return principal;
-    });
-  }
-
-  /** Credentials at once while the realm's memory has not moved since they were checked; every
-   * other command across threads, a promise. */
-  answer<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): OutputOf<N> | Promise<OutputOf<N>> {
-    if (name === 'auth.basic') return this.principal((input as InputOf<'auth.basic'>).authorization) as OutputOf<N> | Promise<OutputOf<N>>;
-    return this.thread.command(this.realm.id, name, userId, input);
-  }
-
-  ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
-    return this.thread.command(this.realm.id, name, userId, input);
-  }
-}
-
-export class RealmThread implements RealmDirectory, QueueShelf {
+export class RealmThread implements RealmDirectory, QueueShelf, RealmCommands {
   /** The event queues of this server's clients. */
   readonly queues: EventQueues;
   private readonly worker: Worker;
