@@ -140,6 +140,25 @@ test("messages render on the serving thread with the realm's names, a rename inc
   }
 });
 
+test('credentials kept on the serving thread stop working once a change to them is answered', async () => {
+  const cordelia = await devClient(server.baseUrl, 'cordelia@zulip.com');
+  const cordeliaId = (await cordelia.get('/users/me')).body.user_id as number;
+  // Known to the serving thread now; then replaced.
+  assert.is((await cordelia.get('/users/me')).status, 200);
+  const regenerated = await cordelia.post('/users/me/api_key/regenerate', {});
+  assert.is(regenerated.status, 200, JSON.stringify(regenerated.body));
+  assert.is((await cordelia.get('/users/me')).status, 401);
+  const renewed = new ApiClient(server.baseUrl, { email: 'cordelia@zulip.com', apiKey: String(regenerated.body.api_key) });
+  assert.is((await renewed.get('/users/me')).status, 200);
+  // Deactivated: refused at once, though the same header was accepted a moment before.
+  assert.is((await iago.delete(`/users/${cordeliaId}`)).status, 200);
+  const refused = await renewed.get('/users/me');
+  assert.is(refused.status, 401);
+  assert.is(refused.body.code, 'USER_DEACTIVATED');
+  assert.is((await iago.post(`/users/${cordeliaId}/reactivate`)).status, 200);
+  assert.is((await renewed.get('/users/me')).status, 200);
+});
+
 test('a thread count below one stops the start with a clear message', () => {
   assert.throws(() => loadConfig({ PARLEY_THREADS: '0' }), /PARLEY_THREADS must be an integer of at least 1, got '0'/);
   assert.throws(() => loadConfig({ PARLEY_THREADS: 'two' }), /PARLEY_THREADS must be an integer of at least 1, got 'two'/);
