@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config.js';
 import { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, register, StreamClient, type Event } from './helpers/events.js';
 import { devClient, tempDataDir } from './helpers/operator.js';
+import { postWebhook, webhookBot } from './helpers/webhooks.js';
 import { spawnServer, type ServerProcess } from './helpers/process.js';
 
 let server: ServerProcess;
@@ -157,6 +158,18 @@ test('credentials kept on the serving thread stop working once a change to them 
   assert.is(refused.body.code, 'USER_DEACTIVATED');
   assert.is((await iago.post(`/users/${cordeliaId}/reactivate`)).status, 200);
   assert.is((await renewed.get('/users/me')).status, 200);
+});
+
+test("an incoming webhook's key works on the serving thread until the bot's key is regenerated", async () => {
+  const bot = await webhookBot(iago);
+  const call = { body: JSON.stringify({ build: 1 }), query: { stream: 'Verona', topic: 'threads hook' } };
+  for (let round = 0; round < 2; round++) assert.is((await postWebhook(server, 'json', bot, call)).status, 200);
+  const regenerated = await iago.post(`/bots/${bot.id}/api_key/regenerate`, {});
+  assert.is(regenerated.status, 200, JSON.stringify(regenerated.body));
+  const refused = await postWebhook(server, 'json', bot, call);
+  assert.is(refused.status, 401);
+  assert.is(refused.body.code, 'INVALID_API_KEY');
+  assert.is((await postWebhook(server, 'json', { apiKey: String(regenerated.body.api_key) }, call)).status, 200);
 });
 
 test('a thread count below one stops the start with a clear message', () => {

@@ -15,7 +15,8 @@ export interface RealmCommands {
 
 /** A realm on the realm thread. */
 export class ThreadRealm implements RealmHandle {
-  /** Accepted Authorization headers, with the memory generation each was checked at. */
+  /** Accepted credentials (an Authorization header, or an incoming webhook's key), with the memory
+   * generation each was checked at. */
   private readonly principals = new Map<string, { generation: number; principal: Principal }>();
   /** A copy of the realm's rendering context, as of a memory generation. */
   private renderer: { generation: number; renderer: ContextRenderer } | undefined;
@@ -58,14 +59,16 @@ export class ThreadRealm implements RealmHandle {
       .finally(() => (this.refreshing = false));
   }
 
-  private principal(authorization: string): Principal | Promise<Principal> {
+  /** The user of some credentials, as the realm answered for them (`check`) at the memory
+   * generation that still stands. */
+  private principal(credentials: string, check: () => Promise<Principal>): Principal | Promise<Principal> {
     // Read before asking: a change while the answer travels leaves it unkept.
     const generation = Atomics.load(this.generation, 0);
-    const kept = this.principals.get(authorization);
+    const kept = this.principals.get(credentials);
     if (kept?.generation === generation) return kept.principal;
-    return this.thread.command(this.realm.id, 'auth.basic', null, { authorization }).then((principal) => {
+    return check().then((principal) => {
       if (!kept && this.principals.size >= KEPT_PRINCIPALS) this.principals.clear();
-      this.principals.set(authorization, { generation, principal });
+      this.principals.set(credentials, { generation, principal });
       return principal;
     });
   }
@@ -73,7 +76,15 @@ export class ThreadRealm implements RealmHandle {
   /** Credentials at once while the realm's memory has not moved since they were checked; every
    * other command across threads, a promise. */
   answer<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): OutputOf<N> | Promise<OutputOf<N>> {
-    if (name === 'auth.basic') return this.principal((input as InputOf<'auth.basic'>).authorization) as OutputOf<N> | Promise<OutputOf<N>>;
+    type Answer = OutputOf<N> | Promise<OutputOf<N>>;
+    if (name === 'auth.basic') {
+      const { authorization } = input as InputOf<'auth.basic'>;
+      return this.principal(`basic ${authorization}`, () => this.thread.command(this.realm.id, 'auth.basic', null, { authorization })) as Answer;
+    }
+    if (name === 'auth.apiKey') {
+      const { apiKey } = input as InputOf<'auth.apiKey'>;
+      return this.principal(`key ${apiKey}`, () => this.thread.command(this.realm.id, 'auth.apiKey', null, { apiKey })) as Answer;
+    }
     return this.thread.command(this.realm.id, name, userId, input);
   }
 

@@ -37,7 +37,7 @@ export interface WebhookCall {
 }
 
 /** A service's request to /api/v1/external/<integration> with the bot's key in the URL. */
-export function postWebhook(server: TestServer, integration: string, bot: Pick<WebhookBot, 'apiKey'> | undefined, call: WebhookCall): Promise<ApiResponse> {
+export function postWebhook(server: Pick<TestServer, 'baseUrl'>, integration: string, bot: Pick<WebhookBot, 'apiKey'> | undefined, call: WebhookCall): Promise<ApiResponse> {
   const query = new URLSearchParams({ ...(bot ? { api_key: bot.apiKey } : {}), ...call.query });
   return rawRequest(server.baseUrl, {
     method: 'POST',
