@@ -8,7 +8,7 @@
 // owner answered). The owner drops what nodes that stopped beating told it.
 import type { Subscription } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
-import { HolderSet, holdingOf, registeringHolding, type Holding } from '../events/holders.js';
+import { allHoldings, HolderSet, holdingOf, registeringHolding, type Holding } from '../events/holders.js';
 import type { EventQueues } from '../events/queues.js';
 import type { QueueHolders } from '../realm/links.js';
 import { subjects, type Cluster } from './connection.js';
@@ -106,8 +106,8 @@ export class ClusterHolders {
   }
 
   private tellAll(realmId: number): void {
-    const users = this.queues.holders(realmId);
-    if (users.length > 0) this.tell(realmId, true, users.map((userId) => [userId, holdingOf(this.queues, realmId, userId)]));
+    const users = allHoldings(this.queues, realmId);
+    if (users.length > 0) this.tell(realmId, true, users);
   }
 
   private tell(realmId: number, full: boolean, users: Report['users']): void {

@@ -26,6 +26,11 @@ export function holdingOf(queues: EventQueues, realmId: number, userId: number):
   return queues.hasQueue(realmId, userId) ? 'queue' : 'none';
 }
 
+/** Every holder's holding among the realm's queues (what a realm told anew hears). */
+export function allHoldings(queues: EventQueues, realmId: number): [userId: number, holding: Holding][] {
+  return queues.holders(realmId).map((userId) => [userId, holdingOf(queues, realmId, userId)]);
+}
+
 /** The user's holding once the queue being registered opens. */
 export function registeringHolding(queues: EventQueues, realmId: number, userId: number, allPublicStreams: boolean): Holding {
   return allPublicStreams || queues.hasAllPublicStreams(realmId, userId) ? 'all-public' : 'queue';

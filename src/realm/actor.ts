@@ -57,7 +57,7 @@ export interface RealmLinks {
   /** Where data exports are stored (none: exports stay pending, as in the management CLI). */
   files?: FileStorage;
   /** Told once a committed write changed the realm's memory, and when the memory is reloaded:
-   * what another thread derived from it (credentials) is derived again. */
+   * what another thread derived from it (credentials, the rendering context) is derived again. */
   memoryChanged?: () => void;
 }
 

@@ -233,13 +233,13 @@ function createSystemGroups(store: Store, realmId: number, now: number): Map<Sys
 
 export const hostname = (host: string): string => host.toLowerCase().replace(/:\d+$/, '');
 
-/** The subdomain a Host header names under the external host ('' for the host itself), if any. */
 /** The realm a Host header names: its subdomain of the external host, else the default realm. */
 export function realmIdForHost(host: string, externalHostname: string, bySubdomain: ReadonlyMap<string, number>, defaultRealm: () => number | undefined): number | undefined {
   const subdomain = subdomainOf(host, externalHostname);
   return (subdomain === undefined ? undefined : bySubdomain.get(subdomain)) ?? defaultRealm();
 }
 
+/** The subdomain a Host header names under the external host ('' for the host itself), if any. */
 export function subdomainOf(host: string, externalHostname: string): string | undefined {
   const name = hostname(host);
   if (name === externalHostname) return '';

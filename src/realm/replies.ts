@@ -1,6 +1,6 @@
 // A command asked of a realm that runs elsewhere (on another node of a cluster, or on the realm
 // thread) and its answer as they travel: plain data both ways. The answer is the command's output,
-// or the API error it was refused with; any other failure was logged where the realm runs, and the
+// or the API error it was refused with; other failures were logged where the realm runs, and the
 // caller learns only that the command failed.
 import { ApiError, errors, type ErrorCode } from '../errors.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';

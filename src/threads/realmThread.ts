@@ -53,10 +53,11 @@ class QueuesElsewhere implements EventSink, QueueHolders {
     return this.positions.get(realmId) ?? 0;
   }
 
-  told(realmId: number): HolderSet {
+  /** How users' queues changed on the I/O thread. */
+  told(realmId: number, users: readonly [userId: number, holding: Holding][]): void {
     let set = this.holders.get(realmId);
     if (!set) this.holders.set(realmId, (set = new HolderSet()));
-    return set;
+    for (const [userId, holding] of users) set.set(userId, holding);
   }
 
   hasQueue(realmId: number, userId: number): boolean {
@@ -95,19 +96,13 @@ class RealmSide {
     private readonly config: Config,
     private readonly store: Store,
     files: FileStorage,
-    private readonly queues: QueuesElsewhere,
+    /** What stands for the I/O thread's queues here (told who holds them). */
+    readonly queues: QueuesElsewhere,
     post: (message: FromRealmThread) => void,
   ) {
     this.realms = new Realms(store, config, queues, { files, memoryChanged: (realmId) => this.generations.move(realmId) });
-    const realms = this.realms;
-    this.stats = setInterval(() => post({ kind: 'stats', stats: { mailboxDepth: realms.waiting(), realmsLoaded: realms.loaded, storeBytes: store.fileBytes(), realms: realms.overview() } }), STATS_INTERVAL_MS);
+    this.stats = setInterval(() => post({ kind: 'stats', stats: { mailboxDepth: this.realms.waiting(), realmsLoaded: this.realms.loaded, storeBytes: store.fileBytes(), realms: this.realms.overview() } }), STATS_INTERVAL_MS);
     this.stats.unref();
-  }
-
-  /** How users' queues changed on the I/O thread. */
-  told(realmId: number, users: readonly [userId: number, holding: Holding][]): void {
-    const told = this.queues.told(realmId);
-    for (const [userId, holding] of users) told.set(userId, holding);
   }
 
   async run(request: RealmRequest): Promise<Reply> {
@@ -152,7 +147,7 @@ async function serve(port: MessagePort): Promise<void> {
   port.on('message', (batch: ToRealmThread[]) => {
     for (const message of batch) {
       if (message.kind === 'holders') {
-        side.told(message.realmId, message.users);
+        side.queues.told(message.realmId, message.users);
         continue;
       }
       // A command's reply is its answer or refusal; anything else failing here is a bug, logged,

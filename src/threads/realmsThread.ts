@@ -4,7 +4,7 @@
 // the queues in its store across a graceful restart.
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
-import { holdingOf, registeringHolding, type Holding } from '../events/holders.js';
+import { allHoldings, holdingOf, registeringHolding, type Holding } from '../events/holders.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import { EventQueues, type QueueShelf } from '../events/queues.js';
 import { fromWire } from '../events/wire.js';
@@ -65,7 +65,7 @@ export class RealmThread implements RealmDirectory, QueueShelf, RealmCommands {
     await thread.queues.restore();
     thread.queues.announceRestart();
     thread.queues.onHoldersChanged = (realmId, userId) => thread.tell(realmId, [[userId, holdingOf(thread.queues, realmId, userId)]]);
-    for (const realmId of thread.queues.realmIds()) thread.tell(realmId, thread.queues.holders(realmId).map((userId) => [userId, holdingOf(thread.queues, realmId, userId)]));
+    for (const realmId of thread.queues.realmIds()) thread.tell(realmId, allHoldings(thread.queues, realmId));
     const directory = await thread.request({ kind: 'start' });
     for (const [id, subdomain, generation] of directory.realms) {
       thread.bySubdomain.set(subdomain, id);
