@@ -42,9 +42,11 @@ test('SIGTERM drains the owner under load; a fresh node rebuilds the realm from 
 
     // The other node owns the realm now; drained in turn, its copy is the realm's last state.
     await stop(other);
-    const kept = await logMessages(cluster);
-    assert.ok(kept < acknowledged.length, `the log was trimmed behind its snapshots (${kept} messages kept)`);
-    report('snapshots', { 'log messages kept': kept, 'writes made': acknowledged.length });
+    // Trimmed: the log keeps fewer messages than were appended to it (how many writes each append
+    // carried depends on the machine's load).
+    const { kept, appended } = await logMessages(cluster);
+    assert.ok(kept < appended, `the log was trimmed behind its snapshots (${kept} of ${appended} messages kept)`);
+    report('snapshots', { 'log messages kept': kept, 'log messages appended': appended, 'writes made': acknowledged.length });
     const fresh = await cluster.addNode();
     const reader = await cluster.client(fresh, 'iago@zulip.com');
     await eventually(async () => ((await reader.get('/users/me')).status === 200 ? true : undefined), 20_000, 'the fresh node serving the realm');

@@ -40,12 +40,13 @@ export async function eventually<T>(attempt: () => Promise<T | undefined>, ms: n
   }
 }
 
-/** How many messages the realms' logs hold now (all subjects of the log stream). */
-export async function logMessages(cluster: TestCluster): Promise<number> {
+/** How many messages the realms' logs hold now (all subjects of the log stream), and how many were
+ * ever appended to them (the stream's last sequence). */
+export async function logMessages(cluster: TestCluster): Promise<{ kept: number; appended: number }> {
   const nc = await connect({ servers: cluster.nats.map((server) => server.url) });
   try {
     const info = await (await jetstreamManager(nc)).streams.info(LOG_STREAM, { subjects_filter: 'parley.log.>' });
-    return Object.values(info.state.subjects ?? {}).reduce((sum, count) => sum + count, 0);
+    return { kept: Object.values(info.state.subjects ?? {}).reduce((sum, count) => sum + count, 0), appended: info.state.last_seq };
   } finally {
     await nc.close();
   }
