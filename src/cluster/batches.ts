@@ -1,9 +1,8 @@
 // A realm's batch of emissions as it travels between nodes: a header (the owner's lease epoch, the
-// realm position of the first emission) and the emissions as they travel (events/wire.ts), one
-// msgpack value.
+// realm position of the first emission) and the emissions (plain data, as emitted), one msgpack
+// value.
 import { Packr } from 'msgpackr';
 import type { Emitted } from '../events/types.js';
-import { fromWire, toWire, type WireEmission } from '../events/wire.js';
 
 // Plain msgpack: emissions are JSON-like trees (no cycles, no shared objects that must stay shared),
 // so the structured-clone extension's tracking of every object is work for nothing.
@@ -16,10 +15,10 @@ export interface BatchHeader {
 }
 
 export function encodeBatch(header: BatchHeader, emitted: readonly Emitted[]): Uint8Array {
-  return codec.pack([header, emitted.map(toWire)]);
+  return codec.pack([header, emitted]);
 }
 
 export function decodeBatch(data: Uint8Array): { header: BatchHeader; emissions: Emitted[] } {
-  const [header, emissions] = codec.unpack(data) as [BatchHeader, WireEmission[]];
-  return { header, emissions: emissions.map(fromWire) };
+  const [header, emissions] = codec.unpack(data) as [BatchHeader, Emitted[]];
+  return { header, emissions };
 }

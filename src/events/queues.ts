@@ -10,6 +10,7 @@ import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version
 import { EventQueue, type QueueSnapshot } from './queue.js';
 import type { RestartEvent } from './catalogue.js';
 import { withTopicDisplayName } from './emptyTopicName.js';
+import { variantsOf } from './messageVariants.js';
 import type { Emitted, QueuedEvent, ZulipEvent } from './types.js';
 
 /** How many event queues one user may hold at once (each tab or device holds one; idle ones are
@@ -209,7 +210,9 @@ export class EventQueues implements EventSink {
   /** What delivers one emission (at a realm position) to a queue, if the queue wants it and opened
    * before it: one ID for the emission, one shared QueuedEvent per variant. Answers whether the
    * queue got it. */
-  private deliverer({ event, message, forQueue, allPublicStreamsOnly, localEcho, capability }: Emitted, position: number): (queue: EventQueue) => boolean {
+  private deliverer(emission: Emitted, position: number): (queue: EventQueue) => boolean {
+    const { event, message, allPublicStreamsOnly, localEcho, capability } = emission;
+    const variantFor = variantsOf(emission);
     const id = this.nextId();
     const variants = new Map<ZulipEvent, QueuedEvent>();
     // Each variant as clients without the empty_topic_name capability get it, made once.
@@ -224,7 +227,7 @@ export class EventQueues implements EventSink {
       if (queue.openedAt >= position) return false;
       if ((allPublicStreamsOnly && !queue.settings.allPublicStreams) || !queue.wants(event, message)) return false;
       if (capability && queue.declares(capability.name) !== capability.declared) return false;
-      const variant = shownTo(queue, forQueue ? forQueue(queue.settings) : event);
+      const variant = shownTo(queue, variantFor(queue.settings));
       if (localEcho?.queueId === queue.id && queue.settings.userId === message?.record.senderId && variant.type === 'message') {
         queue.deliver({ id, event: { ...variant, local_message_id: localEcho.localId } });
         return true;

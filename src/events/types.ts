@@ -12,16 +12,16 @@ export type ZulipEvent =
   | Exclude<WireEvent, UpdateMessageFlagsEvent>
   | (Omit<UpdateMessageFlagsEvent, 'message_details'> & { message_details?: UpdateMessageFlagsEvent['message_details'] | JsonText<Record<string, MessageDetails>> });
 
-/** An event with the users who may see it, emitted by a realm command after its commit. */
+/** An event with the users who may see it, emitted by a realm command after its commit: plain data,
+ * the same wherever it travels (to another thread, to other nodes). */
 export interface Emitted {
   event: ZulipEvent;
-  userIds: Iterable<number>;
-  /** Message events: the message (queues registered with a narrow filter on it) and these
-   * recipients' flags. */
-  message?: { record: MessageRecord; flags: number };
-  /** The event as a queue with these settings gets it (message events: content and avatar);
-   * must return one shared object per distinct combination. */
-  forQueue?: (settings: { applyMarkdown: boolean; clientGravatar: boolean }) => ZulipEvent;
+  userIds: readonly number[];
+  /** Message events: the message (queues registered with a narrow filter on it), these
+   * recipients' flags, and the sender's avatar as clients with client_gravatar get it (null: they
+   * compute it from the e-mail). The event is as queues with apply_markdown and without
+   * client_gravatar get it; the other variants are made from it (messageVariants.ts). */
+  message?: { record: MessageRecord; flags: number; gravatarAvatar: string | null };
   /** Only to the users' queues registered with all_public_streams (a public channel's message
    * to those who did not receive it). */
   allPublicStreamsOnly?: true;

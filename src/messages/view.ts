@@ -38,7 +38,7 @@ export const isMeMessage = (content: string): boolean => content.startsWith('/me
 
 /** The fields in which a message's views for the client variants differ: its content as HTML or
  * Markdown, and the sender's avatar with or without client_gravatar. */
-export function variantFields(state: RealmView, message: MessageRecord, options: Pick<MessageViewOptions, 'applyMarkdown' | 'clientGravatar'>) {
+function variantFields(state: RealmView, message: MessageRecord, options: Pick<MessageViewOptions, 'applyMarkdown' | 'clientGravatar'>) {
   return {
     // As the sender sees their own avatar: client_gravatar applies whatever their e-mail's visibility.
     avatar_url: avatarUrlFor(state.users.get(message.senderId)!, true, options.clientGravatar),

@@ -180,8 +180,8 @@ export class CommandContext {
   }
 
   /** Announces a change to exactly these users, after the commit. */
-  emit(event: ZulipEvent, userIds: Iterable<number>, extra: Pick<Emitted, 'message' | 'forQueue' | 'allPublicStreamsOnly' | 'closesQueuesOf' | 'localEcho' | 'capability'> = {}): void {
-    this.emitted.push({ event, userIds, ...extra });
+  emit(event: ZulipEvent, userIds: Iterable<number>, extra: Pick<Emitted, 'message' | 'allPublicStreamsOnly' | 'closesQueuesOf' | 'localEcho' | 'capability'> = {}): void {
+    this.emitted.push({ event, userIds: Array.isArray(userIds) ? userIds : [...userIds], ...extra });
   }
 
   /** False for commands of the system itself (management CLI, demo seed). */

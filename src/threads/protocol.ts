@@ -3,7 +3,7 @@
 // its reply names.
 import type { Holding } from '../events/holders.js';
 import type { QueueSnapshot } from '../events/queue.js';
-import type { WireEmission } from '../events/wire.js';
+import type { Emitted } from '../events/types.js';
 import type { RealmOverview } from '../ops/metrics.js';
 import type { CommandRequest, Reply } from '../realm/replies.js';
 
@@ -54,6 +54,6 @@ export type FromRealmThread =
   | { kind: 'reply'; seq: number; reply: Reply }
   /** A realm's emissions, the first at realm position `from`, sent before the answer of the write
    * that made them. */
-  | { kind: 'events'; realmId: number; from: number; emissions: WireEmission[] }
+  | { kind: 'events'; realmId: number; from: number; emissions: readonly Emitted[] }
   | { kind: 'metrics'; observations: Observation[] }
   | { kind: 'stats'; stats: RealmStats };

@@ -2,7 +2,7 @@
 // thread, which serves clients and holds their event queues. It reads the same environment as the
 // I/O thread. Commands come over the port as plain data and their answers go back
 // (realm/replies.ts); a realm's emissions go to the I/O thread as they are published, before the
-// answer of the write that made them (events/wire.ts); each realm's memory generation, shared with
+// answer of the write that made them (plain data, as emitted); each realm's memory generation, shared with
 // the I/O thread, tells it when what it derived (credentials, the rendering context) is out of
 // date; the I/O thread tells this one who holds queues (events/holders.ts), and keeps its queues in
 // this thread's store across a graceful restart.
@@ -13,7 +13,6 @@ import { HolderSet, type Holding } from '../events/holders.js';
 import type { EventSink } from '../events/queues.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import type { Emitted } from '../events/types.js';
-import { toWire } from '../events/wire.js';
 import type { QueueHolders } from '../realm/links.js';
 import { Realms } from '../realm/registry.js';
 import { replyTo, type Reply } from '../realm/replies.js';
@@ -46,7 +45,7 @@ class QueuesElsewhere implements EventSink, QueueHolders {
     if (emitted.length === 0) return;
     const from = this.position(realmId) + 1;
     this.positions.set(realmId, from + emitted.length - 1);
-    this.post({ kind: 'events', realmId, from, emissions: emitted.map(toWire) });
+    this.post({ kind: 'events', realmId, from, emissions: emitted });
   }
 
   position(realmId: number): number {

@@ -7,7 +7,6 @@ import type { Config } from '../config.js';
 import { allHoldings, holdingOf, registeringHolding, type Holding } from '../events/holders.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import { EventQueues, type QueueShelf } from '../events/queues.js';
-import { fromWire } from '../events/wire.js';
 import type { MetricSources } from '../ops/metrics.js';
 import type { CommandName, InputOf, OutputOf } from '../realm/commands/index.js';
 import type { RealmDirectory, RealmHandle } from '../realm/handle.js';
@@ -152,7 +151,7 @@ export class RealmThread implements RealmDirectory, QueueShelf, RealmCommands {
         this.waiting.delete(message.seq);
         return;
       case 'events':
-        this.queues.publish(message.realmId, message.emissions.map(fromWire), message.from);
+        this.queues.publish(message.realmId, message.emissions, message.from);
         return;
       case 'metrics':
         record(this.config.metrics, message.observations);

@@ -3,14 +3,15 @@ import { normalizeTopic, shownTopic } from '../../messages/emptyTopic.js';
 import { canReadChannel, hasPermission } from '../../channels/access.js';
 import type { ChannelRecord } from '../../channels/records.js';
 import { ApiError, errors } from '../../errors.js';
-import type { Emitted, LocalEcho, ZulipEvent } from '../../events/types.js';
+import type { Emitted, LocalEcho } from '../../events/types.js';
 import { withAlertWordFlag } from '../../messages/alertWords.js';
 import { withMentionFlags } from '../../messages/mentions.js';
 import { matchesNarrow, narrowSearch, resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { searchHighlights, type SearchQuery } from '../../messages/search.js';
 import { contentHas, Flag, flagNames, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
 import { renderAs, renderFor, type RenderedMessage } from '../../messages/render.js';
-import { messageView, variantFields, type MessageViewOptions } from '../../messages/view.js';
+import { messageView, type MessageViewOptions } from '../../messages/view.js';
+import { avatarUrlFor } from '../../users/view.js';
 import { messageWindow, type Anchor, type ChannelOf } from '../../store/window.js';
 import { hasMuted, Role, type UserRecord } from '../../users/records.js';
 import { readCommand, type CommandContext, type ReadContext } from '../context.js';
@@ -97,9 +98,10 @@ export function dmRecipientId(ctx: CommandContext, participants: number[]): numb
   return id;
 }
 
-/** Announces a new message: one event per distinct flag set, each built once per client variant.
- * A public channel's message also reaches, without flags, the queues registered with
- * all_public_streams of those who did not receive it and may read the channel (Zulip's). */
+/** Announces a new message: one event per distinct flag set, in the variant of queues with
+ * apply_markdown and without client_gravatar (messageVariants.ts makes the others). A public
+ * channel's message also reaches, without flags, the queues registered with all_public_streams of
+ * those who did not receive it and may read the channel (Zulip's). */
 function emitMessage(ctx: CommandContext, message: MessageRecord, recipients: RecipientFlags, localEcho: LocalEcho | undefined): void {
   const byFlags = new Map<number, number[]>();
   recipients.userIds.forEach((userId, index) => {
@@ -108,23 +110,14 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, recipients: Re
     if (users) users.push(userId);
     else byFlags.set(flags, [userId]);
   });
-  // One view and one event per client variant, built on first use (called once per queue).
-  type QueueOptions = Omit<MessageViewOptions, 'allowEmptyTopicName'>;
-  const variant = (options: QueueOptions): number => (options.applyMarkdown ? 2 : 0) + (options.clientGravatar ? 1 : 0);
-  // The empty topic as it is: queues of clients that do not take it rewrite it at delivery. One
-  // view is built; the other variants differ from it in their variant fields alone.
-  const standard = { applyMarkdown: true, clientGravatar: false };
-  const views: ReturnType<typeof messageView>[] = [];
-  views[variant(standard)] = messageView(ctx.state, message, ctx.fakeEmailDomain, { ...standard, allowEmptyTopicName: true });
-  const base = views[variant(standard)]!;
-  const viewFor = (options: QueueOptions) => (views[variant(options)] ??= { ...base, ...variantFields(ctx.state, message, options) });
-  const emitGroup = (flags: number, names: string[], userIds: number[], extra: Pick<Emitted, 'allPublicStreamsOnly' | 'localEcho'>) => {
-    const events: ZulipEvent[] = [];
-    const forQueue = (options: QueueOptions): ZulipEvent => (events[variant(options)] ??= { type: 'message', message: viewFor(options), flags: names });
-    ctx.emit(forQueue(standard), userIds, { message: { record: message, flags }, forQueue, ...extra });
+  // The empty topic as it is: queues of clients that do not take it rewrite it at delivery.
+  const view = messageView(ctx.state, message, ctx.fakeEmailDomain, { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true });
+  const gravatarAvatar = avatarUrlFor(ctx.state.users.get(message.senderId)!, true, true);
+  const emitGroup = (flags: number, userIds: number[], extra: Pick<Emitted, 'allPublicStreamsOnly' | 'localEcho'>) => {
+    ctx.emit({ type: 'message', message: view, flags: flagNames(flags) }, userIds, { message: { record: message, flags, gravatarAvatar }, ...extra });
   };
   // The sender's queues are among the recipients' (one's own message is always delivered).
-  for (const [flags, userIds] of byFlags) emitGroup(flags, flagNames(flags), userIds, localEcho && userIds.includes(message.senderId) ? { localEcho } : {});
+  for (const [flags, userIds] of byFlags) emitGroup(flags, userIds, localEcho && userIds.includes(message.senderId) ? { localEcho } : {});
   const channel = message.channelId === null ? undefined : ctx.state.channels.get(message.channelId);
   if (channel && !channel.inviteOnly) {
     // Those holding such a queue, on whichever node (a cluster's nodes tell the realm's owner).
@@ -134,7 +127,7 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, recipients: Re
       const user = ctx.state.users.get(id);
       return !received.has(id) && user !== undefined && canReadChannel(ctx.state, channel, user);
     });
-    if (readers.length > 0) emitGroup(0, [], readers, { allPublicStreamsOnly: true });
+    if (readers.length > 0) emitGroup(0, readers, { allPublicStreamsOnly: true });
   }
 }
 
