@@ -117,6 +117,16 @@ const metric = async (pattern: RegExp): Promise<number> => Number(pattern.exec(a
 
 const renderedOff = (): Promise<number> => metric(/parley_message_renders_total\{on="worker"\} (\d+)/);
 
+/** Waits for the count of renderings made off the realm's thread (relayed to the serving thread's
+ * metrics within a second) to reach `count`. */
+async function renderedOffAtLeast(count: number): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while ((await renderedOff()) < count) {
+    if (Date.now() > deadline) assert.unreachable(`rendered off the realm's thread: ${await renderedOff()}, expected ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 test("messages render on the serving thread with the realm's names, a rename included, as the realm would", async () => {
   const before = await renderedOff();
   const hamletId = (await hamlet.get('/users/me')).body.user_id as number;
@@ -134,11 +144,21 @@ test("messages render on the serving thread with the realm's names, a rename inc
     assert.match(html, `data-user-id="${hamletId}">@Prince Hamlet</span>`);
     assert.is(html.split(`data-user-id="${hamletId}"`).length, 2, html);
   }
-  const deadline = Date.now() + 5000;
-  while ((await renderedOff()) - before < 4) {
-    if (Date.now() > deadline) assert.unreachable(`rendered off the realm's thread: ${(await renderedOff()) - before} of 6`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  await renderedOffAtLeast(before + 4);
+  // Content worth a render worker goes there (the pool starts its workers on first use: the realm
+  // renders until one is ready) with the version of the serving thread's copy: the realm is not
+  // asked for it first, and keeps the rendering. Relayed in order: once the rendering is counted,
+  // so is a render.version it took.
+  const versionAsked = (): Promise<number> => metric(/parley_command_duration_seconds_count\{command="render\.version",outcome="ok"\} (\d+)/);
+  const [askedBefore, offBefore] = [await versionAsked(), await renderedOff()];
+  for (let round = 0; (await renderedOff()) === offBefore; round++) {
+    if (round === 20) assert.unreachable('no rendering on a render worker');
+    const html = await rendered(`\`\`\`\ncode ${round}\n\`\`\`\n@**Prince Hamlet**`);
+    assert.match(html, `<div class="codehilite"><pre><span></span><code>code ${round}\n</code></pre></div>`);
+    assert.match(html, `data-user-id="${hamletId}">@Prince Hamlet</span>`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  assert.is(await versionAsked(), askedBefore, 'render.version asked of the realm thread');
 });
 
 test('credentials kept on the serving thread stop working once a change to them is answered', async () => {

@@ -1,7 +1,8 @@
 // Rendering new content before the realm is asked (POST /messages, and PATCH /messages/{id} with
-// content): on a render worker for content worth the hop, with the realm's context as it is now;
-// the rest on this thread when the realm runs on a thread of its own; the realm uses the rendering
-// if that context has not moved by the time it writes (renderFor, docs/ARCHITECTURE.md "Threads").
+// content): on a render worker for content worth the hop, with the realm's context as it is now
+// (a realm on a thread of its own: as this thread's copy has it, without asking); the rest on this
+// thread when the realm runs on a thread of its own; the realm uses the rendering if that context
+// has not moved by the time it writes (renderFor, docs/ARCHITECTURE.md "Threads").
 import type { UserRequest } from '../http/route.js';
 import type { Prerendered } from '../messages/render.js';
 
@@ -18,7 +19,7 @@ export async function withPrerendering<T>(request: UserRequest, content: string 
   if (content === undefined) return ask();
   // A realm on a thread of its own: the rest renders here, with this thread's copy of its context.
   if (!renders || !worthAWorker(content)) return ask(request.realm.prerender?.(content));
-  const { version, options } = await request.realm.answer('render.version', request.user.userId, { messageId });
+  const { version, options } = request.realm.renderVersion?.() ?? (await request.realm.answer('render.version', request.user.userId, { messageId }));
   const context = () => request.realm.answer('render.context', request.user.userId, {});
   const rendered = await renders.render(request.realm.realm.id, version, context, content, options);
   return ask(rendered === null ? undefined : { content, version, translateEmoticons: options.translateEmoticons, rendered });

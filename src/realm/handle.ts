@@ -15,6 +15,10 @@ export interface RealmHandle {
    * on a thread of its own, when its copy of the realm's rendering context is current (else
    * undefined, and the realm renders). */
   prerender?(content: string): Prerendered | undefined;
+  /** What `render.version` answers, known on the calling thread under the same conditions (the
+   * version of its copy of the context), so that content rendered on a worker asks the realm
+   * nothing first. */
+  renderVersion?(): OutputOf<'render.version'> | undefined;
 }
 
 /** Finds the realm a request's Host header names. */

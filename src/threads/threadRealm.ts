@@ -3,7 +3,7 @@
 // before, while the realm's memory generation (shared with the realm thread) has not moved.
 import type { Principal } from '../auth/basic.js';
 import type { Config } from '../config.js';
-import { ContextRenderer, type Prerendered } from '../messages/render.js';
+import { ContextRenderer, type Prerendered, type RenderOptions } from '../messages/render.js';
 import { KEPT_PRINCIPALS } from '../organization/state.js';
 import type { CommandName, InputOf, OutputOf } from '../realm/commands/index.js';
 import type { RealmHandle } from '../realm/handle.js';
@@ -30,19 +30,26 @@ export class ThreadRealm implements RealmHandle {
     private readonly config: Pick<Config, 'clock' | 'log'>,
   ) {}
 
-  /** Renders with the copy of the context while the realm's memory has not moved since it was
-   * taken (a new copy is asked for, for the messages after this one, when it has). The sender's
-   * translate_emoticons is taken to be off, its default: the realm renders again for those who
-   * turned it on. */
-  prerender(content: string): Prerendered | undefined {
+  /** The copy of the context, and the options new content renders with, while the realm's memory
+   * has not moved since the copy was taken (else undefined: a new copy is asked for, for the
+   * messages after this one). The sender's translate_emoticons is taken to be off, its default:
+   * the realm renders again for those who turned it on. */
+  private current(): { renderer: ContextRenderer; options: RenderOptions } | undefined {
     const generation = Atomics.load(this.generation, 0);
     const copy = this.renderer;
-    if (copy?.generation !== generation) {
-      this.refresh(generation);
-      return undefined;
-    }
-    const options = { translateEmoticons: false, now: this.config.clock.now() };
-    return { content, version: copy.renderer.version, translateEmoticons: options.translateEmoticons, rendered: copy.renderer.render(content, options) };
+    if (copy?.generation === generation) return { renderer: copy.renderer, options: { translateEmoticons: false, now: this.config.clock.now() } };
+    this.refresh(generation);
+    return undefined;
+  }
+
+  prerender(content: string): Prerendered | undefined {
+    const current = this.current();
+    return current && { content, version: current.renderer.version, translateEmoticons: current.options.translateEmoticons, rendered: current.renderer.render(content, current.options) };
+  }
+
+  renderVersion(): OutputOf<'render.version'> | undefined {
+    const current = this.current();
+    return current && { version: current.renderer.version, options: current.options };
   }
 
   private refresh(generation: number): void {
