@@ -7,7 +7,9 @@
 // message: all its threads, the main thread, and the realm thread alone (each its own clock,
 // /proc/<pid>/task/<tid>). Each load runs against a server of one thread (PARLEY_THREADS=1: the
 // realms on the main thread, which serves HTTP too) and one of two (the realms on a thread of
-// their own), from copies of one data directory.
+// their own), from copies of one data directory, in rounds (`--repeats`, 3; `--quick`: 1) that
+// alternate which goes first: each figure is the rounds' median, with the CPU figures' range (a
+// machine shared with the load generator, and with other guests, moves them by a quarter).
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +18,7 @@ import autocannon from 'autocannon';
 import { ApiClient, formEncode } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { longMessage, shortMessage } from './render.js';
-import { buildChannelRealm } from './lib/dataset.js';
+import { buildChannelRealm, type Member } from './lib/dataset.js';
 import { cpuSeconds, percentile, pool, printTable, threadCpuSeconds, threadNamed, writeResult, type Row } from './lib/stats.js';
 import { REALM_THREAD_NAME } from '../src/threads/protocol.js';
 
@@ -27,6 +29,8 @@ export interface SendOptions {
   senders: number;
   /** How long each load sends. */
   seconds: number;
+  /** How many times every load runs against each setup (a fresh server each time). */
+  rounds: number;
   quick: boolean;
 }
 
@@ -80,40 +84,73 @@ async function send(url: string, headers: Record<string, string>, { pid, realms 
   };
 }
 
+/** A round's server: one data directory copy, `threads` threads, every member's queue registered;
+ * answers each load's row (the warm-up's dropped). */
+async function measureServer(template: string, copy: string, threads: number, realm: { owner: Member; members: Member[] }, loads: readonly Load[]): Promise<Row[]> {
+  cpSync(template, copy, { recursive: true });
+  const server = await spawnServer({ PARLEY_DATA_DIR: copy, PARLEY_MODE: 'production', PARLEY_THREADS: String(threads) });
+  try {
+    await pool([realm.owner, ...realm.members], 20, async (member) => {
+      const registered = await new ApiClient(server.baseUrl, member).post('/register', { event_types: ['message'] });
+      if (registered.status !== 200) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
+    });
+    const pid = server.child.pid!;
+    const measured = { pid, realms: threadNamed(pid, REALM_THREAD_NAME) ?? pid };
+    const url = `${server.baseUrl}/api/v1/messages`;
+    const headers = { ...new ApiClient(server.baseUrl, realm.owner).authHeader(), 'Content-Type': 'application/x-www-form-urlencoded' };
+    const rows: Row[] = [];
+    for (const load of [{ name: 'warm-up', content: shortMessage, connections: 1, seconds: 1 }, ...loads]) {
+      const row = await send(url, headers, measured, load);
+      if (load.name !== 'warm-up') rows.push(row);
+    }
+    return rows;
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+/** The figures a load's rounds are summed up by: the median of each, with the range of those the
+ * issue's targets are (CPU per message). */
+const RANGED = ['server CPU µs/message', 'realm thread CPU µs/message'];
+
+function summary(rounds: readonly Row[]): Row {
+  const first = rounds[0]!;
+  const row: Row = {};
+  for (const [column, value] of Object.entries(first)) {
+    if (typeof value !== 'number' || column === 'connections') {
+      row[column] = value;
+      continue;
+    }
+    const values = rounds.map((round) => round[column] as number);
+    row[column] = percentile(values, 50);
+    if (RANGED.includes(column) && rounds.length > 1) row[`${column}, range`] = `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
+  }
+  return row;
+}
+
 export async function runSend(options: SendOptions): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-send-'));
   try {
-    const { owner, members } = await buildChannelRealm(join(dataDir, 'template'), options.subscribers - 1, 'send');
-    const rows: Row[] = [];
-    for (const threads of [1, 2]) {
-      const copy = join(dataDir, `threads-${threads}`);
-      cpSync(join(dataDir, 'template'), copy, { recursive: true });
-      const server = await spawnServer({ PARLEY_DATA_DIR: copy, PARLEY_MODE: 'production', PARLEY_THREADS: String(threads) });
-      try {
-        await pool([owner, ...members], 20, async (member) => {
-          const registered = await new ApiClient(server.baseUrl, member).post('/register', { event_types: ['message'] });
-          if (registered.status !== 200) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
-        });
-        const pid = server.child.pid!;
-        const measured = { pid, realms: threadNamed(pid, REALM_THREAD_NAME) ?? pid };
-        const url = `${server.baseUrl}/api/v1/messages`;
-        const headers = { ...new ApiClient(server.baseUrl, owner).authHeader(), 'Content-Type': 'application/x-www-form-urlencoded' };
-        const loads: Load[] = [
-          { name: 'warm-up', content: shortMessage, connections: 1, seconds: 1 },
-          { name: 'one at a time, short text', content: shortMessage, connections: 1, seconds: options.seconds },
-          { name: 'one at a time, long with code and math', content: longMessage, connections: 1, seconds: options.seconds },
-          { name: `${options.senders} senders at once, short text`, content: shortMessage, connections: options.senders, seconds: options.seconds },
-        ];
-        for (const [index, load] of loads.entries()) {
-          const row = await send(url, headers, measured, load);
-          if (index > 0) rows.push({ threads, ...row });
-        }
-      } finally {
-        server.child.kill('SIGTERM');
-        await server.exited;
-      }
+    const template = join(dataDir, 'template');
+    const { owner, members } = await buildChannelRealm(template, options.subscribers - 1, 'send');
+    const loads: Load[] = [
+      { name: 'one at a time, short text', content: shortMessage, connections: 1, seconds: options.seconds },
+      { name: 'one at a time, long with code and math', content: longMessage, connections: 1, seconds: options.seconds },
+      { name: `${options.senders} senders at once, short text`, content: shortMessage, connections: options.senders, seconds: options.seconds },
+    ];
+    // Rounds alternate which setup goes first, so that a machine growing busier or quieter over
+    // the run weighs on both alike.
+    const byThreads = new Map<number, Row[][]>([
+      [1, []],
+      [2, []],
+    ]);
+    for (let round = 0; round < options.rounds; round++) {
+      for (const threads of round % 2 === 0 ? [1, 2] : [2, 1]) byThreads.get(threads)!.push(await measureServer(template, join(dataDir, `round-${round}-threads-${threads}`), threads, { owner, members }, loads));
     }
-    printTable(`send: POST /messages through HTTP to a channel of ${options.subscribers} subscribers, each with an event queue`, rows);
+    const rows = [...byThreads].flatMap(([threads, rounds]) => loads.map((_, index) => ({ threads, ...summary(rounds.map((loadRows) => loadRows[index]!)) })));
+    printTable(`send: POST /messages through HTTP to a channel of ${options.subscribers} subscribers, each with an event queue (median of ${options.rounds} round${options.rounds === 1 ? '' : 's'})`, rows);
     console.log(`results: ${writeResult(options.quick ? 'send-quick' : 'send', { options, rows })}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
