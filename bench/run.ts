@@ -1,4 +1,4 @@
-// Benchmark runner: `npm run bench -- <fanout|flags|render|send|startup|http|cluster|search|webhooks|all> [--quick] [--clients N] [--repeats R] [--messages N]`.
+// Benchmark runner: `npm run bench -- <fanout|flags|render|send|startup|http|cluster|search|webhooks|all> [--quick] [--clients N] [--repeats R] [--rounds R] [--messages N]`.
 // Every benchmark targets loopback only and is bounded in count and time.
 import { parseArgs } from 'node:util';
 import { runCluster } from './cluster.js';
@@ -15,7 +15,7 @@ import { measuredOn } from './lib/stats.js';
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
-  options: { quick: { type: 'boolean', default: false }, clients: { type: 'string' }, repeats: { type: 'string' }, messages: { type: 'string' } },
+  options: { quick: { type: 'boolean', default: false }, clients: { type: 'string' }, repeats: { type: 'string' }, rounds: { type: 'string' }, messages: { type: 'string' } },
 });
 
 const benchmarks: Record<string, () => Promise<void>> = {
@@ -34,7 +34,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
       quick: values.quick,
     }),
   render: async () => runRender({ iterations: values.quick ? 2_000 : 20_000, quick: values.quick }),
-  send: () => runSend({ subscribers: 100, senders: 64, seconds: values.quick ? 3 : 10, rounds: Number(values.repeats ?? (values.quick ? 1 : 3)), quick: values.quick }),
+  send: () => runSend({ subscribers: 100, senders: 64, seconds: values.quick ? 3 : 10, rounds: Number(values.rounds ?? (values.quick ? 1 : 3)), quick: values.quick }),
   startup: () => runStartup({ users: values.quick ? 50 : 1_000, messages: values.quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000], quick: values.quick }),
   http: () => runHttp({ seconds: values.quick ? 2 : 5, connections: values.quick ? [64] : [16, 64, 256], quick: values.quick }),
   search: () =>

@@ -7,7 +7,7 @@
 // message: all its threads, the main thread, and the realm thread alone (each its own clock,
 // /proc/<pid>/task/<tid>). Each load runs against a server of one thread (PARLEY_THREADS=1: the
 // realms on the main thread, which serves HTTP too) and one of two (the realms on a thread of
-// their own), from copies of one data directory, in rounds (`--repeats`, 3; `--quick`: 1) that
+// their own), from copies of one data directory, in rounds (`--rounds`, 3; `--quick`: 1) that
 // alternate which goes first: each figure is the rounds' median, with the CPU figures' range (a
 // machine shared with the load generator, and with other guests, moves them by a quarter).
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -115,6 +115,12 @@ async function measureServer(template: string, copy: string, threads: number, re
  * issue's targets are (CPU per message). */
 const RANGED = ['server CPU µs/message', 'realm thread CPU µs/message'];
 
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 function summary(rounds: readonly Row[]): Row {
   const first = rounds[0]!;
   const row: Row = {};
@@ -124,13 +130,14 @@ function summary(rounds: readonly Row[]): Row {
       continue;
     }
     const values = rounds.map((round) => round[column] as number);
-    row[column] = percentile(values, 50);
+    row[column] = median(values);
     if (RANGED.includes(column) && rounds.length > 1) row[`${column}, range`] = `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
   }
   return row;
 }
 
 export async function runSend(options: SendOptions): Promise<void> {
+  if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new Error(`--rounds must be a whole number of at least 1, not ${options.rounds}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-send-'));
   try {
     const template = join(dataDir, 'template');

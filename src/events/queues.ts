@@ -177,14 +177,9 @@ export class EventQueues implements EventSink {
   publish(realmId: number, emitted: readonly Emitted[], from = this.position(realmId) + 1): void {
     const registering = this.registering.get(realmId);
     let position = from - 1;
-    for (let emission of emitted) {
+    for (const emission of emitted) {
       position++;
-      if (registering) {
-        // Listed once: the registrations and the delivery both go through it.
-        const listed = [...emission.userIds];
-        for (const kept of registering) if (listed.includes(kept.userId)) kept.emissions.push({ position, emitted: emission });
-        emission = { ...emission, userIds: listed };
-      }
+      if (registering) for (const kept of registering) if (emission.userIds.includes(kept.userId)) kept.emissions.push({ position, emitted: emission });
       if (this.pending.length === 0) setImmediate(() => this.deliverPending());
       this.pending.push({ realmId, emission, position });
     }

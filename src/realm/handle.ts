@@ -15,9 +15,10 @@ export interface RealmHandle {
    * on a thread of its own, when its copy of the realm's rendering context is current (else
    * undefined, and the realm renders). */
   prerender?(content: string): Prerendered | undefined;
-  /** What `render.version` answers, known on the calling thread under the same conditions (the
-   * version of its copy of the context), so that content rendered on a worker asks the realm
-   * nothing first. */
+  /** The version of the calling thread's copy of the realm's rendering context, with the options
+   * `prerender` renders with, under the same conditions: content rendered on a worker with them
+   * asks the realm nothing first (`render.version` would answer the sender's own options: a
+   * sender with translate_emoticons on has the realm render again, as for `prerender`). */
   renderVersion?(): OutputOf<'render.version'> | undefined;
 }
 
