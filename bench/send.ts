@@ -2,7 +2,8 @@
 // of `subscribers` users (the sender among them), each holding an event queue. One connection
 // sending one message at a time (a short chat line, and a long message with code and math:
 // render.ts's two) gives the latency of a send; `senders` kept-alive connections sending at once
-// give messages per second (group commit). Every load is autocannon's for `seconds`, with each
+// give messages per second (group commit), and the same connections offering 1,500 messages a
+// second together give what a message costs below saturation. Every load is autocannon's for `seconds`, with each
 // response's latency taken as it comes (fractions of a millisecond), and the server's CPU time per
 // message: all its threads, the main thread, and the realm thread alone (each its own clock,
 // /proc/<pid>/task/<tid>). Each load runs against a server of one thread (PARLEY_THREADS=1: the
@@ -19,6 +20,7 @@ import { ApiClient, formEncode } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { longMessage, shortMessage } from './render.js';
 import { buildChannelRealm, type Member } from './lib/dataset.js';
+import { LeanClient } from './lib/leanClient.js';
 import { cpuSeconds, percentile, pool, printTable, threadCpuSeconds, threadNamed, writeResult, type Row } from './lib/stats.js';
 import { REALM_THREAD_NAME } from '../src/threads/protocol.js';
 
@@ -40,7 +42,12 @@ interface Load {
   content: string;
   connections: number;
   seconds: number;
+  /** Messages a second the connections offer together (else as fast as answers come). */
+  rate?: number;
 }
+
+/** The rate of the paced load: about half of what this machine's slower setup takes at saturation. */
+const OFFERED_RATE = 1500;
 
 /** The server's threads whose CPU is measured: the main thread, and the one the realms run on. */
 interface Threads {
@@ -48,28 +55,76 @@ interface Threads {
   realms: number;
 }
 
-async function send(url: string, headers: Record<string, string>, { pid, realms }: Threads, load: Load): Promise<Row> {
+/** What a load did: each answered message's latency (ms), and the requests that failed. */
+interface Sent {
+  latencies: number[];
+  failures: number;
+}
+
+/** As many requests as the connections can make for the load's seconds (autocannon). */
+async function flatOut(baseUrl: string, sender: Member, body: string, load: Load): Promise<Sent> {
   const latencies: number[] = [];
-  const body = formEncode({ type: 'stream', to: 'send', topic: 'bench', content: load.content });
-  const cpuBefore = cpuSeconds(pid);
-  const mainBefore = threadCpuSeconds(pid);
-  const realmBefore = threadCpuSeconds(pid, realms);
-  const started = performance.now();
   const result = await autocannon({
-    url,
+    url: `${baseUrl}/api/v1/messages`,
     method: 'POST',
-    headers,
+    headers: { ...new ApiClient(baseUrl, sender).authHeader(), 'Content-Type': 'application/x-www-form-urlencoded' },
     body,
     connections: load.connections,
     pipelining: 1,
     duration: load.seconds,
     setupClient: (client) => client.on('response', (statusCode: number, _bytes: number, responseTime: number) => statusCode === 200 && latencies.push(responseTime)),
   });
+  return { latencies, failures: result.non2xx + result.errors };
+}
+
+/** `rate` requests a second, evenly spaced, on the load's connections (autocannon's rate sends
+ * each second's quota at once, at saturation's pace): each latency counts from when the request
+ * was due, so a wait for a free connection is in it. */
+async function paced(baseUrl: string, sender: Member, body: string, load: Load, rate: number): Promise<Sent> {
+  const clients = await Promise.all(Array.from({ length: load.connections }, () => LeanClient.open(baseUrl, sender.email, sender.apiKey)));
+  const idle = [...clients];
+  const overdue: number[] = [];
+  const sent: Sent = { latencies: [], failures: 0 };
+  const sendOn = (client: LeanClient, dueAt: number): void => {
+    const answered = (ok: boolean): void => {
+      if (ok) sent.latencies.push(performance.now() - dueAt);
+      else sent.failures++;
+    };
+    client.post('/messages', body).then((response) => answered(response.status === 200), () => answered(false)).finally(() => {
+      const next = overdue.shift();
+      if (next === undefined) idle.push(client);
+      else sendOn(client, next);
+    });
+  };
+  const start = performance.now();
+  const total = Math.floor(rate * load.seconds);
+  for (let scheduled = 0; scheduled < total; ) {
+    const now = performance.now();
+    for (; scheduled < total && start + (scheduled * 1000) / rate <= now; scheduled++) {
+      const dueAt = start + (scheduled * 1000) / rate;
+      const client = idle.pop();
+      if (client) sendOn(client, dueAt);
+      else overdue.push(dueAt);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  while (idle.length < clients.length) await new Promise((resolve) => setTimeout(resolve, 5));
+  for (const client of clients) client.close();
+  return sent;
+}
+
+async function send(baseUrl: string, sender: Member, { pid, realms }: Threads, load: Load): Promise<Row> {
+  const body = formEncode({ type: 'stream', to: 'send', topic: 'bench', content: load.content });
+  const cpuBefore = cpuSeconds(pid);
+  const mainBefore = threadCpuSeconds(pid);
+  const realmBefore = threadCpuSeconds(pid, realms);
+  const started = performance.now();
+  const { latencies, failures } = load.rate === undefined ? await flatOut(baseUrl, sender, body, load) : await paced(baseUrl, sender, body, load, load.rate);
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuSeconds(pid) - cpuBefore;
   const mainCpu = threadCpuSeconds(pid) - mainBefore;
   const realmCpu = threadCpuSeconds(pid, realms) - realmBefore;
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${load.name}: ${result.non2xx} answers other than 2xx, ${result.errors} errors`);
+  if (failures > 0) throw new Error(`${load.name}: ${failures} requests failed or answered other than 2xx`);
   return {
     load: load.name,
     connections: load.connections,
@@ -96,11 +151,9 @@ async function measureServer(template: string, copy: string, threads: number, re
     });
     const pid = server.child.pid!;
     const measured = { pid, realms: threadNamed(pid, REALM_THREAD_NAME) ?? pid };
-    const url = `${server.baseUrl}/api/v1/messages`;
-    const headers = { ...new ApiClient(server.baseUrl, realm.owner).authHeader(), 'Content-Type': 'application/x-www-form-urlencoded' };
     const rows: Row[] = [];
     for (const load of [{ name: 'warm-up', content: shortMessage, connections: 1, seconds: 1 }, ...loads]) {
-      const row = await send(url, headers, measured, load);
+      const row = await send(server.baseUrl, realm.owner, measured, load);
       if (load.name !== 'warm-up') rows.push(row);
     }
     return rows;
@@ -146,6 +199,9 @@ export async function runSend(options: SendOptions): Promise<void> {
       { name: 'one at a time, short text', content: shortMessage, connections: 1, seconds: options.seconds },
       { name: 'one at a time, long with code and math', content: longMessage, connections: 1, seconds: options.seconds },
       { name: `${options.senders} senders at once, short text`, content: shortMessage, connections: options.senders, seconds: options.seconds },
+      // Below either setup's limit, so both take every message: what each costs when messages share
+      // fewer commits and wake-ups than at saturation.
+      { name: `${options.senders} senders offering ${OFFERED_RATE.toLocaleString('en')}/s, short text`, content: shortMessage, connections: options.senders, seconds: options.seconds, rate: OFFERED_RATE },
     ];
     // Rounds alternate which setup goes first, so that a machine growing busier or quieter over
     // the run weighs on both alike.
