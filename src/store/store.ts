@@ -624,11 +624,13 @@ export class Store {
     this.lastIds.clear();
   }
 
-  /** Group commit: a write joins the transaction LMDB starts next. While one transaction commits
-   * and is made durable, the writes that arrive wait together for the next, which runs them all,
-   * each in a child transaction, then writes their messages' search postings (outside the child
-   * transactions, which would each copy the postings' pages). Each write is answered once its
-   * transaction is durable. */
+  /** Group commit: a write joins the transaction LMDB starts next. While one transaction runs and
+   * commits, the writes that arrive wait together for the next, which runs them all, each in a
+   * child transaction, then writes their messages' search postings (outside the child
+   * transactions, which would each copy the postings' pages). With `overlappingSync` the next
+   * transaction starts once the one before is committed, while it is still being flushed (below
+   * saturation about two messages share a commit; waiting for the flush was measured: CHANGELOG,
+   * `send`). Each write is answered once its transaction is durable. */
   private commit<T>(fn: () => T, recorded: PendingWrite['recorded']): Promise<{ result: T; changes: Change[] }> {
     return new Promise((resolve, reject) => {
       this.pending.push({ run: fn, recorded, changes: [], resolve: resolve as PendingWrite['resolve'], reject });
