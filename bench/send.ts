@@ -21,6 +21,7 @@ import { spawnServer } from '../test/helpers/process.js';
 import { longMessage, shortMessage } from './render.js';
 import { buildChannelRealm, type Member } from './lib/dataset.js';
 import { LeanClient } from './lib/leanClient.js';
+import { arrivals } from './load/schedule.js';
 import { cpuSeconds, percentile, pool, printTable, threadCpuSeconds, threadNamed, writeResult, type Row } from './lib/stats.js';
 import { REALM_THREAD_NAME } from '../src/threads/protocol.js';
 
@@ -77,9 +78,9 @@ async function flatOut(baseUrl: string, sender: Member, body: string, load: Load
   return { latencies, failures: result.non2xx + result.errors };
 }
 
-/** `rate` requests a second, evenly spaced, on the load's connections (autocannon's rate sends
- * each second's quota at once, at saturation's pace): each latency counts from when the request
- * was due, so a wait for a free connection is in it. */
+/** `rate` requests a second, evenly spaced (the load tool's schedule of arrivals), on the load's
+ * connections (autocannon's rate sends each second's quota at once, at saturation's pace): each
+ * latency counts from when the request was due, so a wait for a free connection is in it. */
 async function paced(baseUrl: string, sender: Member, body: string, load: Load, rate: number): Promise<Sent> {
   const clients = await Promise.all(Array.from({ length: load.connections }, () => LeanClient.open(baseUrl, sender.email, sender.apiKey)));
   const idle = [...clients];
@@ -96,17 +97,15 @@ async function paced(baseUrl: string, sender: Member, body: string, load: Load, 
       else sendOn(client, next);
     });
   };
+  const due = arrivals(rate, { rampUpS: 0, steadyS: load.seconds, rampDownS: 0 });
   const start = performance.now();
-  const total = Math.floor(rate * load.seconds);
-  for (let scheduled = 0; scheduled < total; ) {
-    const now = performance.now();
-    for (; scheduled < total && start + (scheduled * 1000) / rate <= now; scheduled++) {
-      const dueAt = start + (scheduled * 1000) / rate;
-      const client = idle.pop();
-      if (client) sendOn(client, dueAt);
-      else overdue.push(dueAt);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1));
+  for (const at of due) {
+    const dueAt = start + at;
+    const wait = dueAt - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const client = idle.pop();
+    if (client) sendOn(client, dueAt);
+    else overdue.push(dueAt);
   }
   while (idle.length < clients.length) await new Promise((resolve) => setTimeout(resolve, 5));
   for (const client of clients) client.close();

@@ -6,7 +6,7 @@ import { Grants } from './auth/grants.js';
 import { LoginLimiter } from './auth/loginLimiter.js';
 import { every } from './clock.js';
 import type { Config } from './config.js';
-import type { MetricSources } from './ops/metrics.js';
+import type { RealmSources } from './ops/metrics.js';
 import { RateLimiter } from './http/rateLimit.js';
 import { serveMetrics } from './http/metrics.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
@@ -49,9 +49,6 @@ export interface ParleyParts {
   /** Where uploads and exports are kept, instead of the configured storage (tests hold it). */
   files?: FileStorage;
 }
-
-/** The metrics the realms' side reports. */
-type RealmSources = Pick<MetricSources, 'mailboxDepth' | 'realmsLoaded' | 'storeBytes' | 'realms' | 'nodes'>;
 
 /** What serves clients, wherever the realms run: HTTP and the event WebSocket, the queues' garbage
  * collection, the metrics, the pid file. `stop` closes them, the queues' consumers let go. */

@@ -117,6 +117,6 @@ export class ClusterHolders {
   private receive(nodes: Map<string, HolderSet>, report: Report): void {
     let told = nodes.get(report.node);
     if (!told || report.full) nodes.set(report.node, (told = new HolderSet()));
-    for (const [userId, holding] of report.users) told.set(userId, holding);
+    told.tell(report.users);
   }
 }

@@ -18,6 +18,11 @@ export class HolderSet {
     if (holding === 'all-public') this.allPublic.add(userId);
     else this.allPublic.delete(userId);
   }
+
+  /** What a report told: each user's holding now. */
+  tell(users: readonly (readonly [userId: number, holding: Holding])[]): void {
+    for (const [userId, holding] of users) this.set(userId, holding);
+  }
 }
 
 /** The user's holding among these queues. */

@@ -16,6 +16,10 @@ export interface RealmOverview {
   owner?: string | null;
 }
 
+/** The figures of the realms' side: where the realms run (this thread, the realm thread, a
+ * cluster node) reports them. */
+export type RealmSources = Pick<MetricSources, 'mailboxDepth' | 'realmsLoaded' | 'storeBytes' | 'realms' | 'nodes'>;
+
 /** What is read at each scrape; set once the server is assembled. */
 export interface MetricSources {
   openSockets(): number;

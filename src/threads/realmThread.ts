@@ -56,7 +56,7 @@ class QueuesElsewhere implements EventSink, QueueHolders {
   told(realmId: number, users: readonly [userId: number, holding: Holding][]): void {
     let set = this.holders.get(realmId);
     if (!set) this.holders.set(realmId, (set = new HolderSet()));
-    for (const [userId, holding] of users) set.set(userId, holding);
+    set.tell(users);
   }
 
   hasQueue(realmId: number, userId: number): boolean {

@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import { allHoldings, holdingOf, registeringHolding, type Holding } from '../events/holders.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import { EventQueues, type QueueShelf } from '../events/queues.js';
-import type { MetricSources } from '../ops/metrics.js';
+import type { RealmSources } from '../ops/metrics.js';
 import type { CommandName, InputOf, OutputOf } from '../realm/commands/index.js';
 import type { RealmDirectory, RealmHandle } from '../realm/handle.js';
 import { hostname, realmIdForHost } from '../realm/registry.js';
@@ -112,7 +112,7 @@ export class RealmThread implements RealmDirectory, QueueShelf, RealmCommands {
   }
 
   /** The realm side's figures for the server's metrics. */
-  metricSources(): Pick<MetricSources, 'mailboxDepth' | 'realmsLoaded' | 'storeBytes' | 'realms' | 'nodes'> {
+  metricSources(): RealmSources {
     return {
       mailboxDepth: () => this.stats.mailboxDepth,
       realmsLoaded: () => this.stats.realmsLoaded,

@@ -63,6 +63,7 @@ export const statusCommands = {
   'users.setStatus': writeCommand((ctx, input: StatusInput) => {
     const user = statusOwner(ctx, input.userId);
     const { userId: _target, ...changes } = input;
+    // Zulip's message, word for word ("any" here is English, not a type).
     if (Object.values(changes).every((value) => value === undefined)) throw errors.badRequest('Client did not pass any new values.');
     const text = input.statusText?.trim();
     if (text !== undefined && [...text].length > MAX_STATUS_TEXT_LENGTH) {
