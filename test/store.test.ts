@@ -7,7 +7,7 @@
 import { open, type Key } from 'lmdb';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Store, STORE_FORMAT, StoreFormatError } from '../src/store/store.js';
+import { RolledBackWithBatch, Store, STORE_FORMAT, StoreFormatError } from '../src/store/store.js';
 import { LOG_RECORDS } from '../src/store/conversationLog.js';
 import { FOLD_RECORDS, FOLD_ROWS } from '../src/store/flagJournal.js';
 import { MAX_ENTRIES, RowChanges } from '../src/store/userMessages.js';
@@ -472,6 +472,40 @@ test('writes of one batch: rows appended by a failing write are taken back, the 
   // Reopened: what was committed is on disk.
   const reopened = testStore(path);
   assert.equal([...reopened.userMessages.conversationRange(2, 3, 0)], [[10, 1], [12, 3]]);
+  await reopened.close();
+  removeStores(path);
+});
+
+test('writes that check first share their batch\'s transaction: refused before changing anything, alone; failing after a change, the batch is rolled back whole and the writes after it go to the next', async () => {
+  const path = tempStorePath();
+  const store = testStore(path);
+  const append = (id: number) => () => store.userMessages.appendMessage(3, id, [1], [0]);
+  const checked = { checksFirst: true };
+  // Started in the same turn, these share a transaction (group commit).
+  const outcomes = await Promise.allSettled([
+    store.write(append(10), checked),
+    store.write(() => {
+      throw new Error('refused');
+    }, checked),
+    store.write(append(11), checked),
+    store.write(() => {
+      append(12)();
+      store.search.add(message(12, 'walrus'));
+      throw new Error('spoiled');
+    }, checked),
+    store.write(append(13)),
+    store.write(append(14), checked),
+  ]);
+  const reasons = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? 'kept' : outcome.reason instanceof RolledBackWithBatch ? 'rolled back' : (outcome.reason as Error).message));
+  assert.equal(reasons, ['rolled back', 'refused', 'rolled back', 'spoiled', 'kept', 'kept']);
+  const kept = [[13, 0], [14, 0]];
+  assert.equal([...store.userMessages.conversationRange(1, 3, 0)], kept, 'memory holds only what the next batch kept');
+  assert.equal([...store.search.matches(1, parseSearch('walrus'), 0, false)], [], "the failing write's postings went with it");
+  // Tried again, a write rolled back with its batch is kept.
+  await store.write(append(15), checked);
+  await store.close();
+  const reopened = testStore(path);
+  assert.equal([...reopened.userMessages.conversationRange(1, 3, 0)], [...kept, [15, 0]]);
   await reopened.close();
   removeStores(path);
 });

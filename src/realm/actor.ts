@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import { ApiError, errors } from '../errors.js';
 import type { EventSink } from '../events/queues.js';
 import type { RealmHandle } from './handle.js';
-import { StorageError, type Store } from '../store/store.js';
+import { RolledBackWithBatch, StorageError, type Store } from '../store/store.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
 import { CommandContext, type CommandDef } from './context.js';
 import { DeliveryTimer } from './deliveryTimer.js';
@@ -339,7 +339,7 @@ export class RealmActor implements RealmHandle {
   private write(def: CommandDef<unknown, unknown>, envelope: Envelope): Promise<void> {
     const ctx = this.context(envelope.userId);
     const started = performance.now();
-    const { answered, settled } = this.commit(() => def.run(ctx, envelope.input));
+    const { answered, settled } = this.commit(() => def.run(ctx, envelope.input), def.checksFirst === true);
     answered.then(
       (output) => {
         this.config.metrics.commit((performance.now() - started) / 1000);
@@ -361,14 +361,15 @@ export class RealmActor implements RealmHandle {
   }
 
   /** Runs a write in LMDB's next batch: `answered` with its result once the write is committed,
-   * `settled` once LMDB's batch is durable as well. Standalone, LMDB is the commit. With a log, the
+   * `settled` once LMDB's batch is durable as well. Standalone, LMDB is the commit (a command that
+   * `checksFirst` runs without a child transaction of its own). With a log, the
    * log is: the write's changes are appended (after the previous write's) as soon as it has run in
    * the batch, and it is answered once the log holds them, while LMDB makes the batch durable (this
    * node's copy is rebuilt from the log unless it was handed over cleanly). */
-  private commit(run: () => unknown): { answered: Promise<unknown>; settled: Promise<unknown> } {
+  private commit(run: () => unknown, checksFirst: boolean): { answered: Promise<unknown>; settled: Promise<unknown> } {
     const log = this.log;
     if (!log) {
-      const written = this.store.write(run);
+      const written = this.store.write(run, { checksFirst });
       return { answered: written, settled: written };
     }
     const realmId = this.state.realm.id;
@@ -435,6 +436,8 @@ export class RealmActor implements RealmHandle {
     this.stale = true;
     // Rolled back: the client may try again once the realm has taken more IDs.
     if (error instanceof IdsExhausted) return errors.serverBusy();
+    // Rolled back with the batch another write spoiled (that write's failure is logged).
+    if (error instanceof RolledBackWithBatch) return errors.rolledBack();
     if (error instanceof StorageError) {
       // Not a bug: the disk refused the write. The caller learns nothing was saved; reads go on.
       this.config.log.error({ realm: this.state.realm.id, command, reason: error.reason }, 'command not saved: the store refused the write');

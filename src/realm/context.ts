@@ -258,10 +258,13 @@ export interface CommandDef<I, O> {
    * reads run at once, outside the mailbox, against memory as the writes that ran so far left it
    * (credentials: a regenerated key or a deactivation is refused from the moment its write ran). */
   readonly mode: 'instant' | 'read' | 'live' | 'write';
+  /** A write that makes every check before its first change (Store's `WriteOptions`): standalone,
+   * it runs without a child transaction of its own. */
+  readonly checksFirst?: boolean;
   run(ctx: CommandContext, input: I): O;
 }
 
 export const readCommand = <I, O>(run: (ctx: ReadContext, input: I) => O): CommandDef<I, O> => ({ mode: 'read', run });
 export const instantCommand = <I, O>(run: (ctx: ReadContext, input: I) => O): CommandDef<I, O> => ({ mode: 'instant', run });
 export const liveCommand = <I, O>(run: (ctx: LiveContext, input: I) => O): CommandDef<I, O> => ({ mode: 'live', run });
-export const writeCommand = <I, O>(run: (ctx: CommandContext, input: I) => O): CommandDef<I, O> => ({ mode: 'write', run });
+export const writeCommand = <I, O>(run: (ctx: CommandContext, input: I) => O, { checksFirst = false } = {}): CommandDef<I, O> => ({ mode: 'write', checksFirst, run });

@@ -13,21 +13,27 @@ export type Change = [db: string, key: Key, value?: Uint8Array];
 /** A plain encoder: the same value always gives the same bytes, whatever the store's structures. */
 export const changeCodec = new Packr({ useRecords: false, moreTypes: false });
 
-/** Where a recording store hands the changes of the write under way (undefined: not recording). */
+/** Where a store's tables report their puts and removes. */
 export interface ChangeTap {
+  /** The change set of the write under way, while a recorder listens (else undefined). */
   current: Change[] | undefined;
+  /** Puts and removes so far, on every tapped table: whether a write changed anything. */
+  count: number;
 }
 
-/** Makes `db` report its puts and removes to the tap while a recording is under way. */
-export function tapWrites<D extends Database<unknown, Key>>(db: D, name: string, tap: ChangeTap): D {
+/** Makes `db` count its puts and removes in the tap and, unless it is derived from other tables
+ * (`recorded: false`), report them while a recording is under way. */
+export function tapWrites<D extends Database<unknown, Key>>(db: D, name: string, tap: ChangeTap, { recorded = true } = {}): D {
   const put = db.put.bind(db);
   const remove = db.remove.bind(db);
   db.put = ((key: Key, value: unknown, ...rest: unknown[]) => {
-    tap.current?.push([name, key, changeCodec.pack(value)]);
+    tap.count++;
+    if (recorded) tap.current?.push([name, key, changeCodec.pack(value)]);
     return (put as (...args: unknown[]) => unknown)(key, value, ...rest);
   }) as D['put'];
   db.remove = ((key: Key, ...rest: unknown[]) => {
-    tap.current?.push([name, key]);
+    tap.count++;
+    if (recorded) tap.current?.push([name, key]);
     return (remove as (...args: unknown[]) => unknown)(key, ...rest);
   }) as D['remove'];
   return db;

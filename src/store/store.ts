@@ -154,9 +154,38 @@ function isStorageFailure(error: unknown): boolean {
   return code === 28 || code === 5 || code === 27 || code === 122 || code === -30792 || code === 'MDB_MAP_FULL';
 }
 
+/** How a write runs in its batch. */
+export interface WriteOptions {
+  /** The write makes every check before its first change, so it throws only before changing
+   * anything unless something is wrong (a bug, the storage failing). It then runs in the batch's
+   * transaction itself, without the child transaction of its own that lets any other write be
+   * rolled back alone: LMDB makes a child by copying into it each page the batch had already
+   * changed that the child changes, about a tenth of a message's instructions on the send path.
+   * Should such a write throw after changing something, its changes cannot be told apart from the
+   * batch's: the batch is rolled back whole, the write refused with its error, the writes that
+   * had run before it with a `RolledBackWithBatch`, and those after it go to the next batch. */
+  checksFirst?: boolean;
+}
+
+/** A write that was rolled back with its batch, which another write (`WriteOptions.checksFirst`)
+ * failed after changing: nothing of it was kept, and it may be tried again. */
+export class RolledBackWithBatch extends Error {}
+
+/** Thrown out of a batch's transaction to roll it back whole: `write` failed after changing it. */
+class BatchSpoiled extends Error {
+  constructor(
+    readonly write: PendingWrite,
+    readonly error: unknown,
+  ) {
+    super('a write of the batch failed after changing it');
+  }
+}
+
 /** A write waiting for its transaction, then what came of it. */
 interface PendingWrite {
   run: () => unknown;
+  /** Runs in a child transaction of its own, rolled back alone if it throws (else `checksFirst`). */
+  guarded: boolean;
   /** Set when its puts and removes are recorded (into `changes`): told them and the write's
    * result once the write has run in its batch. */
   recorded: ((changes: readonly Change[], result: unknown) => void) | undefined;
@@ -264,7 +293,7 @@ export class Store {
   /** The sub-databases that hold realms' data, by name (not the server's own: queues, presence). */
   readonly tables = new Map<string, Database<unknown, Key>>();
   /** Where the changes of the write under way are recorded, while a recorder listens. */
-  private readonly tap: ChangeTap = { current: undefined };
+  private readonly tap: ChangeTap = { current: undefined, count: 0 };
 
   /** The format the data directory was migrated from at open (null: it was current, or new). */
   readonly migratedFrom: number | null = null;
@@ -422,8 +451,7 @@ export class Store {
    * `derived`: rows that whoever applies a change set makes from its other rows (`applyChanges`
    * with `reindex`), so change sets and logs do not carry them. */
   private open<V, K extends Key>(name: string, { derived = false, ...options }: { encoding?: 'binary'; derived?: boolean } = {}): Database<V, K> {
-    const opened = this.env.openDB<V, K>({ name, ...options });
-    const db = derived ? opened : tapWrites(opened, name, this.tap);
+    const db = tapWrites(this.env.openDB<V, K>({ name, ...options }), name, this.tap, { recorded: !derived });
     this.tables.set(name, db as Database<unknown, Key>);
     return db;
   }
@@ -561,17 +589,19 @@ export class Store {
   /** Writes waiting for the next transaction. */
   private pending: PendingWrite[] = [];
 
-  /** Runs `fn` in the next write transaction (group commit), as a child transaction of its own:
-   * everything it wrote is rolled back if it throws. Resolves with its result once the transaction
-   * is durable on disk; rejects with a StorageError when it could not be (disk full, map full, I/O
-   * error). */
-  write<T>(fn: () => T): Promise<T> {
-    return this.commit(fn, undefined).then(({ result }) => result);
+  /** Runs `fn` in the next write transaction (group commit), as a child transaction of its own
+   * unless it `checksFirst`: everything it wrote is rolled back if it throws. Resolves with its
+   * result once the transaction is durable on disk; rejects with a StorageError when it could not
+   * be (disk full, map full, I/O error). */
+  write<T>(fn: () => T, { checksFirst = false }: WriteOptions = {}): Promise<T> {
+    return this.commit(fn, undefined, !checksFirst).then(({ result }) => result);
   }
 
   /** As `write`, and hands back every put and remove the write made (its change set), also to
    * `recorded` with the write's result as soon as the write has run in its batch (before the batch
-   * commits; never for a write that failed); IDs come from `ids` when given. */
+   * commits; never for a write that failed); IDs come from `ids` when given. Always in a child
+   * transaction of its own: a recorded write may be answered before its batch commits (a realm
+   * log's append), so no other write may take it down with the batch. */
   recordedWrite<T>(fn: () => T, ids?: IdSource, recorded?: (changes: readonly Change[], result: T) => void): Promise<{ result: T; changes: Change[] }> {
     const run = () => {
       this.ids = ids;
@@ -584,7 +614,7 @@ export class Store {
         this.ids = undefined;
       }
     };
-    return this.commit(run, (changes, result) => recorded?.(changes, result as T));
+    return this.commit(run, (changes, result) => recorded?.(changes, result as T), true);
   }
 
   /** Makes a change set recorded elsewhere to this store, in one write. A recorded write's change
@@ -631,9 +661,9 @@ export class Store {
    * transaction starts once the one before is committed, while it is still being flushed (below
    * saturation about two messages share a commit; waiting for the flush was measured: CHANGELOG,
    * `send`). Each write is answered once its transaction is durable. */
-  private commit<T>(fn: () => T, recorded: PendingWrite['recorded']): Promise<{ result: T; changes: Change[] }> {
+  private commit<T>(fn: () => T, recorded: PendingWrite['recorded'], guarded: boolean): Promise<{ result: T; changes: Change[] }> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ run: fn, recorded, changes: [], resolve: resolve as PendingWrite['resolve'], reject });
+      this.pending.push({ run: fn, guarded, recorded, changes: [], resolve: resolve as PendingWrite['resolve'], reject });
       if (this.pending.length === 1) this.startBatch();
     });
   }
@@ -666,6 +696,7 @@ export class Store {
         // Nothing of the batch was kept: what memory holds of it goes, and every write of it
         // learns why (a write that failed on its own, with its own error).
         this.forgetCaches();
+        if (error instanceof BatchSpoiled) return this.spoiled(batch, error);
         const failure = new StorageError(await rootCause(error));
         this.storageFailure = failure.reason;
         for (const write of batch) write.reject(write.outcome?.ok === false && !isStorageFailure(write.outcome.error) ? write.outcome.error : failure);
@@ -673,11 +704,30 @@ export class Store {
     );
   }
 
-  /** Runs one write of a batch in a child transaction. A write that fails is rolled back, and what
-   * it cached in memory may not have been committed: the caches are forgotten (of the rows in
-   * memory, those it loaded or changed), its deferred postings taken back. */
+  /** A batch rolled back whole because `spoiled.write` failed after changing it: that write is
+   * refused with its error, the writes that ran before it are refused (with their own errors, or
+   * as rolled back with the batch), and those after it, which never ran, go to the next batch. */
+  private spoiled(batch: PendingWrite[], spoiled: BatchSpoiled): void {
+    const at = batch.indexOf(spoiled.write);
+    const failure = isStorageFailure(spoiled.error) ? new StorageError(spoiled.error) : undefined;
+    if (failure) this.storageFailure = failure.reason;
+    spoiled.write.reject(failure ?? spoiled.error);
+    for (const write of batch.slice(0, at)) write.reject(write.outcome?.ok === false ? write.outcome.error : new RolledBackWithBatch('rolled back with its batch, which another write failed after changing'));
+    const untried = batch.slice(at + 1);
+    if (untried.length === 0) return;
+    // While writes wait, a batch is already queued for them, and takes these first.
+    const queued = this.pending.length > 0;
+    this.pending = [...untried, ...this.pending];
+    if (!queued) this.startBatch();
+  }
+
+  /** Runs one write of a batch, in a child transaction unless it `checksFirst`. A write that fails
+   * is rolled back (with the whole batch, should one that checks first fail after changing it),
+   * and what it cached in memory may not have been committed: the caches are forgotten (of the
+   * rows in memory, those it loaded or changed), its deferred postings taken back. */
   private runWrite(write: PendingWrite): void {
     this.tap.current = write.recorded ? write.changes : undefined;
+    const changesBefore = this.tap.count;
     this.userMessages.beginWrite();
     this.search.beginWrite();
     this.channelTopics.beginWrite();
@@ -685,9 +735,13 @@ export class Store {
       // The callback returns nothing: lmdb-js would wait for a returned promise (a put's, say) to
       // settle before finishing the child transaction, after the batch's transaction is gone.
       let result: unknown;
-      this.env.transactionSync(() => {
+      if (write.guarded) {
+        this.env.transactionSync(() => {
+          result = write.run();
+        });
+      } else {
         result = write.run();
-      });
+      }
       write.outcome = { ok: true, result };
       this.userMessages.endWrite();
       this.search.endWrite();
@@ -695,6 +749,7 @@ export class Store {
       this.userMessages.rollBackWrite();
       this.search.rollBackWrite();
       this.forgetCaches(true);
+      if (!write.guarded && this.tap.count !== changesBefore) throw new BatchSpoiled(write, error);
       write.outcome = { ok: false, error: isStorageFailure(error) ? new StorageError(error) : error };
     } finally {
       this.tap.current = undefined;

@@ -9,5 +9,6 @@ export const sendCommands = {
     const message = sendMessage(ctx, ctx.user, input);
     if (message.channelId === null) answerWelcomeBotMessage(ctx, message);
     return { id: message.id };
-  }),
+    // Every check comes before the first change (prepareMessage, then storeMessage).
+  }, { checksFirst: true }),
 };
