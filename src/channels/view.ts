@@ -51,7 +51,7 @@ export const subscriptionSettings = (subscription: SubscriptionRecord) => ({
   wildcard_mentions_notify: subscription.wildcardMentionsNotify,
 });
 
-export function subscriptionView(channel: ChannelView, subscription: SubscriptionRecord, subscribers?: number[]) {
+export function subscriptionView(channel: ChannelView, subscription: SubscriptionRecord, subscribers?: readonly number[]) {
   return {
     ...channel,
     ...subscriptionSettings(subscription),

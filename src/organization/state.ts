@@ -36,7 +36,7 @@ export interface RealmView {
   channelByName(name: string): ChannelRecord | undefined;
   /** The channel whose conversation a recipient ID is (undefined: a direct-message group's). */
   channelByRecipient(recipientId: number): ChannelRecord | undefined;
-  subscriberIds(channelId: number): number[];
+  subscriberIds(channelId: number): readonly number[];
   conversationMembers(conversation: { channelId: number | null; participants: readonly number[] }): number[];
   channelsOf(userId: number): ChannelRecord[];
   subscription(channelId: number, userId: number): SubscriptionRecord | undefined;
@@ -113,6 +113,7 @@ export class RealmState implements RealmView {
   /** Active users by full name lowercased, the first of each name: a mention looks a name up per
    * message, which scanning every user made cost as much as the realm is large. */
   private readonly activeUsersByName = new DerivedValues<null, Map<string, UserRecord>>(this);
+  private readonly subscribers = new DerivedValues<number, readonly number[]>(this);
   /** Users by API key: an incoming webhook names its bot by the key alone. */
   private readonly usersByApiKey = new DerivedValues<null, Map<string, UserRecord>>(this);
 
@@ -244,13 +245,16 @@ export class RealmState implements RealmView {
     byUser.set(subscription.userId, subscription);
   }
 
-  /** IDs of a channel's subscribers (active subscriptions of active users). */
-  subscriberIds(channelId: number): number[] {
-    const ids: number[] = [];
-    for (const subscription of this.subscriptions.get(channelId)?.values() ?? []) {
-      if (subscription.active && this.users.get(subscription.userId)?.isActive) ids.push(subscription.userId);
-    }
-    return ids;
+  /** IDs of a channel's subscribers (active subscriptions of active users), derived once per
+   * state version: every message to the channel asks. */
+  subscriberIds(channelId: number): readonly number[] {
+    return this.subscribers.get(channelId, () => {
+      const ids: number[] = [];
+      for (const subscription of this.subscriptions.get(channelId)?.values() ?? []) {
+        if (subscription.active && this.users.get(subscription.userId)?.isActive) ids.push(subscription.userId);
+      }
+      return ids;
+    });
   }
 
   /** Users who may hold message rows of a conversation: everyone ever subscribed to the channel

@@ -405,19 +405,28 @@ export class UserMessageIndex {
    * message older than the log's last) is written into the chunks, which folds the log first. Call
    * inside a write. */
   appendMessage(recipientId: number, messageId: number, userIds: readonly number[], flags: readonly number[]): void {
-    const logged: number[] = [];
-    const written: number[] = [];
+    // Which rows go to the log is settled before any row is written (writing one may fold it).
+    const loggedIds: number[] = [];
+    const loggedFlags: number[] = [];
+    let written: number[] | undefined;
     // The log's records ascend: a message before its last one (never a new message) is not logged.
     const ordered = this.logs.lastMessageId(recipientId) <= messageId;
-    userIds.forEach((userId, index) => (ordered && this.canLog(userId, recipientId, messageId) ? logged : written).push(index));
-    for (const index of written) this.addRow(userIds[index]!, recipientId, messageId, flags[index]!);
-    if (logged.length === 0) return;
+    for (let index = 0; index < userIds.length; index++) {
+      if (ordered && this.canLog(userIds[index]!, recipientId, messageId)) {
+        loggedIds.push(userIds[index]!);
+        loggedFlags.push(flags[index]!);
+      } else {
+        (written ??= []).push(index);
+      }
+    }
+    for (const index of written ?? []) this.addRow(userIds[index]!, recipientId, messageId, flags[index]!);
+    if (loggedIds.length === 0) return;
     // Past its bounds, the log is folded before it grows (a user's last chunk stays the tail).
     if (this.logs.records(recipientId) >= LOG_RECORDS || this.logs.heldRows > LOG_ROWS) this.foldLog(recipientId);
-    this.logs.record(recipientId, messageId, logged.map((index) => userIds[index]!), logged.map((index) => flags[index]!));
-    for (const index of logged) {
-      this.newestIds.delete(userIds[index]!);
-      this.heldAppended(userIds[index]!, recipientId, messageId, flags[index]!);
+    this.logs.record(recipientId, messageId, loggedIds, loggedFlags);
+    for (let at = 0; at < loggedIds.length; at++) {
+      this.newestIds.delete(loggedIds[at]!);
+      this.heldAppended(loggedIds[at]!, recipientId, messageId, loggedFlags[at]!);
     }
   }
 

@@ -20,7 +20,7 @@ interface UnreadState {
   huddles: Unread[];
   old_unreads_missing: boolean;
 }
-type Channel = ChannelView & Partial<ReturnType<typeof subscriptionView>> & { subscribers?: number[] };
+type Channel = ChannelView & Partial<ReturnType<typeof subscriptionView>> & { subscribers?: readonly number[] };
 type Draft = ReturnType<typeof draftView>;
 type SavedSnippet = ReturnType<typeof savedSnippetView>;
 type NavigationView = ReturnType<typeof navigationViewView>;
