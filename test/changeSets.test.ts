@@ -34,7 +34,8 @@ test('the logged change sets of a day of chat rebuild the realm byte for byte', 
   await iago.post(`/streams/${(await iago.get('/get_stream_id', { stream: 'Verona' })).body.stream_id}/delete_topic`, { topic_name: 'topic 2' });
   await iago.delete(`/users/${othelloId}`);
   assert.ok(log.entries.length > 40, `${log.entries.length} writes logged`);
-  // The search index's postings, derived from the messages, are not logged: a replay indexes them.
+  // The search index's postings (and new messages' words), derived from the messages, are not
+  // logged: a replay indexes them.
   assert.equal(log.entries.flatMap(({ changes }) => changes.filter(([table]) => table === 'searchChunks')), []);
 
   await server.parley.close();

@@ -606,10 +606,7 @@ export class Store {
     const run = () => {
       this.ids = ids;
       try {
-        const result = fn();
-        // The postings it deferred belong to its change set.
-        this.search.flush();
-        return result;
+        return fn();
       } finally {
         this.ids = undefined;
       }
@@ -618,9 +615,10 @@ export class Store {
   }
 
   /** Makes a change set recorded elsewhere to this store, in one write. A recorded write's change
-   * set (`recordedWrite`: a realm log's) leaves out the search index's postings, derived from the
-   * messages: with `reindex` the messages it puts or removes are indexed here, as the writer
-   * indexed them (a term's chunks depend only on the IDs it holds, so both hold the same rows).
+   * set (`recordedWrite`: a realm log's) leaves out what the search index derives from the
+   * messages: the postings, and the new words of its new messages (put with their postings after
+   * the batch's writes, as standalone, outside every change set): with `reindex` the messages it
+   * puts or removes are indexed here, as the writer indexed them (a term's chunks depend only on the IDs it holds, so both hold the same rows).
    * Rows copied whole (a snapshot, an export, a realm's copy dropped) carry them already. */
   async applyChanges(changes: readonly Change[], { reindex = false } = {}): Promise<void> {
     await this.write(() => {
