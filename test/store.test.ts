@@ -483,7 +483,10 @@ test('writes that check first share their batch\'s transaction: refused before c
   const checked = { checksFirst: true };
   // Started in the same turn, these share a transaction (group commit).
   const outcomes = await Promise.allSettled([
-    store.write(append(10), checked),
+    store.write(() => {
+      append(10)();
+      store.search.add(message(10, 'otter'));
+    }, checked),
     store.write(() => {
       throw new Error('refused');
     }, checked),
@@ -501,6 +504,7 @@ test('writes that check first share their batch\'s transaction: refused before c
   const kept = [[13, 0], [14, 0]];
   assert.equal([...store.userMessages.conversationRange(1, 3, 0)], kept, 'memory holds only what the next batch kept');
   assert.equal([...store.search.matches(1, parseSearch('walrus'), 0, false)], [], "the failing write's postings went with it");
+  assert.equal([...store.search.matches(1, parseSearch('otter'), 0, false)], [], "and the batch's, which the next batch did not put");
   // Tried again, a write rolled back with its batch is kept.
   await store.write(append(15), checked);
   await store.close();

@@ -93,6 +93,12 @@ export class SearchIndex {
     try {
       fn();
       this.flush();
+    } catch (error) {
+      // The batch is rolled back whole (a write that checks first failed after a change): the
+      // postings of its messages go with it.
+      this.pending = [];
+      this.endWrite();
+      throw error;
     } finally {
       this.deferPostings = false;
     }

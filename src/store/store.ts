@@ -618,8 +618,8 @@ export class Store {
    * set (`recordedWrite`: a realm log's) leaves out what the search index derives from the
    * messages: the postings, and the new words of its new messages (put with their postings after
    * the batch's writes, as standalone, outside every change set): with `reindex` the messages it
-   * puts or removes are indexed here, as the writer indexed them (a term's chunks depend only on the IDs it holds, so both hold the same rows).
-   * Rows copied whole (a snapshot, an export, a realm's copy dropped) carry them already. */
+   * puts or removes are indexed here, as the writer indexed them (a term's chunks depend only on
+   * the IDs it holds, so both hold the same rows). Rows copied whole (a snapshot, an export, a realm's copy dropped) carry them already. */
   async applyChanges(changes: readonly Change[], { reindex = false } = {}): Promise<void> {
     await this.write(() => {
       for (const [name, key, value] of changes) {
