@@ -1,10 +1,12 @@
-// Benchmark runner: `npm run bench -- <fanout|flags|render|send|startup|http|cluster|search|webhooks|all> [--quick] [--clients N] [--repeats R] [--rounds R] [--messages N]`.
-// Every benchmark targets loopback only and is bounded in count and time.
+// Benchmark runner: `npm run bench -- <fanout|flags|render|send|startup|http|cluster|search|webhooks|all|instructions> [--quick] [--clients N] [--repeats R] [--rounds R] [--messages N]`.
+// Every benchmark targets loopback only and is bounded in count and time. `all` runs the timed
+// ones; `instructions` needs valgrind and runs on its own.
 import { parseArgs } from 'node:util';
 import { runCluster } from './cluster.js';
 import { runFanout } from './fanout.js';
 import { runFlags } from './flags.js';
 import { runHttp } from './http.js';
+import { runInstructions } from './instructions.js';
 import { runRender } from './render.js';
 import { runSearch } from './search.js';
 import { runSend } from './send.js';
@@ -57,14 +59,19 @@ const benchmarks: Record<string, () => Promise<void>> = {
     }),
 };
 
+/** Run only by name: not part of `all`. */
+const apart: Record<string, () => Promise<void>> = {
+  instructions: () => runInstructions({ warm: values.quick ? 200 : 1_000, messages: Number(values.messages ?? (values.quick ? 200 : 1_000)), quick: values.quick }),
+};
+
 const name = positionals[0] ?? 'all';
 const machine = measuredOn();
 console.log(`measured on: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}, commit ${machine.commit}`);
 const selected = name === 'all' ? Object.keys(benchmarks) : [name];
 for (const benchmark of selected) {
-  const run = benchmarks[benchmark];
+  const run = benchmarks[benchmark] ?? apart[benchmark];
   if (!run) {
-    console.error(`unknown benchmark '${benchmark}'; known: ${Object.keys(benchmarks).join(', ')}, all`);
+    console.error(`unknown benchmark '${benchmark}'; known: ${[...Object.keys(benchmarks), 'all', ...Object.keys(apart)].join(', ')}`);
     process.exit(2);
   }
   await run();
