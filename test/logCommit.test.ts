@@ -9,8 +9,9 @@ import * as assert from 'uvu/assert';
 import { ApiError } from '../src/errors.js';
 import { EventQueues } from '../src/events/queues.js';
 import { RealmActor } from '../src/realm/actor.js';
+import type { MessageRecord } from '../src/messages/records.js';
 import type { Change } from '../src/store/changes.js';
-import { StorageError, Store, type IdSource } from '../src/store/store.js';
+import { StorageError, Store, type RecordedWriteOptions } from '../src/store/store.js';
 import { MemoryLog } from './helpers/memoryLog.js';
 import { startTestServer, waitFor } from './helpers/server.js';
 
@@ -28,8 +29,8 @@ class HeldStore extends Store {
     this.let();
   }
 
-  override recordedWrite<T>(fn: () => T, ids?: IdSource, recorded?: (changes: readonly Change[], result: T) => void): Promise<{ result: T; changes: Change[] }> {
-    return super.recordedWrite(fn, ids, recorded).then(async (written) => {
+  override recordedWrite<T>(fn: () => T, options?: RecordedWriteOptions<T>): Promise<{ result: T; changes: Change[] }> {
+    return super.recordedWrite(fn, options).then(async (written) => {
       await this.held;
       if (this.failure) throw this.failure;
       return written;
@@ -107,6 +108,34 @@ test("a batch that fails once the log took the write: the write stays acknowledg
     assert.instance(refused, ApiError);
     assert.is((refused as ApiError).code, 'REALM_UNAVAILABLE');
   } finally {
+    await close();
+  }
+});
+
+test('a send failing after a change in a realm with a log: nothing of its batch reaches the log, and the realm stays', async () => {
+  const { log, actor, send, close } = await heldRealm();
+  const saveMessage = Store.prototype.saveMessage;
+  try {
+    // The bug: storing this message throws, after its ID and recipients' rows were written.
+    Store.prototype.saveMessage = function (this: Store, message: MessageRecord, before?: MessageRecord) {
+      if (message.content === 'spoiled') throw new Error('a bug');
+      saveMessage.call(this, message, before);
+    };
+    // Asked in the same turn, the three share a batch: the log is told of none before all ran.
+    const outcomes = await Promise.allSettled([send('first'), send('spoiled'), send('last')]);
+    Store.prototype.saveMessage = saveMessage;
+    assert.equal(
+      outcomes.map((outcome) => (outcome.status === 'fulfilled' ? 'sent' : (outcome.reason as ApiError).code)),
+      ['ROLLED_BACK', 'INTERNAL_SERVER_ERROR', 'sent'],
+    );
+    await actor.idle();
+    const logged = log.entries.flatMap(({ changes }) => changes.filter(([table]) => table === 'messages').map(([, key]) => key));
+    assert.equal(logged, [(outcomes[2] as PromiseFulfilledResult<{ id: number }>).value.id], 'the log holds the kept message only');
+    assert.not.ok(log.refusing, 'the realm was not given up');
+    const again = await send('first');
+    assert.ok(again.id > 0);
+  } finally {
+    Store.prototype.saveMessage = saveMessage;
     await close();
   }
 });

@@ -361,8 +361,8 @@ export class RealmActor implements RealmHandle {
   }
 
   /** Runs a write in LMDB's next batch: `answered` with its result once the write is committed,
-   * `settled` once LMDB's batch is durable as well. Standalone, LMDB is the commit (a command that
-   * `checksFirst` runs without a child transaction of its own). With a log, the
+   * `settled` once LMDB's batch is durable as well (a command that `checksFirst` runs without a
+   * child transaction of its own). Standalone, LMDB is the commit. With a log, the
    * log is: the write's changes are appended (after the previous write's) as soon as it has run in
    * the batch, and it is answered once the log holds them, while LMDB makes the batch durable (this
    * node's copy is rebuilt from the log unless it was handed over cleanly). */
@@ -376,9 +376,13 @@ export class RealmActor implements RealmHandle {
     let appended: Promise<void> | undefined;
     let answer!: { resolve(outcome: Promise<unknown>): void; reject(error: unknown): void };
     const answered = new Promise<unknown>((resolve, reject) => (answer = { resolve, reject }));
-    const committed = this.store.recordedWrite(run, this.ids?.sourceFor(realmId), (changes, result) => {
-      appended = this.append(log, realmId, changes);
-      answer.resolve(appended.then(() => result));
+    const committed = this.store.recordedWrite(run, {
+      ids: this.ids?.sourceFor(realmId),
+      checksFirst,
+      recorded: (changes, result) => {
+        appended = this.append(log, realmId, changes);
+        answer.resolve(appended.then(() => result));
+      },
     });
     // A write that never ran in its batch (it failed, or the batch did) is answered with why; one
     // that ran is answered by the log alone.

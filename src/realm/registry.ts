@@ -147,7 +147,7 @@ export class Realms implements RealmDirectory, RealmCreator {
       this.store.realms.put(record.id, record);
       if (this.store.meta.get(DEFAULT_REALM_KEY) === undefined) this.store.meta.put(DEFAULT_REALM_KEY, record.id);
       return record;
-    }, placement && links.ids?.sourceFor(placement.id));
+    }, { ids: placement && links.ids?.sourceFor(placement.id) });
     await links.log?.append(realm.id, changes);
     this.bySubdomain.set(realm.subdomain, realm.id);
     const actor = this.activate(realm, links);

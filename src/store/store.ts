@@ -163,8 +163,18 @@ export interface WriteOptions {
    * changed that the child changes, about a tenth of a message's instructions on the send path.
    * Should such a write throw after changing something, its changes cannot be told apart from the
    * batch's: the batch is rolled back whole, the write refused with its error, the writes that
-   * had run before it with a `RolledBackWithBatch`, and those after it go to the next batch. */
+   * had run before it with a `RolledBackWithBatch`, and those after it go to the next batch.
+   * Recorded writes are told their change sets only once the whole batch has run, so nothing of
+   * such a batch reaches a realm's log. */
   checksFirst?: boolean;
+}
+
+/** How a recorded write (`Store.recordedWrite`) runs, and who is told its change set. */
+export interface RecordedWriteOptions<T> extends WriteOptions {
+  /** Where its IDs come from instead of the store's counters (a cluster's blocks of IDs). */
+  ids?: IdSource;
+  /** Told its change set and result once every write of its batch has run. */
+  recorded?: (changes: readonly Change[], result: T) => void;
 }
 
 /** A write that was rolled back with its batch, which another write (`WriteOptions.checksFirst`)
@@ -598,11 +608,10 @@ export class Store {
   }
 
   /** As `write`, and hands back every put and remove the write made (its change set), also to
-   * `recorded` with the write's result as soon as the write has run in its batch (before the batch
-   * commits; never for a write that failed); IDs come from `ids` when given. Always in a child
-   * transaction of its own: a recorded write may be answered before its batch commits (a realm
-   * log's append), so no other write may take it down with the batch. */
-  recordedWrite<T>(fn: () => T, ids?: IdSource, recorded?: (changes: readonly Change[], result: T) => void): Promise<{ result: T; changes: Change[] }> {
+   * `recorded` with the write's result as soon as every write of its batch has run (before the
+   * batch commits; never for a write that failed, nor for one of a batch rolled back whole); IDs
+   * come from `ids` when given. */
+  recordedWrite<T>(fn: () => T, { ids, recorded, checksFirst = false }: RecordedWriteOptions<T> = {}): Promise<{ result: T; changes: Change[] }> {
     const run = () => {
       this.ids = ids;
       try {
@@ -611,7 +620,7 @@ export class Store {
         this.ids = undefined;
       }
     };
-    return this.commit(run, (changes, result) => recorded?.(changes, result as T), true);
+    return this.commit(run, (changes, result) => recorded?.(changes, result as T), !checksFirst);
   }
 
   /** Makes a change set recorded elsewhere to this store, in one write. A recorded write's change
@@ -676,6 +685,9 @@ export class Store {
         this.search.inBatch(() => {
           for (const write of batch) this.runWrite(write);
         });
+        // Told once every write of the batch has run, so nothing of a batch rolled back whole
+        // (`checksFirst`) reaches a realm's log.
+        for (const write of batch) if (write.outcome?.ok) write.recorded?.(write.changes, write.outcome.result);
       });
     } catch (error) {
       // LMDB took no transaction (the store is closed): the writes waiting for it are refused.
@@ -752,7 +764,6 @@ export class Store {
     } finally {
       this.tap.current = undefined;
     }
-    if (write.outcome.ok) write.recorded?.(write.changes, write.outcome.result);
   }
 
   /** Where this node's copy of a realm stands in the realm's log (cluster mode). */
