@@ -1,15 +1,17 @@
 // Instructions benchmark: the realm's side of sending a message (sendInProcess.ts: the bench's
 // channel of 100 subscribers with queues, batches of 16, no HTTP) counted in instructions by
-// valgrind's callgrind, which gives the same count for the same run whatever else the machine is
-// doing: the timed benchmarks move by a quarter on a shared machine, so a change of a few percent
-// to the realm's thread shows here and nowhere else. Node runs single-threaded and predictable
-// (its compiler and collector on the main thread, in the same order each run). Two runs, of
+// valgrind's callgrind, which gives the same count for the same run on the same data whatever
+// else the machine is doing, where the timed benchmarks move by a quarter on a shared machine.
+// Node runs single-threaded and predictable (its compiler and collector on the main thread, in
+// the same order each run). Two runs, of
 // `messages` and of twice as many after the same warm-up, and their difference per message: the
 // warm-up, start-up and loading cancel out. V8's optimizing compiler moves with any change to the
 // code (it compiles what got hot, when), and the collector's work comes in lumps (a major
 // collection falls in one run and not the other), so the figure that compares builds is the rest:
-// the realm's own work ("mutator"); "all" is beside it. Needs valgrind (Debian: apt-get install
-// valgrind); not part of `all`.
+// the realm's own work ("mutator"). Its code is still the compiler's, and each run's realm is
+// built anew (new random keys): builds that differ in nothing on this path, and the same build
+// twice, moved it by up to 7 %, so it tells apart changes larger than that, which timed runs here
+// cannot. Needs valgrind (Debian: apt-get install valgrind); not part of `all`.
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,7 +87,6 @@ export async function runInstructions(options: InstructionsOptions): Promise<voi
       {
         messages: options.messages,
         'mutator instructions/message': perMessage((count) => count.total - count.compiler - count.collector),
-        'all instructions/message': perMessage((count) => count.total),
       },
     ];
     printTable(`instructions: the realm's side of a message to a channel of 100 subscribers with queues (callgrind, main thread; ${options.warm} messages of warm-up, then ${options.messages} against ${2 * options.messages})`, rows);
