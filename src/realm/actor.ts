@@ -362,9 +362,9 @@ export class RealmActor implements RealmHandle {
 
   /** Runs a write in LMDB's next batch: `answered` with its result once the write is committed,
    * `settled` once LMDB's batch is durable as well (a command that `checksFirst` runs without a
-   * child transaction of its own). Standalone, LMDB is the commit. With a log, the
-   * log is: the write's changes are appended (after the previous write's) as soon as it has run in
-   * the batch, and it is answered once the log holds them, while LMDB makes the batch durable (this
+   * child transaction of its own). Standalone, LMDB is the commit. With a log, the log is: the
+   * write's changes are appended (after the previous write's) as soon as its batch has run, and it
+   * is answered once the log holds them, while LMDB makes the batch durable (this
    * node's copy is rebuilt from the log unless it was handed over cleanly). */
   private commit(run: () => unknown, checksFirst: boolean): { answered: Promise<unknown>; settled: Promise<unknown> } {
     const log = this.log;

@@ -5,10 +5,10 @@ import { sendMessage, type SendInput } from './messages.js';
 import { answerWelcomeBotMessage } from './welcomeBot.js';
 
 export const sendCommands = {
+  // Every check comes before the first change (prepareMessage, then storeMessage).
   'messages.send': writeCommand((ctx, input: SendInput) => {
     const message = sendMessage(ctx, ctx.user, input);
     if (message.channelId === null) answerWelcomeBotMessage(ctx, message);
     return { id: message.id };
-    // Every check comes before the first change (prepareMessage, then storeMessage).
   }, { checksFirst: true }),
 };
