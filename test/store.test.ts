@@ -476,11 +476,16 @@ test('writes of one batch: rows appended by a failing write are taken back, the 
   removeStores(path);
 });
 
-test('writes that check first share their batch\'s transaction: refused before changing anything, alone; failing after a change, the batch is rolled back whole and the writes after it go to the next', async () => {
+test('writes that check first share their batch\'s transaction: refused before changing anything, alone; failing after a change, the batch is rolled back whole and each of its writes refused', async () => {
   const path = tempStorePath();
   const store = testStore(path);
-  const append = (id: number) => () => store.userMessages.appendMessage(3, id, [1], [0]);
+  const append = (id: number, userId = 1) => () => store.userMessages.appendMessage(3, id, [userId], [0]);
   const checked = { checksFirst: true };
+  await store.write(append(5));
+  // User 1's rows held in memory (an active user's table).
+  const rowsOf1 = () => [...store.userMessages.range(1, 0)].map(([id, flags]) => [id, flags]);
+  assert.equal(rowsOf1(), [[5, 0]]);
+  let seenLater: Promise<number[][]> | undefined;
   // Started in the same turn, these share a transaction (group commit).
   const outcomes = await Promise.allSettled([
     store.write(() => {
@@ -492,24 +497,30 @@ test('writes that check first share their batch\'s transaction: refused before c
     }, checked),
     store.write(append(11), checked),
     store.write(() => {
-      append(12)();
+      // Another user's row: user 1's rows in memory are not among those this write changed.
+      append(12, 2)();
       store.search.add(message(12, 'walrus'));
+      // A write asked now may run before this batch's writes are told they were rolled back.
+      setImmediate(() => (seenLater = store.write(rowsOf1)));
       throw new Error('spoiled');
     }, checked),
     store.write(append(13)),
     store.write(append(14), checked),
   ]);
   const reasons = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? 'kept' : outcome.reason instanceof RolledBackWithBatch ? 'rolled back' : (outcome.reason as Error).message));
-  assert.equal(reasons, ['rolled back', 'refused', 'rolled back', 'spoiled', 'kept', 'kept']);
-  const kept = [[13, 0], [14, 0]];
-  assert.equal([...store.userMessages.conversationRange(1, 3, 0)], kept, 'memory holds only what the next batch kept');
+  // Those after it never ran, and are refused too: a realm's writes are answered in order.
+  assert.equal(reasons, ['rolled back', 'refused', 'rolled back', 'spoiled', 'rolled back', 'rolled back']);
+  assert.equal(rowsOf1(), [[5, 0]], 'memory holds nothing of the batch');
+  assert.equal(await seenLater, [[5, 0]], 'nor did it for a write that ran before the batch was refused');
   assert.equal([...store.search.matches(1, parseSearch('walrus'), 0, false)], [], "the failing write's postings went with it");
-  assert.equal([...store.search.matches(1, parseSearch('otter'), 0, false)], [], "and the batch's, which the next batch did not put");
-  // Tried again, a write rolled back with its batch is kept.
-  await store.write(append(15), checked);
+  // Tried again, writes rolled back with their batch are kept (and the next batch did not put
+  // the rolled-back batch's postings).
+  await Promise.all([store.write(append(13)), store.write(append(14), checked)]);
+  assert.equal([...store.search.matches(1, parseSearch('otter'), 0, false)], [], "the batch's postings went with it");
   await store.close();
   const reopened = testStore(path);
-  assert.equal([...reopened.userMessages.conversationRange(1, 3, 0)], [...kept, [15, 0]]);
+  assert.equal([...reopened.userMessages.conversationRange(1, 3, 0)], [[5, 0], [13, 0], [14, 0]]);
+  assert.equal([...reopened.userMessages.conversationRange(2, 3, 0)], []);
   await reopened.close();
   removeStores(path);
 });

@@ -361,8 +361,8 @@ export class RealmActor implements RealmHandle {
   }
 
   /** Runs a write in LMDB's next batch: `answered` with its result once the write is committed,
-   * `settled` once LMDB's batch is durable as well (a command that `checksFirst` runs without a
-   * child transaction of its own). Standalone, LMDB is the commit. With a log, the log is: the
+   * `settled` once LMDB's batch is durable as well. Standalone, LMDB is the commit (a command that
+   * `checksFirst` runs without a child transaction of its own). With a log, the log is: the
    * write's changes are appended (after the previous write's) as soon as its batch has run, and it
    * is answered once the log holds them, while LMDB makes the batch durable (this
    * node's copy is rebuilt from the log unless it was handed over cleanly). */
@@ -378,7 +378,6 @@ export class RealmActor implements RealmHandle {
     const answered = new Promise<unknown>((resolve, reject) => (answer = { resolve, reject }));
     const committed = this.store.recordedWrite(run, {
       ids: this.ids?.sourceFor(realmId),
-      checksFirst,
       recorded: (changes, result) => {
         appended = this.append(log, realmId, changes);
         answer.resolve(appended.then(() => result));

@@ -162,15 +162,14 @@ export interface WriteOptions {
    * rolled back alone: LMDB makes a child by copying into it each page the batch had already
    * changed that the child changes, about a tenth of a message's instructions on the send path.
    * Should such a write throw after changing something, its changes cannot be told apart from the
-   * batch's: the batch is rolled back whole, the write refused with its error, the writes that
-   * had run before it with a `RolledBackWithBatch`, and those after it go to the next batch.
-   * Recorded writes are told their change sets only once the whole batch has run, so nothing of
-   * such a batch reaches a realm's log. */
+   * batch's: the batch is rolled back whole, the write refused with its error and every other
+   * write of the batch with a `RolledBackWithBatch`. Recorded writes (a cluster's) always run in
+   * a child transaction: a send there can run out of IDs (`IdsExhausted`) after its first put. */
   checksFirst?: boolean;
 }
 
-/** How a recorded write (`Store.recordedWrite`) runs, and who is told its change set. */
-export interface RecordedWriteOptions<T> extends WriteOptions {
+/** Where a recorded write (`Store.recordedWrite`) takes its IDs, and who is told its change set. */
+export interface RecordedWriteOptions<T> {
   /** Where its IDs come from instead of the store's counters (a cluster's blocks of IDs). */
   ids?: IdSource;
   /** Told its change set and result once every write of its batch has run. */
@@ -611,7 +610,7 @@ export class Store {
    * `recorded` with the write's result as soon as every write of its batch has run (before the
    * batch commits; never for a write that failed, nor for one of a batch rolled back whole); IDs
    * come from `ids` when given. */
-  recordedWrite<T>(fn: () => T, { ids, recorded, checksFirst = false }: RecordedWriteOptions<T> = {}): Promise<{ result: T; changes: Change[] }> {
+  recordedWrite<T>(fn: () => T, { ids, recorded }: RecordedWriteOptions<T> = {}): Promise<{ result: T; changes: Change[] }> {
     const run = () => {
       this.ids = ids;
       try {
@@ -620,7 +619,7 @@ export class Store {
         this.ids = undefined;
       }
     };
-    return this.commit(run, (changes, result) => recorded?.(changes, result as T), !checksFirst);
+    return this.commit(run, (changes, result) => recorded?.(changes, result as T), true);
   }
 
   /** Makes a change set recorded elsewhere to this store, in one write. A recorded write's change
@@ -685,8 +684,8 @@ export class Store {
         this.search.inBatch(() => {
           for (const write of batch) this.runWrite(write);
         });
-        // Told once every write of the batch has run, so nothing of a batch rolled back whole
-        // (`checksFirst`) reaches a realm's log.
+        // Told once every write of the batch has run and its postings are put, so nothing of a
+        // batch rolled back whole reaches a realm's log.
         for (const write of batch) if (write.outcome?.ok) write.recorded?.(write.changes, write.outcome.result);
       });
     } catch (error) {
@@ -715,20 +714,16 @@ export class Store {
   }
 
   /** A batch rolled back whole because `spoiled.write` failed after changing it: that write is
-   * refused with its error, the writes that ran before it are refused (with their own errors, or
-   * as rolled back with the batch), and those after it, which never ran, go to the next batch. */
+   * refused with its error, every other with its own error or as rolled back with the batch. Those
+   * that never ran are refused too rather than run in a later batch: a realm's writes are answered
+   * in the order they were asked, which its memory's reload after a refusal relies on. */
   private spoiled(batch: PendingWrite[], spoiled: BatchSpoiled): void {
-    const at = batch.indexOf(spoiled.write);
     const failure = isStorageFailure(spoiled.error) ? new StorageError(spoiled.error) : undefined;
     if (failure) this.storageFailure = failure.reason;
-    spoiled.write.reject(failure ?? spoiled.error);
-    for (const write of batch.slice(0, at)) write.reject(write.outcome?.ok === false ? write.outcome.error : new RolledBackWithBatch('rolled back with its batch, which another write failed after changing'));
-    const untried = batch.slice(at + 1);
-    if (untried.length === 0) return;
-    // While writes wait, a batch is already queued for them, and takes these first.
-    const queued = this.pending.length > 0;
-    this.pending = [...untried, ...this.pending];
-    if (!queued) this.startBatch();
+    for (const write of batch) {
+      if (write === spoiled.write) write.reject(failure ?? spoiled.error);
+      else write.reject(write.outcome?.ok === false ? write.outcome.error : new RolledBackWithBatch('rolled back with its batch, which another write failed after changing'));
+    }
   }
 
   /** Runs one write of a batch, in a child transaction unless it `checksFirst`. A write that fails
@@ -758,8 +753,13 @@ export class Store {
     } catch (error) {
       this.userMessages.rollBackWrite();
       this.search.rollBackWrite();
+      if (!write.guarded && this.tap.count !== changesBefore) {
+        // Nothing of the batch may stay in memory: the next batch may run before its writes are
+        // told they were rolled back.
+        this.forgetCaches();
+        throw new BatchSpoiled(write, error);
+      }
       this.forgetCaches(true);
-      if (!write.guarded && this.tap.count !== changesBefore) throw new BatchSpoiled(write, error);
       write.outcome = { ok: false, error: isStorageFailure(error) ? new StorageError(error) : error };
     } finally {
       this.tap.current = undefined;
