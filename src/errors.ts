@@ -148,9 +148,9 @@ export const errors = {
   serverBusy: () => new ApiError(503, 'SERVER_BUSY', 'The server is handling too many large requests; try again in a moment.', {}, { 'Retry-After': '1' }),
   realmMoved: () => new ApiError(503, 'REALM_UNAVAILABLE', 'This organization is moving to another server; try again in a moment.', {}, { 'Retry-After': '1' }),
   shuttingDown: () => new ApiError(503, 'SERVER_SHUTTING_DOWN', 'The server is restarting; try again in a moment.', {}, { 'Retry-After': '1' }),
-  /** Saved together with a change that failed after it had begun (a bug, logged): nothing was
+  /** Asked or saved together with a change that was rolled back after it had begun: nothing was
    * saved, and trying again will do. */
-  rolledBack: () => new ApiError(503, 'ROLLED_BACK', 'The change was rolled back with another saved alongside it; nothing was changed. Try again.', {}, { 'Retry-After': '0' }),
+  rolledBack: () => new ApiError(503, 'ROLLED_BACK', 'The change was not made: another change made alongside it was rolled back. Nothing was changed; try again.', {}, { 'Retry-After': '0' }),
   /** The change could not be made durable (disk full, I/O error): nothing was saved; retry later. */
   storageUnavailable: (cause: string) =>
     new ApiError(507, 'STORAGE_UNAVAILABLE', `The server could not save the change (${cause}); nothing was changed. Try again later.`, {}, { 'Retry-After': '30' }),

@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import { ApiError, errors } from '../errors.js';
 import type { EventSink } from '../events/queues.js';
 import type { RealmHandle } from './handle.js';
-import { RolledBackWithBatch, StorageError, type Store } from '../store/store.js';
+import { RolledBackWithBatch, StorageError, type Store, type WriteOptions } from '../store/store.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
 import { CommandContext, type CommandDef } from './context.js';
 import { DeliveryTimer } from './deliveryTimer.js';
@@ -285,6 +285,8 @@ export class RealmActor implements RealmHandle {
         } else {
           // (Awaiting even a settled promise would yield: a read with no write under way runs now.)
           if (this.writesUnsettled > 0) await this.settled(this.lastWrite);
+          // A write it waited for may have been rolled back after changing memory.
+          if (this.stale) await this.reload();
           this.inMemory(def, envelope);
         }
       }
@@ -339,7 +341,17 @@ export class RealmActor implements RealmHandle {
   private write(def: CommandDef<unknown, unknown>, envelope: Envelope): Promise<void> {
     const ctx = this.context(envelope.userId);
     const started = performance.now();
-    const { answered, settled } = this.commit(() => def.run(ctx, envelope.input), def.checksFirst === true);
+    const run = () => {
+      // An earlier write of the realm was rolled back after it changed memory: this one, asked
+      // before that was known, would run against what was rolled back.
+      if (this.stale) throw errors.rolledBack();
+      return def.run(ctx, envelope.input);
+    };
+    // Told inside the batch, before any later write of the realm runs.
+    const onRollBack = () => {
+      if (ctx.changedMemory) this.stale = true;
+    };
+    const { answered, settled } = this.commit(run, { checksFirst: def.checksFirst === true, onRollBack });
     answered.then(
       (output) => {
         this.config.metrics.commit((performance.now() - started) / 1000);
@@ -366,10 +378,10 @@ export class RealmActor implements RealmHandle {
    * write's changes are appended (after the previous write's) as soon as its batch has run, and it
    * is answered once the log holds them, while LMDB makes the batch durable (this
    * node's copy is rebuilt from the log unless it was handed over cleanly). */
-  private commit(run: () => unknown, checksFirst: boolean): { answered: Promise<unknown>; settled: Promise<unknown> } {
+  private commit(run: () => unknown, options: WriteOptions): { answered: Promise<unknown>; settled: Promise<unknown> } {
     const log = this.log;
     if (!log) {
-      const written = this.store.write(run, { checksFirst });
+      const written = this.store.write(run, options);
       return { answered: written, settled: written };
     }
     const realmId = this.state.realm.id;
@@ -378,6 +390,7 @@ export class RealmActor implements RealmHandle {
     const answered = new Promise<unknown>((resolve, reject) => (answer = { resolve, reject }));
     const committed = this.store.recordedWrite(run, {
       ids: this.ids?.sourceFor(realmId),
+      onRollBack: options.onRollBack,
       recorded: (changes, result) => {
         appended = this.append(log, realmId, changes);
         answer.resolve(appended.then(() => result));

@@ -166,10 +166,15 @@ export interface WriteOptions {
    * write of the batch with a `RolledBackWithBatch`. Recorded writes (a cluster's) always run in
    * a child transaction: a send there can run out of IDs (`IdsExhausted`) after its first put. */
   checksFirst?: boolean;
+  /** Told at once, inside the batch, when the write's changes are rolled back (its own failure,
+   * or its batch's), before any later write runs: whoever keeps memory in step with the write
+   * knows it no longer is before running another write against it. */
+  onRollBack?: () => void;
 }
 
-/** Where a recorded write (`Store.recordedWrite`) takes its IDs, and who is told its change set. */
-export interface RecordedWriteOptions<T> {
+/** Where a recorded write (`Store.recordedWrite`) takes its IDs, and who is told its change set
+ * (and, as any write's, its rollback). */
+export interface RecordedWriteOptions<T> extends Pick<WriteOptions, 'onRollBack'> {
   /** Where its IDs come from instead of the store's counters (a cluster's blocks of IDs). */
   ids?: IdSource;
   /** Told its change set and result once every write of its batch has run. */
@@ -195,6 +200,7 @@ interface PendingWrite {
   run: () => unknown;
   /** Runs in a child transaction of its own, rolled back alone if it throws (else `checksFirst`). */
   guarded: boolean;
+  onRollBack: (() => void) | undefined;
   /** Set when its puts and removes are recorded (into `changes`): told them and the write's
    * result once the write has run in its batch. */
   recorded: ((changes: readonly Change[], result: unknown) => void) | undefined;
@@ -602,15 +608,15 @@ export class Store {
    * unless it `checksFirst`: everything it wrote is rolled back if it throws. Resolves with its
    * result once the transaction is durable on disk; rejects with a StorageError when it could not
    * be (disk full, map full, I/O error). */
-  write<T>(fn: () => T, { checksFirst = false }: WriteOptions = {}): Promise<T> {
-    return this.commit(fn, undefined, !checksFirst).then(({ result }) => result);
+  write<T>(fn: () => T, { checksFirst = false, onRollBack }: WriteOptions = {}): Promise<T> {
+    return this.commit(fn, undefined, !checksFirst, onRollBack).then(({ result }) => result);
   }
 
   /** As `write`, and hands back every put and remove the write made (its change set), also to
    * `recorded` with the write's result as soon as every write of its batch has run (before the
    * batch commits; never for a write that failed, nor for one of a batch rolled back whole); IDs
    * come from `ids` when given. */
-  recordedWrite<T>(fn: () => T, { ids, recorded }: RecordedWriteOptions<T> = {}): Promise<{ result: T; changes: Change[] }> {
+  recordedWrite<T>(fn: () => T, { ids, recorded, onRollBack }: RecordedWriteOptions<T> = {}): Promise<{ result: T; changes: Change[] }> {
     const run = () => {
       this.ids = ids;
       try {
@@ -619,7 +625,7 @@ export class Store {
         this.ids = undefined;
       }
     };
-    return this.commit(run, (changes, result) => recorded?.(changes, result as T), true);
+    return this.commit(run, (changes, result) => recorded?.(changes, result as T), true, onRollBack);
   }
 
   /** Makes a change set recorded elsewhere to this store, in one write. A recorded write's change
@@ -667,9 +673,9 @@ export class Store {
    * transaction starts once the one before is committed, while it is still being flushed (below
    * saturation about two messages share a commit; waiting for the flush was measured: CHANGELOG,
    * `send`). Each write is answered once its transaction is durable. */
-  private commit<T>(fn: () => T, recorded: PendingWrite['recorded'], guarded: boolean): Promise<{ result: T; changes: Change[] }> {
+  private commit<T>(fn: () => T, recorded: PendingWrite['recorded'], guarded: boolean, onRollBack: PendingWrite['onRollBack']): Promise<{ result: T; changes: Change[] }> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ run: fn, guarded, recorded, changes: [], resolve: resolve as PendingWrite['resolve'], reject });
+      this.pending.push({ run: fn, guarded, onRollBack, recorded, changes: [], resolve: resolve as PendingWrite['resolve'], reject });
       if (this.pending.length === 1) this.startBatch();
     });
   }
@@ -681,9 +687,15 @@ export class Store {
       queued = this.env.childTransaction(() => {
         batch = this.pending;
         this.pending = [];
-        this.search.inBatch(() => {
-          for (const write of batch) this.runWrite(write);
-        });
+        try {
+          this.search.inBatch(() => {
+            for (const write of batch) this.runWrite(write);
+          });
+        } catch (error) {
+          // Rolled back whole: each write that ran is told, before any later one runs.
+          if (error instanceof BatchSpoiled) for (const write of batch) if (write.outcome?.ok) write.onRollBack?.();
+          throw error;
+        }
         // Told once every write of the batch has run and its postings are put, so nothing of a
         // batch rolled back whole reaches a realm's log.
         for (const write of batch) if (write.outcome?.ok) write.recorded?.(write.changes, write.outcome.result);
@@ -757,9 +769,11 @@ export class Store {
         // Nothing of the batch may stay in memory: the next batch may run before its writes are
         // told they were rolled back.
         this.forgetCaches();
+        write.onRollBack?.();
         throw new BatchSpoiled(write, error);
       }
       this.forgetCaches(true);
+      write.onRollBack?.();
       write.outcome = { ok: false, error: isStorageFailure(error) ? new StorageError(error) : error };
     } finally {
       this.tap.current = undefined;

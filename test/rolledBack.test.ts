@@ -1,0 +1,40 @@
+// A write refused after it changed its realm's memory (a command that checks as it goes) is rolled
+// back in LMDB, and the realm's memory is reloaded. Writes of the realm asked before the refusal
+// was known must not run against the memory it left: one that did would store what refers to
+// nothing stored (a message to a channel that was never created).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ApiError } from '../src/errors.js';
+import { startTestServer } from './helpers/server.js';
+
+test('writes asked with one that is refused after changing memory are refused too, and store nothing of what it rolled back', async () => {
+  const server = await startTestServer();
+  try {
+    const iago = await server.as('iago@zulip.com');
+    const iagoId = Number((await iago.get('/users/me')).body.user_id);
+    const realm = server.parley.realms.forHost('')!;
+    const newChannel = { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: null, messageRetentionDays: null, topicsPolicy: 'inherit' as const, permissions: {} };
+    // Joining 'fresh' creates it (memory and LMDB); leaving a channel that does not exist then
+    // refuses the whole command. Asked in the same turn, the send runs after it in the same batch.
+    const outcomes = await Promise.allSettled([
+      realm.ask('subscriptions.update', iagoId, {
+        add: { subscriptions: [{ name: 'fresh' }], principals: null, authorizationErrorsFatal: true, isDefaultStream: false, announce: false, newChannel },
+        remove: { names: ['no such channel'], principals: null },
+      }),
+      realm.ask('messages.send', iagoId, { type: 'stream', to: ['fresh'], topic: 'hello', content: 'into a channel that is not there', readBySender: true, client: 'test' }),
+    ]);
+    const answers = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? 200 : outcome.reason instanceof ApiError ? `${outcome.reason.status} ${outcome.reason.code}` : String(outcome.reason)));
+    assert.equal(answers, ['400 BAD_REQUEST', '503 ROLLED_BACK']);
+    const channel = await iago.get('/get_stream_id', { stream: 'fresh' });
+    assert.is(channel.status, 400, 'the channel was rolled back');
+    const searched = await iago.get('/messages', { narrow: [{ operator: 'search', operand: 'channel that is not there' }], anchor: 'newest', num_before: 10, num_after: 0 });
+    assert.equal(searched.body.messages, [], 'nothing was stored of the send');
+    // Tried again, the send is refused as a send to a channel that does not exist.
+    const again = await iago.post('/messages', { type: 'stream', to: 'fresh', topic: 'hello', content: 'again' });
+    assert.is(again.status, 400);
+  } finally {
+    await server.stop();
+  }
+});
+
+test.run();
