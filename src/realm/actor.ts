@@ -345,6 +345,8 @@ export class RealmActor implements RealmHandle {
       // An earlier write of the realm was rolled back after it changed memory: this one, asked
       // before that was known, would run against what was rolled back.
       if (this.stale) throw errors.rolledBack();
+      // The log refused an earlier write: this copy takes no more.
+      if (this.fenced) throw errors.realmMoved();
       return def.run(ctx, envelope.input);
     };
     // Told inside the batch, before any later write of the realm runs.

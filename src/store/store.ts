@@ -167,8 +167,9 @@ export interface WriteOptions {
    * a child transaction: a send there can run out of IDs (`IdsExhausted`) after its first put. */
   checksFirst?: boolean;
   /** Told at once, inside the batch, when the write's changes are rolled back (its own failure,
-   * or its batch's), before any later write runs: whoever keeps memory in step with the write
-   * knows it no longer is before running another write against it. */
+   * or its batch's inside the batch's transaction), before any later write runs: whoever keeps
+   * memory in step with the write knows it no longer is before running another write against it.
+   * A batch whose commit fails (the disk) is told only with its writes' refusals. */
   onRollBack?: () => void;
 }
 
@@ -692,8 +693,9 @@ export class Store {
             for (const write of batch) this.runWrite(write);
           });
         } catch (error) {
-          // Rolled back whole: each write that ran is told, before any later one runs.
-          if (error instanceof BatchSpoiled) for (const write of batch) if (write.outcome?.ok) write.onRollBack?.();
+          // Rolled back whole (a write that checks first failed after a change, or the batch's
+          // postings could not be put): each write that ran is told, before any later one runs.
+          for (const write of batch) if (write.outcome?.ok) write.onRollBack?.();
           throw error;
         }
         // Told once every write of the batch has run and its postings are put, so nothing of a
