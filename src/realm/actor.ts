@@ -349,7 +349,8 @@ export class RealmActor implements RealmHandle {
       if (this.fenced) throw errors.realmMoved();
       return def.run(ctx, envelope.input);
     };
-    // Told inside the batch, before any later write of the realm runs.
+    // LMDB dropped the command's writes: memory follows. Told inside the batch, before a later
+    // write of the realm runs; again with the refusal (a batch whose commit failed is told then).
     const onRollBack = () => {
       if (ctx.changedMemory) this.stale = true;
     };
@@ -366,8 +367,7 @@ export class RealmActor implements RealmHandle {
         envelope.resolve(this.afterPresenceKept(output));
       },
       (error: unknown) => {
-        // A refusal after the command changed memory: LMDB dropped its writes, memory follows.
-        if (ctx.changedMemory) this.stale = true;
+        onRollBack();
         envelope.reject(this.failure(error, envelope.name));
       },
     );

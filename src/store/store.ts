@@ -158,7 +158,7 @@ function isStorageFailure(error: unknown): boolean {
 export interface WriteOptions {
   /** The write makes every check before its first change, so it throws only before changing
    * anything unless something is wrong (a bug, the storage failing). It then runs in the batch's
-   * transaction itself, without the child transaction of its own that lets any other write be
+   * transaction itself, without the child transaction of its own that lets every other write be
    * rolled back alone: LMDB makes a child by copying into it each page the batch had already
    * changed that the child changes, about a tenth of a message's instructions on the send path.
    * Should such a write throw after changing something, its changes cannot be told apart from the
@@ -167,14 +167,14 @@ export interface WriteOptions {
    * a child transaction: a send there can run out of IDs (`IdsExhausted`) after its first put. */
   checksFirst?: boolean;
   /** Told at once, inside the batch, when the write's changes are rolled back (its own failure,
-   * or its batch's inside the batch's transaction), before any later write runs: whoever keeps
+   * or its batch's inside the batch's transaction), before a later write runs: whoever keeps
    * memory in step with the write knows it no longer is before running another write against it.
    * A batch whose commit fails (the disk) is told only with its writes' refusals. */
   onRollBack?: () => void;
 }
 
 /** Where a recorded write (`Store.recordedWrite`) takes its IDs, and who is told its change set
- * (and, as any write's, its rollback). */
+ * (and, as every write's, its rollback). */
 export interface RecordedWriteOptions<T> extends Pick<WriteOptions, 'onRollBack'> {
   /** Where its IDs come from instead of the store's counters (a cluster's blocks of IDs). */
   ids?: IdSource;
@@ -610,7 +610,7 @@ export class Store {
    * result once the transaction is durable on disk; rejects with a StorageError when it could not
    * be (disk full, map full, I/O error). */
   write<T>(fn: () => T, { checksFirst = false, onRollBack }: WriteOptions = {}): Promise<T> {
-    return this.commit(fn, undefined, !checksFirst, onRollBack).then(({ result }) => result);
+    return this.commit<T>({ run: fn, recorded: undefined, guarded: !checksFirst, onRollBack }).then(({ result }) => result);
   }
 
   /** As `write`, and hands back every put and remove the write made (its change set), also to
@@ -626,7 +626,7 @@ export class Store {
         this.ids = undefined;
       }
     };
-    return this.commit(run, (changes, result) => recorded?.(changes, result as T), true, onRollBack);
+    return this.commit<T>({ run, recorded: (changes, result) => recorded?.(changes, result as T), guarded: true, onRollBack });
   }
 
   /** Makes a change set recorded elsewhere to this store, in one write. A recorded write's change
@@ -669,14 +669,14 @@ export class Store {
 
   /** Group commit: a write joins the transaction LMDB starts next. While one transaction runs and
    * commits, the writes that arrive wait together for the next, which runs them all, each in a
-   * child transaction, then writes their messages' search postings (outside the child
+   * child transaction (but those that check first), then writes their messages' search postings (outside the child
    * transactions, which would each copy the postings' pages). With `overlappingSync` the next
    * transaction starts once the one before is committed, while it is still being flushed (below
    * saturation about two messages share a commit; waiting for the flush was measured: CHANGELOG,
    * `send`). Each write is answered once its transaction is durable. */
-  private commit<T>(fn: () => T, recorded: PendingWrite['recorded'], guarded: boolean, onRollBack: PendingWrite['onRollBack']): Promise<{ result: T; changes: Change[] }> {
+  private commit<T>(write: Pick<PendingWrite, 'run' | 'recorded' | 'guarded' | 'onRollBack'>): Promise<{ result: T; changes: Change[] }> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ run: fn, guarded, onRollBack, recorded, changes: [], resolve: resolve as PendingWrite['resolve'], reject });
+      this.pending.push({ ...write, changes: [], resolve: resolve as PendingWrite['resolve'], reject });
       if (this.pending.length === 1) this.startBatch();
     });
   }
@@ -694,7 +694,7 @@ export class Store {
           });
         } catch (error) {
           // Rolled back whole (a write that checks first failed after a change, or the batch's
-          // postings could not be put): each write that ran is told, before any later one runs.
+          // postings could not be put): each write that ran is told, before a later one runs.
           for (const write of batch) if (write.outcome?.ok) write.onRollBack?.();
           throw error;
         }

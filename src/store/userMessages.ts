@@ -405,7 +405,7 @@ export class UserMessageIndex {
    * message older than the log's last) is written into the chunks, which folds the log first. Call
    * inside a write. */
   appendMessage(recipientId: number, messageId: number, userIds: readonly number[], flags: readonly number[]): void {
-    // Which rows go to the log is settled before any row is written (writing one may fold it).
+    // Which rows go to the log is settled before a row is written (writing one may fold it).
     const loggedIds: number[] = [];
     const loggedFlags: number[] = [];
     let written: number[] | undefined;
