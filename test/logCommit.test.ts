@@ -12,6 +12,10 @@ import { RealmActor } from '../src/realm/actor.js';
 import type { MessageRecord } from '../src/messages/records.js';
 import type { Change } from '../src/store/changes.js';
 import { StorageError, Store, type RecordedWriteOptions } from '../src/store/store.js';
+import { IdBlocks } from '../src/cluster/ids.js';
+import type { Config } from '../src/config.js';
+import type { IdSupply } from '../src/realm/log.js';
+import { MemoryIdCounters } from './helpers/memoryIdCounters.js';
 import { MemoryLog } from './helpers/memoryLog.js';
 import { startTestServer, waitFor } from './helpers/server.js';
 
@@ -38,17 +42,18 @@ class HeldStore extends Store {
   }
 }
 
-/** The demo realm's actor on a HeldStore, with a log in memory. */
-async function heldRealm() {
-  const server = await startTestServer();
+/** The demo realm's actor on a HeldStore, with a log in memory (and IDs from `ids`, as a cluster's). */
+async function heldRealm(overrides: Partial<Config> = {}, ids?: IdSupply) {
+  const server = await startTestServer(overrides);
   const hamletId = Number((await (await server.as('hamlet@zulip.com')).get('/users/me')).body.user_id);
   await server.parley.close();
   const store = new HeldStore(join(server.config.dataDir, 'parley.mdb'));
   const log = new MemoryLog();
-  const actor = new RealmActor(store, server.config, new EventQueues(store, server.config.clock, server.config.metrics), store.realms.get(1)!, { log });
+  const actor = new RealmActor(store, server.config, new EventQueues(store, server.config.clock, server.config.metrics), store.realms.get(1)!, { log, ids });
   const send = (content: string) => actor.ask('messages.send', hamletId, { type: 'stream', to: ['Verona'], topic: 'log commit', content, readBySender: true, client: 'test' });
   const read = (messageId: number) => actor.ask('messages.get', hamletId, { messageId, applyMarkdown: false, allowEmptyTopicName: true });
   return {
+    hamletId,
     store,
     log,
     actor,
@@ -112,7 +117,13 @@ test("a batch that fails once the log took the write: the write stays acknowledg
   }
 });
 
-test('a send failing after a change in a realm with a log is rolled back alone: the log holds the others of its batch, told once the batch ran, and the realm stays', async () => {
+/** What became of each of several sends: 'sent', or the error code it was refused with. */
+const outcomesOf = (outcomes: PromiseSettledResult<unknown>[]) => outcomes.map((outcome) => (outcome.status === 'fulfilled' ? 'sent' : (outcome.reason as ApiError).code));
+
+/** The IDs of the messages a log holds, in its order. */
+const loggedMessages = (log: MemoryLog) => log.entries.flatMap(({ changes }) => changes.filter(([table]) => table === 'messages').map(([, key]) => key));
+
+test('a send failing after a change in a realm with a log rolls its batch back whole: the log is given nothing of it, and the realm stays', async () => {
   const { log, actor, send, close } = await heldRealm();
   const saveMessage = Store.prototype.saveMessage;
   try {
@@ -121,23 +132,53 @@ test('a send failing after a change in a realm with a log is rolled back alone: 
       if (message.content === 'spoiled') throw new Error('a bug');
       saveMessage.call(this, message, before);
     };
-    // Asked in the same turn, the three share a batch. A cluster's sends each run in a child
-    // transaction (one can run out of IDs after its first put).
+    // Asked in the same turn, the three share a batch; sends run in the batch's transaction itself.
     const outcomes = await Promise.allSettled([send('first'), send('spoiled'), send('last')]);
     Store.prototype.saveMessage = saveMessage;
-    assert.equal(
-      outcomes.map((outcome) => (outcome.status === 'fulfilled' ? 'sent' : (outcome.reason as ApiError).code)),
-      ['sent', 'INTERNAL_SERVER_ERROR', 'sent'],
-    );
+    assert.equal(outcomesOf(outcomes), ['ROLLED_BACK', 'INTERNAL_SERVER_ERROR', 'ROLLED_BACK']);
     await actor.idle();
-    const logged = log.entries.flatMap(({ changes }) => changes.filter(([table]) => table === 'messages').map(([, key]) => key));
-    const sent = [outcomes[0], outcomes[2]].map((outcome) => (outcome as PromiseFulfilledResult<{ id: number }>).value.id);
-    assert.equal(logged, sent, 'the log holds the kept messages only');
+    assert.equal(loggedMessages(log), [], 'the log was given nothing of the batch');
     assert.not.ok(log.refusing, 'the realm was not given up');
-    const again = await send('first');
-    assert.ok(again.id > 0);
+    const again = await Promise.all([send('first'), send('last')]);
+    assert.equal(loggedMessages(log), again.map(({ id }) => id), 'sent again, both are logged');
   } finally {
     Store.prototype.saveMessage = saveMessage;
+    await close();
+  }
+});
+
+test("a send wanting more IDs than its realm's block has left is refused before its first change, alone; the realm's next block holds them", async () => {
+  const counters = new MemoryIdCounters();
+  const blocks = new IdBlocks(counters);
+  // With a push relay, a message may queue a notification per push route of each recipient.
+  const { hamletId, store, log, actor, send, close } = await heldRealm({ pushRelay: { url: 'http://127.0.0.1:9', credentials: 'server-uuid:server-api-key', timeoutMs: 300 } }, blocks);
+  try {
+    await blocks.topUp(1);
+    const ids = blocks.sourceFor(1);
+    const verona = [...store.channels.ofRealm(1)].find((channel) => channel.name === 'Verona')!;
+    const subscribers = await actor.ask('channels.members', hamletId, { channelId: verona.id });
+    // What a plain message to Verona may take, and no more, is left; the cluster is out of reach,
+    // so the realm cannot top its block up before the sends.
+    const plain = 2 * subscribers.length;
+    for (;;) {
+      try {
+        ids.ensure('notification', plain + 1);
+      } catch {
+        break;
+      }
+      ids.next('notification');
+    }
+    counters.unreachable = true;
+    const mentioning = '@**Othello, the Moor of Venice** wants one more';
+    const outcomes = await Promise.allSettled([send('plain'), send(mentioning), send('plain too')]);
+    assert.equal(outcomesOf(outcomes), ['sent', 'SERVER_BUSY', 'sent']);
+    await actor.idle();
+    const sent = [outcomes[0], outcomes[2]].map((outcome) => (outcome as PromiseFulfilledResult<{ id: number }>).value.id);
+    assert.equal(loggedMessages(log), sent, 'the log holds the two sent');
+    counters.unreachable = false;
+    const again = await send(mentioning);
+    assert.equal(loggedMessages(log), [...sent, again.id], 'sent again once the realm took a new block');
+  } finally {
     await close();
   }
 });

@@ -89,7 +89,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     this.snapshots = new Snapshots(cluster, store);
     this.bus = new EventBus(cluster, queues);
     this.holders = new ClusterHolders(cluster, settings.nodeId, queues);
-    this.ids = new IdBlocks(cluster);
+    this.ids = new IdBlocks(cluster.ids);
   }
 
   static async start(settings: ClusterSettings, config: Config, store: Store, queues: EventQueues, realms: Realms): Promise<ClusterNode> {

@@ -1,6 +1,6 @@
 // The realm actor: the only writer of its realm's data. Commands (plain, serializable objects)
-// are taken from a mailbox one at a time. A write runs inside a child transaction of LMDB's next
-// write batch (so commands of many realms share one commit) and is answered only once that batch
+// are taken from a mailbox one at a time. A write runs inside LMDB's next write batch, in a child
+// transaction of its own unless it checks first (commands of many realms share one commit), and is answered only once that batch
 // is durable (in a cluster, once the realm's log holds it); a read waits until every earlier write
 // of the realm is durable in LMDB, then runs.
 import { nowSeconds } from '../clock.js';
@@ -374,9 +374,9 @@ export class RealmActor implements RealmHandle {
     return this.settled(settled);
   }
 
-  /** Runs a write in LMDB's next batch: `answered` with its result once the write is committed,
-   * `settled` once LMDB's batch is durable as well. Standalone, LMDB is the commit (a command that
-   * `checksFirst` runs without a child transaction of its own). With a log, the log is: the
+  /** Runs a write in LMDB's next batch (a command that `checksFirst` without a child transaction of
+   * its own): `answered` with its result once the write is committed, `settled` once LMDB's batch
+   * is durable as well. Standalone, LMDB is the commit. With a log, the log is: the
    * write's changes are appended (after the previous write's) as soon as its batch has run, and it
    * is answered once the log holds them, while LMDB makes the batch durable (this
    * node's copy is rebuilt from the log unless it was handed over cleanly). */
@@ -391,8 +391,8 @@ export class RealmActor implements RealmHandle {
     let answer!: { resolve(outcome: Promise<unknown>): void; reject(error: unknown): void };
     const answered = new Promise<unknown>((resolve, reject) => (answer = { resolve, reject }));
     const committed = this.store.recordedWrite(run, {
+      ...options,
       ids: this.ids?.sourceFor(realmId),
-      onRollBack: options.onRollBack,
       recorded: (changes, result) => {
         appended = this.append(log, realmId, changes);
         answer.resolve(appended.then(() => result));

@@ -258,8 +258,8 @@ export interface CommandDef<I, O> {
    * reads run at once, outside the mailbox, against memory as the writes that ran so far left it
    * (credentials: a regenerated key or a deactivation is refused from the moment its write ran). */
   readonly mode: 'instant' | 'read' | 'live' | 'write';
-  /** A write that makes every check before its first change (Store's `WriteOptions`): standalone,
-   * it runs without a child transaction of its own. */
+  /** A write that makes every check, and takes every ID it may need (`Store.ensureIds`), before its
+   * first change (Store's `WriteOptions`): it runs without a child transaction of its own. */
   readonly checksFirst?: boolean;
   run(ctx: CommandContext, input: I): O;
 }

@@ -111,6 +111,8 @@ export type IdKind = (typeof idKinds)[number];
 /** Where IDs come from instead of the store's own counters (a cluster's blocks of IDs). */
 export interface IdSource {
   next(kind: IdKind): number;
+  /** Throws (`IdsExhausted`) unless `count` IDs of the kind are at hand for the write under way. */
+  ensure(kind: IdKind, count: number): void;
 }
 
 /** How far a node's copy of a realm follows the realm's log in a cluster: the sequence of the last
@@ -163,8 +165,8 @@ export interface WriteOptions {
    * changed that the child changes, about a tenth of a message's instructions on the send path.
    * Should such a write throw after changing something, its changes cannot be told apart from the
    * batch's: the batch is rolled back whole, the write refused with its error and every other
-   * write of the batch with a `RolledBackWithBatch`. Recorded writes (a cluster's) always run in
-   * a child transaction: a send there can run out of IDs (`IdsExhausted`) after its first put. */
+   * write of the batch with a `RolledBackWithBatch`. Such a write takes the IDs it may need
+   * (`ensureIds`) before its first change: a cluster's blocks of IDs can run out. */
   checksFirst?: boolean;
   /** Told at once, inside the batch, when the write's changes are rolled back (its own failure,
    * or its batch's inside the batch's transaction), before a later write runs: whoever keeps
@@ -175,7 +177,7 @@ export interface WriteOptions {
 
 /** Where a recorded write (`Store.recordedWrite`) takes its IDs, and who is told its change set
  * (and, as every write's, its rollback). */
-export interface RecordedWriteOptions<T> extends Pick<WriteOptions, 'onRollBack'> {
+export interface RecordedWriteOptions<T> extends WriteOptions {
   /** Where its IDs come from instead of the store's counters (a cluster's blocks of IDs). */
   ids?: IdSource;
   /** Told its change set and result once every write of its batch has run. */
@@ -617,7 +619,7 @@ export class Store {
    * `recorded` with the write's result as soon as every write of its batch has run (before the
    * batch commits; never for a write that failed, nor for one of a batch rolled back whole); IDs
    * come from `ids` when given. */
-  recordedWrite<T>(fn: () => T, { ids, recorded, onRollBack }: RecordedWriteOptions<T> = {}): Promise<{ result: T; changes: Change[] }> {
+  recordedWrite<T>(fn: () => T, { ids, recorded, checksFirst = false, onRollBack }: RecordedWriteOptions<T> = {}): Promise<{ result: T; changes: Change[] }> {
     const run = () => {
       this.ids = ids;
       try {
@@ -626,7 +628,7 @@ export class Store {
         this.ids = undefined;
       }
     };
-    return this.commit<T>({ run, recorded: (changes, result) => recorded?.(changes, result as T), guarded: true, onRollBack });
+    return this.commit<T>({ run, recorded: (changes, result) => recorded?.(changes, result as T), guarded: !checksFirst, onRollBack });
   }
 
   /** Makes a change set recorded elsewhere to this store, in one write. A recorded write's change
@@ -821,6 +823,14 @@ export class Store {
   dmRecipientKey(realmId: number, participants: readonly number[]): string {
     const list = participants.join(',');
     return list.length <= KEY_TEXT_LIMIT ? `dm:${realmId}:${list}` : `dmh:${realmId}:${createHash('sha256').update(list).digest('hex')}`;
+  }
+
+  /** Throws (`IdsExhausted`) unless the write under way can take as many IDs of each kind as
+   * `counts` says: a write that checks first calls it before its first change. The store's own
+   * counters never run out; a cluster's blocks can. */
+  ensureIds(counts: Partial<Record<IdKind, number>>): void {
+    if (!this.ids) return;
+    for (const [kind, count] of Object.entries(counts) as [IdKind, number][]) this.ids.ensure(kind, count);
   }
 
   /** Hands out the next server-wide ID of a kind. Call inside `write`: the counter is stored in the

@@ -19,7 +19,7 @@ import { accessibleMessage, messageAccess, narrowLookup } from './messageAccess.
 import { setFirstMessageId } from './firstMessage.js';
 import { limits } from './limits.js';
 import { claimAttachments } from './attachments.js';
-import { queueNotifications } from './notifications.js';
+import { notificationsAtMost, queueNotifications } from './notifications.js';
 import { queueServiceDeliveries } from './serviceTriggers.js';
 import { attachWidget } from './submessages.js';
 import { canAccessAll, restrictedAmong, withAccessChanges } from './userAccess.js';
@@ -205,9 +205,20 @@ export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: P
   return { type: input.type, channel, topic, participants, content, rendered };
 }
 
+/** Takes, before the write's first change (a send checks first), every ID that `messages` messages
+ * like the prepared one may take (a write that also stores an answer to it takes two): a message,
+ * a direct-message group's recipient, a widget, its notifications and its service deliveries (which
+ * share the notifications' counter; one per bot it mentions or is sent to at most). */
+function ensureIds(ctx: CommandContext, { channel, participants, rendered }: PreparedMessage, messages: number): void {
+  const recipients = channel ? ctx.state.subscriberIds(channel.id).length : participants.length;
+  const deliveries = channel ? rendered.mentions.userIds.size : participants.length;
+  ctx.store.ensureIds({ message: messages, recipient: messages, submessage: messages, notification: messages * (notificationsAtMost(ctx, recipients) + deliveries) });
+}
+
 /** Stores a prepared message with every recipient's flags and announces it. A first direct
  * message lets a guest in it see the others (as Zulip's, before the message's event). */
-export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: PreparedMessage, options: Pick<SendInput, 'readBySender' | 'client' | 'localEcho' | 'quiet'>): MessageRecord {
+export function storeMessage(ctx: CommandContext, sender: UserRecord, prepared: PreparedMessage, options: Pick<SendInput, 'readBySender' | 'client' | 'localEcho' | 'quiet'>, { messages = 1 } = {}): MessageRecord {
+  ensureIds(ctx, prepared, messages);
   const guests = prepared.channel ? [] : restrictedAmong(ctx, prepared.participants);
   return withAccessChanges(ctx, guests, () => writeMessage(ctx, sender, prepared, options));
 }

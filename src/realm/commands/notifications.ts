@@ -33,6 +33,10 @@ function routesOf(ctx: ReadContext, userId: number): PushRoute[] {
   return routes;
 }
 
+/** The most notifications `queueNotifications` queues for a message to `recipients` users: one
+ * for each push route (`routesOf`: two at most) of each. */
+export const notificationsAtMost = (ctx: CommandContext, recipients: number): number => (ctx.config.pushRelay === null ? 0 : 2 * recipients);
+
 function queue(ctx: CommandContext, userId: number, route: PushRoute, kind: OutboxRecord['kind'], messageIds: number[]): void {
   ctx.save('notification', {
     realmId: ctx.state.realm.id,

@@ -79,12 +79,18 @@ function toldCommands(ctx: CommandContext, bot: UserRecord, message: MessageReco
   return false;
 }
 
+/** Whether a direct message of `sender` to these participants is a person's to Welcome Bot alone. */
+export function writesToWelcomeBot(ctx: CommandContext, sender: UserRecord, participants: readonly number[]): boolean {
+  const botId = ctx.state.realm.welcomeBotId;
+  return botId !== undefined && ctx.state.users.has(botId) && !sender.isBot && participants.length === 2 && participants.includes(botId);
+}
+
 /** Answers a person's direct message to Welcome Bot alone, as Zulip's does: help on what they
  * asked about, or the list of what it understands (once; after that it lets them talk). */
 export function answerWelcomeBotMessage(ctx: CommandContext, message: MessageRecord): void {
   const bot = ctx.state.realm.welcomeBotId === undefined ? undefined : ctx.state.users.get(ctx.state.realm.welcomeBotId);
   const sender = ctx.state.users.get(message.senderId);
-  if (!bot || !sender || sender.isBot || message.participants.length !== 2 || !message.participants.includes(bot.id)) return;
+  if (!bot || !sender || !writesToWelcomeBot(ctx, sender, message.participants)) return;
   const answer = answerTo(message.content);
   if (answer.includes(FALLBACK_LIST) && toldCommands(ctx, bot, message)) return;
   fromWelcomeBot(ctx, sender, answer);
