@@ -1,5 +1,7 @@
 // Instructions benchmark: the realm's side of sending a message (sendInProcess.ts: the bench's
-// channel of 100 subscribers with queues, batches of 16, no HTTP) counted in instructions by
+// channel of 100 subscribers with queues, batches of 16, no HTTP), standalone and as a one-node
+// cluster's realm (IDs in blocks, writes recorded and appended by the log's writer; NATS's side
+// not counted), counted in instructions by
 // valgrind's callgrind, which gives the same count for the same run on the same data whatever
 // else the machine is doing, where the timed benchmarks move by a quarter on a shared machine.
 // Node runs single-threaded and predictable (its compiler and collector on the main thread, in
@@ -44,9 +46,14 @@ interface Count {
 
 const script = fileURLToPath(new URL('./lib/sendInProcess.js', import.meta.url));
 
+const setups = [
+  ['standalone', 'standalone'],
+  ['cluster', 'one-node cluster (log in memory)'],
+] as const;
+
 /** Runs the sender under callgrind and reads its main thread's counts (callgrind_annotate). */
-async function counted(dataDir: string, outDir: string, warm: number, messages: number): Promise<Count> {
-  const args = ['--tool=callgrind', '--separate-threads=yes', `--callgrind-out-file=${outDir}/callgrind.%p`, process.execPath, '--single-threaded', '--predictable', script, dataDir, String(warm), String(messages), String(BATCH)];
+async function counted(setup: string, dataDir: string, outDir: string, warm: number, messages: number): Promise<Count> {
+  const args = ['--tool=callgrind', '--separate-threads=yes', `--callgrind-out-file=${outDir}/callgrind.%p`, process.execPath, '--single-threaded', '--predictable', script, setup, dataDir, String(warm), String(messages), String(BATCH)];
   const child = spawn('valgrind', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
   child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
@@ -72,23 +79,21 @@ export async function runInstructions(options: InstructionsOptions): Promise<voi
   try {
     const template = join(dir, 'template');
     await buildChannelRealm(template, 99, 'count');
-    // The two runs at once (one core each): neither's count depends on the other.
-    const [single, double] = await Promise.all(
-      [options.messages, 2 * options.messages].map((messages) => {
-        const dataDir = join(dir, `data-${messages}`);
-        const outDir = join(dir, `callgrind-${messages}`);
-        cpSync(template, dataDir, { recursive: true });
-        mkdirSync(outDir);
-        return counted(dataDir, outDir, options.warm, messages);
-      }),
-    );
-    const perMessage = (of: (count: Count) => number) => Math.round((of(double!) - of(single!)) / options.messages);
-    const rows = [
-      {
-        messages: options.messages,
-        'mutator instructions/message': perMessage((count) => count.total - count.compiler - count.collector),
-      },
-    ];
+    const rows = [];
+    for (const [setup, name] of setups) {
+      // A setup's two runs at once (one core each): neither's count depends on the other.
+      const [single, double] = await Promise.all(
+        [options.messages, 2 * options.messages].map((messages) => {
+          const dataDir = join(dir, `data-${setup}-${messages}`);
+          const outDir = join(dir, `callgrind-${setup}-${messages}`);
+          cpSync(template, dataDir, { recursive: true });
+          mkdirSync(outDir);
+          return counted(setup, dataDir, outDir, options.warm, messages);
+        }),
+      );
+      const perMessage = (of: (count: Count) => number) => Math.round((of(double!) - of(single!)) / options.messages);
+      rows.push({ setup: name, messages: options.messages, 'mutator instructions/message': perMessage((count) => count.total - count.compiler - count.collector) });
+    }
     printTable(`instructions: the realm's side of a message to a channel of 100 subscribers with queues (callgrind, main thread; ${options.warm} messages of warm-up, then ${options.messages} against ${2 * options.messages})`, rows);
     console.log(`results: ${writeResult(options.quick ? 'instructions-quick' : 'instructions', { options, rows })}`);
   } finally {

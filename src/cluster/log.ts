@@ -63,8 +63,13 @@ export interface LogGrowth {
   bytes: number;
 }
 
+/** Where a realm's appends go: JetStream's publish, as a RealmWriter uses it. */
+export interface LogPublisher {
+  publish(subject: string, data: Uint8Array, options: { msgID: string; expect: { lastSubjectSequence: number }; timeout: number }): Promise<{ seq: number }>;
+}
+
 /** The appends of one realm this node owns. */
-class RealmWriter {
+export class RealmWriter {
   private readonly waiting: Pending[] = [];
   private flushing = false;
   private refusal: LogRefusal | undefined;
@@ -72,7 +77,7 @@ class RealmWriter {
   sinceSnapshot: LogGrowth = { messages: 0, bytes: 0 };
 
   constructor(
-    private readonly cluster: Cluster,
+    private readonly publisher: LogPublisher,
     private readonly realmId: number,
     /** The sequence of the realm's newest message in the log. */
     public lastSeq: number,
@@ -100,7 +105,7 @@ class RealmWriter {
     const deadline = performance.now() + RETRY_APPENDS_MS;
     for (;;) {
       try {
-        return (await this.cluster.js.publish(subjects.log(this.realmId), message.data, { msgID: message.id, expect: { lastSubjectSequence: this.lastSeq }, timeout: ATTEMPT_MS })).seq;
+        return (await this.publisher.publish(subjects.log(this.realmId), message.data, { msgID: message.id, expect: { lastSubjectSequence: this.lastSeq }, timeout: ATTEMPT_MS })).seq;
       } catch (error) {
         const fenced = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
         if (fenced || performance.now() > deadline) throw error;
@@ -147,7 +152,7 @@ export class ClusterLog implements RealmLog {
 
   /** Starts appending for a realm this node now owns, after the log's newest message. */
   own(realmId: number, lastSeq: number): void {
-    this.writers.set(realmId, new RealmWriter(this.cluster, realmId, lastSeq, this.onRefused, this.onAppended));
+    this.writers.set(realmId, new RealmWriter(this.cluster.js, realmId, lastSeq, this.onRefused, this.onAppended));
   }
 
   /** Where a realm this node owns stands in its log, and a fresh count towards its next snapshot. */
