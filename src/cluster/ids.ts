@@ -15,13 +15,16 @@ const BLOCK: Partial<Record<IdKind, number>> = { message: 10_000 };
 const DEFAULT_BLOCK = 1000;
 const HEADROOM = 100;
 
-
 /** The cluster's counters of IDs, one per kind (`parley_ids`, a NATS KV bucket), as blocks move them. */
 export interface IdCounters {
   get(kind: string): Promise<{ operation: string; value: Uint8Array; revision: number } | null>;
   update(kind: string, value: Uint8Array, revision: number): Promise<unknown>;
   create(kind: string, value: Uint8Array): Promise<unknown>;
 }
+
+/** Whether a block ([next, end)) is too low for a write: under the headroom, or under what a write
+ * wanted of it at once. */
+const low = (block: [number, number] | undefined, wanted = 0): boolean => !block || block[1] - block[0] < Math.max(HEADROOM, wanted);
 
 export class IdBlocks implements IdSupply {
   /** realm → kind → [next, end) */
@@ -39,7 +42,9 @@ export class IdBlocks implements IdSupply {
 
   /** Whether every kind's block of the realm has room for a write. */
   ready(realmId: number): boolean {
-    return !idKinds.some((kind) => this.low(realmId, kind));
+    const blocks = this.blocks.get(realmId);
+    const wanted = this.wanted.get(realmId);
+    return !idKinds.some((kind) => low(blocks?.get(kind), wanted?.get(kind)));
   }
 
   /** Takes new blocks for the kinds running low, each with room for what a write wanted of it. */
@@ -47,16 +52,11 @@ export class IdBlocks implements IdSupply {
     let blocks = this.blocks.get(realmId);
     if (!blocks) this.blocks.set(realmId, (blocks = new Map()));
     for (const kind of idKinds) {
-      if (!this.low(realmId, kind)) continue;
       const wanted = this.wanted.get(realmId)?.get(kind) ?? 0;
+      if (!low(blocks.get(kind), wanted)) continue;
       blocks.set(kind, await this.reserve(kind, Math.max(BLOCK[kind] ?? DEFAULT_BLOCK, wanted + HEADROOM)));
       this.wanted.get(realmId)?.delete(kind);
     }
-  }
-
-  private low(realmId: number, kind: IdKind): boolean {
-    const block = this.blocks.get(realmId)?.get(kind);
-    return !block || block[1] - block[0] < Math.max(HEADROOM, this.wanted.get(realmId)?.get(kind) ?? 0);
   }
 
   /** The IDs of one realm, for the store while a command of the realm runs. */

@@ -1,8 +1,8 @@
 // The realm actor: the only writer of its realm's data. Commands (plain, serializable objects)
-// are taken from a mailbox one at a time. A write runs inside LMDB's next write batch, in a child
-// transaction of its own unless it checks first (commands of many realms share one commit), and is answered only once that batch
-// is durable (in a cluster, once the realm's log holds it); a read waits until every earlier write
-// of the realm is durable in LMDB, then runs.
+// are taken from a mailbox one at a time. A write runs inside LMDB's next write batch (commands of
+// many realms share one commit), in a child transaction of its own unless it checks first, and is
+// answered only once that batch is durable (in a cluster, once the realm's log holds it); a read
+// waits until every earlier write of the realm is durable in LMDB, then runs.
 import { nowSeconds } from '../clock.js';
 import type { Config } from '../config.js';
 import { ApiError, errors } from '../errors.js';
