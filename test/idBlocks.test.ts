@@ -1,15 +1,16 @@
 // A cluster's blocks of IDs (src/cluster/ids.ts) over counters in memory: a write that wants more
-// IDs at once than its realm's block has left is refused before it takes one, and the realm's
-// next block holds what it wanted, however many that is.
+// IDs at once than its realm's blocks have left is refused before it takes one, and from then on
+// the realm keeps room for that many before each write, however many it is.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { IdBlocks } from '../src/cluster/ids.js';
+import { IdBlocks, type IdCounters } from '../src/cluster/ids.js';
 import { IdsExhausted } from '../src/realm/log.js';
 import { MemoryIdCounters } from './helpers/memoryIdCounters.js';
 
 const REALM = 7;
+const exhausted = (error: unknown) => error instanceof IdsExhausted;
 
-test('a write wanting more IDs than the block holds is refused, and the next block holds them', async () => {
+test('a write wanting more IDs than the blocks hold is refused, and the next block holds them beside what was left', async () => {
   const blocks = new IdBlocks(new MemoryIdCounters());
   assert.not.ok(blocks.ready(REALM), 'a realm starts with no blocks');
   await blocks.topUp(REALM);
@@ -17,15 +18,60 @@ test('a write wanting more IDs than the block holds is refused, and the next blo
   const ids = blocks.sourceFor(REALM);
   const first = ids.next('notification');
   ids.ensure('notification', 500);
-  assert.throws(() => ids.ensure('notification', 5000), (error: unknown) => error instanceof IdsExhausted);
+  assert.throws(() => ids.ensure('notification', 5000), exhausted);
   assert.is(ids.next('notification'), first + 1, 'the refused write took no ID');
   assert.not.ok(blocks.ready(REALM), 'the realm tops up before its next write');
   await blocks.topUp(REALM);
   ids.ensure('notification', 5000);
   const taken = Array.from({ length: 5000 }, () => ids.next('notification'));
-  assert.ok(taken[0]! > first + 1, 'the new block lies above the old one');
-  assert.is(new Set(taken).size, 5000);
-  assert.ok(blocks.ready(REALM), 'the block kept its headroom beyond what was wanted');
+  assert.is(taken[0], first + 2, 'what was left of the old block goes first');
+  assert.ok(taken.every((id, at) => at === 0 || id > taken[at - 1]!), 'IDs keep increasing across blocks');
+});
+
+test('a realm whose writes each make sure of many IDs but take few is refused once, not every time its blocks run low', async () => {
+  const blocks = new IdBlocks(new MemoryIdCounters());
+  await blocks.topUp(REALM);
+  const ids = blocks.sourceFor(REALM);
+  let refused = 0;
+  for (let write = 0; write < 3000; write++) {
+    // As the actor does before each write.
+    if (!blocks.ready(REALM)) await blocks.topUp(REALM);
+    try {
+      ids.ensure('notification', 5000);
+      for (let taken = 0; taken < 5; taken++) ids.next('notification');
+    } catch (error) {
+      assert.ok(exhausted(error));
+      refused++;
+    }
+  }
+  assert.is(refused, 1, 'only the first, before the realm knew how many its writes want');
+});
+
+test('a want made while a block is being taken is kept: the realm tops up again before its next write', async () => {
+  const memory = new MemoryIdCounters();
+  let hold: Promise<void> = Promise.resolve();
+  const counters: IdCounters = {
+    get: async (kind) => {
+      await hold;
+      return memory.get(kind);
+    },
+    update: (kind, value, revision) => memory.update(kind, value, revision),
+    create: (kind, value) => memory.create(kind, value),
+  };
+  const blocks = new IdBlocks(counters);
+  await blocks.topUp(REALM);
+  const ids = blocks.sourceFor(REALM);
+  assert.throws(() => ids.ensure('notification', 2000), exhausted);
+  let release!: () => void;
+  hold = new Promise((resolve) => (release = resolve));
+  const topping = blocks.topUp(REALM);
+  // A write already in LMDB's batch wants more meanwhile.
+  assert.throws(() => ids.ensure('notification', 5000), exhausted);
+  release();
+  await topping;
+  assert.not.ok(blocks.ready(REALM), 'the realm still wants room for 5000');
+  await blocks.topUp(REALM);
+  ids.ensure('notification', 5000);
 });
 
 test("two nodes' blocks never overlap, and a realm's IDs keep increasing", async () => {
@@ -36,7 +82,7 @@ test("two nodes' blocks never overlap, and a realm's IDs keep increasing", async
   const fromOne = Array.from({ length: 1000 }, () => one.sourceFor(REALM).next('user'));
   const fromTwo = Array.from({ length: 1000 }, () => two.sourceFor(REALM + 1).next('user'));
   assert.is(new Set([...fromOne, ...fromTwo]).size, 2000);
-  assert.throws(() => one.sourceFor(REALM).next('user'), (error: unknown) => error instanceof IdsExhausted);
+  assert.throws(() => one.sourceFor(REALM).next('user'), exhausted);
   await one.topUp(REALM);
   assert.ok(one.sourceFor(REALM).next('user') > Math.max(...fromTwo));
 });

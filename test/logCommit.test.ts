@@ -11,13 +11,12 @@ import { EventQueues } from '../src/events/queues.js';
 import { RealmActor } from '../src/realm/actor.js';
 import type { MessageRecord } from '../src/messages/records.js';
 import type { Change } from '../src/store/changes.js';
-import { StorageError, Store, type RecordedWriteOptions } from '../src/store/store.js';
+import { StorageError, Store, type IdKind, type RecordedWriteOptions } from '../src/store/store.js';
 import { IdBlocks } from '../src/cluster/ids.js';
-import type { Config } from '../src/config.js';
 import type { IdSupply } from '../src/realm/log.js';
 import { MemoryIdCounters } from './helpers/memoryIdCounters.js';
 import { MemoryLog } from './helpers/memoryLog.js';
-import { startTestServer, waitFor } from './helpers/server.js';
+import { startTestServer, waitFor, type TestServer } from './helpers/server.js';
 
 /** A store whose write batches are reported done only once the test lets them be, or failed. */
 class HeldStore extends Store {
@@ -42,9 +41,11 @@ class HeldStore extends Store {
   }
 }
 
-/** The demo realm's actor on a HeldStore, with a log in memory (and IDs from `ids`, as a cluster's). */
-async function heldRealm(overrides: Partial<Config> = {}, ids?: IdSupply) {
-  const server = await startTestServer(overrides);
+/** The demo realm's actor on a HeldStore, with a log in memory (and IDs from `ids`, as a cluster's),
+ * after `prepare` had the server. */
+async function heldRealm({ ids, prepare }: { ids?: IdSupply; prepare?: (server: TestServer) => Promise<void> } = {}) {
+  const server = await startTestServer();
+  await prepare?.(server);
   const hamletId = Number((await (await server.as('hamlet@zulip.com')).get('/users/me')).body.user_id);
   await server.parley.close();
   const store = new HeldStore(join(server.config.dataDir, 'parley.mdb'));
@@ -60,6 +61,9 @@ async function heldRealm(overrides: Partial<Config> = {}, ids?: IdSupply) {
     send,
     read,
     async close() {
+      actor.stopTimers();
+      await actor.notificationsSettled();
+      await actor.idle();
       await store.close();
       rmSync(server.config.dataDir, { recursive: true, force: true });
     },
@@ -147,37 +151,65 @@ test('a send failing after a change in a realm with a log rolls its batch back w
   }
 });
 
-test("a send wanting more IDs than its realm's block has left is refused before its first change, alone; the realm's next block holds them", async () => {
+/** Takes a realm's IDs of a kind, as its other writes would, until `left` are left. */
+function leaveOnly(blocks: IdBlocks, kind: IdKind, left: number): void {
+  const ids = blocks.sourceFor(1);
+  for (;;) {
+    try {
+      ids.ensure(kind, left + 1);
+    } catch {
+      return;
+    }
+    ids.next(kind);
+  }
+}
+
+/** A realm whose IDs come in blocks from counters in memory, with an outgoing-webhook bot Echo:
+ * a message mentioning Echo takes a notification ID (its delivery). */
+async function blockedRealm() {
   const counters = new MemoryIdCounters();
   const blocks = new IdBlocks(counters);
-  // With a push relay, a message may queue a notification per push route of each recipient.
-  const { hamletId, store, log, actor, send, close } = await heldRealm({ pushRelay: { url: 'http://127.0.0.1:9', credentials: 'server-uuid:server-api-key', timeoutMs: 300 } }, blocks);
+  const realm = await heldRealm({
+    ids: blocks,
+    prepare: async (server) => {
+      const iago = await server.as('iago@zulip.com');
+      const created = await iago.post('/bots', { full_name: 'Echo', short_name: 'echo', bot_type: 3, payload_url: JSON.stringify('http://127.0.0.1:9/hook'), interface_type: 1 });
+      assert.is(created.status, 200);
+    },
+  });
+  await blocks.topUp(1);
+  return { ...realm, counters, blocks };
+}
+
+test("a send wanting more IDs than its realm's blocks have left is refused before its first change, alone; once the realm takes a block it goes", async () => {
+  const { log, actor, send, counters, blocks, close } = await blockedRealm();
   try {
-    await blocks.topUp(1);
-    const ids = blocks.sourceFor(1);
-    const verona = [...store.channels.ofRealm(1)].find((channel) => channel.name === 'Verona')!;
-    const subscribers = await actor.ask('channels.members', hamletId, { channelId: verona.id });
-    // What a plain message to Verona may take, and no more, is left; the cluster is out of reach,
-    // so the realm cannot top its block up before the sends.
-    const plain = 2 * subscribers.length;
-    for (;;) {
-      try {
-        ids.ensure('notification', plain + 1);
-      } catch {
-        break;
-      }
-      ids.next('notification');
-    }
+    // One notification ID is left, and the cluster is out of reach: no block comes before the sends.
+    leaveOnly(blocks, 'notification', 1);
     counters.unreachable = true;
-    const mentioning = '@**Othello, the Moor of Venice** wants one more';
-    const outcomes = await Promise.allSettled([send('plain'), send(mentioning), send('plain too')]);
+    const outcomes = await Promise.allSettled([send('@**Echo** one'), send('@**Echo** two'), send('no mention')]);
+    // The second would run out of IDs after its first put; refused before it, it spoils nothing.
     assert.equal(outcomesOf(outcomes), ['sent', 'SERVER_BUSY', 'sent']);
     await actor.idle();
     const sent = [outcomes[0], outcomes[2]].map((outcome) => (outcome as PromiseFulfilledResult<{ id: number }>).value.id);
     assert.equal(loggedMessages(log), sent, 'the log holds the two sent');
     counters.unreachable = false;
-    const again = await send(mentioning);
-    assert.equal(loggedMessages(log), [...sent, again.id], 'sent again once the realm took a new block');
+    const again = await send('@**Echo** two');
+    assert.equal(loggedMessages(log), [...sent, again.id], 'sent again once the realm took a block');
+  } finally {
+    await close();
+  }
+});
+
+test("a direct message to Welcome Bot takes the IDs of its answer too, before its first change", async () => {
+  const { hamletId, store, actor, send, counters, blocks, close } = await blockedRealm();
+  try {
+    // One message ID is left: the message and Welcome Bot's answer (one write) need two.
+    leaveOnly(blocks, 'message', 1);
+    counters.unreachable = true;
+    const welcomeBot = store.realms.get(1)!.welcomeBotId!;
+    const direct = actor.ask('messages.send', hamletId, { type: 'private', to: [welcomeBot], topic: null, content: 'help', readBySender: true, client: 'test' });
+    assert.equal(outcomesOf(await Promise.allSettled([direct, send('beside it')])), ['SERVER_BUSY', 'sent']);
   } finally {
     await close();
   }

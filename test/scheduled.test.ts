@@ -8,7 +8,10 @@ import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, pollEvents, register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
+import { until } from './helpers/notifier.js';
 import { startTestServer, testConfig, type TestServer } from './helpers/server.js';
+import type { MessageRecord } from '../src/messages/records.js';
+import { StorageError, Store } from '../src/store/store.js';
 import { TestClock } from './helpers/clock.js';
 
 const scheduled = suite<{ server: TestServer }>('scheduled messages');
@@ -257,6 +260,40 @@ scheduled('delivery survives a restart: on time sends, more than 10 minutes late
     assert.ok(onTime > late);
   } finally {
     await second.stop();
+  }
+});
+
+scheduled('a message refused for now at its time (the disk) stays scheduled and goes once its retry comes; one a bug refuses is marked failed', async () => {
+  const saveMessage = Store.prototype.saveMessage;
+  let refusals = 0;
+  // The disk refuses the first try of one message; the other meets a bug every time.
+  Store.prototype.saveMessage = function (this: Store, message: MessageRecord, before?: MessageRecord) {
+    if (message.content === 'disk full at first' && refusals++ === 0) throw new StorageError(new Error('ENOSPC: no space left on device'));
+    if (message.content === 'meets a bug') throw new Error('a bug');
+    saveMessage.call(this, message, before);
+  };
+  try {
+    const server = await startTestServer({ clock });
+    try {
+      const desdemona = await server.as('desdemona@zulip.com');
+      const verona = await channelId(desdemona, 'Verona');
+      const retried = await schedule(desdemona, { type: 'channel', to: verona, topic: 'retry', content: 'disk full at first', scheduled_delivery_timestamp: inSeconds(2) });
+      const broken = await schedule(desdemona, { type: 'channel', to: verona, topic: 'retry', content: 'meets a bug', scheduled_delivery_timestamp: inSeconds(2) });
+      clock.advance(2000);
+      await until(async () => (await list(desdemona)).some((message) => message.failed));
+      assert.equal((await list(desdemona)).map((message) => [message.scheduled_message_id, message.failed]), [[retried, false], [broken, true]]);
+      assert.is(refusals, 1, 'tried once so far');
+      // The disk's answer says to try again in 30 seconds.
+      clock.advance(30_000);
+      await until(async () => (await list(desdemona)).length === 1);
+      assert.equal((await list(desdemona)).map((message) => message.scheduled_message_id), [broken]);
+      const found = await desdemona.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, apply_markdown: false, narrow: [['channel', verona], ['topic', 'retry']] });
+      assert.equal((found.body.messages as { content: string }[]).map((message) => message.content), ['disk full at first']);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    Store.prototype.saveMessage = saveMessage;
   }
 });
 

@@ -4,8 +4,9 @@
 // so IDs of a realm keep increasing even when the realm moves: a new owner starts a fresh block,
 // above every block handed out before. Commands take IDs synchronously; the blocks are topped up
 // before each write. A write that checks first (a send) makes sure of every ID it may take before
-// its first change (`ensure`): one wanting more than its block has left is refused having changed
-// nothing, and the realm's next block is made large enough for it.
+// its first change (`ensure`): one wanting more than the realm's blocks have left is refused having
+// changed nothing, and from then on the blocks are topped up before each write to hold the most a
+// write wanted (a new block joins what is left of the old).
 import { IdsExhausted, type IdSupply } from '../realm/log.js';
 import { idKinds, type IdKind, type IdSource } from '../store/store.js';
 import { kvCodec } from './watched.js';
@@ -22,40 +23,55 @@ export interface IdCounters {
   create(kind: string, value: Uint8Array): Promise<unknown>;
 }
 
-/** Whether a block ([next, end)) is too low for a write: under the headroom, or under what a write
- * wanted of it at once. */
-const low = (block: [number, number] | undefined, wanted = 0): boolean => !block || block[1] - block[0] < Math.max(HEADROOM, wanted);
+/** A realm's IDs of one kind: the ranges ([next, end)) taken from the counter, oldest first (each
+ * lies above the ones before, so IDs keep increasing), how many are left in them, and the most a
+ * write made sure of at once (`ensure`), which the ranges are kept able to give before each write. */
+class KindIds {
+  private readonly ranges: [number, number][] = [];
+  left = 0;
+  mostWanted = 0;
+
+  /** Too few left for a write: under the headroom, or under the most a write wanted. */
+  get low(): boolean {
+    return this.left < Math.max(HEADROOM, this.mostWanted);
+  }
+
+  add(range: [number, number]): void {
+    this.ranges.push(range);
+    this.left += range[1] - range[0];
+  }
+
+  take(): number | undefined {
+    const range = this.ranges[0];
+    if (!range) return undefined;
+    const id = range[0]++;
+    if (range[0] === range[1]) this.ranges.shift();
+    this.left--;
+    return id;
+  }
+}
 
 export class IdBlocks implements IdSupply {
-  /** realm → kind → [next, end) */
-  private readonly blocks = new Map<number, Map<IdKind, [number, number]>>();
-  /** realm → kind → how many IDs a write wanted at once and did not find (its next block holds them). */
-  private readonly wanted = new Map<number, Map<IdKind, number>>();
+  private readonly realms = new Map<number, Map<IdKind, KindIds>>();
 
   constructor(private readonly counters: IdCounters) {}
 
   /** Forgets a realm's blocks (the realm left this node; a new owner starts fresh blocks). */
   forget(realmId: number): void {
-    this.blocks.delete(realmId);
-    this.wanted.delete(realmId);
+    this.realms.delete(realmId);
   }
 
-  /** Whether every kind's block of the realm has room for a write. */
+  /** Whether every kind of the realm has room for a write. */
   ready(realmId: number): boolean {
-    const blocks = this.blocks.get(realmId);
-    const wanted = this.wanted.get(realmId);
-    return !idKinds.some((kind) => low(blocks?.get(kind), wanted?.get(kind)));
+    const kinds = this.realms.get(realmId);
+    return kinds !== undefined && !idKinds.some((kind) => kinds.get(kind)?.low ?? true);
   }
 
-  /** Takes new blocks for the kinds running low, each with room for what a write wanted of it. */
+  /** Takes a new block for each kind running low, with room for the most a write wanted of it. */
   async topUp(realmId: number): Promise<void> {
-    let blocks = this.blocks.get(realmId);
-    if (!blocks) this.blocks.set(realmId, (blocks = new Map()));
     for (const kind of idKinds) {
-      const wanted = this.wanted.get(realmId)?.get(kind) ?? 0;
-      if (!low(blocks.get(kind), wanted)) continue;
-      blocks.set(kind, await this.reserve(kind, Math.max(BLOCK[kind] ?? DEFAULT_BLOCK, wanted + HEADROOM)));
-      this.wanted.get(realmId)?.delete(kind);
+      const ids = this.kindIds(realmId, kind);
+      if (ids.low) ids.add(await this.reserve(kind, Math.max(BLOCK[kind] ?? DEFAULT_BLOCK, ids.mostWanted + HEADROOM)));
     }
   }
 
@@ -63,19 +79,24 @@ export class IdBlocks implements IdSupply {
   sourceFor(realmId: number): IdSource {
     return {
       next: (kind) => {
-        const block = this.blocks.get(realmId)?.get(kind);
-        if (!block || block[0] >= block[1]) throw new IdsExhausted(`realm ${realmId} has no ${kind} IDs left in its block`);
-        return block[0]++;
+        const id = this.realms.get(realmId)?.get(kind)?.take();
+        if (id === undefined) throw new IdsExhausted(`realm ${realmId} has no ${kind} IDs left in its blocks`);
+        return id;
       },
       ensure: (kind, count) => {
-        const block = this.blocks.get(realmId)?.get(kind);
-        if (block && block[1] - block[0] >= count) return;
-        let wanted = this.wanted.get(realmId);
-        if (!wanted) this.wanted.set(realmId, (wanted = new Map()));
-        wanted.set(kind, Math.max(count, wanted.get(kind) ?? 0));
-        throw new IdsExhausted(`realm ${realmId} wants ${count} ${kind} IDs at once, more than its block holds`);
+        const ids = this.kindIds(realmId, kind);
+        if (count > ids.mostWanted) ids.mostWanted = count;
+        if (ids.left < count) throw new IdsExhausted(`realm ${realmId} wants ${count} ${kind} IDs at once, more than its blocks hold`);
       },
     };
+  }
+
+  private kindIds(realmId: number, kind: IdKind): KindIds {
+    let kinds = this.realms.get(realmId);
+    if (!kinds) this.realms.set(realmId, (kinds = new Map()));
+    let ids = kinds.get(kind);
+    if (!ids) kinds.set(kind, (ids = new KindIds()));
+    return ids;
   }
 
   /** Moves the kind's counter on by `size`: the IDs in between are this node's. */

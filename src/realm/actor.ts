@@ -42,6 +42,8 @@ interface QuietEnvelope {
 
 /** How long a scheduled message that could not even be marked failed waits to be tried again. */
 const RETRY_AFTER_BREAKAGE_MS = 60_000;
+/** The least wait before a scheduled message refused for now is tried again. */
+const MIN_RETRY_MS = 1000;
 /** How long after a change a realm's presence is saved (one write for every report in between).
  * Presence is a hot path kept in memory: a crash loses at most this much of it, a graceful
  * shutdown nothing. */
@@ -244,18 +246,24 @@ export class RealmActor implements RealmHandle {
   }
 
   /** Sends every scheduled message whose time has come, one command each, so that one failing
-   * unexpectedly (logged, rolled back) is marked failed without holding back the others. */
+   * unexpectedly (logged, rolled back) is marked failed without holding back the others. One
+   * refused for now (an answer a client would retry after its Retry-After: the realm taking IDs, a
+   * batch rolled back, the disk) stays due and is tried again after that wait. */
   private async deliverDue(): Promise<void> {
     const now = nowSeconds(this.config.clock);
-    let broken = false;
     for (const { id, senderId } of this.state.dueDeliveries(now)) {
       if (this.deliveries.isStopped) return;
       await this.ask('scheduled.deliver', null, { id, senderId })
-        .catch(() => this.ask('scheduled.fail', null, { id, senderId, reason: 'Internal server error' }))
-        .catch(() => (broken = true));
+        .catch((error: unknown) => {
+          const retryAfter = error instanceof ApiError ? error.headers['Retry-After'] : undefined;
+          if (retryAfter === undefined) return this.ask('scheduled.fail', null, { id, senderId, reason: 'Internal server error' });
+          this.deliveries.holdOff(Math.max(Number(retryAfter) * 1000, MIN_RETRY_MS));
+          return undefined;
+        })
+        // Should even marking a message failed fail, it is retried later rather than at once.
+        .catch(() => this.deliveries.holdOff(RETRY_AFTER_BREAKAGE_MS));
     }
-    // Should even marking a message failed fail, it is retried later rather than at once.
-    this.deliveries.arm(this.state.nextDelivery(), broken ? RETRY_AFTER_BREAKAGE_MS : 0);
+    this.deliveries.arm(this.state.nextDelivery());
   }
 
   private async drain(): Promise<void> {
@@ -451,9 +459,10 @@ export class RealmActor implements RealmHandle {
       this.config.log.warn({ realm: this.state.realm.id, command, reason: error.message }, 'command not logged: the realm moved');
       return errors.realmMoved();
     }
-    this.stale = true;
-    // Rolled back: the client may try again once the realm has taken more IDs.
+    // Refused (before a change, or rolled back: memory is told by the write's onRollBack): the client
+    // may try again once the realm has taken more IDs.
     if (error instanceof IdsExhausted) return errors.serverBusy();
+    this.stale = true;
     // Rolled back with the batch another write spoiled (that write's failure is logged).
     if (error instanceof RolledBackWithBatch) return errors.rolledBack();
     if (error instanceof StorageError) {
