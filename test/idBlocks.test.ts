@@ -10,6 +10,25 @@ import { MemoryIdCounters } from './helpers/memoryIdCounters.js';
 const REALM = 7;
 const exhausted = (error: unknown) => error instanceof IdsExhausted;
 
+/** Counters in memory whose reads wait, once `hold` is called, until the function it gave back is. */
+function gatedCounters(memory = new MemoryIdCounters()) {
+  let gate: Promise<void> = Promise.resolve();
+  const counters: IdCounters = {
+    get: async (kind) => {
+      await gate;
+      return memory.get(kind);
+    },
+    update: (kind, value, revision) => memory.update(kind, value, revision),
+    create: (kind, value) => memory.create(kind, value),
+  };
+  const hold = (): (() => void) => {
+    let release!: () => void;
+    gate = new Promise((resolve) => (release = resolve));
+    return release;
+  };
+  return { counters, hold };
+}
+
 test('a write wanting more IDs than the blocks hold is refused, and the next block holds them beside what was left', async () => {
   const blocks = new IdBlocks(new MemoryIdCounters());
   assert.not.ok(blocks.ready(REALM), 'a realm starts with no blocks');
@@ -48,22 +67,12 @@ test('a realm whose writes each make sure of many IDs but take few is refused on
 });
 
 test('a want made while a block is being taken is kept: the realm tops up again before its next write', async () => {
-  const memory = new MemoryIdCounters();
-  let hold: Promise<void> = Promise.resolve();
-  const counters: IdCounters = {
-    get: async (kind) => {
-      await hold;
-      return memory.get(kind);
-    },
-    update: (kind, value, revision) => memory.update(kind, value, revision),
-    create: (kind, value) => memory.create(kind, value),
-  };
+  const { counters, hold } = gatedCounters();
   const blocks = new IdBlocks(counters);
   await blocks.topUp(REALM);
   const ids = blocks.sourceFor(REALM);
   assert.throws(() => ids.ensure('notification', 2000), exhausted);
-  let release!: () => void;
-  hold = new Promise((resolve) => (release = resolve));
+  const release = hold();
   const topping = blocks.topUp(REALM);
   // A write already in LMDB's batch wants more meanwhile.
   assert.throws(() => ids.ensure('notification', 5000), exhausted);
@@ -72,6 +81,24 @@ test('a want made while a block is being taken is kept: the realm tops up again 
   assert.not.ok(blocks.ready(REALM), 'the realm still wants room for 5000');
   await blocks.topUp(REALM);
   ids.ensure('notification', 5000);
+});
+
+test('a realm forgotten while it takes blocks (it left the node) comes back with fresh ones: its IDs never go back', async () => {
+  const memory = new MemoryIdCounters();
+  const { counters, hold } = gatedCounters(memory);
+  const [here, there] = [new IdBlocks(counters), new IdBlocks(memory)];
+  const release = hold();
+  const topping = here.topUp(REALM);
+  here.forget(REALM);
+  release();
+  await topping;
+  // Another node owns the realm meanwhile and sends.
+  await there.topUp(REALM);
+  const theirs = there.sourceFor(REALM).next('message');
+  // Back here, the realm starts over above what the other node gave.
+  assert.not.ok(here.ready(REALM), 'nothing of the forgotten blocks is kept');
+  await here.topUp(REALM);
+  assert.ok(here.sourceFor(REALM).next('message') > theirs);
 });
 
 test("two nodes' blocks never overlap, and a realm's IDs keep increasing", async () => {

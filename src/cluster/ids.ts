@@ -51,6 +51,12 @@ class KindIds {
   }
 }
 
+function kindIdsOf(kinds: Map<IdKind, KindIds>, kind: IdKind): KindIds {
+  let ids = kinds.get(kind);
+  if (!ids) kinds.set(kind, (ids = new KindIds()));
+  return ids;
+}
+
 export class IdBlocks implements IdSupply {
   private readonly realms = new Map<number, Map<IdKind, KindIds>>();
 
@@ -67,10 +73,14 @@ export class IdBlocks implements IdSupply {
     return kinds !== undefined && !idKinds.some((kind) => kinds.get(kind)?.low ?? true);
   }
 
-  /** Takes a new block for each kind running low, with room for the most a write wanted of it. */
+  /** Takes a new block for each kind running low, with room for the most a write wanted of it. The
+   * realm's kinds are looked up once: forgotten meanwhile (it left this node), the blocks taken
+   * after go with what was forgotten, never to a later owner of the realm here. */
   async topUp(realmId: number): Promise<void> {
+    let kinds = this.realms.get(realmId);
+    if (!kinds) this.realms.set(realmId, (kinds = new Map()));
     for (const kind of idKinds) {
-      const ids = this.kindIds(realmId, kind);
+      const ids = kindIdsOf(kinds, kind);
       if (ids.low) ids.add(await this.reserve(kind, Math.max(BLOCK[kind] ?? DEFAULT_BLOCK, ids.mostWanted + HEADROOM)));
     }
   }
@@ -94,9 +104,7 @@ export class IdBlocks implements IdSupply {
   private kindIds(realmId: number, kind: IdKind): KindIds {
     let kinds = this.realms.get(realmId);
     if (!kinds) this.realms.set(realmId, (kinds = new Map()));
-    let ids = kinds.get(kind);
-    if (!ids) kinds.set(kind, (ids = new KindIds()));
-    return ids;
+    return kindIdsOf(kinds, kind);
   }
 
   /** Moves the kind's counter on by `size`: the IDs in between are this node's. */

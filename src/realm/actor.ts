@@ -257,7 +257,8 @@ export class RealmActor implements RealmHandle {
         .catch((error: unknown) => {
           const retryAfter = error instanceof ApiError ? error.headers['Retry-After'] : undefined;
           if (retryAfter === undefined) return this.ask('scheduled.fail', null, { id, senderId, reason: 'Internal server error' });
-          this.deliveries.holdOff(Math.max(Number(retryAfter) * 1000, MIN_RETRY_MS));
+          const seconds = Number(retryAfter);
+          this.deliveries.holdOff(Number.isFinite(seconds) ? Math.max(seconds * 1000, MIN_RETRY_MS) : MIN_RETRY_MS);
           return undefined;
         })
         // Should even marking a message failed fail, it is retried later rather than at once.
@@ -460,8 +461,12 @@ export class RealmActor implements RealmHandle {
       return errors.realmMoved();
     }
     // Refused (before a change, or rolled back: memory is told by the write's onRollBack): the client
-    // may try again once the realm has taken more IDs.
-    if (error instanceof IdsExhausted) return errors.serverBusy();
+    // may try again once the realm has taken more IDs. Logged: after a change, it rolled back its
+    // batch (a write took more IDs than it made sure of).
+    if (error instanceof IdsExhausted) {
+      this.config.log.warn({ realm: this.state.realm.id, command, reason: error.message }, 'command refused: the realm is taking more IDs');
+      return errors.serverBusy();
+    }
     this.stale = true;
     // Rolled back with the batch another write spoiled (that write's failure is logged).
     if (error instanceof RolledBackWithBatch) return errors.rolledBack();
