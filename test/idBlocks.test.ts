@@ -66,6 +66,27 @@ test('a realm whose writes each make sure of many IDs but take few is refused on
   assert.is(refused, 1, 'only the first, before the realm knew how many its writes want');
 });
 
+test('a write that takes more IDs than a block without making sure of them first goes through in a few tries', async () => {
+  const blocks = new IdBlocks(new MemoryIdCounters());
+  // As the actor runs a write: blocks topped up first, a source of its own each try.
+  const write = async (): Promise<number[]> => {
+    if (!blocks.ready(REALM)) await blocks.topUp(REALM);
+    const ids = blocks.sourceFor(REALM);
+    return Array.from({ length: 3000 }, () => ids.next('user'));
+  };
+  let tries = 0;
+  let users: number[] | undefined;
+  while (!users && tries < 10) {
+    tries++;
+    users = await write().catch((error: unknown) => {
+      assert.ok(exhausted(error));
+      return undefined;
+    });
+  }
+  assert.ok(users && tries <= 3, `${tries} tries`);
+  assert.is(new Set(users).size, 3000);
+});
+
 test('a want made while a block is being taken is kept: the realm tops up again before its next write', async () => {
   const { counters, hold } = gatedCounters();
   const blocks = new IdBlocks(counters);

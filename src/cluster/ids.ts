@@ -87,10 +87,20 @@ export class IdBlocks implements IdSupply {
 
   /** The IDs of one realm, for the store while a command of the realm runs. */
   sourceFor(realmId: number): IdSource {
+    // What the write took of each kind: one that runs out without having made sure of its IDs is
+    // refused, and the realm keeps twice as many at hand for its next try (a large import
+    // converges in a few tries instead of running out at the same point every time).
+    let taken: Map<IdKind, number> | undefined;
     return {
       next: (kind) => {
         const id = this.realms.get(realmId)?.get(kind)?.take();
-        if (id === undefined) throw new IdsExhausted(`realm ${realmId} has no ${kind} IDs left in its blocks`);
+        const count = (taken?.get(kind) ?? 0) + 1;
+        if (id === undefined) {
+          const ids = this.kindIds(realmId, kind);
+          ids.mostWanted = Math.max(ids.mostWanted, 2 * count);
+          throw new IdsExhausted(`realm ${realmId} has no ${kind} IDs left in its blocks`);
+        }
+        (taken ??= new Map()).set(kind, count);
         return id;
       },
       ensure: (kind, count) => {
