@@ -671,8 +671,8 @@ export class Store {
 
   /** Group commit: a write joins the transaction LMDB starts next. While one transaction runs and
    * commits, the writes that arrive wait together for the next, which runs them all, each in a
-   * child transaction (but those that check first), then writes their messages' search postings (outside the child
-   * transactions, which would each copy the postings' pages). With `overlappingSync` the next
+   * child transaction (but those that check first), then writes their messages' search postings
+   * (outside the child transactions, which would each copy the postings' pages). With `overlappingSync` the next
    * transaction starts once the one before is committed, while it is still being flushed (below
    * saturation about two messages share a commit; waiting for the flush was measured: CHANGELOG,
    * `send`). Each write is answered once its transaction is durable. */

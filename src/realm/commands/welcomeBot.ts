@@ -58,6 +58,7 @@ const FALLBACK_LIST = commandList(COMMANDS);
 /** Its answers by what a person writes (lowercased), in Parley's words. */
 const answers: [string[], string][] = [
   [['app', 'apps'], "Parley speaks Zulip's API, so Zulip's apps work with it: the mobile app for Android and iOS and the terminal client, `zulip-terminal`. Give them this server's address and sign in as you do here."],
+  // ("any" in this answer is English, not a type.)
   [['profile'], 'Your name, picture and profile fields are in your personal settings, in any of the apps.'],
   [['theme'], 'The theme, the emoji set and the language are personal settings: change them in your app’s settings.'],
   [['stream', 'streams', 'channel', 'channels'], 'Channels hold the conversations of a team or a subject, and their subscribers see them. Browse the organization’s channels in your app and subscribe to the ones you want.'],
@@ -85,12 +86,13 @@ export function writesToWelcomeBot(ctx: CommandContext, sender: UserRecord, part
   return botId !== undefined && ctx.state.users.has(botId) && !sender.isBot && participants.length === 2 && participants.includes(botId);
 }
 
-/** Answers a person's direct message to Welcome Bot alone, as Zulip's does: help on what they
- * asked about, or the list of what it understands (once; after that it lets them talk). */
+/** Answers a person's direct message to Welcome Bot alone (`writesToWelcomeBot`, which the caller
+ * checked), as Zulip's does: help on what they asked about, or the list of what it understands
+ * (once; after that it lets them talk). */
 export function answerWelcomeBotMessage(ctx: CommandContext, message: MessageRecord): void {
   const bot = ctx.state.realm.welcomeBotId === undefined ? undefined : ctx.state.users.get(ctx.state.realm.welcomeBotId);
   const sender = ctx.state.users.get(message.senderId);
-  if (!bot || !sender || !writesToWelcomeBot(ctx, sender, message.participants)) return;
+  if (!bot || !sender) return;
   const answer = answerTo(message.content);
   if (answer.includes(FALLBACK_LIST) && toldCommands(ctx, bot, message)) return;
   fromWelcomeBot(ctx, sender, answer);
