@@ -53,6 +53,9 @@ export type Row = [messageId: number, flags: number];
 const idAt = (bytes: Buffer, index: number): number => bytes.readUInt32LE(index * ENTRY_BYTES);
 const flagsAt = (bytes: Buffer, index: number): number => bytes.readUInt16LE(index * ENTRY_BYTES + 4);
 const count = (bytes: Buffer): number => bytes.length / ENTRY_BYTES;
+/** lmdb-js's shared read buffer (valid until the next read) as a view of exactly the value it
+ * read, whose size it reports as its length. */
+const exact = (bytes: Buffer | undefined): Buffer | undefined => bytes?.subarray(0, bytes.length);
 /** A tail's entries: its value after the chunk's first ID (a view of exactly the value's size, as
  * lmdb-js's shared read buffer reports it). */
 const tailEntries = (tail: Buffer): Buffer => tail.subarray(TAIL_HEADER, tail.length);
@@ -78,13 +81,19 @@ function encode(rows: readonly Row[]): Buffer {
   return bytes;
 }
 
+/** Writes entries of rows given as message ID and flags interleaved (`rows[2 * from]` on, `count`
+ * of them) into `bytes` at `offset`. */
+function writeRows(bytes: Buffer, offset: number, rows: readonly number[], from: number, count: number): void {
+  for (let index = 0; index < count; index++) {
+    bytes.writeUInt32LE(rows[(from + index) * 2]!, offset + index * ENTRY_BYTES);
+    bytes.writeUInt16LE(rows[(from + index) * 2 + 1]!, offset + index * ENTRY_BYTES + 4);
+  }
+}
+
 /** Entries of rows given as message ID and flags interleaved (`rows[2 * from]` on, `count` of them). */
 function encodeRows(rows: readonly number[], from: number, count: number): Buffer {
   const bytes = Buffer.allocUnsafe(count * ENTRY_BYTES);
-  for (let index = 0; index < count; index++) {
-    bytes.writeUInt32LE(rows[(from + index) * 2]!, index * ENTRY_BYTES);
-    bytes.writeUInt16LE(rows[(from + index) * 2 + 1]!, index * ENTRY_BYTES + 4);
-  }
+  writeRows(bytes, 0, rows, from, count);
   return bytes;
 }
 
@@ -367,8 +376,7 @@ export class UserMessageIndex {
   private read(conversation: Conversation, firstId: number): Buffer | undefined {
     const { userId, recipientId } = conversation;
     if (conversation.tailStart === firstId) return this.tail(userId, recipientId, false);
-    const bytes = this.db.getBinaryFast([userId, recipientId, firstId]);
-    return bytes?.subarray(0, bytes.length);
+    return exact(this.db.getBinaryFast([userId, recipientId, firstId]));
   }
 
   /** The chunk holding `messageId`'s place. */
@@ -445,11 +453,26 @@ export class UserMessageIndex {
   /** Writes the conversation's log into its users' chunks and removes its records. */
   private foldLog(recipientId: number): void {
     if (this.logs.records(recipientId) === 0) return;
-    for (const [userId, rows] of this.logs.take(recipientId)) {
-      const changes = new RowChanges();
-      for (let at = 0; at < rows.length; at += 2) changes.add(rows[at]!, rows[at + 1]);
-      this.writeChunks(userId, recipientId, changes);
+    for (const [userId, rows] of this.logs.take(recipientId)) this.extendTail(this.conversation(userId, recipientId), rows);
+  }
+
+  /** Appends a user's logged rows (ID and flags interleaved, ascending) to the conversation's
+   * tail, which a log's rows come after (`canLog`, and every other change to the chunks folds the
+   * log first): into the tail as far as it has room, the rest in new chunks. */
+  private extendTail(conversation: Conversation, rows: readonly number[]): void {
+    const { userId, recipientId } = conversation;
+    const stored = conversation.tailStart === conversation.starts.at(-1) ? exact(this.tails.getBinaryFast([recipientId, userId])) : undefined;
+    if (!stored) throw new Error(`the log of conversation ${recipientId} holds rows of user ${userId}, whose last chunk there is not its tail`);
+    const total = rows.length / 2;
+    const room = Math.max(0, Math.min(total, MAX_ENTRIES - (stored.length - TAIL_HEADER) / ENTRY_BYTES));
+    if (room > 0) {
+      const tail = Buffer.allocUnsafe(stored.length + room * ENTRY_BYTES);
+      stored.copy(tail);
+      writeRows(tail, stored.length, rows, 0, room);
+      this.tails.put([recipientId, userId], tail);
+      this.newestIds.delete(userId);
     }
+    for (let at = room; at < total; at += MAX_ENTRIES) this.store(userId, recipientId, rows[at * 2]!, encodeRows(rows, at, Math.min(MAX_ENTRIES, total - at)));
   }
 
   /** Adds a row the user does not have (a new chunk, or a place among the chunks) without folding
@@ -548,8 +571,8 @@ export class UserMessageIndex {
   /** Writes the changes `start` to `end` (exclusive, ascending), which fall in one chunk's place. */
   private rewrite(userId: number, recipientId: number, chunk: { firstId: number; bytes: Buffer } | undefined, changes: RowChanges, start: number, end: number): void {
     const { ids, flags } = changes;
-    // New rows after the chunk's last, each once (a new message's, a conversation log's): the
-    // chunk filled up, then new chunks.
+    // New rows after the chunk's last, each once (a new message's row that did not go to its
+    // conversation's log, rows put after a user's last): the chunk filled up, then new chunks.
     if (!chunk || idAt(chunk.bytes, count(chunk.bytes) - 1) < ids[start]!) {
       const rows: number[] = [];
       for (let change = start; change < end && flags[change] !== undefined && (change === start || ids[change - 1]! < ids[change]!); change++) rows.push(ids[change]!, flags[change]!);
