@@ -58,20 +58,27 @@ workers("every fixture of Zulip's Markdown renders on a worker exactly as on the
   // Each server sends every case at once (a code block makes any content worth a worker), then
   // reads back what it stored.
   const topic = 'fixtures';
-  const stored = async (server: TestServer): Promise<string[]> => {
+  // What each server stored of every case, and, for some words, which cases a search finds (the
+  // words the search index holds are found where the content was rendered).
+  const words = ['end', 'zulip', 'link', 'emoji', 'hello'];
+  const stored = async (server: TestServer): Promise<{ contents: string[]; found: number[][] }> => {
     const hamlet = await server.as('hamlet@zulip.com');
     const ids = await Promise.all(cases.map(async (test) => {
       const response = await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic, content: `${test.input}\n\n\`\`\`\nend\n\`\`\`` });
       assert.is(response.status, 200, test.name);
       return Number(response.body.id);
     }));
-    const fetched = await hamlet.get('/messages', { anchor: 'newest', num_before: cases.length, num_after: 0, narrow: [{ operator: 'channel', operand: 'Verona' }, { operator: 'topic', operand: topic }] });
-    const byId = new Map((fetched.body.messages as { id: number; content: string }[]).map((message) => [message.id, message.content]));
-    return ids.map((id) => byId.get(id)!);
+    const fetched = async (...narrow: { operator: string; operand: string }[]) =>
+      (await hamlet.get('/messages', { anchor: 'newest', num_before: cases.length, num_after: 0, narrow: [{ operator: 'channel', operand: 'Verona' }, { operator: 'topic', operand: topic }, ...narrow] })).body.messages as { id: number; content: string }[];
+    const byId = new Map((await fetched()).map((message) => [message.id, message.content]));
+    const found = await Promise.all(words.map(async (word) => (await fetched({ operator: 'search', operand: word })).map((message) => ids.indexOf(message.id)).sort((a, b) => a - b)));
+    return { contents: ids.map((id) => byId.get(id)!), found };
   };
   const [worker, realm] = await Promise.all([stored(context.pooled), stored(context.plain)]);
-  assert.is(worker.length, cases.length);
-  cases.forEach((test, index) => assert.is(worker[index], realm[index], test.name));
+  assert.is(worker.contents.length, cases.length);
+  cases.forEach((test, index) => assert.is(worker.contents[index], realm.contents[index], test.name));
+  words.forEach((word, index) => assert.equal(worker.found[index], realm.found[index], word));
+  assert.is(worker.found[0]!.length, cases.length, 'every case holds "end"');
   const after = await renders(context.pooled);
   assert.equal([after.worker - before.worker, after.realm - before.realm], [cases.length, 0], 'each rendered on a worker');
 });
@@ -127,11 +134,15 @@ workers("a short line stays on the realm's thread; a change of names between ren
   const { version } = await realm.answer('render.version', hamletId, {});
   assert.is((await (await context.pooled.as('iago@zulip.com')).patch('/settings', { full_name: 'Iago Renamed' })).status, 200);
   const content = `@**Iago Renamed** ${'x'.repeat(400)}`;
-  const stale = { content, version, translateEmoticons: false, rendered: { html: '<p>stale</p>', mentions: { userIds: new Set<number>(), groupIds: new Set<number>(), channelWildcard: false, topicWildcard: false } } };
+  const stale = { content, version, translateEmoticons: false, rendered: { html: '<p>stale</p>', mentions: { userIds: new Set<number>(), groupIds: new Set<number>(), channelWildcard: false, topicWildcard: false } }, contentTerms: ['stale'] };
   const { id } = await realm.ask('messages.send', hamletId, { type: 'stream', to: ['Verona'], topic: 'rendering', content, readBySender: false, client: 'test', prerendered: stale });
   const stored = ((await hamlet.get(`/messages/${id}`)).body.message as { content: string }).content;
   assert.not.match(stored, /stale/);
   assert.match(stored, /user-mention[^>]*>@Iago Renamed/);
+  // Nor are its words: the search index holds the message's own.
+  const search = async (word: string) => ((await hamlet.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: JSON.stringify([{ operator: 'search', operand: word }]) })).body.messages as { id: number }[]).map((message) => message.id);
+  assert.equal(await search('stale'), []);
+  assert.equal(await search('renamed'), [id]);
 });
 
 workers.run();

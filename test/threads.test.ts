@@ -161,6 +161,28 @@ test("messages render on the serving thread with the realm's names, a rename inc
   assert.is(await versionAsked(), askedBefore, 'render.version asked of the realm thread');
 });
 
+test("messages rendered on the serving thread are found by their words, as the realm's own are", async () => {
+  const before = await renderedOff();
+  const ids: number[] = [];
+  // Until one is rendered here (the first after a change of names is the realm's; the count is
+  // relayed within a second).
+  while ((await renderedOff()) === before) {
+    if (ids.length === 20) assert.unreachable('no rendering on the serving thread');
+    const sent = await iago.post('/messages', { type: 'stream', to: 'Verona', topic: 'indexing', content: `quokkas graze ${ids.length}` });
+    assert.is(sent.status, 200, JSON.stringify(sent.body));
+    ids.push(Number(sent.body.id));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const found = async (word: string): Promise<number[]> => {
+    const narrow = JSON.stringify([{ operator: 'channel', operand: 'Verona' }, { operator: 'search', operand: word }]);
+    return ((await iago.get('/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow })).body.messages as { id: number }[]).map((message) => message.id);
+  };
+  assert.equal(await found('quokka'), ids);
+  assert.equal(await found('grazing'), ids);
+  assert.equal(await found(`quokkas ${ids.length - 1}`), [ids.at(-1)]);
+  assert.equal(await found('wombat'), []);
+});
+
 test('credentials kept on the serving thread stop working once a change to them is answered', async () => {
   const cordelia = await devClient(server.baseUrl, 'cordelia@zulip.com');
   const cordeliaId = (await cordelia.get('/users/me')).body.user_id as number;

@@ -74,7 +74,7 @@ const sender = [...store.users.ofRealm(realmId)].find((user) => user.role === Ro
 async function prerendered(): Promise<SendInput> {
   const renderer = new ContextRenderer(await realm.ask('render.context', null, {}));
   const options = { translateEmoticons: false, now: config.clock.now() };
-  return { type: 'stream', to: ['count'], topic: 'bench', content: shortMessage, readBySender: false, client: 'bench', prerendered: { content: shortMessage, version: renderer.version, translateEmoticons: false, rendered: renderer.render(shortMessage, options) } };
+  return { type: 'stream', to: ['count'], topic: 'bench', content: shortMessage, readBySender: false, client: 'bench', prerendered: { content: shortMessage, version: renderer.version, translateEmoticons: false, ...renderer.render(shortMessage, options) } };
 }
 
 // The channel's first message changes the rendering context (the channel's first message ID).

@@ -21,6 +21,6 @@ export async function withPrerendering<T>(request: UserRequest, content: string 
   if (!renders || !worthAWorker(content)) return ask(request.realm.prerender?.(content));
   const { version, options } = request.realm.renderVersion?.() ?? (await request.realm.answer('render.version', request.user.userId, { messageId }));
   const context = () => request.realm.answer('render.context', request.user.userId, {});
-  const rendered = await renders.render(request.realm.realm.id, version, context, content, options);
-  return ask(rendered === null ? undefined : { content, version, translateEmoticons: options.translateEmoticons, rendered });
+  const made = await renders.render(request.realm.realm.id, version, context, content, options);
+  return ask(made === null ? undefined : { content, version, translateEmoticons: options.translateEmoticons, ...made });
 }

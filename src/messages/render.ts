@@ -10,6 +10,7 @@ import { userSetting } from '../users/settings.js';
 import { compileLinkifier, type CompiledLinkifier } from './linkifiers.js';
 import { activeUsersByName } from '../users/names.js';
 import { mentionResolver, type NameView } from './mentions.js';
+import { contentTerms } from './search.js';
 
 export type RenderedMessage = ReturnType<typeof renderMessage>;
 
@@ -32,22 +33,34 @@ export function renderAs(state: RealmView, config: Pick<Config, 'externalHost' |
 
 /** A rendering made off the realm's thread (a render worker), of some content as its sender would
  * have it, and the context version it was made with. */
-export interface Prerendered {
+export interface Prerendered extends RenderedWithTerms {
   /** What was rendered: the content as the client sent it. */
   content: string;
   version: number;
   translateEmoticons: boolean;
+}
+
+/** A rendering made off the realm's thread, with its words as the search index holds them
+ * (search.ts's contentTerms), found on the same thread, so that the realm's thread does not. */
+export interface RenderedWithTerms {
   rendered: RenderedMessage;
+  contentTerms: string[];
+}
+
+/** New content rendered, and its words for the search index when found already (a prerendering's). */
+export interface Rendering {
+  rendered: RenderedMessage;
+  contentTerms?: readonly string[];
 }
 
 /** New content (a message or an edit) rendered as `sender` would have it: a render worker's
  * rendering if it is of this very content (not cut at the length limit) and was made with the
  * realm's context and the sender's options as they still are — then it is what rendering here
  * would give — else rendered here. */
-export function renderFor(state: RealmView, config: Pick<Config, 'externalHost' | 'mode' | 'clock' | 'metrics'>, sender: UserRecord, content: string, made: Prerendered | undefined): RenderedMessage {
+export function renderFor(state: RealmView, config: Pick<Config, 'externalHost' | 'mode' | 'clock' | 'metrics'>, sender: UserRecord, content: string, made: Prerendered | undefined): Rendering {
   const valid = made !== undefined && made.content === content && made.version === state.renderVersion && made.translateEmoticons === renderOptionsOf(sender, config).translateEmoticons;
   config.metrics.rendered(valid ? 'worker' : 'realm');
-  return valid ? made.rendered : renderAs(state, config, sender, content);
+  return valid ? { rendered: made.rendered, contentTerms: made.contentTerms } : { rendered: renderAs(state, config, sender, content) };
 }
 
 /** What rendering reads of a realm, as plain data a worker can hold: `version` is the realm's
@@ -103,7 +116,8 @@ export class ContextRenderer implements NameView {
     return this.channelsByName.get(name.toLowerCase());
   }
 
-  render(content: string, options: RenderOptions): RenderedMessage {
-    return renderWith(this, this.linkifiers, this.context.realmUrl, options, content);
+  render(content: string, options: RenderOptions): RenderedWithTerms {
+    const rendered = renderWith(this, this.linkifiers, this.context.realmUrl, options, content);
+    return { rendered, contentTerms: contentTerms(rendered.html) };
   }
 }

@@ -6,20 +6,20 @@
 // server that never sees a long message need not spend), and until one has loaded the realm renders.
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../ops/log.js';
-import type { RenderContext, RenderedMessage, RenderOptions } from './render.js';
+import type { RenderContext, RenderedWithTerms, RenderOptions } from './render.js';
 
 export type ToWorker =
   | { kind: 'context'; realmId: number; context: RenderContext }
   | { kind: 'render'; id: number; realmId: number; version: number; content: string; options: RenderOptions };
 
 /** A rendering (null: none made), or word that the worker has loaded and takes requests. */
-export type FromWorker = { id: number; rendered: RenderedMessage | null } | { ready: true };
+export type FromWorker = { id: number; made: RenderedWithTerms | null } | { ready: true };
 
 class PoolWorker {
   /** The context version the worker holds, by realm. */
   readonly versions = new Map<number, number>();
   /** Requests it has not answered, by ID. */
-  readonly waiting = new Map<number, (rendered: RenderedMessage | null) => void>();
+  readonly waiting = new Map<number, (made: RenderedWithTerms | null) => void>();
   ready = false;
 
   constructor(
@@ -29,7 +29,7 @@ class PoolWorker {
   ) {
     worker.on('message', (message: FromWorker) => {
       if ('ready' in message) return void (this.ready = true);
-      this.waiting.get(message.id)?.(message.rendered);
+      this.waiting.get(message.id)?.(message.made);
       this.waiting.delete(message.id);
     });
     // A worker that fails leaves the rotation, and what it had not answered to the realm.
@@ -70,7 +70,7 @@ export class RenderPool {
 
   /** Renders on the next worker; `context` is asked for only when that worker lacks the version.
    * Null when no worker could, or none has loaded yet (the realm renders). */
-  async render(realmId: number, version: number, context: () => RenderContext | Promise<RenderContext>, content: string, options: RenderOptions): Promise<RenderedMessage | null> {
+  async render(realmId: number, version: number, context: () => RenderContext | Promise<RenderContext>, content: string, options: RenderOptions): Promise<RenderedWithTerms | null> {
     const workers = (this.workers ??= this.start());
     const target = workers[this.nextWorker++ % Math.max(1, workers.length)];
     if (!target?.ready) return null;

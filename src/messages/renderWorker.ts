@@ -15,10 +15,10 @@ port.on('message', (message: ToWorker) => {
     return;
   }
   const renderer = renderers.get(message.realmId);
-  let answer: FromWorker = { id: message.id, rendered: null };
+  let answer: FromWorker = { id: message.id, made: null };
   if (renderer?.version === message.version) {
     try {
-      answer = { id: message.id, rendered: renderer.render(message.content, message.options) };
+      answer = { id: message.id, made: renderer.render(message.content, message.options) };
     } catch {
       // The realm renders it again and reports what went wrong.
     }

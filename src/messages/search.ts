@@ -78,11 +78,25 @@ function addTerms(text: string, terms: Set<string>): void {
   }
 }
 
-/** The distinct terms the index holds for a message. */
-export function indexTerms(message: { topic: string; renderedContent: string }): Set<string> {
+function addContentTerms(html: string, terms: Set<string>): void {
+  for (const piece of htmlText(html)) addTerms(piece.text, terms);
+}
+
+/** The distinct terms the index holds for rendered content: computed where the content was
+ * rendered when that is off the realm's thread, and handed to `indexTerms`. */
+export function contentTerms(html: string): string[] {
+  const terms = new Set<string>();
+  addContentTerms(html, terms);
+  return [...terms];
+}
+
+/** The distinct terms the index holds for a message: its topic's, then its content's (`content`:
+ * as `contentTerms` gave them for its rendered content, when known already). */
+export function indexTerms(message: { topic: string; renderedContent: string }, content?: readonly string[]): Set<string> {
   const terms = new Set<string>();
   addTerms(message.topic, terms);
-  for (const piece of htmlText(message.renderedContent)) addTerms(piece.text, terms);
+  if (content) for (const term of content) terms.add(term);
+  else addContentTerms(message.renderedContent, terms);
   return terms;
 }
 

@@ -52,9 +52,9 @@ export class SearchIndex {
     private readonly words: Database<true, Word>,
   ) {}
 
-  /** Indexes a new message; call inside a write. */
-  add(message: Indexed): void {
-    for (const term of indexTerms(message)) {
+  /** Indexes a new message (`contentTerms`: its content's, when known already); call inside a write. */
+  add(message: Indexed, contentTerms?: readonly string[]): void {
+    for (const term of indexTerms(message, contentTerms)) {
       if (this.deferPostings) this.pending.push([message.realmId, term, message.id]);
       else this.post(message.realmId, term, [message.id]);
     }

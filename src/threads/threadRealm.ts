@@ -44,7 +44,7 @@ export class ThreadRealm implements RealmHandle {
 
   prerender(content: string): Prerendered | undefined {
     const current = this.current();
-    return current && { content, version: current.renderer.version, translateEmoticons: current.options.translateEmoticons, rendered: current.renderer.render(content, current.options) };
+    return current && { content, version: current.renderer.version, translateEmoticons: current.options.translateEmoticons, ...current.renderer.render(content, current.options) };
   }
 
   renderVersion(): OutputOf<'render.version'> | undefined {

@@ -82,7 +82,7 @@ function checkEdit(ctx: CommandContext, input: EditInput): EditPlan {
   if (topic !== undefined) checkMovedTogether(messages, moveLimit(ctx.state, editor, 'topic'), ctx.now);
   if (target !== undefined) checkMovedTogether(messages, moveLimit(ctx.state, editor, 'channel'), ctx.now);
   // Rendered with the sender's settings, as Zulip does, whoever edits.
-  const rendered = content === undefined ? undefined : renderFor(ctx.state, ctx.config, ctx.state.users.get(message.senderId) ?? editor, content, input.prerendered);
+  const rendered = content === undefined ? undefined : renderFor(ctx.state, ctx.config, ctx.state.users.get(message.senderId) ?? editor, content, input.prerendered).rendered;
   return { editor, message, messages, input, ...(source && { source }), ...(target && { target }), ...(topic !== undefined && { topic }), ...(content !== undefined && { content }), ...(rendered && { rendered }) };
 }
 

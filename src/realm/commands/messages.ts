@@ -172,6 +172,8 @@ export interface PreparedMessage {
   participants: number[];
   content: string;
   rendered: RenderedMessage;
+  /** The rendering's words for the search index, when found where it was made (a prerendering). */
+  contentTerms?: readonly string[];
 }
 
 /** Zulip's normalize_body, for a new message and an edit alike: not empty, no NUL, and cut at the
@@ -201,8 +203,8 @@ export function prepareMessage(ctx: CommandContext, sender: UserRecord, input: P
     if (!canAccessAll(ctx, sender, users)) throw errors.badRequest('You do not have permission to access some of the recipients.');
     participants = [...new Set([sender.id, ...users.map((user) => user.id)])].sort((a, b) => a - b);
   }
-  const rendered = renderFor(ctx.state, ctx.config, sender, content, input.prerendered);
-  return { type: input.type, channel, topic, participants, content, rendered };
+  const { rendered, contentTerms } = renderFor(ctx.state, ctx.config, sender, content, input.prerendered);
+  return { type: input.type, channel, topic, participants, content, rendered, ...(contentTerms && { contentTerms }) };
 }
 
 /** Takes, before the write's first change (a send checks first), every ID that `messages` messages
@@ -255,7 +257,7 @@ function writeMessage(ctx: CommandContext, sender: UserRecord, prepared: Prepare
   }
   ctx.store.userMessages.appendMessage(message.recipientId, message.id, recipients, flagsOf);
   const received: RecipientFlags = { userIds: recipients, flags: flagsOf };
-  ctx.store.saveMessage(message);
+  ctx.store.saveMessage(message, undefined, prepared.contentTerms);
   claimAttachments(ctx, sender, message);
   if (channel) {
     ctx.store.indexInChannel(channel.id, message.id, topic);
