@@ -1,12 +1,14 @@
 // Change sets: every committed write hands its puts and removes to the realm's log, in commit
 // order, before it is answered; made to an empty store in that order (its messages indexed for
-// search as they come: postings are not logged) they rebuild the realm row for row (what a cluster
-// node taking a realm over relies on).
+// search as they come: postings are not logged; a conversation log's folds made again where their
+// markers stand) they rebuild the realm row for row (what a cluster node taking a realm over
+// relies on).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { FOLD_LOG, type Change } from '../src/store/changes.js';
 import { realmDigest, realmRows } from '../src/store/realmData.js';
 import { Store } from '../src/store/store.js';
 import { MemoryLog } from './helpers/memoryLog.js';
@@ -18,8 +20,9 @@ test('the logged change sets of a day of chat rebuild the realm byte for byte', 
   const hamlet = await server.as('hamlet@zulip.com');
   const iago = await server.as('iago@zulip.com');
   const othello = await server.as('othello@zulip.com');
+  // Enough for Verona's log to fold three times, and its subscribers' first chunks to fill.
   const sends = await Promise.all(
-    Array.from({ length: 30 }, (_, index) => (index % 3 === 0 ? othello : hamlet).post('/messages', { type: 'stream', to: 'Verona', topic: `topic ${index % 4}`, content: `message ${index} **bold**` })),
+    Array.from({ length: 200 }, (_, index) => (index % 3 === 0 ? othello : hamlet).post('/messages', { type: 'stream', to: 'Verona', topic: `topic ${index % 4}`, content: `message ${index} **bold**` })),
   );
   const ids = sends.map((sent) => Number(sent.body.id));
   const othelloId = Number((await othello.get('/users/me')).body.user_id);
@@ -37,6 +40,13 @@ test('the logged change sets of a day of chat rebuild the realm byte for byte', 
   // The search index's postings (and new messages' words), derived from the messages, are not
   // logged: a replay indexes them.
   assert.equal(log.entries.flatMap(({ changes }) => changes.filter(([table]) => table === 'searchChunks')), []);
+  // A fold's writes (each recipient's rows into their chunks) are not logged either, only where it
+  // happened: the replay folds there. The sends that fold Verona's log (writing their own rows to
+  // it) log no chunk.
+  const puts = (changes: readonly Change[], table: string) => changes.some(([name, , value]) => name === table && value !== undefined);
+  const folding = log.entries.filter(({ changes }) => changes.some(([name]) => name === FOLD_LOG) && puts(changes, 'userMessageLog'));
+  assert.ok(folding.length >= 3, `${folding.length} sends folded a log`);
+  for (const { changes } of folding) assert.equal(changes.filter(([table]) => table === 'userMessageTails' || table === 'userMessageRows'), []);
 
   await server.parley.close();
   const original = new Store(join(server.config.dataDir, 'parley.mdb'));

@@ -1,7 +1,10 @@
 // Change sets: every put and remove a write makes, recorded as it happens, so that the same change
 // can be made to another copy of the store (a cluster's realm log; a replica rebuilding a realm).
 // Tables derived from others (the search index's postings) are not recorded: the copy derives them
-// (Store.applyChanges with `reindex`).
+// (Store.applyChanges with `reindex`). Nor are the writes of a conversation log's fold (a hundred
+// users' chunks, every 64 messages of a channel of a hundred): a marker stands in their place, and
+// the copy folds the log again from its tables as the changes before the marker left them, which
+// are the writer's at that point.
 // Values are encoded when recorded (msgpack, without the store's shared structures), so a record
 // changed in memory after it was saved does not change what was recorded.
 import type { Database, Key } from 'lmdb';
@@ -9,6 +12,22 @@ import { Packr } from 'msgpackr';
 
 /** One put (with the value's encoding) or remove (no value) on a named sub-database. */
 export type Change = [db: string, key: Key, value?: Uint8Array];
+
+/** The marker of a conversation log's fold in a change set: `[FOLD_LOG, recipientId]`. */
+export const FOLD_LOG = '@foldLog';
+
+/** Runs `fold`, whose writes follow from the tables as they are, with `marker` recorded in place of
+ * its writes. */
+export function recordedAsMarker(tap: ChangeTap, marker: Change, fold: () => void): void {
+  const current = tap.current;
+  current?.push(marker);
+  tap.current = undefined;
+  try {
+    fold();
+  } finally {
+    tap.current = current;
+  }
+}
 
 /** A plain encoder: the same value always gives the same bytes, whatever the store's structures. */
 export const changeCodec = new Packr({ useRecords: false, moreTypes: false });

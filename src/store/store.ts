@@ -97,7 +97,7 @@ import type { PresenceSnapshot } from '../users/presence.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { NavigationViewRecord } from '../users/navigationViews.js';
 import type { UserRecord } from '../users/records.js';
-import { changeCodec, tapWrites, type Change, type ChangeTap } from './changes.js';
+import { changeCodec, FOLD_LOG, recordedAsMarker, tapWrites, type Change, type ChangeTap } from './changes.js';
 import { SearchIndex } from './searchIndex.js';
 import { PostingLists } from './postingLists.js';
 import { BoundedCache } from './boundedCache.js';
@@ -348,7 +348,13 @@ export class Store {
     this.backfill(this.senderMessages, this.messages, () => {
       for (const { value } of this.messages.getRange()) this.senderMessages.put([value.senderId, value.id], true);
     });
-    this.userMessages = new UserMessageIndex(this.open('userMessageRows', { encoding: 'binary' }), this.open('userMessageTails', { encoding: 'binary' }), this.open('userFlagOps', { encoding: 'binary' }), this.open('userMessageLog', { encoding: 'binary' }));
+    this.userMessages = new UserMessageIndex(
+      this.open('userMessageRows', { encoding: 'binary' }),
+      this.open('userMessageTails', { encoding: 'binary' }),
+      this.open('userFlagOps', { encoding: 'binary' }),
+      this.open('userMessageLog', { encoding: 'binary' }),
+      (recipientId, fold) => recordedAsMarker(this.tap, [FOLD_LOG, recipientId], fold),
+    );
     this.migrateUserMessageRows();
     this.channelMessages = this.open('channelMessages');
     this.topicMessages = this.open('topicMessages');
@@ -637,10 +643,16 @@ export class Store {
    * messages: the postings, and the new words of its new messages (put with their postings after
    * the batch's writes, as standalone, outside every change set): with `reindex` the messages it
    * puts or removes are indexed here, as the writer indexed them (a term's chunks depend only on
-   * the IDs it holds, so both hold the same rows). Rows copied whole (a snapshot, an export, a realm's copy dropped) carry them already. */
+   * the IDs it holds, so both hold the same rows). Rows copied whole (a snapshot, an export, a realm's copy dropped) carry them already.
+   * A conversation log's fold stands in a change set as a marker (changes.ts), and is made again
+   * here, from the tables as the changes before it left them. */
   async applyChanges(changes: readonly Change[], { reindex = false } = {}): Promise<void> {
     await this.write(() => {
       for (const [name, key, value] of changes) {
+        if (name === FOLD_LOG) {
+          this.userMessages.foldLogOf(key as number);
+          continue;
+        }
         if (name === FORMAT_6_POSTINGS) {
           // A snapshot or log written before format 7.
           const [realmId, term, messageId] = key as [number, string, number];

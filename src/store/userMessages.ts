@@ -181,6 +181,9 @@ export class UserMessageIndex {
     private readonly tails: Database<Buffer, TailKey>,
     journal: Database<Buffer, [userId: number, sequence: number]>,
     log: Database<Buffer, [recipientId: number, messageId: number]>,
+    /** Runs a conversation log's fold (whose writes follow from the tables as they are): the store
+     * records a marker in place of its writes (changes.ts). */
+    private readonly recordFold: (recipientId: number, fold: () => void) => void = (_, fold) => fold(),
   ) {
     this.journal = new FlagJournal(journal);
     this.logs = new ConversationLogs(log);
@@ -453,7 +456,17 @@ export class UserMessageIndex {
   /** Writes the conversation's log into its users' chunks and removes its records. */
   private foldLog(recipientId: number): void {
     if (this.logs.records(recipientId) === 0) return;
-    for (const [userId, rows] of this.logs.take(recipientId)) this.extendTail(this.conversation(userId, recipientId), rows);
+    this.recordFold(recipientId, () => {
+      for (const [userId, rows] of this.logs.take(recipientId)) this.extendTail(this.conversation(userId, recipientId), rows);
+    });
+  }
+
+  /** Folds the conversation's log where a change set's marker says it was (a copy applying the
+   * set): what memory holds is forgotten first, since the set's writes before the marker went to
+   * the tables without it. Call inside a write. */
+  foldLogOf(recipientId: number): void {
+    this.forget();
+    this.foldLog(recipientId);
   }
 
   /** Appends a user's logged rows (ID and flags interleaved, ascending) to the conversation's
