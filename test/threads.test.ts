@@ -161,7 +161,7 @@ test("messages render on the serving thread with the realm's names, a rename inc
   assert.is(await versionAsked(), askedBefore, 'render.version asked of the realm thread');
 });
 
-test("messages rendered on the serving thread are found by their words, as the realm's own are", async () => {
+test("messages and edits rendered on the serving thread are found by their words, as the realm's own are", async () => {
   const before = await renderedOff();
   const ids: number[] = [];
   // Until one is rendered here (the first after a change of names is the realm's; the count is
@@ -181,6 +181,11 @@ test("messages rendered on the serving thread are found by their words, as the r
   assert.equal(await found('grazing'), ids);
   assert.equal(await found(`quokkas ${ids.length - 1}`), [ids.at(-1)]);
   assert.equal(await found('wombat'), []);
+  // An edit's new content, rendered here too: found by its new words, no longer by the old.
+  const [first, ...rest] = ids;
+  assert.is((await iago.patch(`/messages/${first}`, { content: 'wombats roam' })).status, 200);
+  assert.equal(await found('wombat'), [first]);
+  assert.equal(await found('quokka'), rest);
 });
 
 test('credentials kept on the serving thread stop working once a change to them is answered', async () => {

@@ -48,10 +48,7 @@ export interface RenderedWithTerms {
 }
 
 /** New content rendered, and its words for the search index when found already (a prerendering's). */
-export interface Rendering {
-  rendered: RenderedMessage;
-  contentTerms?: readonly string[];
-}
+export type Rendering = Pick<RenderedWithTerms, 'rendered'> & Partial<Pick<RenderedWithTerms, 'contentTerms'>>;
 
 /** New content (a message or an edit) rendered as `sender` would have it: a render worker's
  * rendering if it is of this very content (not cut at the length limit) and was made with the

@@ -10,7 +10,8 @@
 import type { Database, Key } from 'lmdb';
 import { Packr } from 'msgpackr';
 
-/** One put (with the value's encoding) or remove (no value) on a named sub-database. */
+/** One put (with the value's encoding) or remove (no value) on a named sub-database; or a marker
+ * (FOLD_LOG) in the place of the name, with what it folds as the key. */
 export type Change = [db: string, key: Key, value?: Uint8Array];
 
 /** The marker of a conversation log's fold in a change set: `[FOLD_LOG, recipientId]`. */

@@ -12,7 +12,7 @@
 // before the message. Any other change to the conversation's chunks folds its log first: each
 // user's rows written into their chunks and the records removed. So does a log grown past
 // LOG_RECORDS records, or any log grown while the logs in memory hold more than LOG_ROWS rows
-// together, in the write that grows it.
+// together, in the write that grows it. A fold travels in a change set as a marker (changes.ts).
 import type { Database } from 'lmdb';
 
 /** The records, and the rows of every log in memory together, past which a write folds a

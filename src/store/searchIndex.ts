@@ -128,12 +128,13 @@ export class SearchIndex {
     for (const term of indexTerms(message)) this.postings.remove(message.realmId, term, [message.id]);
   }
 
-  /** Re-indexes an edited or moved message: only the terms that changed are written. */
-  update(before: Indexed, after: Indexed): void {
+  /** Re-indexes an edited or moved message (`contentTerms`: its new content's, when found
+   * already): only the terms that changed are written. */
+  update(before: Indexed, after: Indexed, contentTerms?: readonly string[]): void {
     if (before.topic === after.topic && before.renderedContent === after.renderedContent) return;
     this.flush();
     const old = indexTerms(before);
-    const now = indexTerms(after);
+    const now = indexTerms(after, contentTerms);
     for (const term of old) if (!now.has(term)) this.postings.remove(before.realmId, term, [before.id]);
     for (const term of now) if (!old.has(term)) this.post(after.realmId, term, [after.id]);
   }

@@ -568,8 +568,8 @@ export class Store {
 
   /** Stores a message with its header and its words in the search index; call inside a write.
    * `before` is the stored record a change replaces (the index then writes only the words that
-   * changed); without it the message is new (no read on the send path), and `contentTerms` are
-   * its content's words as the index holds them, when computed already (search.ts's contentTerms). */
+   * changed); without it the message is new (no read on the send path). `contentTerms`: the
+   * message's content's words as the index holds them, when found already (search.ts's contentTerms). */
   saveMessage(message: MessageRecord, before?: MessageRecord, contentTerms?: readonly string[]): void {
     const header = headerOf(message);
     this.reindex(before, message, contentTerms);
@@ -580,9 +580,9 @@ export class Store {
   }
 
   /** Brings the search index from a message's stored record to its next one (none: it is new, or
-   * removed; `contentTerms`: a new one's, when known already); call inside a write. */
+   * removed; `contentTerms`: the next one's content's words, when found already); call inside a write. */
   private reindex(before: MessageRecord | undefined, after: MessageRecord | undefined, contentTerms?: readonly string[]): void {
-    if (before && after) this.search.update(before, after);
+    if (before && after) this.search.update(before, after, contentTerms);
     else if (after) this.search.add(after, contentTerms);
     else if (before) this.search.remove(before);
   }

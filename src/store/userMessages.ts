@@ -21,7 +21,8 @@
 //
 // A new message's rows go to its conversation's log (conversationLog.ts) instead of the tails, and
 // flag updates on rows a user has to the user's flag journal (flagJournal.ts): both are folded
-// into the chunks later. Rows read from LMDB are the chunks' with the log's rows after the tail's,
+// into the chunks later. A change set records a conversation log's fold as a marker, not its
+// writes: whoever applies the set folds again there (changes.ts, `foldLogOf`). Rows read from LMDB are the chunks' with the log's rows after the tail's,
 // and the journal applied.
 //
 // Active users' rows are also held in memory (rowTables.ts), all conversations merged by message
@@ -193,16 +194,22 @@ export class UserMessageIndex {
    * write was rolled back (`rolledBack`: of the users' rows in memory, only those it loaded or
    * changed). */
   forget(rolledBack = false): void {
-    this.chunkStarts.clear();
-    this.userConversations.clear();
-    this.newestIds.clear();
-    this.logs.forget();
+    this.forgetChunks();
     if (rolledBack) {
       this.active.dropWritten();
     } else {
       this.active.clear();
       this.journal.forget();
     }
+  }
+
+  /** Forgets where conversations' chunks start, users' conversations and newest rows, and the
+   * conversations' logs: what a fold reads besides the tables. */
+  private forgetChunks(): void {
+    this.chunkStarts.clear();
+    this.userConversations.clear();
+    this.newestIds.clear();
+    this.logs.forget();
   }
 
   /** A write of a batch starts: the rows in memory it loads or changes are known
@@ -462,10 +469,11 @@ export class UserMessageIndex {
   }
 
   /** Folds the conversation's log where a change set's marker says it was (a copy applying the
-   * set): what memory holds is forgotten first, since the set's writes before the marker went to
-   * the tables without it. Call inside a write. */
+   * set): what the fold reads of memory is forgotten first, since the set's writes before the
+   * marker went to the tables without it (the rest of memory is forgotten once the set is made).
+   * Call inside a write. */
   foldLogOf(recipientId: number): void {
-    this.forget();
+    this.forgetChunks();
     this.foldLog(recipientId);
   }
 
@@ -474,7 +482,7 @@ export class UserMessageIndex {
    * log first): into the tail as far as it has room, the rest in new chunks. */
   private extendTail(conversation: Conversation, rows: readonly number[]): void {
     const { userId, recipientId } = conversation;
-    const stored = conversation.tailStart === conversation.starts.at(-1) ? exact(this.tails.getBinaryFast([recipientId, userId])) : undefined;
+    const stored = conversation.tailStart !== undefined && conversation.tailStart === conversation.starts.at(-1) ? exact(this.tails.getBinaryFast([recipientId, userId])) : undefined;
     if (!stored) throw new Error(`the log of conversation ${recipientId} holds rows of user ${userId}, whose last chunk there is not its tail`);
     const total = rows.length / 2;
     const room = Math.max(0, Math.min(total, MAX_ENTRIES - (stored.length - TAIL_HEADER) / ENTRY_BYTES));
@@ -485,7 +493,13 @@ export class UserMessageIndex {
       this.tails.put([recipientId, userId], tail);
       this.newestIds.delete(userId);
     }
-    for (let at = room; at < total; at += MAX_ENTRIES) this.store(userId, recipientId, rows[at * 2]!, encodeRows(rows, at, Math.min(MAX_ENTRIES, total - at)));
+    this.storeNewChunks(userId, recipientId, rows, room, total);
+  }
+
+  /** Writes rows (ID and flags interleaved, ascending, after every chunk's) from the `from`th to the
+   * `end`th (exclusive) into new chunks. */
+  private storeNewChunks(userId: number, recipientId: number, rows: readonly number[], from: number, end: number): void {
+    for (let at = from; at < end; at += MAX_ENTRIES) this.store(userId, recipientId, rows[at * 2]!, encodeRows(rows, at, Math.min(MAX_ENTRIES, end - at)));
   }
 
   /** Adds a row the user does not have (a new chunk, or a place among the chunks) without folding
@@ -592,7 +606,7 @@ export class UserMessageIndex {
       if (rows.length === (end - start) * 2) {
         const room = chunk ? Math.max(0, Math.min(end - start, MAX_ENTRIES - count(chunk.bytes))) : 0;
         if (room > 0) this.store(userId, recipientId, chunk!.firstId, Buffer.concat([chunk!.bytes, encodeRows(rows, 0, room)]));
-        for (let at = room; at < end - start; at += MAX_ENTRIES) this.store(userId, recipientId, rows[at * 2]!, encodeRows(rows, at, Math.min(MAX_ENTRIES, end - start - at)));
+        this.storeNewChunks(userId, recipientId, rows, room, end - start);
         return;
       }
     }

@@ -53,6 +53,8 @@ interface EditPlan {
   topic?: string;
   content?: string;
   rendered?: RenderedMessage;
+  /** The new content's words for the search index, when found where it was rendered. */
+  contentTerms?: readonly string[];
   input: EditInput;
 }
 
@@ -82,8 +84,8 @@ function checkEdit(ctx: CommandContext, input: EditInput): EditPlan {
   if (topic !== undefined) checkMovedTogether(messages, moveLimit(ctx.state, editor, 'topic'), ctx.now);
   if (target !== undefined) checkMovedTogether(messages, moveLimit(ctx.state, editor, 'channel'), ctx.now);
   // Rendered with the sender's settings, as Zulip does, whoever edits.
-  const rendered = content === undefined ? undefined : renderFor(ctx.state, ctx.config, ctx.state.users.get(message.senderId) ?? editor, content, input.prerendered).rendered;
-  return { editor, message, messages, input, ...(source && { source }), ...(target && { target }), ...(topic !== undefined && { topic }), ...(content !== undefined && { content }), ...(rendered && { rendered }) };
+  const { rendered, contentTerms } = content === undefined ? {} : renderFor(ctx.state, ctx.config, ctx.state.users.get(message.senderId) ?? editor, content, input.prerendered);
+  return { editor, message, messages, input, ...(source && { source }), ...(target && { target }), ...(topic !== undefined && { topic }), ...(content !== undefined && { content }), ...(rendered && { rendered }), ...(contentTerms && { contentTerms }) };
 }
 
 /** Stores each changed message with its edit record, and keeps the channel and topic indexes in step. */
@@ -92,7 +94,8 @@ function applyEdit(ctx: CommandContext, plan: EditPlan): void {
   for (const moved of plan.messages) {
     const edit = { timestamp: ctx.now, userId: editor.id } as NonNullable<MessageRecord['edits']>[number];
     const updated: MessageRecord = { ...moved };
-    if (moved.id === message.id && content !== undefined && content !== moved.content) {
+    const newContent = moved.id === message.id && content !== undefined && content !== moved.content;
+    if (newContent) {
       Object.assign(edit, { prevContent: moved.content, prevRenderedContent: moved.renderedContent });
       Object.assign(updated, { content, ...renderedFields(rendered!.html) });
     }
@@ -107,7 +110,7 @@ function applyEdit(ctx: CommandContext, plan: EditPlan): void {
     }
     if (Object.keys(edit).length === 2) continue;
     updated.edits = [...(moved.edits ?? []), edit];
-    ctx.store.saveMessage(updated, moved);
+    ctx.store.saveMessage(updated, moved, newContent ? plan.contentTerms : undefined);
     relinkAttachments(ctx, updated, moved.renderedContent, updated.renderedContent);
     if (updated.channelId !== moved.channelId || updated.topic !== moved.topic) {
       ctx.store.unindexInChannel(moved.channelId!, moved.id, moved.topic);
