@@ -22,8 +22,8 @@
 // A new message's rows go to its conversation's log (conversationLog.ts) instead of the tails, and
 // flag updates on rows a user has to the user's flag journal (flagJournal.ts): both are folded
 // into the chunks later. A change set records a conversation log's fold as a marker, not its
-// writes: whoever applies the set folds again there (changes.ts, `foldLogOf`). Rows read from LMDB are the chunks' with the log's rows after the tail's,
-// and the journal applied.
+// writes: whoever applies the set folds again there (changes.ts, `foldLogOf`). Rows read from
+// LMDB are the chunks' with the log's rows after the tail's, and the journal applied.
 //
 // Active users' rows are also held in memory (rowTables.ts), all conversations merged by message
 // ID: a window of everything, or a flag update over thousands of rows, reads them there.
