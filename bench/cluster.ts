@@ -1,7 +1,9 @@
 // Cluster benchmark (`npm run bench -- cluster`): clusters on loopback (one nats-server, Parley
 // nodes as processes), measured against a standalone server under the same load.
 // - send: POST /messages from concurrent senders spread over 1, 2 and 3 nodes, and standalone:
-//   messages per second and latency — what the log append costs against a plain LMDB commit;
+//   messages per second and latency — what the log append costs against a plain LMDB commit — to
+//   the demo realm's Verona, and (standalone and one node) to a channel of 100 subscribers each
+//   holding an event queue, as issue #35 measures a node's CPU against a standalone server's;
 // - fan-out: one message to WebSocket clients spread over 1 or 2 gateway nodes, and standalone: the
 //   last delivery, deliveries per second, and the sender's reply while the fan-out runs (timed on a
 //   thread of its own);
@@ -15,7 +17,7 @@ import { startLocalCluster, type LocalCluster } from '../src/cli/localCluster.js
 import { openCluster } from '../src/cluster/connection.js';
 import { presenceKeeper } from '../src/cluster/presence.js';
 import { createLogger } from '../src/ops/log.js';
-import type { ApiClient } from '../test/helpers/client.js';
+import { ApiClient } from '../test/helpers/client.js';
 import { devClient } from '../test/helpers/operator.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { connect, delivered, type Watcher } from './fanout.js';
@@ -89,9 +91,9 @@ async function each(setups: readonly number[], what: string, measure: (running: 
 
 const cpuOf = (pids: number[]): number => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
 
-/** Senders spread over the base URLs, each sending one message after another for `seconds`; with
- * the CPU the setup's processes spent per message (Parley's, and NATS's share). */
-async function sendLoad({ baseUrls, pids }: Running, senders: number, seconds: number): Promise<Row> {
+/** Senders spread over the base URLs, each sending one message after another to channel `to` for
+ * `seconds`; with the CPU the setup's processes spent per message (Parley's, and NATS's share). */
+async function sendLoad({ baseUrls, pids }: Running, senders: number, seconds: number, to: string): Promise<Row> {
   const clients = await Promise.all(Array.from({ length: senders }, (_, index) => devClient(baseUrls[index % baseUrls.length]!, ['iago@zulip.com', 'hamlet@zulip.com', 'othello@zulip.com', 'cordelia@zulip.com'][index % 4]!)));
   const latencies: number[] = [];
   let failures = 0;
@@ -101,7 +103,7 @@ async function sendLoad({ baseUrls, pids }: Running, senders: number, seconds: n
     clients.map(async (client, index) => {
       for (let serial = 0; performance.now() < end; serial++) {
         const started = performance.now();
-        const response = await client.post('/messages', { type: 'stream', to: 'Verona', topic: `bench ${index}`, content: `message ${serial}` });
+        const response = await client.post('/messages', { type: 'stream', to, topic: `bench ${index}`, content: `message ${serial}` });
         if (response.status === 200) latencies.push(performance.now() - started);
         else failures++;
       }
@@ -118,22 +120,58 @@ async function sendLoad({ baseUrls, pids }: Running, senders: number, seconds: n
   };
 }
 
-function benchSend(options: ClusterBenchOptions): Promise<Row[]> {
-  return each([0, 1, 2, 3], 'node', (running) => sendLoad(running, options.senders, options.sendSeconds));
+/** The channel of the issue's measure: this many subscribers (the owner among them), each holding
+ * an event queue, sent to by this many senders at once. */
+const QUEUED_SUBSCRIBERS = 100;
+const QUEUED_SENDERS = 64;
+
+/** A channel of QUEUED_SUBSCRIBERS: the demo realm's owner and new members, each registering a
+ * queue for messages. */
+async function channelOfQueues(baseUrl: string): Promise<string> {
+  const owner = await devClient(baseUrl, 'iago@zulip.com');
+  const members = await newMembers(owner, 'queued', 'member', QUEUED_SUBSCRIBERS - 1);
+  await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'queued' }] });
+  await pool([owner, ...members.map((member) => new ApiClient(baseUrl, member))], 20, async (client) => {
+    const registered = await client.post('/register', { event_types: ['message'] });
+    if (registered.status !== 200) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
+  });
+  return 'queued';
+}
+
+/** Each setup's send rows, with its CPU (Parley's and NATS's) against standalone's to the same channel. */
+function againstStandalone(rows: Row[]): Row[] {
+  const cpu = (row: Row) => (row['Parley CPU µs/message'] as number) + (row['NATS CPU µs/message'] as number);
+  return rows.map((row) => ({ ...row, 'CPU × standalone': cpu(row) / cpu(rows[0]!) }));
+}
+
+async function benchSend(options: ClusterBenchOptions): Promise<Row[]> {
+  const demo = await each([0, 1, 2, 3], 'node', (running) => sendLoad(running, options.senders, options.sendSeconds, 'Verona'));
+  const queued = await each([0, 1], 'node', async (running) => sendLoad(running, QUEUED_SENDERS, options.sendSeconds, await channelOfQueues(running.baseUrls[0]!)));
+  return [
+    ...againstStandalone(demo).map((row) => ({ channel: 'Verona (demo realm)', senders: options.senders, ...row })),
+    ...againstStandalone(queued).map((row) => ({ channel: `${QUEUED_SUBSCRIBERS} subscribers with queues`, senders: QUEUED_SENDERS, ...row })),
+  ];
+}
+
+const MEMBER_PASSWORD = 'bench-member-password';
+
+/** `count` new users of the owner's realm (`prefix` and a number), subscribed to `channel`. */
+async function newMembers(owner: ApiClient, channel: string, prefix: string, count: number): Promise<Member[]> {
+  const members: Member[] = [];
+  for (let index = 0; index < count; index++) {
+    const email = `${prefix}${index}@zulip.com`;
+    const created = await owner.post('/users', { email, full_name: `${prefix} ${index}`, password: MEMBER_PASSWORD });
+    if (created.status !== 200) throw new Error(JSON.stringify(created.body));
+    const key = await owner.post('/fetch_api_key', { username: email, password: MEMBER_PASSWORD });
+    members.push({ email, apiKey: String(key.body.api_key) });
+  }
+  await owner.post('/users/me/subscriptions', { subscriptions: [{ name: channel }], principals: members.map((member) => member.email) });
+  return members;
 }
 
 /** Members for the fan-out: a queue each, at most 100 per user (the queue limit), so users enough. */
 async function fanoutMembers(owner: ApiClient, clients: number): Promise<Member[]> {
-  const users = Math.ceil(clients / 90);
-  const members: Member[] = [];
-  for (let index = 0; index < users; index++) {
-    const email = `fan${index}@zulip.com`;
-    const created = await owner.post('/users', { email, full_name: `Fan ${index}`, password: 'fan-out-password' });
-    if (created.status !== 200) throw new Error(JSON.stringify(created.body));
-    const key = await owner.post('/fetch_api_key', { username: email, password: 'fan-out-password' });
-    members.push({ email, apiKey: String(key.body.api_key) });
-  }
-  await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'fanout' }], principals: members.map((member) => member.email) });
+  const members = await newMembers(owner, 'fanout', 'fan', Math.ceil(clients / 90));
   return Array.from({ length: clients }, (_, index) => members[index % members.length]!);
 }
 
@@ -244,7 +282,7 @@ async function benchPresence(options: ClusterBenchOptions): Promise<Row[]> {
 
 export async function runCluster(options: ClusterBenchOptions): Promise<void> {
   const send = await benchSend(options);
-  printTable(`cluster send: ${options.senders} concurrent senders for ${options.sendSeconds} s, spread over the nodes`, send);
+  printTable(`cluster send: concurrent senders for ${options.sendSeconds} s, spread over the nodes`, send);
   const fanout = await benchFanout(options);
   printTable(`cluster fan-out: one message to ${options.fanoutClients} WebSocket clients, ${options.fanoutRepeats} repeats`, fanout);
   const failover = await benchFailover(options);
