@@ -130,7 +130,7 @@ const QUEUED_SENDERS = 64;
 async function channelOfQueues(baseUrl: string): Promise<string> {
   const owner = await devClient(baseUrl, 'iago@zulip.com');
   const members = await newMembers(owner, 'queued', 'member', QUEUED_SUBSCRIBERS - 1);
-  await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'queued' }] });
+  await subscribe(owner, 'queued', []);
   await pool([owner, ...members.map((member) => new ApiClient(baseUrl, member))], 20, async (client) => {
     const registered = await client.post('/register', { event_types: ['message'] });
     if (registered.status !== 200) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
@@ -165,8 +165,14 @@ async function newMembers(owner: ApiClient, channel: string, prefix: string, cou
     const key = await owner.post('/fetch_api_key', { username: email, password: MEMBER_PASSWORD });
     members.push({ email, apiKey: String(key.body.api_key) });
   }
-  await owner.post('/users/me/subscriptions', { subscriptions: [{ name: channel }], principals: members.map((member) => member.email) });
+  await subscribe(owner, channel, members.map((member) => member.email));
   return members;
+}
+
+/** Subscribes the owner (no `principals`) or those users to a channel, creating it if need be. */
+async function subscribe(owner: ApiClient, channel: string, principals: string[]): Promise<void> {
+  const subscribed = await owner.post('/users/me/subscriptions', { subscriptions: [{ name: channel }], ...(principals.length > 0 && { principals }) });
+  if (subscribed.status !== 200) throw new Error(`subscribing to ${channel} failed: ${JSON.stringify(subscribed.body)}`);
 }
 
 /** Members for the fan-out: a queue each, at most 100 per user (the queue limit), so users enough. */
