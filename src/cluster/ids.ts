@@ -77,8 +77,7 @@ export class IdBlocks implements IdSupply {
    * realm's kinds are looked up once: forgotten meanwhile (it left this node), the blocks taken
    * after go with what was forgotten, never to a later owner of the realm here. */
   async topUp(realmId: number): Promise<void> {
-    let kinds = this.realms.get(realmId);
-    if (!kinds) this.realms.set(realmId, (kinds = new Map()));
+    const kinds = this.kindsOf(realmId);
     for (const kind of idKinds) {
       const ids = kindIdsOf(kinds, kind);
       if (ids.low) ids.add(await this.reserve(kind, Math.max(BLOCK[kind] ?? DEFAULT_BLOCK, ids.mostWanted + HEADROOM)));
@@ -96,7 +95,7 @@ export class IdBlocks implements IdSupply {
         const id = this.realms.get(realmId)?.get(kind)?.take();
         const count = (taken?.get(kind) ?? 0) + 1;
         if (id === undefined) {
-          const ids = this.kindIds(realmId, kind);
+          const ids = kindIdsOf(this.kindsOf(realmId), kind);
           ids.mostWanted = Math.max(ids.mostWanted, 2 * count);
           throw new IdsExhausted(`realm ${realmId} has no ${kind} IDs left in its blocks`);
         }
@@ -104,17 +103,18 @@ export class IdBlocks implements IdSupply {
         return id;
       },
       ensure: (kind, count) => {
-        const ids = this.kindIds(realmId, kind);
+        const ids = kindIdsOf(this.kindsOf(realmId), kind);
         if (count > ids.mostWanted) ids.mostWanted = count;
         if (ids.left < count) throw new IdsExhausted(`realm ${realmId} wants ${count} ${kind} IDs at once, more than its blocks hold`);
       },
     };
   }
 
-  private kindIds(realmId: number, kind: IdKind): KindIds {
+  /** The realm's kinds, a new entry if it has none yet. */
+  private kindsOf(realmId: number): Map<IdKind, KindIds> {
     let kinds = this.realms.get(realmId);
     if (!kinds) this.realms.set(realmId, (kinds = new Map()));
-    return kindIdsOf(kinds, kind);
+    return kinds;
   }
 
   /** Moves the kind's counter on by `size`: the IDs in between are this node's. */

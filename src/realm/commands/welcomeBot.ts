@@ -58,8 +58,7 @@ const FALLBACK_LIST = commandList(COMMANDS);
 /** Its answers by what a person writes (lowercased), in Parley's words. */
 const answers: [string[], string][] = [
   [['app', 'apps'], "Parley speaks Zulip's API, so Zulip's apps work with it: the mobile app for Android and iOS and the terminal client, `zulip-terminal`. Give them this server's address and sign in as you do here."],
-  // ("any" in this answer is English, not a type.)
-  [['profile'], 'Your name, picture and profile fields are in your personal settings, in any of the apps.'],
+  [['profile'], 'Your name, picture and profile fields are in your personal settings, in every one of the apps.'],
   [['theme'], 'The theme, the emoji set and the language are personal settings: change them in your app’s settings.'],
   [['stream', 'streams', 'channel', 'channels'], 'Channels hold the conversations of a team or a subject, and their subscribers see them. Browse the organization’s channels in your app and subscribe to the ones you want.'],
   [['topic', 'topics'], 'Every conversation in a channel has a topic that says what it is about, so you can read one conversation at a time however many are going on. When you start one, name it as you would finish “Can we talk about…?”'],
