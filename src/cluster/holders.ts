@@ -88,6 +88,13 @@ export class ClusterHolders {
     };
   }
 
+  /** Whether a node other than this one told of a queue of a realm owned here (or of one being
+   * registered). */
+  heldElsewhere(realmId: number): boolean {
+    for (const told of this.told.get(realmId)?.values() ?? []) if (told.users.size > 0) return true;
+    return false;
+  }
+
   /** The realm left this node. */
   unserve(realmId: number): void {
     this.served.get(realmId)?.unsubscribe();

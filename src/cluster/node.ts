@@ -87,8 +87,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       },
     );
     this.snapshots = new Snapshots(cluster, store);
-    this.bus = new EventBus(cluster, queues);
     this.holders = new ClusterHolders(cluster, settings.nodeId, queues);
+    this.bus = new EventBus(cluster, queues, (realmId) => this.holders.heldElsewhere(realmId));
     this.ids = new IdBlocks(cluster.ids);
   }
 
@@ -245,6 +245,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     owned.commands.unsubscribe();
     this.holders.unserve(realmId);
     this.realms.retire(realmId);
+    this.bus.release(realmId);
     this.ids.forget(realmId);
     this.snapshotBytes.delete(realmId);
     void this.log.release(realmId);
@@ -265,6 +266,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
         this.owned.delete(realmId);
         this.holders.unserve(realmId);
         this.realms.retire(realmId);
+        this.bus.release(realmId);
         const seq = await this.log.release(realmId);
         if (seq !== undefined) await this.store.setLogPosition(realmId, { seq, clean: true });
         await this.leases.release(realmId);

@@ -51,6 +51,8 @@ interface Kept {
   realmId: number;
   userId: number;
   emissions: { position: number; emitted: Emitted }[];
+  /** The last of the emissions this server was not sent while the registration was under way. */
+  withheldThrough: number;
 }
 
 export class EventQueues implements EventSink {
@@ -108,7 +110,7 @@ export class EventQueues implements EventSink {
   /** Starts registering a queue for a user (refused when the user holds too many). */
   begin(realmId: number, userId: number): Registration {
     this.checkRoom(realmId, userId);
-    const kept: Kept = { realmId, userId, emissions: [] };
+    const kept: Kept = { realmId, userId, emissions: [], withheldThrough: -1 };
     let registering = this.registering.get(realmId);
     if (!registering) this.registering.set(realmId, (registering = new Set()));
     registering.add(kept);
@@ -118,6 +120,8 @@ export class EventQueues implements EventSink {
         // What is pending goes to the queues there are now; this one gets what is kept for it.
         this.deliverPending();
         this.checkRoom(realmId, userId);
+        // The queue would lack emissions made after its state that never reached this server.
+        if (kept.withheldThrough > position) throw errors.realmMoved();
         const queue = new EventQueue({ ...settings, realmId, userId, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.clock, this.lastId);
         this.add(queue);
         opened = true;
@@ -184,6 +188,17 @@ export class EventQueues implements EventSink {
       this.pending.push({ realmId, emission, position });
     }
     this.positions.set(realmId, position);
+  }
+
+  /** Passes over the realm's emissions up to position `through` that this server was not sent (in
+   * a cluster, the realm's owner knew of no queue here): a queue opened before the last of them may
+   * have wanted one and is dropped (its client registers again), and a registration under way is
+   * refused should its state turn out older. */
+  passOver(realmId: number, through: number): void {
+    this.deliverPending();
+    for (const queues of this.byUser.get(realmId)?.values() ?? []) for (const queue of [...queues]) if (queue.openedAt < through) this.delete(queue);
+    for (const kept of this.registering.get(realmId) ?? []) kept.withheldThrough = Math.max(kept.withheldThrough, through);
+    this.positions.set(realmId, through);
   }
 
   /** Puts the pending emissions into the queues of the users each names. */

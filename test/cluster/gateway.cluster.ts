@@ -1,8 +1,14 @@
 // Any node serves any realm: register on one node, send on another, and the event arrives on the
 // first node's long-poll and on a WebSocket attached there; reads and flags agree on every node.
+// The owner sends the realm's emissions to the other nodes only while one of them holds a queue.
+import { connect } from '@nats-io/transport-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startCluster } from '../helpers/cluster.js';
+import { decodeBatch, type BatchHeader } from '../../src/cluster/batches.js';
+import { subjects } from '../../src/cluster/connection.js';
+import { WITHHELD_TELL_MS } from '../../src/cluster/events.js';
+import type { Emitted } from '../../src/events/types.js';
+import { eventually, startCluster } from '../helpers/cluster.js';
 import { register, StreamClient, pollEvents, type Event } from '../helpers/events.js';
 
 test('register on B, send on A: the event reaches B by long-poll and WebSocket; every node reads the same', async () => {
@@ -51,6 +57,68 @@ test("a message event reaches another node's queues in each client's variant (HT
     assert.equal(gatewaySide, ownerSide);
     assert.equal(ownerSide.map((message) => message.content), ['<p>Some <strong>bold</strong> text</p>', '<p>Some <strong>bold</strong> text</p>', 'Some **bold** text', 'Some **bold** text']);
   } finally {
+    await cluster.stop();
+  }
+});
+
+test("the owner sends a realm's emissions to other nodes only while one holds a queue of the realm; before, only how many there were", async () => {
+  const cluster = await startCluster({ nodes: 2 });
+  const nc = await connect({ servers: cluster.nats.map((server) => server.url) });
+  try {
+    const [owner, gateway] = cluster.nodes as [typeof cluster.nodes[0], typeof cluster.nodes[0]];
+    const batches: { header: BatchHeader; emissions: Emitted[] }[] = [];
+    nc.subscribe(subjects.allEvents, {
+      callback: (error, message) => {
+        if (!error) batches.push(decodeBatch(message.data));
+      },
+    });
+    await nc.flush();
+    const iago = await cluster.client(owner, 'iago@zulip.com');
+    const send = async (content: string) => {
+      const sent = await iago.post('/messages', { type: 'stream', to: 'Verona', topic: 'bus', content });
+      assert.is(sent.status, 200, JSON.stringify(sent.body));
+      return sent.body.id as number;
+    };
+    const told = (from: number) => eventually(async () => (batches.slice(from).some((batch) => batch.header.withheld !== undefined) ? true : undefined), WITHHELD_TELL_MS * 5, 'emissions not sent told of');
+    const hamletOnOwner = await cluster.client(owner, 'hamlet@zulip.com');
+    const onOwner = await register(hamletOnOwner, { event_types: ['message'] });
+
+    // Only the owner's queue: its own gets the message; the other nodes hear how many emissions
+    // there were, no more.
+    const first = await send('no queue elsewhere');
+    assert.is(((await pollEvents(hamletOnOwner, onOwner.queueId, 1))[0]!.message as { id: number }).id, first);
+    await told(0);
+    assert.ok(batches.every((batch) => batch.emissions.length === 0 && batch.header.withheld! > 0), JSON.stringify(batches.map((batch) => batch.header)));
+
+    // A queue on the gateway: told to the owner before the register asks for its state, so every
+    // emission after that state travels, and the gateway's queue gets the message.
+    const hamletOnGateway = await cluster.client(gateway, 'hamlet@zulip.com');
+    const onGateway = await register(hamletOnGateway, { event_types: ['message'] });
+    const second = await send('a queue on the gateway');
+    assert.is(((await pollEvents(hamletOnGateway, onGateway.queueId, 1))[0]!.message as { id: number }).id, second);
+    assert.ok(batches.some((batch) => batch.emissions.some((emission) => emission.event.type === 'message' && emission.event.message.id === second)));
+
+    // The gateway's queue deleted: the owner sends nothing again, and tells how many.
+    assert.is((await hamletOnGateway.delete('/events', { queue_id: onGateway.queueId })).status, 200);
+    const sentBefore = batches.length;
+    await eventually(
+      async () => {
+        const from = batches.length;
+        await send('no queue elsewhere again');
+        return (await told(from).catch(() => undefined)) && batches.slice(from).every((batch) => batch.emissions.length === 0) ? true : undefined;
+      },
+      WITHHELD_TELL_MS * 20,
+      'the owner withholds again',
+    );
+    assert.ok(batches.length > sentBefore);
+
+    // Every batch, sent or told of, follows on from the one before: the gateway never saw a gap.
+    for (const [index, batch] of batches.entries()) {
+      const before = batches[index - 1];
+      if (before) assert.is(batch.header.from, before.header.from + (before.header.withheld ?? before.emissions.length), `batch ${index}`);
+    }
+  } finally {
+    await nc.close();
     await cluster.stop();
   }
 });

@@ -1,0 +1,72 @@
+// Emissions a server was not sent (in a cluster, the realm's owner knew of no queue on this node):
+// the queues that may have wanted one are dropped, the others go on; a registration whose state is
+// older than them is refused, so no queue ever opens with events missing.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ApiError } from '../src/errors.js';
+import { EventQueues, type NewQueue } from '../src/events/queues.js';
+import type { Emitted } from '../src/events/types.js';
+
+const REALM = 1;
+const HAMLET = 10;
+const OTHELLO = 11;
+
+const settings: NewQueue = { eventTypes: null, allPublicStreams: false, narrow: [], clientGravatar: false, applyMarkdown: true, lifespanMs: 600_000 };
+const shelf = { saveQueues: async () => undefined, takeSavedQueues: async () => [] };
+const status = (text: string): Emitted => ({ event: { type: 'user_status', user_id: HAMLET, status_text: text }, userIds: [HAMLET, OTHELLO] });
+const texts = (queues: EventQueues, queueId: string, userId: number) =>
+  queues.get(queueId, REALM, userId).after(-1).map(({ event }) => (event as { status_text?: string }).status_text);
+
+/** A queue opened at the realm's `position`, as a node other than the owner opens one. */
+function opened(queues: EventQueues, userId: number, position: number): string {
+  const registration = queues.begin(REALM, userId);
+  try {
+    return registration.open(settings, position).id;
+  } finally {
+    registration.end();
+  }
+}
+
+test('a queue opened before emissions not sent here is dropped; one opened after the last of them goes on', () => {
+  const queues = new EventQueues(shelf);
+  queues.publish(REALM, [status('one')], 1);
+  const before = opened(queues, HAMLET, 1);
+  const after = opened(queues, OTHELLO, 4);
+  queues.passOver(REALM, 4);
+  queues.publish(REALM, [status('five')], 5);
+  queues.deliverPending();
+  try {
+    queues.get(before, REALM, HAMLET);
+    assert.unreachable('the queue that missed positions 2 to 4 is gone');
+  } catch (error) {
+    assert.instance(error, ApiError);
+    assert.is((error as ApiError).code, 'BAD_EVENT_QUEUE_ID');
+  }
+  assert.equal(texts(queues, after, OTHELLO), ['five']);
+  assert.is(queues.position(REALM), 5);
+});
+
+test('a registration whose state is older than emissions not sent here is refused; one at or after them opens', () => {
+  const queues = new EventQueues(shelf);
+  const registration = queues.begin(REALM, HAMLET);
+  queues.passOver(REALM, 3);
+  try {
+    registration.open(settings, 2);
+    assert.unreachable('a queue at position 2 would lack position 3');
+  } catch (error) {
+    assert.instance(error, ApiError);
+    assert.equal([(error as ApiError).status, (error as ApiError).code], [503, 'REALM_UNAVAILABLE']);
+  } finally {
+    registration.end();
+  }
+  assert.not.ok(queues.hasQueue(REALM, HAMLET), 'no queue opened');
+
+  const again = queues.begin(REALM, HAMLET);
+  queues.publish(REALM, [status('four')], 4);
+  const queue = again.open(settings, 3);
+  again.end();
+  queues.deliverPending();
+  assert.equal(texts(queues, queue.id, HAMLET), ['four']);
+});
+
+test.run();
