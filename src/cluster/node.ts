@@ -192,7 +192,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       const usable = local?.clean === true && local.seq <= last && (snapshot === undefined || local.seq >= snapshot.seq);
       let from = usable ? local.seq : 0;
       if (!usable) {
-        await this.store.applyChanges([...realmRows(this.store, realmId)].map(([table, key]) => [table, key]));
+        await this.store.applyChanges([...realmRows(this.store, realmId, { form: 'stored' })].map(([table, key]) => [table, key]));
         if (snapshot !== undefined) from = await this.snapshots.restore(realmId);
       }
       await this.store.setLogPosition(realmId, { seq: from, clean: false });

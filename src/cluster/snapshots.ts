@@ -1,7 +1,9 @@
 // Realm snapshots in the JetStream object store: every row of a realm as of one log sequence,
 // written from a read transaction opened at a quiet point of the realm's actor (writes go on while
 // it streams out), after which the realm's log is trimmed. A node taking the realm over with no
-// usable copy of its own restores the newest snapshot and replays the log from there.
+// usable copy of its own restores the newest snapshot and replays the log from there. Rows travel
+// in their stored form (the bytes their tables hold: read and put back without being decoded);
+// a snapshot written before holds them in the change encoding.
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
 import type { Transaction } from 'lmdb';
@@ -15,6 +17,8 @@ import type { LogGrowth } from './log.js';
 const ROWS_PER_FRAME = 1000;
 const codec = new Packr({ useRecords: false });
 const nameOf = (realmId: number): string => `realm-${realmId}`;
+/** The snapshot's metadata `form` of rows in their stored form (absent: the change encoding). */
+const STORED_FORM = 'stored';
 
 /** When a realm's owner snapshots it next: after `every` log messages at least, once the log has
  * grown by `growthPercent` of the last snapshot's size (0 when it has none). A snapshot writes every
@@ -53,8 +57,8 @@ export class Snapshots {
    * then trims the log before `seq` (the message at `seq` stays: appends are fenced on it);
    * resolves with the snapshot's size in bytes. */
   async take(realmId: number, seq: number, transaction: Transaction): Promise<number> {
-    const body = Readable.toWeb(Readable.from(frames(realmRows(this.store, realmId, transaction)))) as ReadableStream<Uint8Array>;
-    const { size } = await this.cluster.snapshots.put({ name: nameOf(realmId), metadata: { seq: String(seq) } }, body);
+    const body = Readable.toWeb(Readable.from(frames(realmRows(this.store, realmId, { transaction, form: 'stored' })))) as ReadableStream<Uint8Array>;
+    const { size } = await this.cluster.snapshots.put({ name: nameOf(realmId), metadata: { seq: String(seq), form: STORED_FORM } }, body);
     await this.cluster.jsm.streams.purge(LOG_STREAM, { filter: subjects.log(realmId), seq });
     return size;
   }
@@ -71,7 +75,8 @@ export class Snapshots {
     const result = await this.cluster.snapshots.get(nameOf(realmId));
     if (!result?.info.metadata?.seq) throw new Error(`realm ${realmId} has no snapshot`);
     const decoded = Readable.fromWeb(result.data as WebStream<Uint8Array>).pipe(new UnpackrStream({ useRecords: false }));
-    for await (const frame of decoded as AsyncIterable<Row[]>) await this.store.applyChanges(frame);
+    const stored = result.info.metadata.form === STORED_FORM;
+    for await (const frame of decoded as AsyncIterable<Row[]>) await (stored ? this.store.putStoredRows(frame) : this.store.applyChanges(frame));
     if (await result.error) throw new Error(`realm ${realmId}'s snapshot is damaged`);
     return Number(result.info.metadata.seq);
   }

@@ -139,14 +139,14 @@ export class Exporter {
     const transaction = await this.realm.readPoint();
     try {
       let frame: Row[] = [];
-      for (const row of realmRows(this.store, this.realmId, transaction)) {
+      for (const row of realmRows(this.store, this.realmId, { transaction, form: 'stored' })) {
         frame.push(row);
         if (frame.length < ROWS_PER_FRAME) continue;
-        await copy.applyChanges(frame);
+        await copy.putStoredRows(frame);
         frame = [];
         if (this.stopped) throw new Stopped();
       }
-      await copy.applyChanges(frame);
+      await copy.putStoredRows(frame);
     } finally {
       transaction.done();
     }

@@ -1,7 +1,10 @@
 // A realm's rows across the store: the tables keyed by realm, and the rows of its users, channels
-// and messages in the server-wide tables. What a snapshot holds, what a digest covers, and what a
-// node drops before it rebuilds a realm. Read in one read transaction when given one, so the rows
-// are those of one moment even while writes go on.
+// and messages in the server-wide tables. What a snapshot and an export's copy hold, what a digest
+// covers, and what a node drops before it rebuilds a realm. Read in one read transaction when given
+// one, so the rows are those of one moment even while writes go on. Each value comes in the change
+// encoding (as change sets carry it: the same value gives the same bytes in every store), or in its
+// stored form (the bytes its table holds, which a store of the same release puts back as they are:
+// nothing decoded and encoded again).
 import { createHash } from 'node:crypto';
 import type { Key, Transaction } from 'lmdb';
 import { changeCodec, type Change } from './changes.js';
@@ -20,18 +23,27 @@ const messageKeyed = ['messages', 'headers'];
 
 export type Row = Change & { 2: Uint8Array };
 
-/** Every row of the realm, table by table in key order, each value in the change encoding. */
-export function* realmRows(store: Store, realmId: number, transaction?: Transaction): Generator<Row> {
-  const table = (name: string) => store.tables.get(name)!;
+/** How rows give their values: in the change encoding, or as their tables store them. */
+export type RowForm = 'change' | 'stored';
+
+/** Every row of the realm, table by table in key order, each value in `form`. */
+export function* realmRows(store: Store, realmId: number, { transaction, form = 'change' }: { transaction?: Transaction; form?: RowForm } = {}): Generator<Row> {
+  const table = (name: string) => (form === 'stored' ? store.storedForm(name) : store.tables.get(name)!);
+  const valueOf = form === 'stored' ? (value: unknown) => value as Uint8Array : (value: unknown) => changeCodec.pack(value);
   const within = transaction ? { transaction } : {};
   const entries = (name: string, start: Key, end: Key) => table(name).getRange({ start, end, ...within });
+  const keys = (name: string, start: Key, end: Key) => table(name).getKeys({ start, end, ...within });
+  const one = (name: string, key: Key): Row[] => {
+    const value = table(name).get(key, within);
+    return value === undefined ? [] : [[name, key, valueOf(value)]];
+  };
   function* range(name: string, start: Key, end: Key): Generator<Row> {
-    for (const { key, value } of entries(name, start, end)) yield [name, key, changeCodec.pack(value)];
+    for (const { key, value } of entries(name, start, end)) yield [name, key, valueOf(value)];
   }
-  const realm = table('realms').get(realmId, within);
-  if (realm !== undefined) yield ['realms', realmId, changeCodec.pack(realm)];
+  yield* one('realms', realmId);
   for (const name of realmKeyed) yield* range(name, [realmId], [realmId + 1]);
-  const idsOf = (name: string) => [...entries(name, [realmId], [realmId + 1])].map(({ value }) => (value as { id: number }).id);
+  // Keyed [realmId, id].
+  const idsOf = (name: string) => [...keys(name, [realmId], [realmId + 1])].map((key) => (key as [number, number])[1]);
   const userIds = idsOf('users');
   const channelIds = idsOf('channels');
   for (const name of userKeyed) for (const id of userIds) yield* range(name, [id], [id + 1]);
@@ -39,22 +51,16 @@ export function* realmRows(store: Store, realmId: number, transaction?: Transact
   // conversations.
   const conversations = new Set<number>();
   for (const id of userIds) {
-    const recipientIds = new Set([...table('userMessageRows').getKeys({ start: [id], end: [id + 1], ...within })].map((key) => (key as [number, number, number])[1]));
+    const recipientIds = new Set([...keys('userMessageRows', [id], [id + 1])].map((key) => (key as [number, number, number])[1]));
     for (const recipientId of recipientIds) {
       conversations.add(recipientId);
-      const tail = table('userMessageTails').get([recipientId, id], within);
-      if (tail !== undefined) yield ['userMessageTails', [recipientId, id], changeCodec.pack(tail)];
+      yield* one('userMessageTails', [recipientId, id]);
     }
   }
   for (const recipientId of [...conversations].sort((a, b) => a - b)) yield* range('userMessageLog', [recipientId], [recipientId + 1]);
   for (const name of channelKeyed) for (const id of channelIds) yield* range(name, [id], [id + 1]);
-  const messageIds = userIds.flatMap((id) => [...entries('senderMessages', [id], [id + 1])].map(({ key }) => (key as [number, number])[1])).sort((a, b) => a - b);
-  for (const name of messageKeyed) {
-    for (const id of messageIds) {
-      const value = table(name).get(id, within);
-      if (value !== undefined) yield [name, id, changeCodec.pack(value)];
-    }
-  }
+  const messageIds = userIds.flatMap((id) => [...keys('senderMessages', [id], [id + 1])].map((key) => (key as [number, number])[1])).sort((a, b) => a - b);
+  for (const name of messageKeyed) for (const id of messageIds) yield* one(name, id);
   for (const prefix of [`dm:${realmId}:`, `dmh:${realmId}:`]) yield* range('meta', prefix, `${prefix}\uffff`);
 }
 

@@ -310,6 +310,8 @@ export class Store {
 
   /** The sub-databases that hold realms' data, by name (not the server's own: queues, presence). */
   readonly tables = new Map<string, Database<unknown, Key>>();
+  /** The same sub-databases read and written as bytes (their values' stored form), by name. */
+  private readonly storedForms = new Map<string, Database<Uint8Array, Key>>();
   /** Where the changes of the write under way are recorded, while a recorder listens. */
   private readonly tap: ChangeTap = { current: undefined, count: 0 };
 
@@ -477,7 +479,28 @@ export class Store {
   private open<V, K extends Key>(name: string, { derived = false, ...options }: { encoding?: 'binary'; derived?: boolean } = {}): Database<V, K> {
     const db = tapWrites(this.env.openDB<V, K>({ name, ...options }), name, this.tap, { recorded: !derived });
     this.tables.set(name, db as Database<unknown, Key>);
+    this.storedForms.set(name, options.encoding === 'binary' ? (db as Database<Uint8Array, Key>) : this.env.openDB({ name, encoding: 'binary' }));
     return db;
+  }
+
+  /** A table of realm data read as bytes: each value as the table stores it. */
+  storedForm(name: string): Database<Uint8Array, Key> {
+    const db = this.storedForms.get(name);
+    if (!db) throw new Error(`no table '${name}'`);
+    return db;
+  }
+
+  /** Puts rows whose values are in their stored form (`realmRows` of a store of this release), as
+   * they are: nothing is decoded, and nothing recorded. */
+  async putStoredRows(rows: readonly Change[]): Promise<void> {
+    await this.write(() => {
+      for (const [name, key, value] of rows) {
+        if (value === undefined) throw new Error(`a stored row of '${name}' without its value`);
+        this.storedForm(name).put(key, value);
+      }
+      this.forgetCaches();
+    });
+    this.forgetCaches();
   }
 
   /** Data directories written before the chunked layout kept one row per user and message in
