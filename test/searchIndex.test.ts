@@ -41,9 +41,9 @@ test('a change set from before the chunks (a snapshot or log naming searchPostin
   const path = tempStorePath();
   const store = testStore(path);
   const posting = (id: number, word: string, put: boolean): Change => (put ? ['searchPostings', [1, word, id], changeCodec.pack(true)] : ['searchPostings', [1, word, id]]);
-  await store.applyChanges([posting(30, 'orca', true), posting(31, 'orca', true), posting(31, 'beluga', true)]);
+  await store.applyChanges([posting(30, 'orca', true), posting(31, 'orca', true), posting(31, 'beluga', true)], { form: 'change' });
   assert.equal([...store.search.matches(1, parseSearch('orca'), 0, false)], [30, 31]);
-  await store.applyChanges([posting(30, 'orca', false)]);
+  await store.applyChanges([posting(30, 'orca', false)], { form: 'change' });
   assert.equal([...store.search.matches(1, parseSearch('orca'), 0, false)], [31]);
   assert.equal([...store.search.matches(1, parseSearch('beluga'), 0, false)], [31]);
   await store.close();
@@ -65,8 +65,8 @@ test('a copy that replayed postings from before the chunks, deletions among them
   // A log of format 6 carried the messages' rows beside their postings; a replay indexes the
   // messages too, which the old rows then find done.
   const messageRow = (id: number): Change => ['messages', id, changeCodec.pack(message(id, 'orca'))];
-  await copy.applyChanges([['searchWords', [1, 'orca'], changeCodec.pack(true)], ...ids.flatMap((id) => [messageRow(id), posting(id, true)])], { reindex: true });
-  await copy.applyChanges([['messages', 5], posting(5, false)], { reindex: true });
+  await copy.applyChanges([['searchWords', [1, 'orca'], changeCodec.pack(true)], ...ids.flatMap((id) => [messageRow(id), posting(id, true)])], { reindex: true, form: 'change' });
+  await copy.applyChanges([['messages', 5], posting(5, false)], { reindex: true, form: 'change' });
   assert.equal([...copy.search.matches(1, parseSearch('orca'), 0, false)], [...writer.search.matches(1, parseSearch('orca'), 0, false)]);
   // Then the writer's own change sets, which carry no postings (the copy indexes the messages they
   // put and remove): a new message; one deleted, the first of a chunk among them.
@@ -87,7 +87,7 @@ test("one change set with a message put twice, or put and removed (a log message
   const path = tempStorePath();
   const copy = testStore(path);
   const put = (id: number, word: string): Change => ['messages', id, changeCodec.pack(message(id, word))];
-  await copy.applyChanges([put(7, 'walrus'), put(7, 'narwhal'), put(8, 'orca'), ['messages', 8]], { reindex: true });
+  await copy.applyChanges([put(7, 'walrus'), put(7, 'narwhal'), put(8, 'orca'), ['messages', 8]], { reindex: true, form: 'change' });
   const found = (word: string) => [...copy.search.matches(1, parseSearch(word), 0, false)];
   assert.equal([found('walrus'), found('narwhal'), found('orca')], [[], [7], []]);
   await copy.close();

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { JetStreamApiError } from '@nats-io/jetstream';
 import { Packr } from 'msgpackr';
 import { LogRefusal, type RealmLog } from '../realm/log.js';
-import type { Change } from '../store/changes.js';
+import type { Change, ValueForm } from '../store/changes.js';
 import { LOG_STREAM, MAX_LOG_MESSAGE_BYTES, subjects, WRONG_LAST_SEQUENCE, type Cluster } from './connection.js';
 
 /** One message of the log: part of a group of changes applied together. */
@@ -16,6 +16,8 @@ interface LogMessage {
   changes: Change[];
   /** More parts of the group follow. */
   more: boolean;
+  /** The changes' values are in their stored form (absent: the change encoding, as written before). */
+  stored?: true;
 }
 
 const codec = new Packr({ useRecords: false });
@@ -36,7 +38,7 @@ function messagesOf(changes: readonly Change[]): { id: string; data: Uint8Array 
   const messages: { id: string; data: Uint8Array }[] = [];
   let part: Change[] = [];
   let bytes = 0;
-  const seal = (more: boolean) => messages.push({ id: `${group}-${messages.length}`, data: codec.pack({ group, changes: part, more } satisfies LogMessage) });
+  const seal = (more: boolean) => messages.push({ id: `${group}-${messages.length}`, data: codec.pack({ group, changes: part, more, stored: true } satisfies LogMessage) });
   for (const change of changes) {
     const size = (change[2]?.length ?? 0) + 64;
     if (part.length > 0 && bytes + size > MAX_LOG_MESSAGE_BYTES) {
@@ -187,21 +189,21 @@ export class ClusterLog implements RealmLog {
     return last?.seq ?? 0;
   }
 
-  /** Reads a realm's log after `afterSeq`, handing each complete group of changes to `apply` in
-   * order; resolves with the sequence of the last message read. A group left incomplete by an owner
-   * that died part-way (never acknowledged) is skipped. */
-  async read(realmId: number, afterSeq: number, apply: (changes: Change[]) => Promise<void>): Promise<number> {
+  /** Reads a realm's log after `afterSeq`, handing each complete group of changes (and the form of
+   * their values) to `apply` in order; resolves with the sequence of the last message read. A group
+   * left incomplete by an owner that died part-way (never acknowledged) is skipped. */
+  async read(realmId: number, afterSeq: number, apply: (changes: Change[], form: ValueForm) => Promise<void>): Promise<number> {
     let seq = afterSeq;
     let open: { group: string; changes: Change[] } | undefined;
     for (;;) {
-      const stored = await this.cluster.jsm.direct.getMessage(LOG_STREAM, { next_by_subj: subjects.log(realmId), seq: seq + 1 });
-      if (!stored) return seq;
-      seq = stored.seq;
-      const message = codec.unpack(stored.data) as LogMessage;
+      const kept = await this.cluster.jsm.direct.getMessage(LOG_STREAM, { next_by_subj: subjects.log(realmId), seq: seq + 1 });
+      if (!kept) return seq;
+      seq = kept.seq;
+      const message = codec.unpack(kept.data) as LogMessage;
       if (open?.group !== message.group) open = { group: message.group, changes: [] };
       open.changes.push(...message.changes);
       if (!message.more) {
-        await apply(open.changes);
+        await apply(open.changes, message.stored ? 'stored' : 'change');
         open = undefined;
       }
     }

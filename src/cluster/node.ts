@@ -30,6 +30,9 @@ interface DirectoryEntry {
   subdomain: string;
 }
 
+/** The directory's keys of realms (their IDs), beside 'next' and the seeding claim. */
+const isRealmKey = (key: string): boolean => /^\d+$/.test(key);
+
 interface NodeBeat {
   node: string;
   beat: number;
@@ -57,6 +60,9 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   private readonly snapshotBytes = new Map<number, number>();
   private readonly owned = new Map<number, { commands: Subscription }>();
   private readonly busy = new Set<number>();
+  /** The directory's realms by subdomain (each request finds its realm here), and the reverse. */
+  private readonly bySubdomain = new Map<string, number>();
+  private readonly subdomains = new Map<number, string>();
   private readonly externalHostname: string;
   private beat = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -76,7 +82,10 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   ) {
     this.externalHostname = hostname(config.externalHost);
     this.logger = config.log;
-    this.directory = new Watched(cluster.realms, () => this.place());
+    this.directory = new Watched(cluster.realms, (key, entry) => {
+      if (isRealmKey(key)) this.index(Number(key), entry);
+      this.place();
+    });
     this.nodes = new Watched(cluster.nodes);
     this.leases = new Leases(cluster, settings.nodeId, settings.leaseMs, (realmId) => this.lose(realmId), () => this.place());
     this.log = new ClusterLog(
@@ -103,9 +112,19 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     return node;
   }
 
+  /** Keeps `bySubdomain` as the directory is: the realm `id` now has `entry` (undefined: gone). */
+  private index(id: number, entry: DirectoryEntry | undefined): void {
+    const before = this.subdomains.get(id);
+    if (before !== undefined && this.bySubdomain.get(before) === id) this.bySubdomain.delete(before);
+    this.subdomains.delete(id);
+    if (!entry) return;
+    this.bySubdomain.set(entry.subdomain, id);
+    this.subdomains.set(id, entry.subdomain);
+  }
+
   /** The realms of the directory, by ID. */
   private *realmIds(): Generator<[number, DirectoryEntry]> {
-    for (const [key, { value }] of this.directory) if (/^\d+$/.test(key)) yield [Number(key), value];
+    for (const [key, { value }] of this.directory) if (isRealmKey(key)) yield [Number(key), value];
   }
 
   /** The nodes whose heartbeat is fresh. */
@@ -120,18 +139,19 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     return { nodes: nodes.sort(), realms: realms.sort((a, b) => a.id - b.id) };
   }
 
+  /** The realm of the host's subdomain; else the realm without one; else the first realm. */
   forHost(host: string): RealmHandle | undefined {
+    const ids = this.bySubdomain;
     const subdomain = subdomainOf(host, this.externalHostname);
-    const realms = [...this.realmIds()];
-    const found = realms.find(([, entry]) => entry.subdomain === subdomain) ?? realms.find(([, entry]) => entry.subdomain === '') ?? realms.sort(([a], [b]) => a - b)[0];
-    if (!found) return undefined;
-    const [id, entry] = found;
+    const id = (subdomain === undefined ? undefined : ids.get(subdomain)) ?? ids.get('') ?? (ids.size > 0 ? Math.min(...ids.values()) : undefined);
+    const entry = id === undefined ? undefined : this.directory.get(String(id))?.value;
+    if (id === undefined || !entry) return undefined;
     return this.realms.active(id) ?? new RemoteRealm(this.cluster, { id, subdomain: entry.subdomain }, this.holders, () => this.realms.active(id));
   }
 
   /** Creates a realm owned by this node and adds it to the directory. */
   async create(input: NewRealm): Promise<RealmHandle> {
-    if ([...this.realmIds()].some(([, entry]) => entry.subdomain === input.subdomain)) throw new InvalidRealmError(`a realm with subdomain '${input.subdomain}' exists`);
+    if (this.bySubdomain.has(input.subdomain)) throw new InvalidRealmError(`a realm with subdomain '${input.subdomain}' exists`);
     await this.ids.topUp(SERVER_SCOPE);
     const id = this.ids.sourceFor(SERVER_SCOPE).next('realm');
     const epoch = await this.leases.take(id);
@@ -196,7 +216,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
         if (snapshot !== undefined) from = await this.snapshots.restore(realmId);
       }
       await this.store.setLogPosition(realmId, { seq: from, clean: false });
-      from = await this.log.read(realmId, from, (changes) => this.store.applyChanges(changes, { reindex: true }));
+      from = await this.log.read(realmId, from, (changes, form) => this.store.applyChanges(changes, { reindex: true, form }));
       const presence = await presenceKeeper(this.cluster.presence, realmId);
       const record = this.store.realms.get(realmId);
       if (!record || !this.leases.holds(realmId)) {

@@ -76,7 +76,7 @@ export class Snapshots {
     if (!result?.info.metadata?.seq) throw new Error(`realm ${realmId} has no snapshot`);
     const decoded = Readable.fromWeb(result.data as WebStream<Uint8Array>).pipe(new UnpackrStream({ useRecords: false }));
     const stored = result.info.metadata.form === STORED_FORM;
-    for await (const frame of decoded as AsyncIterable<Row[]>) await (stored ? this.store.putStoredRows(frame) : this.store.applyChanges(frame));
+    for await (const frame of decoded as AsyncIterable<Row[]>) await this.store.applyChanges(frame, { form: stored ? 'stored' : 'change' });
     if (await result.error) throw new Error(`realm ${realmId}'s snapshot is damaged`);
     return Number(result.info.metadata.seq);
   }

@@ -142,11 +142,11 @@ export class Exporter {
       for (const row of realmRows(this.store, this.realmId, { transaction, form: 'stored' })) {
         frame.push(row);
         if (frame.length < ROWS_PER_FRAME) continue;
-        await copy.putStoredRows(frame);
+        await copy.applyChanges(frame, { form: 'stored' });
         frame = [];
         if (this.stopped) throw new Stopped();
       }
-      await copy.putStoredRows(frame);
+      await copy.applyChanges(frame, { form: 'stored' });
     } finally {
       transaction.done();
     }

@@ -5,14 +5,31 @@
 // users' chunks, every 64 messages of a channel of a hundred): a marker stands in their place, and
 // the copy folds the log again from its tables as the changes before the marker left them, which
 // are the writer's at that point.
-// Values are encoded when recorded (msgpack, without the store's shared structures), so a record
-// changed in memory after it was saved does not change what was recorded.
-import type { Database, Key } from 'lmdb';
+// Values are recorded in their stored form: encoded once, when the put is made, the bytes go both
+// into the table and into the change set (a copy of them for tables of bytes), so a record changed
+// in memory after it was saved does not change what was recorded, and whoever applies the set puts
+// the bytes as they are. Change sets and snapshots written before held values in the change
+// encoding (plain msgpack, the same bytes for the same value in every store), still applied.
+import { asBinary, type Database, type Key } from 'lmdb';
 import { Packr } from 'msgpackr';
 
-/** One put (with the value's encoding) or remove (no value) on a named sub-database; or a marker
+/** One put (with the value's bytes) or remove (no value) on a named sub-database; or a marker
  * (FOLD_LOG) in the place of the name, with what it folds as the key. */
 export type Change = [db: string, key: Key, value?: Uint8Array];
+
+/** How a change or a row gives its value: as its table stores it, or in the change encoding. */
+export type ValueForm = 'stored' | 'change';
+
+/** What a table encodes its values with (lmdb's msgpack encoder; none for a table of bytes). */
+interface StoredCodec {
+  encode(value: unknown): Uint8Array;
+  decode(bytes: Uint8Array): unknown;
+}
+
+/** The table's codec, if its values are encoded. */
+export function storedCodecOf(db: Database<unknown, Key>): StoredCodec | undefined {
+  return (db as unknown as { encoder?: StoredCodec }).encoder;
+}
 
 /** The marker of a conversation log's fold in a change set: `[FOLD_LOG, recipientId]`. */
 export const FOLD_LOG = '@foldLog';
@@ -33,6 +50,12 @@ export function recordedAsMarker(tap: ChangeTap, marker: Change, fold: () => voi
 /** A plain encoder: the same value always gives the same bytes, whatever the store's structures. */
 export const changeCodec = new Packr({ useRecords: false, moreTypes: false });
 
+/** A change's value, decoded as `form` says it is encoded (a table of bytes holds its bytes). */
+export function decodeValue(db: Database<unknown, Key>, value: Uint8Array, form: ValueForm): unknown {
+  if (form === 'change') return changeCodec.unpack(value);
+  return storedCodecOf(db)?.decode(value) ?? value;
+}
+
 /** Where a store's tables report their puts and removes. */
 export interface ChangeTap {
   /** The change set of the write under way, while a recorder listens (else undefined). */
@@ -44,12 +67,19 @@ export interface ChangeTap {
 /** Makes `db` count its puts and removes in the tap and, unless it is derived from other tables
  * (`recorded: false`), report them while a recording is under way. */
 export function tapWrites<D extends Database<unknown, Key>>(db: D, name: string, tap: ChangeTap, { recorded = true } = {}): D {
-  const put = db.put.bind(db);
+  const put = db.put.bind(db) as (...args: unknown[]) => unknown;
   const remove = db.remove.bind(db);
+  const codec = storedCodecOf(db);
   db.put = ((key: Key, value: unknown, ...rest: unknown[]) => {
     tap.count++;
-    if (recorded) tap.current?.push([name, key, changeCodec.pack(value)]);
-    return (put as (...args: unknown[]) => unknown)(key, value, ...rest);
+    if (!recorded || !tap.current) return put(key, value, ...rest);
+    if (!codec) {
+      tap.current.push([name, key, Uint8Array.prototype.slice.call(value as Uint8Array)]);
+      return put(key, value, ...rest);
+    }
+    const bytes = codec.encode(value);
+    tap.current.push([name, key, bytes]);
+    return put(key, asBinary(bytes), ...rest);
   }) as D['put'];
   db.remove = ((key: Key, ...rest: unknown[]) => {
     tap.count++;

@@ -7,7 +7,7 @@
 // nothing decoded and encoded again).
 import { createHash } from 'node:crypto';
 import type { Key, Transaction } from 'lmdb';
-import { changeCodec, type Change } from './changes.js';
+import { changeCodec, type Change, type ValueForm } from './changes.js';
 import type { Store } from './store.js';
 
 /** Tables whose keys start with the realm's ID. */
@@ -23,11 +23,8 @@ const messageKeyed = ['messages', 'headers'];
 
 export type Row = Change & { 2: Uint8Array };
 
-/** How rows give their values: in the change encoding, or as their tables store them. */
-export type RowForm = 'change' | 'stored';
-
 /** Every row of the realm, table by table in key order, each value in `form`. */
-export function* realmRows(store: Store, realmId: number, { transaction, form = 'change' }: { transaction?: Transaction; form?: RowForm } = {}): Generator<Row> {
+export function* realmRows(store: Store, realmId: number, { transaction, form = 'change' }: { transaction?: Transaction; form?: ValueForm } = {}): Generator<Row> {
   const table = (name: string) => (form === 'stored' ? store.storedForm(name) : store.tables.get(name)!);
   const valueOf = form === 'stored' ? (value: unknown) => value as Uint8Array : (value: unknown) => changeCodec.pack(value);
   const within = transaction ? { transaction } : {};

@@ -77,7 +77,7 @@
 //                                          memory, saved every few minutes and at shutdown)
 import { statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { open, type Database, type Key, type RootDatabase } from 'lmdb';
+import { asBinary, open, type Database, type Key, type RootDatabase } from 'lmdb';
 import type { ChannelRecord, FolderRecord, SubscriptionRecord } from '../channels/records.js';
 import type { GroupRecord } from '../groups/records.js';
 import type { AttachmentRecord } from '../messages/attachments.js';
@@ -97,7 +97,7 @@ import type { PresenceSnapshot } from '../users/presence.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { NavigationViewRecord } from '../users/navigationViews.js';
 import type { UserRecord } from '../users/records.js';
-import { changeCodec, FOLD_LOG, recordedAsMarker, tapWrites, type Change, type ChangeTap } from './changes.js';
+import { changeCodec, decodeValue, FOLD_LOG, recordedAsMarker, tapWrites, type Change, type ChangeTap, type ValueForm } from './changes.js';
 import { SearchIndex } from './searchIndex.js';
 import { PostingLists } from './postingLists.js';
 import { BoundedCache } from './boundedCache.js';
@@ -490,18 +490,6 @@ export class Store {
     return db;
   }
 
-  /** Puts rows whose values are in their stored form (`realmRows` of a store of this release), as
-   * they are: nothing is decoded, and nothing recorded. */
-  async putStoredRows(rows: readonly Change[]): Promise<void> {
-    await this.write(() => {
-      for (const [name, key, value] of rows) {
-        if (value === undefined) throw new Error(`a stored row of '${name}' without its value`);
-        this.storedForm(name).put(key, value);
-      }
-      this.forgetCaches();
-    });
-    this.forgetCaches();
-  }
 
   /** Data directories written before the chunked layout kept one row per user and message in
    * 'userMessages'; they are folded into conversation chunks once, in one transaction, at open. */
@@ -666,10 +654,12 @@ export class Store {
    * messages: the postings, and the new words of its new messages (put with their postings after
    * the batch's writes, as standalone, outside every change set): with `reindex` the messages it
    * puts or removes are indexed here, as the writer indexed them (a term's chunks depend only on
-   * the IDs it holds, so both hold the same rows). Rows copied whole (a snapshot, an export, a realm's copy dropped) carry them already.
-   * A conversation log's fold stands in a change set as a marker (changes.ts), and is made again
-   * here, from the tables as the changes before it left them. */
-  async applyChanges(changes: readonly Change[], { reindex = false } = {}): Promise<void> {
+   * the IDs it holds, so both hold the same rows). Rows copied whole (a snapshot, an export, a
+   * realm's copy dropped) carry them already. A conversation log's fold stands in a change set as
+   * a marker (changes.ts), and is made again here, from the tables as the changes before it left
+   * them. Values in their stored form (change sets and rows of this release) are put as they are;
+   * in the change encoding (`form: 'change'`: written before), decoded and encoded again. */
+  async applyChanges(changes: readonly Change[], { reindex = false, form = 'stored' }: { reindex?: boolean; form?: ValueForm } = {}): Promise<void> {
     await this.write(() => {
       for (const [name, key, value] of changes) {
         if (name === FOLD_LOG) {
@@ -685,10 +675,9 @@ export class Store {
         }
         const db = this.tables.get(name);
         if (!db) throw new Error(`a change to an unknown table '${name}'`);
-        const after = value === undefined ? undefined : changeCodec.unpack(value);
-        if (reindex && db === this.messages) this.reindex(this.messages.get(key as number), after as MessageRecord | undefined);
-        if (after === undefined) db.remove(key);
-        else db.put(key, after);
+        if (reindex && db === this.messages) this.reindex(this.messages.get(key as number), value && (decodeValue(this.messages, value, form) as MessageRecord));
+        if (value === undefined) db.remove(key);
+        else db.put(key, form === 'stored' ? asBinary(value) : changeCodec.unpack(value));
       }
       this.forgetCaches();
     });
