@@ -33,6 +33,12 @@ interface DirectoryEntry {
 /** The directory's keys of realms (their IDs), beside 'next' and the seeding claim. */
 const isRealmKey = (key: string): boolean => /^\d+$/.test(key);
 
+function lowest(ids: Iterable<number>): number | undefined {
+  let found: number | undefined;
+  for (const id of ids) if (found === undefined || id < found) found = id;
+  return found;
+}
+
 interface NodeBeat {
   node: string;
   beat: number;
@@ -61,7 +67,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   private readonly owned = new Map<number, { commands: Subscription }>();
   private readonly busy = new Set<number>();
   /** The directory's realms by subdomain (each request finds its realm here), and the reverse. */
-  private readonly bySubdomain = new Map<string, number>();
+  private readonly bySubdomain = new Map<string, Set<number>>();
   private readonly subdomains = new Map<number, string>();
   private readonly externalHostname: string;
   private beat = 0;
@@ -115,11 +121,19 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   /** Keeps `bySubdomain` as the directory is: the realm `id` now has `entry` (undefined: gone). */
   private index(id: number, entry: DirectoryEntry | undefined): void {
     const before = this.subdomains.get(id);
-    if (before !== undefined && this.bySubdomain.get(before) === id) this.bySubdomain.delete(before);
+    const sharing = before === undefined ? undefined : this.bySubdomain.get(before);
+    sharing?.delete(id);
+    if (before !== undefined && sharing?.size === 0) this.bySubdomain.delete(before);
     this.subdomains.delete(id);
     if (!entry) return;
-    this.bySubdomain.set(entry.subdomain, id);
+    this.bySubdomain.set(entry.subdomain, (this.bySubdomain.get(entry.subdomain) ?? new Set()).add(id));
     this.subdomains.set(id, entry.subdomain);
+  }
+
+  /** The realm of a subdomain: the first made, should two creations at once have given it twice. */
+  private realmOf(subdomain: string | undefined): number | undefined {
+    const ids = subdomain === undefined ? undefined : this.bySubdomain.get(subdomain);
+    return ids && lowest(ids);
   }
 
   /** The realms of the directory, by ID. */
@@ -141,9 +155,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
 
   /** The realm of the host's subdomain; else the realm without one; else the first realm. */
   forHost(host: string): RealmHandle | undefined {
-    const ids = this.bySubdomain;
-    const subdomain = subdomainOf(host, this.externalHostname);
-    const id = (subdomain === undefined ? undefined : ids.get(subdomain)) ?? ids.get('') ?? (ids.size > 0 ? Math.min(...ids.values()) : undefined);
+    const id = this.realmOf(subdomainOf(host, this.externalHostname)) ?? this.realmOf('') ?? lowest(this.subdomains.keys());
     const entry = id === undefined ? undefined : this.directory.get(String(id))?.value;
     if (id === undefined || !entry) return undefined;
     return this.realms.active(id) ?? new RemoteRealm(this.cluster, { id, subdomain: entry.subdomain }, this.holders, () => this.realms.active(id));

@@ -53,7 +53,8 @@ export const changeCodec = new Packr({ useRecords: false, moreTypes: false });
 /** A change's value, decoded as `form` says it is encoded (a table of bytes holds its bytes). */
 export function decodeValue(db: Database<unknown, Key>, value: Uint8Array, form: ValueForm): unknown {
   if (form === 'change') return changeCodec.unpack(value);
-  return storedCodecOf(db)?.decode(value) ?? value;
+  const codec = storedCodecOf(db);
+  return codec ? codec.decode(value) : value;
 }
 
 /** Where a store's tables report their puts and removes. */

@@ -310,7 +310,8 @@ export class Store {
 
   /** The sub-databases that hold realms' data, by name (not the server's own: queues, presence). */
   readonly tables = new Map<string, Database<unknown, Key>>();
-  /** The same sub-databases read and written as bytes (their values' stored form), by name. */
+  /** The same sub-databases read as bytes (their values' stored form), by name. The tables have no
+   * shared structures and no compression, so their bytes mean the same in every store. */
   private readonly storedForms = new Map<string, Database<Uint8Array, Key>>();
   /** Where the changes of the write under way are recorded, while a recorder listens. */
   private readonly tap: ChangeTap = { current: undefined, count: 0 };
