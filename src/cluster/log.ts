@@ -1,8 +1,9 @@
 // Realms' logs on JetStream: each realm's committed change sets on its own subject, appended by the
 // realm's owner with the subject's last sequence as the fence, so that a node that lost the realm
-// (paused, cut off) can never append after the node that took it over. Appends are coalesced: while
-// one is in flight, the writes that follow wait and go together in the next. A write larger than a
-// message goes in parts of one group, applied together when read back.
+// (paused, cut off) can never append after the node that took it over. Appends are coalesced: the
+// writes recorded in one turn go together, and while an append is in flight, the writes that
+// follow wait and go together in the next. A write larger than a message goes in parts of one
+// group, applied together when read back.
 import { randomBytes } from 'node:crypto';
 import { JetStreamApiError } from '@nats-io/jetstream';
 import { Packr } from 'msgpackr';
@@ -119,6 +120,9 @@ export class RealmWriter {
   private async flush(): Promise<void> {
     this.flushing = true;
     try {
+      // The writes of one batch are recorded one after another in the same turn: they go together,
+      // rather than the first alone and the rest after its round trip.
+      await Promise.resolve();
       while (this.waiting.length > 0 && !this.refusal) {
         const batch = this.waiting.splice(0);
         try {
