@@ -1,9 +1,12 @@
 // Emissions a server was not sent (in a cluster, the realm's owner knew of no queue on this node):
 // the queues that may have wanted one are dropped, the others go on; a registration whose state is
-// older than them is refused, so no queue ever opens with events missing.
+// older than them is refused, so no queue ever opens with events missing. What the owner is told
+// counts a registration under way as the queue it will open, so in the usual course none is sent
+// without it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../src/errors.js';
+import { holdingOf, type Holding } from '../src/events/holders.js';
 import { EventQueues, type NewQueue } from '../src/events/queues.js';
 import type { Emitted } from '../src/events/types.js';
 
@@ -67,6 +70,25 @@ test('a registration whose state is older than emissions not sent here is refuse
   again.end();
   queues.deliverPending();
   assert.equal(texts(queues, queue.id, HAMLET), ['four']);
+});
+
+test("a user registering a queue holds one from the start: deleting their other queue meanwhile tells the owner so, not 'none'", () => {
+  const queues = new EventQueues(shelf);
+  const told: Holding[] = [];
+  queues.onHoldersChanged = (realmId, userId) => told.push(holdingOf(queues, realmId, userId));
+  const old = opened(queues, HAMLET, 0);
+  const registration = queues.begin(REALM, HAMLET);
+  queues.delete(queues.get(old, REALM, HAMLET));
+  assert.equal(told.at(-1), 'queue', 'the registration under way still holds');
+  assert.equal(queues.holders(REALM), [HAMLET]);
+  registration.end();
+  assert.equal(told.at(-1), 'none', 'ended without a queue');
+  assert.equal(queues.holders(REALM), []);
+
+  const everywhere = queues.begin(REALM, OTHELLO, true);
+  assert.is(holdingOf(queues, REALM, OTHELLO), 'all-public');
+  everywhere.end();
+  assert.is(holdingOf(queues, REALM, OTHELLO), 'none');
 });
 
 test.run();

@@ -8,7 +8,7 @@ import type { UserRequest } from '../http/route.js';
 
 /** Registers a queue: the realm's state, and a queue that starts right after it. */
 export async function register(request: UserRequest, params: Params<typeof schemas.registerQueue>) {
-  const registration = request.queues.begin(request.realm.realm.id, request.user.userId);
+  const registration = request.queues.begin(request.realm.realm.id, request.user.userId, params.all_public_streams);
   try {
     const { state, queue: settings, position } = await request.realm.ask('events.register', request.user.userId, registerInput(params));
     const queue = registration.open(settings, position);

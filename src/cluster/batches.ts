@@ -1,6 +1,6 @@
 // A realm's batch of emissions as it travels between nodes: a header (the owner's lease epoch, the
 // realm position of the first emission) and the emissions (plain data, as emitted), one msgpack
-// value; or, for emissions no other node held queues for, only the header and how many there were.
+// value; or, for emissions no other node holds queues for, the header alone and how many there were.
 import { Packr } from 'msgpackr';
 import type { Emitted } from '../events/types.js';
 
@@ -12,7 +12,7 @@ export interface BatchHeader {
   epoch: number;
   /** The realm position of the first emission. */
   from: number;
-  /** The batch stands for this many emissions, not sent (no other node held queues for them). */
+  /** The batch stands for this many emissions, not sent (no other node holds queues of the realm). */
   withheld?: number;
 }
 

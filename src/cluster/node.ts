@@ -277,7 +277,6 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     owned.commands.unsubscribe();
     this.holders.unserve(realmId);
     this.realms.retire(realmId);
-    this.bus.release(realmId);
     this.ids.forget(realmId);
     this.snapshotBytes.delete(realmId);
     void this.log.release(realmId);
@@ -298,7 +297,6 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
         this.owned.delete(realmId);
         this.holders.unserve(realmId);
         this.realms.retire(realmId);
-        this.bus.release(realmId);
         const seq = await this.log.release(realmId);
         if (seq !== undefined) await this.store.setLogPosition(realmId, { seq, clean: true });
         await this.leases.release(realmId);

@@ -25,10 +25,10 @@ export class HolderSet {
   }
 }
 
-/** The user's holding among these queues. */
+/** The user's holding among these queues, a registration under way counted as the queue it opens. */
 export function holdingOf(queues: EventQueues, realmId: number, userId: number): Holding {
-  if (queues.hasAllPublicStreams(realmId, userId)) return 'all-public';
-  return queues.hasQueue(realmId, userId) ? 'queue' : 'none';
+  if (queues.hasAllPublicStreams(realmId, userId) || queues.isRegistering(realmId, userId, true)) return 'all-public';
+  return queues.hasQueue(realmId, userId) || queues.isRegistering(realmId, userId) ? 'queue' : 'none';
 }
 
 /** Every holder's holding among the realm's queues (what a realm told anew hears). */

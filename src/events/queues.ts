@@ -53,6 +53,7 @@ interface Kept {
   emissions: { position: number; emitted: Emitted }[];
   /** The last of the emissions this server was not sent while the registration was under way. */
   withheldThrough: number;
+  allPublicStreams: boolean;
 }
 
 export class EventQueues implements EventSink {
@@ -108,9 +109,9 @@ export class EventQueues implements EventSink {
   }
 
   /** Starts registering a queue for a user (refused when the user holds too many). */
-  begin(realmId: number, userId: number): Registration {
+  begin(realmId: number, userId: number, allPublicStreams = false): Registration {
     this.checkRoom(realmId, userId);
-    const kept: Kept = { realmId, userId, emissions: [], withheldThrough: -1 };
+    const kept: Kept = { realmId, userId, emissions: [], withheldThrough: -1, allPublicStreams };
     let registering = this.registering.get(realmId);
     if (!registering) this.registering.set(realmId, (registering = new Set()));
     registering.add(kept);
@@ -249,6 +250,12 @@ export class EventQueues implements EventSink {
     };
   }
 
+  /** Whether the user has a registration under way here (`allPublic`: one with all_public_streams). */
+  isRegistering(realmId: number, userId: number, allPublic = false): boolean {
+    for (const kept of this.registering.get(realmId) ?? []) if (kept.userId === userId && (kept.allPublicStreams || !allPublic)) return true;
+    return false;
+  }
+
   /** Whether a user holds an event queue on this server (a client is connected, for notifications). */
   hasQueue(realmId: number, userId: number): boolean {
     return (this.byUser.get(realmId)?.get(userId)?.size ?? 0) > 0;
@@ -269,9 +276,11 @@ export class EventQueues implements EventSink {
     return this.byUser.keys();
   }
 
-  /** The users of a realm holding a queue here. */
+  /** The users of a realm holding a queue here, or registering one. */
   holders(realmId: number): number[] {
-    return [...(this.byUser.get(realmId) ?? [])].filter(([, queues]) => queues.size > 0).map(([userId]) => userId);
+    const users = new Set([...(this.byUser.get(realmId) ?? [])].filter(([, queues]) => queues.size > 0).map(([userId]) => userId));
+    for (const kept of this.registering.get(realmId) ?? []) users.add(kept.userId);
+    return [...users];
   }
 
   private countAllPublic(realmId: number, userId: number, by: 1 | -1): void {
