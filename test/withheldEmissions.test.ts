@@ -72,6 +72,22 @@ test('a registration whose state is older than emissions not sent here is refuse
   assert.equal(texts(queues, queue.id, HAMLET), ['four']);
 });
 
+test("a registration under way when the realm's events stop following on (a lost batch, a new owner) is refused with the queues dropped", () => {
+  const queues = new EventQueues(shelf);
+  opened(queues, OTHELLO, 0);
+  const registration = queues.begin(REALM, HAMLET);
+  queues.deleteRealmQueues(REALM);
+  try {
+    registration.open(settings, 5);
+    assert.unreachable('its queue could lack the events lost');
+  } catch (error) {
+    assert.is((error as ApiError).code, 'REALM_UNAVAILABLE');
+  } finally {
+    registration.end();
+  }
+  assert.not.ok(queues.hasQueue(REALM, OTHELLO), 'the open queue is dropped too');
+});
+
 test("a user registering a queue holds one from the start: deleting their other queue meanwhile tells the owner so, not 'none'", () => {
   const queues = new EventQueues(shelf);
   const told: Holding[] = [];

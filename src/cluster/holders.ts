@@ -8,7 +8,7 @@
 // owner answered). The owner drops what nodes that stopped beating told it.
 import type { Subscription } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
-import { allHoldings, HolderSet, holdingOf, registeringHolding, type Holding } from '../events/holders.js';
+import { allHoldings, HolderSet, holdingOf, type Holding } from '../events/holders.js';
 import type { EventQueues } from '../events/queues.js';
 import type { QueueHolders } from '../realm/links.js';
 import { subjects, type Cluster } from './connection.js';
@@ -108,8 +108,8 @@ export class ClusterHolders {
   }
 
   /** A queue of the user is being registered here (told before the owner is asked for its state). */
-  registering(realmId: number, userId: number, allPublicStreams: boolean): void {
-    this.tell(realmId, false, [[userId, registeringHolding(this.queues, realmId, userId, allPublicStreams)]]);
+  registering(realmId: number, userId: number): void {
+    this.tell(realmId, false, [[userId, holdingOf(this.queues, realmId, userId)]]);
   }
 
   private tellAll(realmId: number): void {

@@ -10,7 +10,7 @@ import type { Logger } from '../ops/log.js';
 import type { RealmOverview } from '../ops/metrics.js';
 import type { EventQueues } from '../events/queues.js';
 import type { RealmDirectory, RealmHandle } from '../realm/handle.js';
-import { hostname, InvalidRealmError, subdomainOf, type NewRealm, type RealmCreator, type Realms } from '../realm/registry.js';
+import { hostname, InvalidRealmError, realmIdForHost, type NewRealm, type RealmCreator, type Realms } from '../realm/registry.js';
 import { realmRows } from '../store/realmData.js';
 import type { Store } from '../store/store.js';
 import { serveAdmin } from './admin.js';
@@ -66,8 +66,10 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   private readonly snapshotBytes = new Map<number, number>();
   private readonly owned = new Map<number, { commands: Subscription }>();
   private readonly busy = new Set<number>();
-  /** The directory's realms by subdomain (each request finds its realm here), and the reverse. */
-  private readonly bySubdomain = new Map<string, Set<number>>();
+  /** The directory's realm of each subdomain (each request finds its realm here), every realm of
+   * each, and each realm's subdomain. */
+  private readonly bySubdomain = new Map<string, number>();
+  private readonly realmsOf = new Map<string, Set<number>>();
   private readonly subdomains = new Map<number, string>();
   private readonly externalHostname: string;
   private beat = 0;
@@ -118,22 +120,24 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     return node;
   }
 
-  /** Keeps `bySubdomain` as the directory is: the realm `id` now has `entry` (undefined: gone). */
+  /** Keeps the subdomain index as the directory is: the realm `id` now has `entry` (undefined: gone). */
   private index(id: number, entry: DirectoryEntry | undefined): void {
     const before = this.subdomains.get(id);
-    const sharing = before === undefined ? undefined : this.bySubdomain.get(before);
-    sharing?.delete(id);
-    if (before !== undefined && sharing?.size === 0) this.bySubdomain.delete(before);
     this.subdomains.delete(id);
-    if (!entry) return;
-    this.bySubdomain.set(entry.subdomain, (this.bySubdomain.get(entry.subdomain) ?? new Set()).add(id));
-    this.subdomains.set(id, entry.subdomain);
-  }
-
-  /** The realm of a subdomain: the first made, should two creations at once have given it twice. */
-  private realmOf(subdomain: string | undefined): number | undefined {
-    const ids = subdomain === undefined ? undefined : this.bySubdomain.get(subdomain);
-    return ids && lowest(ids);
+    if (before !== undefined) this.realmsOf.get(before)?.delete(id);
+    if (entry) {
+      this.subdomains.set(id, entry.subdomain);
+      this.realmsOf.set(entry.subdomain, (this.realmsOf.get(entry.subdomain) ?? new Set()).add(id));
+    }
+    // Should two creations at once have given a subdomain twice, its realm is the lowest ID.
+    for (const subdomain of [before, entry?.subdomain]) {
+      if (subdomain === undefined) continue;
+      const first = lowest(this.realmsOf.get(subdomain) ?? []);
+      if (first === undefined) {
+        this.realmsOf.delete(subdomain);
+        this.bySubdomain.delete(subdomain);
+      } else this.bySubdomain.set(subdomain, first);
+    }
   }
 
   /** The realms of the directory, by ID. */
@@ -155,7 +159,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
 
   /** The realm of the host's subdomain; else the realm without one; else the first realm. */
   forHost(host: string): RealmHandle | undefined {
-    const id = this.realmOf(subdomainOf(host, this.externalHostname)) ?? this.realmOf('') ?? lowest(this.subdomains.keys());
+    const id = realmIdForHost(host, this.externalHostname, this.bySubdomain, () => this.bySubdomain.get('') ?? lowest(this.subdomains.keys()));
     const entry = id === undefined ? undefined : this.directory.get(String(id))?.value;
     if (id === undefined || !entry) return undefined;
     return this.realms.active(id) ?? new RemoteRealm(this.cluster, { id, subdomain: entry.subdomain }, this.holders, () => this.realms.active(id));

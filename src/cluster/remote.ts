@@ -51,7 +51,7 @@ export class RemoteRealm implements RealmHandle {
   async ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
     // A registration that opens no queue here, refused by the owner or by this node, is settled
     // when it ends (EventQueues tells the holders).
-    if (name === 'events.register' && userId !== null) this.holders?.registering(this.realm.id, userId, (input as InputOf<'events.register'>).allPublicStreams);
+    if (name === 'events.register' && userId !== null) this.holders?.registering(this.realm.id, userId);
     return this.request(name, userId, input);
   }
 

@@ -35,8 +35,3 @@ export function holdingOf(queues: EventQueues, realmId: number, userId: number):
 export function allHoldings(queues: EventQueues, realmId: number): [userId: number, holding: Holding][] {
   return queues.holders(realmId).map((userId) => [userId, holdingOf(queues, realmId, userId)]);
 }
-
-/** The user's holding once the queue being registered opens. */
-export function registeringHolding(queues: EventQueues, realmId: number, userId: number, allPublicStreams: boolean): Holding {
-  return allPublicStreams || queues.hasAllPublicStreams(realmId, userId) ? 'all-public' : 'queue';
-}

@@ -51,8 +51,9 @@ interface Kept {
   realmId: number;
   userId: number;
   emissions: { position: number; emitted: Emitted }[];
-  /** The last of the emissions this server was not sent while the registration was under way. */
-  withheldThrough: number;
+  /** The last position of emissions this server may lack that were made while the registration was
+   * under way (not sent to it, or lost on the way). */
+  missedThrough: number;
   allPublicStreams: boolean;
 }
 
@@ -111,7 +112,7 @@ export class EventQueues implements EventSink {
   /** Starts registering a queue for a user (refused when the user holds too many). */
   begin(realmId: number, userId: number, allPublicStreams = false): Registration {
     this.checkRoom(realmId, userId);
-    const kept: Kept = { realmId, userId, emissions: [], withheldThrough: -1, allPublicStreams };
+    const kept: Kept = { realmId, userId, emissions: [], missedThrough: -1, allPublicStreams };
     let registering = this.registering.get(realmId);
     if (!registering) this.registering.set(realmId, (registering = new Set()));
     registering.add(kept);
@@ -122,7 +123,7 @@ export class EventQueues implements EventSink {
         this.deliverPending();
         this.checkRoom(realmId, userId);
         // The queue would lack emissions made after its state that never reached this server.
-        if (kept.withheldThrough > position) throw errors.realmMoved();
+        if (kept.missedThrough > position) throw errors.realmMoved();
         const queue = new EventQueue({ ...settings, realmId, userId, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.clock, this.lastId);
         this.add(queue);
         opened = true;
@@ -166,9 +167,11 @@ export class EventQueues implements EventSink {
     this.onHoldersChanged?.(realmId, queue.userId);
   }
 
-  /** Drops every queue of a realm (its events stopped following on: the clients register again). */
+  /** Drops every queue of a realm (its events stopped following on: the clients register again),
+   * and refuses the registrations under way, which may lack the same events. */
   deleteRealmQueues(realmId: number): void {
     for (const queues of this.byUser.get(realmId)?.values() ?? []) for (const queue of [...queues]) this.delete(queue);
+    for (const kept of this.registering.get(realmId) ?? []) kept.missedThrough = Number.POSITIVE_INFINITY;
   }
 
   /** Drops every queue of a user (deactivation). */
@@ -198,7 +201,7 @@ export class EventQueues implements EventSink {
   passOver(realmId: number, through: number): void {
     this.deliverPending();
     for (const queues of this.byUser.get(realmId)?.values() ?? []) for (const queue of [...queues]) if (queue.openedAt < through) this.delete(queue);
-    for (const kept of this.registering.get(realmId) ?? []) kept.withheldThrough = Math.max(kept.withheldThrough, through);
+    for (const kept of this.registering.get(realmId) ?? []) kept.missedThrough = Math.max(kept.missedThrough, through);
     this.positions.set(realmId, through);
   }
 

@@ -4,7 +4,7 @@
 // the queues in its store across a graceful restart.
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
-import { allHoldings, holdingOf, registeringHolding, type Holding } from '../events/holders.js';
+import { allHoldings, holdingOf, type Holding } from '../events/holders.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import { EventQueues, type QueueShelf } from '../events/queues.js';
 import type { RealmSources } from '../ops/metrics.js';
@@ -81,7 +81,7 @@ export class RealmThread implements RealmDirectory, QueueShelf, RealmCommands {
 
   command<N extends CommandName>(realmId: number, name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
     // Told before the state is read, so the realm counts the queue from before it exists.
-    if (name === 'events.register' && userId !== null) this.tell(realmId, [[userId, registeringHolding(this.queues, realmId, userId, (input as InputOf<'events.register'>).allPublicStreams)]]);
+    if (name === 'events.register' && userId !== null) this.tell(realmId, [[userId, holdingOf(this.queues, realmId, userId)]]);
     const request: RequestOf<N> = [name, userId, input];
     return this.send({ kind: 'command', realmId, request: request as CommandRequest }).then((reply) => outputOf<N>(reply));
   }
