@@ -101,9 +101,13 @@ test("a user registering a queue holds one from the start: deleting their other 
   assert.equal(told.at(-1), 'none', 'ended without a queue');
   assert.equal(queues.holders(REALM), []);
 
+  // Two registrations at once: the second, without all_public_streams, does not hide the first's.
   const everywhere = queues.begin(REALM, OTHELLO, true);
+  const usual = queues.begin(REALM, OTHELLO);
   assert.is(holdingOf(queues, REALM, OTHELLO), 'all-public');
   everywhere.end();
+  assert.is(holdingOf(queues, REALM, OTHELLO), 'queue');
+  usual.end();
   assert.is(holdingOf(queues, REALM, OTHELLO), 'none');
 });
 
