@@ -27,7 +27,7 @@ interface StoredCodec {
 }
 
 /** The table's codec, if its values are encoded. */
-export function storedCodecOf(db: Database<unknown, Key>): StoredCodec | undefined {
+function storedCodecOf(db: Database<unknown, Key>): StoredCodec | undefined {
   return (db as unknown as { encoder?: StoredCodec }).encoder;
 }
 
