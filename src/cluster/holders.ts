@@ -2,10 +2,10 @@
 // the realm's owner decides who is connected (no missed-message push or e-mail for them) and who
 // gets a public channel's messages by all_public_streams. Each node tells a realm's owner how
 // each user's queues there changed (`parley.realm.<id>.holders`), and all of them when a new owner
-// asks or after the node (re)started; a gateway tells it of a registration before asking the owner
-// for the register state, so the owner counts the queue from before it exists, and tells it again
-// at once when the registration opened no queue (refused by the owner, or by the gateway after the
-// owner answered). The owner drops what nodes that stopped beating told it.
+// asks or after the node (re)started; a registration counts from its start (EventQueues tells of it
+// before the owner is asked for the register state, so the owner counts the queue from before it
+// exists) until it ends, told again at once when it opened no queue (refused by the owner, or by
+// the gateway after the owner answered). The owner drops what nodes that stopped beating told it.
 import type { Subscription } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
 import { allHoldings, HolderSet, holdingOf, type Holding } from '../events/holders.js';
@@ -105,11 +105,6 @@ export class ClusterHolders {
   /** Forgets what nodes no longer alive told. */
   prune(live: readonly string[]): void {
     for (const nodes of this.told.values()) for (const node of nodes.keys()) if (!live.includes(node)) nodes.delete(node);
-  }
-
-  /** A queue of the user is being registered here (told before the owner is asked for its state). */
-  registering(realmId: number, userId: number): void {
-    this.tell(realmId, false, [[userId, holdingOf(this.queues, realmId, userId)]]);
   }
 
   private tellAll(realmId: number): void {

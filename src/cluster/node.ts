@@ -162,7 +162,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     const id = realmIdForHost(host, this.externalHostname, this.bySubdomain, () => this.bySubdomain.get('') ?? lowest(this.subdomains.keys()));
     const entry = id === undefined ? undefined : this.directory.get(String(id))?.value;
     if (id === undefined || !entry) return undefined;
-    return this.realms.active(id) ?? new RemoteRealm(this.cluster, { id, subdomain: entry.subdomain }, this.holders, () => this.realms.active(id));
+    return this.realms.active(id) ?? new RemoteRealm(this.cluster, { id, subdomain: entry.subdomain }, () => this.realms.active(id));
   }
 
   /** Creates a realm owned by this node and adds it to the directory. */

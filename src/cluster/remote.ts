@@ -10,7 +10,6 @@ import { commands, type CommandName, type InputOf, type OutputOf } from '../real
 import type { RealmHandle } from '../realm/handle.js';
 import { outputOf, replyTo, type CommandRequest, type Reply, type RequestOf } from '../realm/replies.js';
 import { subjects, type Cluster } from './connection.js';
-import type { ClusterHolders } from './holders.js';
 
 const codec = new Packr({ useRecords: false, structuredClone: true });
 
@@ -35,9 +34,6 @@ export class RemoteRealm implements RealmHandle {
   constructor(
     private readonly cluster: Cluster,
     readonly realm: { id: number; subdomain: string },
-    /** Told of queues registered through this node, for the owner to count them from the start
-     * (none for the management CLI). */
-    private readonly holders?: ClusterHolders,
     /** The realm's actor, should this node have taken the realm meanwhile (a node does not hear its
      * own requests: its connection has no echo). */
     private readonly local: () => RealmHandle | undefined = () => undefined,
@@ -49,13 +45,6 @@ export class RemoteRealm implements RealmHandle {
   }
 
   async ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
-    // A registration that opens no queue here, refused by the owner or by this node, is settled
-    // when it ends (EventQueues tells the holders).
-    if (name === 'events.register' && userId !== null) this.holders?.registering(this.realm.id, userId);
-    return this.request(name, userId, input);
-  }
-
-  private async request<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
     const deadline = performance.now() + REQUEST_DEADLINE_MS;
     const payload = codec.pack([name, userId, input] satisfies RequestOf<N>);
     const read = commands[name].mode !== 'write';

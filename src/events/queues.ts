@@ -76,9 +76,9 @@ export class EventQueues implements EventSink {
   private readonly registering = new Map<number, Set<Kept>>();
   /** realmId → userId → how many of the user's queues were registered with all_public_streams. */
   private readonly allPublic = new Map<number, Map<number, number>>();
-  /** Told whenever a user's queues here were added to or deleted, or a registration of theirs ended
-   * without opening one (a cluster tells the realm's owner, which counted the queue from the start
-   * of its registration). */
+  /** Told whenever a user's holding here may have changed: a registration of theirs began, or ended
+   * without opening a queue, or a queue was added or deleted (a cluster tells the realm's owner, the
+   * serving thread the realm thread: they count a queue from the start of its registration). */
   onHoldersChanged: ((realmId: number, userId: number) => void) | undefined;
 
   /** Zulip's server_generation: when this server process started (seconds); register returns it
@@ -116,6 +116,8 @@ export class EventQueues implements EventSink {
     let registering = this.registering.get(realmId);
     if (!registering) this.registering.set(realmId, (registering = new Set()));
     registering.add(kept);
+    // Told before the realm reads the state, so that it counts the queue from before it exists.
+    this.onHoldersChanged?.(realmId, userId);
     let opened = false;
     return {
       open: (settings, position) => {

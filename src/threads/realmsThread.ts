@@ -80,8 +80,6 @@ export class RealmThread implements RealmDirectory, QueueShelf, RealmCommands {
   }
 
   command<N extends CommandName>(realmId: number, name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
-    // Told before the state is read, so the realm counts the queue from before it exists.
-    if (name === 'events.register' && userId !== null) this.tell(realmId, [[userId, holdingOf(this.queues, realmId, userId)]]);
     const request: RequestOf<N> = [name, userId, input];
     return this.send({ kind: 'command', realmId, request: request as CommandRequest }).then((reply) => outputOf<N>(reply));
   }

@@ -13,7 +13,7 @@ import { announceNewUser, insertUser } from './users.js';
 const WELCOME_BOT_NAME = 'Welcome Bot';
 
 /** The realm's Welcome Bot: made with the realm, or, in a realm from before it, when first needed
- * (announced to everyone then, as any new user). */
+ * (announced to everyone then, like every new user). */
 export function welcomeBot(ctx: CommandContext): UserRecord {
   const known = ctx.state.realm.welcomeBotId;
   const existing = known === undefined ? undefined : ctx.state.users.get(known);
