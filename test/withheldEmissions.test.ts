@@ -24,7 +24,7 @@ const texts = (queues: EventQueues, queueId: string, userId: number) =>
 function opened(queues: EventQueues, userId: number, position: number): string {
   const registration = queues.begin(REALM, userId);
   try {
-    return registration.open(settings, position).id;
+    return registration.open(settings, position, 0).id;
   } finally {
     registration.end();
   }
@@ -54,7 +54,7 @@ test('a registration whose state is older than emissions not sent here is refuse
   const registration = queues.begin(REALM, HAMLET);
   queues.passOver(REALM, 3);
   try {
-    registration.open(settings, 2);
+    registration.open(settings, 2, 0);
     assert.unreachable('a queue at position 2 would lack position 3');
   } catch (error) {
     assert.instance(error, ApiError);
@@ -66,7 +66,7 @@ test('a registration whose state is older than emissions not sent here is refuse
 
   const again = queues.begin(REALM, HAMLET);
   queues.publish(REALM, [status('four')], 4);
-  const queue = again.open(settings, 3);
+  const queue = again.open(settings, 3, 0);
   again.end();
   queues.deliverPending();
   assert.equal(texts(queues, queue.id, HAMLET), ['four']);
@@ -78,7 +78,7 @@ test("a registration under way when the realm's events stop following on (a lost
   const registration = queues.begin(REALM, HAMLET);
   queues.deleteRealmQueues(REALM);
   try {
-    registration.open(settings, 5);
+    registration.open(settings, 5, 0);
     assert.unreachable('its queue could lack the events lost');
   } catch (error) {
     assert.is((error as ApiError).code, 'REALM_UNAVAILABLE');

@@ -41,6 +41,7 @@ const elsewhere = {
     bytes += serialize(emitted).length;
   },
   position: () => emissions,
+  epoch: () => 0,
   hasQueue: () => true,
   allPublicStreamsUsers: () => [],
 };

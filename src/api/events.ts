@@ -10,8 +10,8 @@ import type { UserRequest } from '../http/route.js';
 export async function register(request: UserRequest, params: Params<typeof schemas.registerQueue>) {
   const registration = request.queues.begin(request.realm.realm.id, request.user.userId, params.all_public_streams);
   try {
-    const { state, queue: settings, position } = await request.realm.ask('events.register', request.user.userId, registerInput(params));
-    const queue = registration.open(settings, position);
+    const { state, queue: settings, position, epoch } = await request.realm.ask('events.register', request.user.userId, registerInput(params));
+    const queue = registration.open(settings, position, epoch);
     return { queue_id: queue.id, last_event_id: queue.lastEventId, server_generation: request.queues.serverGeneration, ...state };
   } finally {
     registration.end();

@@ -2,25 +2,18 @@
 // realm position of the first emission) and the emissions (plain data, as emitted), one msgpack
 // value; or, for emissions no other node holds queues for, the header alone and how many there were.
 import { Packr } from 'msgpackr';
+import type { HeardBatch } from '../events/queues.js';
 import type { Emitted } from '../events/types.js';
 
 // Plain msgpack: emissions are JSON-like trees (no cycles, no shared objects that must stay shared),
 // so the structured-clone extension's tracking of every object is work for nothing.
 const codec = new Packr({ useRecords: false });
 
-export interface BatchHeader {
-  epoch: number;
-  /** The realm position of the first emission. */
-  from: number;
-  /** The batch stands for this many emissions, not sent (no other node holds queues of the realm). */
-  withheld?: number;
-}
-
-export function encodeBatch(header: BatchHeader, emitted: readonly Emitted[]): Uint8Array {
+export function encodeBatch(header: HeardBatch, emitted: readonly Emitted[]): Uint8Array {
   return codec.pack([header, emitted]);
 }
 
-export function decodeBatch(data: Uint8Array): { header: BatchHeader; emissions: Emitted[] } {
-  const [header, emissions] = codec.unpack(data) as [BatchHeader, Emitted[]];
+export function decodeBatch(data: Uint8Array): { header: HeardBatch; emissions: Emitted[] } {
+  const [header, emissions] = codec.unpack(data) as [HeardBatch, Emitted[]];
   return { header, emissions };
 }

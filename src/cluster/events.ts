@@ -1,21 +1,18 @@
 // Events between nodes: a realm's owner publishes each batch of emissions once on
 // `parley.events.<realm>`, with the lease epoch and the realm position of its first emission; every
-// other node delivers them to its own queues at the same positions. A batch that does not follow
-// on from the last one seen (a lost message, a new owner) drops that realm's queues on the node:
-// their clients get BAD_EVENT_QUEUE_ID and register again, as Zulip's clients do after a restart.
+// other node delivers them to its own queues at the same positions (EventQueues.receive: a batch
+// that does not follow on, or a new owner's, drops the queues that may lack events; their clients
+// get BAD_EVENT_QUEUE_ID and register again, as Zulip's clients do after a restart).
 // While no other node holds a queue of the realm, nor is registering one (as the nodes told its
 // owner, a registration before it asks for its state), the owner sends a batch's header alone, with
 // how many emissions it stands for: the positions follow on as before, and a node holding a queue
 // the owner did not know of drops it rather than miss them.
 import type { Subscription } from '@nats-io/transport-node';
 import type { EventQueues, EventSink } from '../events/queues.js';
-import { decodeBatch, encodeBatch, type BatchHeader } from './batches.js';
-import type { Emitted } from '../events/types.js';
+import { decodeBatch, encodeBatch } from './batches.js';
 import { subjects, type Cluster } from './connection.js';
 
 export class EventBus {
-  /** Realm → the epoch and position of the last batch delivered here. */
-  private readonly followed = new Map<number, { epoch: number; position: number }>();
   private subscription: Subscription | undefined;
 
   constructor(
@@ -31,7 +28,7 @@ export class EventBus {
       callback: (error, message) => {
         if (error) return;
         const batch = decodeBatch(message.data);
-        this.receive(Number(message.subject.split('.').pop()), batch.header, batch.emissions);
+        this.queues.receive(Number(message.subject.split('.').pop()), batch.header, batch.emissions);
       },
     });
   }
@@ -40,26 +37,19 @@ export class EventBus {
     this.subscription?.unsubscribe();
   }
 
-  private receive(realmId: number, header: BatchHeader, emissions: Emitted[]): void {
-    const last = this.followed.get(realmId);
-    if (last && (last.epoch !== header.epoch || last.position + 1 !== header.from)) this.queues.deleteRealmQueues(realmId);
-    const through = header.from + (header.withheld ?? emissions.length) - 1;
-    this.followed.set(realmId, { epoch: header.epoch, position: through });
-    if (header.withheld === undefined) this.queues.publish(realmId, emissions, header.from);
-    else this.queues.passOver(realmId, through);
-  }
-
-  /** The sink of a realm this node owns under `epoch`: its own queues, then every other node. */
-  sinkFor(epoch: number): EventSink {
+  /** The sink of a realm this node owns from now on under `epoch` (its queues of the realm start
+   * over): its own queues, then every other node. */
+  sinkFor(realmId: number, epoch: number): EventSink {
+    this.queues.newEpoch(realmId, epoch);
     return {
-      position: (realmId) => this.queues.position(realmId),
-      publish: (realmId, emitted) => {
+      position: (id) => this.queues.position(id),
+      epoch: () => epoch,
+      publish: (id, emitted) => {
         if (emitted.length === 0) return;
-        const from = this.queues.position(realmId) + 1;
-        this.queues.publish(realmId, emitted);
-        this.followed.set(realmId, { epoch, position: from + emitted.length - 1 });
-        const batch = this.heldElsewhere(realmId) ? encodeBatch({ epoch, from }, emitted) : encodeBatch({ epoch, from, withheld: emitted.length }, []);
-        this.cluster.nc.publish(subjects.events(realmId), batch);
+        const from = this.queues.position(id) + 1;
+        this.queues.publish(id, emitted);
+        const batch = this.heldElsewhere(id) ? encodeBatch({ epoch, from }, emitted) : encodeBatch({ epoch, from, withheld: emitted.length }, []);
+        this.cluster.nc.publish(subjects.events(id), batch);
       },
     };
   }

@@ -85,7 +85,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     private readonly settings: ClusterSettings,
     config: Config,
     private readonly store: Store,
-    private readonly queues: EventQueues,
+    queues: EventQueues,
     private readonly realms: Realms,
   ) {
     this.externalHostname = hostname(config.externalHost);
@@ -174,7 +174,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     if (epoch === undefined) throw new Error(`realm ${id}'s lease is held elsewhere`);
     await this.store.setLogPosition(id, { seq: 0, clean: false });
     this.log.own(id, 0);
-    const links = { log: this.log, sink: this.bus.sinkFor(epoch), ids: this.ids, presence: await presenceKeeper(this.cluster.presence, id), holders: this.holders.serve(id) };
+    const links = { log: this.log, sink: this.bus.sinkFor(id, epoch), ids: this.ids, presence: await presenceKeeper(this.cluster.presence, id), holders: this.holders.serve(id) };
     const actor = await this.realms.create(input, { id, links });
     this.owned.set(id, { commands: serveCommands(this.cluster, id, actor) });
     await this.cluster.realms.create(String(id), kvCodec.pack({ subdomain: input.subdomain } satisfies DirectoryEntry));
@@ -242,8 +242,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       this.log.own(realmId, from);
       this.snapshotBytes.set(realmId, snapshot?.bytes ?? 0);
       // Events from before this epoch may never have reached this node's queues: they start over.
-      this.queues.deleteRealmQueues(realmId);
-      const actor = this.realms.activate(record, { log: this.log, sink: this.bus.sinkFor(epoch), ids: this.ids, presence, holders: this.holders.serve(realmId) });
+      const actor = this.realms.activate(record, { log: this.log, sink: this.bus.sinkFor(realmId, epoch), ids: this.ids, presence, holders: this.holders.serve(realmId) });
       this.owned.set(realmId, { commands: serveCommands(this.cluster, realmId, actor) });
     } catch (error) {
       this.logger.error({ err: error, realm: realmId }, 'cluster: taking the realm failed');

@@ -25,6 +25,18 @@ export interface EventSink {
   publish(realmId: number, emitted: readonly Emitted[]): void;
   /** How many emissions of the realm it has taken: the position a register's state is read at. */
   position(realmId: number): number;
+  /** Whose positions they are: in a cluster, the epoch of the owner's lease (each new owner counts
+   * its own); 0 elsewhere. */
+  epoch(realmId: number): number;
+}
+
+/** A batch of a realm's emissions heard from its owner (in a cluster, another node): the owner's
+ * epoch and the position of the first emission; `withheld`: the batch stands for that many
+ * emissions, not sent (the owner knew of no queue here). */
+export interface HeardBatch {
+  epoch: number;
+  from: number;
+  withheld?: number;
 }
 
 /** Where queues wait across a graceful restart (the store). */
@@ -41,8 +53,8 @@ export type NewQueue = Omit<QueueSnapshot, 'id' | 'events' | 'lastEventId' | 're
  * while the emissions for the user are kept, so the queue starts exactly after the state. */
 export interface Registration {
   /** Opens the queue: it gets the kept emissions published after `position` (the realm's position
-   * when its state was read), then every later one. */
-  open(settings: NewQueue, position: number): EventQueue;
+   * when its state was read, counted by the owner of `epoch`), then every later one. */
+  open(settings: NewQueue, position: number, epoch: number): EventQueue;
   /** Stops keeping emissions (call whether or not the queue was opened). */
   end(): void;
 }
@@ -64,8 +76,13 @@ export class EventQueues implements EventSink {
   private readonly nextId = (): number => ++this.lastId;
   /** realmId → userId → that user's queues: fan-out touches only recipients' queues. */
   private readonly byUser = new Map<number, Map<number, Set<EventQueue>>>();
-  /** How many emissions each realm has published: the position a register's state is read at. */
+  /** How many emissions each realm has published: the position a register's state is read at. In a
+   * cluster, of the realm's epoch here (none yet: no batch of it heard). */
   private readonly positions = new Map<number, number>();
+  /** Each realm's epoch here (a cluster's lease epoch, 0 elsewhere): the newest of its owner here,
+   * the batches heard, the states registrations were answered with. Every queue of a realm here is
+   * of its epoch: one of an earlier owner is dropped once a later one is known. */
+  private readonly epochs = new Map<number, number>();
   /** Emissions published but not yet in their queues, in order, each at its realm position: they
    * are delivered on this turn of the event loop's check phase (setImmediate), after the answers
    * of the writes that made them went out, and before any later request is read (a client that
@@ -120,10 +137,13 @@ export class EventQueues implements EventSink {
     this.onHoldersChanged?.(realmId, userId);
     let opened = false;
     return {
-      open: (settings, position) => {
+      open: (settings, position, epoch) => {
         // What is pending goes to the queues there are now; this one gets what is kept for it.
         this.deliverPending();
         this.checkRoom(realmId, userId);
+        // A state from an owner since deposed; one from a new owner starts its epoch here.
+        if (epoch < this.epoch(realmId)) throw errors.realmMoved();
+        if (epoch > this.epoch(realmId)) this.newEpoch(realmId, epoch);
         // The queue would lack emissions made after its state that never reached this server.
         if (kept.missedThrough > position) throw errors.realmMoved();
         const queue = new EventQueue({ ...settings, realmId, userId, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.clock, this.lastId);
@@ -150,6 +170,39 @@ export class EventQueues implements EventSink {
   /** The realm's position: how many emissions it has published. */
   position(realmId: number): number {
     return this.positions.get(realmId) ?? 0;
+  }
+
+  epoch(realmId: number): number {
+    return this.epochs.get(realmId) ?? 0;
+  }
+
+  /** The realm's emissions come from an owner of a later epoch now (this node, or another it
+   * heard of): its queues here start over (they may lack emissions of the earlier owner: their
+   * clients register again), and so do its positions and what registrations under way kept. */
+  newEpoch(realmId: number, epoch: number): void {
+    this.deliverPending();
+    this.epochs.set(realmId, epoch);
+    this.positions.delete(realmId);
+    for (const queues of this.byUser.get(realmId)?.values() ?? []) for (const queue of [...queues]) this.delete(queue);
+    for (const kept of this.registering.get(realmId) ?? []) {
+      kept.emissions = [];
+      kept.missedThrough = -1;
+    }
+  }
+
+  /** Takes a batch of the realm's emissions heard from its owner (in a cluster, another node). One
+   * of an earlier epoch than the realm's here is a deposed owner's, and ignored. Queues and
+   * registrations that may lack emissions before it are dropped or refused (their clients register
+   * again): those opened before it, when it is the first heard of its epoch; every one, when it
+   * does not follow on from the last (a batch was lost). */
+  receive(realmId: number, batch: HeardBatch, emissions: readonly Emitted[]): void {
+    if (batch.epoch < this.epoch(realmId)) return;
+    if (batch.epoch > this.epoch(realmId)) this.newEpoch(realmId, batch.epoch);
+    const last = this.positions.get(realmId);
+    if (last === undefined) this.passOver(realmId, batch.from - 1);
+    else if (last + 1 !== batch.from) this.deleteRealmQueues(realmId);
+    if (batch.withheld === undefined) this.publish(realmId, emissions, batch.from);
+    else this.passOver(realmId, batch.from + batch.withheld - 1);
   }
 
   /** The queue, if it exists and belongs to this user; else BAD_EVENT_QUEUE_ID. */

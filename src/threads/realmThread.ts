@@ -52,6 +52,11 @@ class QueuesElsewhere implements EventSink, QueueHolders {
     return this.positions.get(realmId) ?? 0;
   }
 
+  /** One server: one owner of every realm. */
+  epoch(): number {
+    return 0;
+  }
+
   /** How users' queues changed on the I/O thread. */
   told(realmId: number, users: readonly [userId: number, holding: Holding][]): void {
     let set = this.holders.get(realmId);

@@ -4,7 +4,8 @@
 import { connect } from '@nats-io/transport-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decodeBatch, type BatchHeader } from '../../src/cluster/batches.js';
+import { decodeBatch } from '../../src/cluster/batches.js';
+import type { HeardBatch } from '../../src/events/queues.js';
 import { subjects } from '../../src/cluster/connection.js';
 import type { Emitted } from '../../src/events/types.js';
 import { eventually, startCluster } from '../helpers/cluster.js';
@@ -65,7 +66,7 @@ test("the owner sends a realm's emissions to other nodes only while one holds a 
   const nc = await connect({ servers: cluster.nats.map((server) => server.url) });
   try {
     const [owner, gateway] = cluster.nodes as [typeof cluster.nodes[0], typeof cluster.nodes[0]];
-    const batches: { header: BatchHeader; emissions: Emitted[] }[] = [];
+    const batches: { header: HeardBatch; emissions: Emitted[] }[] = [];
     nc.subscribe(subjects.allEvents, {
       callback: (error, message) => {
         if (!error) batches.push(decodeBatch(message.data));

@@ -109,8 +109,9 @@ const fetchers = new Map<string, Fetcher>([
 ]);
 
 export const registerCommands = {
-  /** The state a new event queue starts from, the queue's settings, and the realm's position when
-   * the state was read: the caller opens the queue there (EventQueues.begin), wherever it runs. */
+  /** The state a new event queue starts from, the queue's settings, and the realm's position (and
+   * its epoch) when the state was read: the caller opens the queue there (EventQueues.begin),
+   * wherever it runs. */
   'events.register': readCommand((ctx, input: RegisterInput) => {
     const user = ctx.user;
     const lifespan = Math.min(input.lifespanSecs ?? ctx.config.queueLifespanSeconds, MAX_LIFESPAN_SECONDS);
@@ -134,6 +135,6 @@ export const registerCommands = {
       ...limits,
     };
     for (const [type, fetch] of fetchers) if (wanted === null || wanted.includes(type)) Object.assign(state, fetch(ctx, input));
-    return { state, queue, position: ctx.events.position(ctx.state.realm.id) };
+    return { state, queue, position: ctx.events.position(ctx.state.realm.id), epoch: ctx.events.epoch(ctx.state.realm.id) };
   }),
 };

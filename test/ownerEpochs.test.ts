@@ -1,0 +1,120 @@
+// A realm's owner changes (a cluster's lease, a new epoch) and a node other than the new owner goes
+// on serving its queues: each queue is of the owner whose state it opened on. Positions are each
+// owner's own, so a queue of an earlier owner is dropped once a later one is known here (its
+// client registers again), a state or a batch from a deposed owner is refused, and the first batch
+// heard of an owner drops the queues whose emissions before it this node never heard.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ApiError } from '../src/errors.js';
+import { EventQueues, type NewQueue } from '../src/events/queues.js';
+import type { Emitted } from '../src/events/types.js';
+
+const REALM = 1;
+const HAMLET = 10;
+const OTHELLO = 11;
+
+const settings: NewQueue = { eventTypes: null, allPublicStreams: false, narrow: [], clientGravatar: false, applyMarkdown: true, lifespanMs: 600_000 };
+const shelf = { saveQueues: async () => undefined, takeSavedQueues: async () => [] };
+const status = (text: string): Emitted => ({ event: { type: 'user_status', user_id: HAMLET, status_text: text }, userIds: [HAMLET, OTHELLO] });
+
+function texts(queues: EventQueues, queueId: string, userId: number): (string | undefined)[] {
+  queues.deliverPending();
+  return queues.get(queueId, REALM, userId).after(-1).map(({ event }) => (event as { status_text?: string }).status_text);
+}
+
+function gone(queues: EventQueues, queueId: string, userId: number, why: string): void {
+  try {
+    queues.get(queueId, REALM, userId);
+    assert.unreachable(why);
+  } catch (error) {
+    assert.instance(error, ApiError);
+    assert.is((error as ApiError).code, 'BAD_EVENT_QUEUE_ID', why);
+  }
+}
+
+/** A queue opened on a state read at `position` by the owner of `epoch`. */
+function opened(queues: EventQueues, userId: number, position: number, epoch: number): string {
+  const registration = queues.begin(REALM, userId);
+  try {
+    return registration.open(settings, position, epoch).id;
+  } finally {
+    registration.end();
+  }
+}
+
+test("a node that never heard the realm's batches drops a queue once a new owner's batch comes, whatever its position", () => {
+  const queues = new EventQueues(shelf);
+  // The first owner answered at its position 5; its batches 1 to 5 went elsewhere, and it died.
+  const queue = opened(queues, HAMLET, 5, 1);
+  // The new owner counts from 1: delivered at its positions, the queue (opened at 5) would skip them.
+  queues.receive(REALM, { epoch: 2, from: 1 }, [status('new owner')]);
+  gone(queues, queue, HAMLET, 'the queue may lack what the first owner emitted after its state');
+  const again = opened(queues, HAMLET, 1, 2);
+  queues.receive(REALM, { epoch: 2, from: 2 }, [status('next')]);
+  assert.equal(texts(queues, again, HAMLET), ['next']);
+});
+
+test("the first batch heard of an owner drops the queues opened before the emissions this node missed, and keeps the others", () => {
+  const queues = new EventQueues(shelf);
+  const early = opened(queues, HAMLET, 2, 1);
+  const late = opened(queues, OTHELLO, 6, 1);
+  // Positions 3 and 4 never arrived; 5 and 6 did, after the state at 6 was read.
+  queues.receive(REALM, { epoch: 1, from: 5 }, [status('five'), status('six')]);
+  gone(queues, early, HAMLET, 'the queue at 2 lacks positions 3 and 4');
+  queues.receive(REALM, { epoch: 1, from: 7 }, [status('seven')]);
+  assert.equal(texts(queues, late, OTHELLO), ['seven'], 'the queue at 6 takes what came after its state');
+
+  // Within the owner's epoch a batch that does not follow on drops every queue.
+  queues.receive(REALM, { epoch: 1, from: 9 }, [status('nine')]);
+  gone(queues, late, OTHELLO, 'position 8 was lost');
+});
+
+test("a state or a batch of a deposed owner is refused; a state of a new one drops the earlier owner's queues", () => {
+  const queues = new EventQueues(shelf);
+  queues.receive(REALM, { epoch: 1, from: 1 }, [status('one')]);
+  const old = opened(queues, OTHELLO, 1, 1);
+  // A registration answered by the next owner, before any of its batches arrived here.
+  const current = opened(queues, HAMLET, 0, 2);
+  gone(queues, old, OTHELLO, "the first owner's queue: its owner is deposed");
+
+  const registration = queues.begin(REALM, OTHELLO);
+  try {
+    registration.open(settings, 1, 1);
+    assert.unreachable('a state of the deposed owner');
+  } catch (error) {
+    assert.equal([(error as ApiError).status, (error as ApiError).code], [503, 'REALM_UNAVAILABLE']);
+  } finally {
+    registration.end();
+  }
+  // The deposed owner's batch, late: not delivered, and it does not disturb the new owner's order.
+  queues.receive(REALM, { epoch: 1, from: 2 }, [status('late')]);
+  queues.receive(REALM, { epoch: 2, from: 1 }, [status('new owner')]);
+  queues.receive(REALM, { epoch: 2, from: 2 }, [status('again')]);
+  assert.equal(texts(queues, current, HAMLET), ['new owner', 'again']);
+});
+
+test('a registration under way when the owner changes gets only the new owner\'s emissions after its state', () => {
+  const queues = new EventQueues(shelf);
+  const registration = queues.begin(REALM, HAMLET);
+  queues.receive(REALM, { epoch: 1, from: 1 }, [status('first owner')]);
+  queues.receive(REALM, { epoch: 2, from: 1 }, [status('one'), status('two')]);
+  const queue = registration.open(settings, 1, 2);
+  registration.end();
+  assert.equal(texts(queues, queue.id, HAMLET), ['two']);
+});
+
+test('a node that takes the realm over drops its queues of the earlier owner and counts from its own epoch', () => {
+  const queues = new EventQueues(shelf);
+  queues.receive(REALM, { epoch: 3, from: 40 }, [status('forty')]);
+  const old = opened(queues, HAMLET, 40, 3);
+  queues.newEpoch(REALM, 4);
+  gone(queues, old, HAMLET, 'a queue of the earlier owner');
+  assert.equal([queues.epoch(REALM), queues.position(REALM)], [4, 0]);
+  const queue = opened(queues, HAMLET, 0, 4);
+  queues.publish(REALM, [status('mine')]);
+  assert.equal(texts(queues, queue, HAMLET), ['mine']);
+  queues.receive(REALM, { epoch: 3, from: 41 }, [status('late')]);
+  assert.equal(texts(queues, queue, HAMLET), ['mine'], "the earlier owner's late batch is ignored");
+});
+
+test.run();
