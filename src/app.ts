@@ -104,7 +104,8 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
   const files = parts.files ?? (await openFiles(config));
   const store = openStore(config);
   const queues = new EventQueues(store, config.clock, config.metrics);
-  await queues.restore();
+  // A cluster node's queues do not outlive it: the batches other nodes sent meanwhile are lost.
+  if (!config.cluster) await queues.restore();
   queues.announceRestart();
   const realms = new Realms(store, config, queues, { log: parts.realmLog, activateOnUse: config.cluster === null, files });
   // In a cluster the node finds realms and their owners; standalone, the store holds them all.
@@ -141,7 +142,7 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
       await node?.drain();
       await realms.stop();
       await node?.close();
-      await queues.persist();
+      if (!node) await queues.persist();
       await store.close();
       rmSync(pidFile(config.dataDir), { force: true });
     },

@@ -77,4 +77,43 @@ test('a node that takes the realm over drops its queues of the earlier owner and
   assert.equal(texts(queues, queue, HAMLET), ['mine'], "the earlier owner's late batch is ignored");
 });
 
+test('an owner that hears of a later one gives no position and publishes nothing: its numbers would be read as the later owner\'s', () => {
+  const queues = new EventQueues(shelf);
+  queues.newEpoch(REALM, 1);
+  assert.is(queues.publishOwn(REALM, 1, [status('one'), status('two')]), 1);
+  assert.is(queues.ownPosition(REALM, 1), 2);
+  // Deposed while paused: the next owner's first batch arrives.
+  queues.receive(REALM, { epoch: 2, from: 1 }, [status('new owner')]);
+  refused(() => queues.ownPosition(REALM, 1), "a state at the deposed owner's position");
+  const queue = opened(queues, HAMLET, 1, 2);
+  assert.is(queues.publishOwn(REALM, 1, [status('late write')]), undefined);
+  queues.receive(REALM, { epoch: 2, from: 2 }, [status('two')]);
+  assert.equal(texts(queues, queue, HAMLET), ['two'], "the deposed owner's emission neither reached the queue nor moved its positions");
+  // Nor does a node that took the realm long ago go back to its epoch.
+  queues.newEpoch(REALM, 1);
+  assert.is(queues.epoch(REALM), 2);
+  assert.equal(texts(queues, queue, HAMLET), ['two']);
+});
+
+test("after its connection broke, a node drops its queues of other nodes' realms, refuses registrations under way, and takes the next batch as the first heard", () => {
+  const queues = new EventQueues(shelf);
+  const OWNED = 2;
+  queues.receive(REALM, { epoch: 1, from: 1 }, [status('one')]);
+  const before = opened(queues, HAMLET, 1, 1);
+  queues.newEpoch(OWNED, 1);
+  const registration = queues.begin(OWNED, OTHELLO);
+  const mine = registration.open(settings, queues.ownPosition(OWNED, 1), 1);
+  registration.end();
+  const underWay = queues.begin(REALM, OTHELLO);
+  queues.lostTrack((realmId) => realmId === OWNED);
+  gone(queues, before, HAMLET, 'position 2 may have been sent while the connection was broken');
+  refused(() => underWay.open(settings, 3, 1), 'its state may be after emissions lost');
+  underWay.end();
+  assert.ok(queues.get(mine.id, OWNED, OTHELLO), "the queue of a realm this node owns stays");
+  // Registered again once connected: the next batch follows on from its state, not from position 1.
+  const after = opened(queues, HAMLET, 5, 1);
+  queues.receive(REALM, { epoch: 1, from: 6 }, [status('six')]);
+  assert.equal(texts(queues, after, HAMLET), ['six']);
+});
+
 test.run();

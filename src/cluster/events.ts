@@ -20,9 +20,13 @@ export class EventBus {
     private readonly queues: EventQueues,
     /** Whether a node other than this one holds, or is registering, a queue of a realm owned here. */
     private readonly heldElsewhere: (realmId: number) => boolean,
+    /** Whether this node owns the realm. */
+    private readonly ownedHere: (realmId: number) => boolean,
   ) {}
 
-  /** Delivers other nodes' batches to this node's queues. */
+  /** Delivers other nodes' batches to this node's queues; once the connection to NATS is back
+   * after a break, this node's queues of other nodes' realms start over (batches sent meanwhile are
+   * lost, and the next may be long in coming). */
   start(): void {
     this.subscription = this.cluster.nc.subscribe(subjects.allEvents, {
       callback: (error, message) => {
@@ -31,6 +35,9 @@ export class EventBus {
         this.queues.receive(Number(message.subject.split('.').pop()), batch.header, batch.emissions);
       },
     });
+    void (async () => {
+      for await (const status of this.cluster.nc.status()) if (status.type === 'reconnect') this.queues.lostTrack(this.ownedHere);
+    })();
   }
 
   stop(): void {
@@ -38,16 +45,18 @@ export class EventBus {
   }
 
   /** The sink of a realm this node owns from now on under `epoch` (its queues of the realm start
-   * over): its own queues, then every other node. */
+   * over): its own queues, then every other node. Once this node hears of a later owner, the
+   * realm's positions here are that owner's: the sink gives none (a registration is refused, and
+   * tried again) and takes no more emissions (the later owner's state has those that were logged). */
   sinkFor(realmId: number, epoch: number): EventSink {
     this.queues.newEpoch(realmId, epoch);
     return {
-      position: (id) => this.queues.position(id),
+      position: (id) => this.queues.ownPosition(id, epoch),
       epoch: () => epoch,
       publish: (id, emitted) => {
         if (emitted.length === 0) return;
-        const from = this.queues.position(id) + 1;
-        this.queues.publish(id, emitted);
+        const from = this.queues.publishOwn(id, epoch, emitted);
+        if (from === undefined) return;
         const batch = this.heldElsewhere(id) ? encodeBatch({ epoch, from }, emitted) : encodeBatch({ epoch, from, withheld: emitted.length }, []);
         this.cluster.nc.publish(subjects.events(id), batch);
       },

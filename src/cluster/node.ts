@@ -85,7 +85,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     private readonly settings: ClusterSettings,
     config: Config,
     private readonly store: Store,
-    queues: EventQueues,
+    private readonly queues: EventQueues,
     private readonly realms: Realms,
   ) {
     this.externalHostname = hostname(config.externalHost);
@@ -105,7 +105,12 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     );
     this.snapshots = new Snapshots(cluster, store);
     this.holders = new ClusterHolders(cluster, settings.nodeId, queues);
-    this.bus = new EventBus(cluster, queues, (realmId) => this.holders.heldElsewhere(realmId));
+    this.bus = new EventBus(
+      cluster,
+      queues,
+      (realmId) => this.holders.heldElsewhere(realmId),
+      (realmId) => this.owned.has(realmId),
+    );
     this.ids = new IdBlocks(cluster.ids);
   }
 
@@ -235,7 +240,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       from = await this.log.read(realmId, from, (changes, form) => this.store.applyChanges(changes, { reindex: true, form }));
       const presence = await presenceKeeper(this.cluster.presence, realmId);
       const record = this.store.realms.get(realmId);
-      if (!record || !this.leases.holds(realmId)) {
+      // Gone from the directory, or taken over meanwhile (this node may have heard the next owner).
+      if (!record || !this.leases.holds(realmId) || this.queues.epoch(realmId) > epoch) {
         await this.leases.release(realmId);
         return;
       }

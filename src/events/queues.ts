@@ -140,10 +140,10 @@ export class EventQueues implements EventSink {
       open: (settings, position, epoch) => {
         // What is pending goes to the queues there are now; this one gets what is kept for it.
         this.deliverPending();
-        this.checkRoom(realmId, userId);
         // A state from an owner since deposed; one from a new owner starts its epoch here.
         if (epoch < this.epoch(realmId)) throw errors.realmMoved();
-        if (epoch > this.epoch(realmId)) this.newEpoch(realmId, epoch);
+        this.newEpoch(realmId, epoch);
+        this.checkRoom(realmId, userId);
         // The queue would lack emissions made after its state that never reached this server.
         if (kept.missedThrough > position) throw errors.realmMoved();
         const queue = new EventQueue({ ...settings, realmId, userId, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.clock, this.lastId);
@@ -178,8 +178,10 @@ export class EventQueues implements EventSink {
 
   /** The realm's emissions come from an owner of a later epoch now (this node, or another it
    * heard of): its queues here start over (they may lack emissions of the earlier owner: their
-   * clients register again), and so do its positions and what registrations under way kept. */
+   * clients register again), and so do its positions and what registrations under way kept. An
+   * epoch not later than the realm's here changes nothing. */
   newEpoch(realmId: number, epoch: number): void {
+    if (epoch <= this.epoch(realmId)) return;
     this.deliverPending();
     this.epochs.set(realmId, epoch);
     this.positions.delete(realmId);
@@ -197,12 +199,41 @@ export class EventQueues implements EventSink {
    * does not follow on from the last (a batch was lost). */
   receive(realmId: number, batch: HeardBatch, emissions: readonly Emitted[]): void {
     if (batch.epoch < this.epoch(realmId)) return;
-    if (batch.epoch > this.epoch(realmId)) this.newEpoch(realmId, batch.epoch);
+    this.newEpoch(realmId, batch.epoch);
     const last = this.positions.get(realmId);
     if (last === undefined) this.passOver(realmId, batch.from - 1);
     else if (last + 1 !== batch.from) this.deleteRealmQueues(realmId);
     if (batch.withheld === undefined) this.publish(realmId, emissions, batch.from);
     else this.passOver(realmId, batch.from + batch.withheld - 1);
+  }
+
+  /** The realm's position as its owner of `epoch` (this server) counts it; refused once a later
+   * owner is known here (the positions here are that owner's): a registration tries again. */
+  ownPosition(realmId: number, epoch: number): number {
+    if (this.epoch(realmId) !== epoch) throw errors.realmMoved();
+    return this.position(realmId);
+  }
+
+  /** Publishes emissions of the realm's owner of `epoch` (this server); answers the position of the
+   * first, or undefined once a later owner is known here: they are not taken (what of them was
+   * logged is in the later owner's state). */
+  publishOwn(realmId: number, epoch: number, emitted: readonly Emitted[]): number | undefined {
+    if (this.epoch(realmId) !== epoch) return undefined;
+    const from = this.position(realmId) + 1;
+    this.publish(realmId, emitted);
+    return from;
+  }
+
+  /** This server may have missed emissions of every realm not `owned` here (in a cluster, its
+   * connection to the other nodes broke, and batches sent meanwhile are lost): their queues are
+   * dropped (their clients register again), registrations under way refused, and the next batch
+   * of each is taken as the first heard. */
+  lostTrack(owned: (realmId: number) => boolean): void {
+    for (const realmId of new Set([...this.byUser.keys(), ...this.registering.keys(), ...this.positions.keys()])) {
+      if (owned(realmId)) continue;
+      this.deleteRealmQueues(realmId);
+      this.positions.delete(realmId);
+    }
   }
 
   /** The queue, if it exists and belongs to this user; else BAD_EVENT_QUEUE_ID. */

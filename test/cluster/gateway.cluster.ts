@@ -42,6 +42,23 @@ test('register on B, send on A: the event reaches B by long-poll and WebSocket; 
   }
 });
 
+test('a node stopped and started again does not bring its queues back: their clients register again rather than miss what was sent meanwhile', async () => {
+  const cluster = await startCluster({ nodes: 2 });
+  try {
+    const [a, b] = cluster.nodes as [typeof cluster.nodes[0], typeof cluster.nodes[0]];
+    const queue = await register(await cluster.client(b, 'hamlet@zulip.com'), { event_types: ['message'] });
+    b.child.kill('SIGTERM');
+    await b.exited;
+    const sent = await (await cluster.client(a, 'iago@zulip.com')).post('/messages', { type: 'stream', to: 'Verona', topic: 'cluster', content: 'while B was down' });
+    assert.is(sent.status, 200, JSON.stringify(sent.body));
+    const hamletOnB = await cluster.client(await cluster.restart(b), 'hamlet@zulip.com');
+    const polled = await hamletOnB.get('/events', { queue_id: queue.queueId, last_event_id: -1, dont_block: true });
+    assert.equal([polled.status, polled.body.code], [400, 'BAD_EVENT_QUEUE_ID'], JSON.stringify(polled.body));
+  } finally {
+    await cluster.stop();
+  }
+});
+
 test("a message event reaches another node's queues in each client's variant (HTML or Markdown, avatar or not) as the owner's own queues get it", async () => {
   const cluster = await startCluster({ nodes: 2 });
   try {
