@@ -1,11 +1,11 @@
 // New messages' rows, kept per conversation beside the users' chunks (userMessages.ts) until they
 // are folded into them. Appending a message's row to each recipient's last chunk rewrote a tail
 // per recipient (a hundred values of up to 960 bytes for a channel of a hundred, and their pages'
-// fdatasync, when the message is sent alone); one record per message is one value of 6 bytes a
-// recipient, at the end of its conversation's keys:
+// fdatasync, when the message is sent alone); one record per message is one value of a byte or two
+// a recipient, at the end of its conversation's keys:
 //
-//   userMessageLog [recipientId, messageId] → value: the recipients whose rows are in the log, 6
-//                                             bytes each: uint32 user ID, uint16 flags
+//   userMessageLog [recipientId, messageId] → value: the recipients whose rows are in the log with
+//                                             their flags (recordValue below)
 //
 // A user's rows in a conversation are their chunks' with the log's rows for them after the last:
 // a record names only users whose last chunk is in the conversation's tail, with every row of it
@@ -14,11 +14,13 @@
 // LOG_RECORDS records, or any log grown while the logs in memory hold more than LOG_ROWS rows
 // together, in the write that grows it. A fold travels in a change set as a marker (changes.ts).
 import type { Database } from 'lmdb';
+import { readVarints, writeVarint } from './varints.js';
 
 /** The records, and the rows of every log in memory together, past which a write folds a
  * conversation's log into the chunks. */
 export const LOG_RECORDS = 64;
 export const LOG_ROWS = 1_000_000;
+/** A record of format 8 and before: 6 bytes a row, uint32 user ID and uint16 flags. */
 const PAIR_BYTES = 6;
 
 type Key = [recipientId: number, messageId: number];
@@ -41,15 +43,14 @@ export class ConversationLogs {
   constructor(private readonly db: Database<Buffer, Key>) {}
 
   private log(recipientId: number): Log {
-    let log = this.logs.get(recipientId);
-    if (!log) {
-      log = { messageIds: [], rows: new Map() };
-      for (const { key, value } of this.db.getRange({ start: [recipientId, 0], end: [recipientId + 1] }) as Iterable<{ key: Key; value: Buffer }>) {
-        log.messageIds.push(key[1]);
-        for (let at = 0; at < value.length; at += PAIR_BYTES) this.add(log, value.readUInt32LE(at), key[1], value.readUInt16LE(at + 4));
-      }
-      this.logs.set(recipientId, log);
+    const held = this.logs.get(recipientId);
+    if (held) return held;
+    const log: Log = { messageIds: [], rows: new Map() };
+    for (const { key, value } of this.db.getRange({ start: [recipientId, 0], end: [recipientId + 1] }) as Iterable<{ key: Key; value: Buffer }>) {
+      log.messageIds.push(key[1]);
+      readRecord(value, (userId, flags) => this.add(log, userId, key[1], flags));
     }
+    this.logs.set(recipientId, log);
     return log;
   }
 
@@ -84,15 +85,11 @@ export class ConversationLogs {
    * message has already, when it is the log's last). Call inside a write. */
   record(recipientId: number, messageId: number, userIds: readonly number[], flags: readonly number[]): void {
     const log = this.log(recipientId);
-    const earlier = log.messageIds.at(-1) === messageId ? this.db.getBinary([recipientId, messageId])! : undefined;
-    const value = Buffer.allocUnsafe((earlier?.length ?? 0) + userIds.length * PAIR_BYTES);
-    const from = earlier ? earlier.copy(value) : 0;
-    userIds.forEach((userId, index) => {
-      value.writeUInt32LE(userId, from + index * PAIR_BYTES);
-      value.writeUInt16LE(flags[index]!, from + index * PAIR_BYTES + 4);
-    });
-    this.db.put([recipientId, messageId], value);
-    if (!earlier) log.messageIds.push(messageId);
+    const rows: Row[] = userIds.map((userId, index) => [userId, flags[index]!]);
+    const earlier = log.messageIds.at(-1) === messageId ? this.db.getBinary([recipientId, messageId]) : undefined;
+    if (earlier) readRecord(earlier, (userId, userFlags) => rows.push([userId, userFlags]));
+    else log.messageIds.push(messageId);
+    this.db.put([recipientId, messageId], recordValue(rows));
     userIds.forEach((userId, index) => this.add(log, userId, messageId, flags[index]!));
   }
 
@@ -111,5 +108,48 @@ export class ConversationLogs {
   forget(): void {
     this.logs.clear();
     this.held = 0;
+  }
+}
+
+type Row = [userId: number, flags: number];
+
+/** A record's value: its rows grouped by their flags, each group its flags, how many rows it has
+ * and their user IDs ascending, the first from 0 and each from the one before, all as LEB128
+ * numbers (most rows one byte); after a byte that says how many bytes end the value unread (0 or
+ * 1), so that its length is never a multiple of 6, which tells it apart from a record of format 8
+ * and before (`PAIR_BYTES` a row). */
+export function recordValue(rows: Row[]): Buffer {
+  rows.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+  // At most 5 bytes a number: a row's user ID, its group's flags and count.
+  const bytes = Buffer.allocUnsafe(2 + rows.length * 15);
+  let at = 1;
+  for (let start = 0; start < rows.length; ) {
+    const flags = rows[start]![1];
+    let end = start;
+    while (end < rows.length && rows[end]![1] === flags) end++;
+    at = writeVarint(bytes, at, flags);
+    at = writeVarint(bytes, at, end - start);
+    for (let previous = 0; start < end; start++) {
+      at = writeVarint(bytes, at, rows[start]![0] - previous);
+      previous = rows[start]![0];
+    }
+  }
+  const padding = at % PAIR_BYTES === 0 ? 1 : 0;
+  bytes[0] = padding;
+  if (padding) bytes[at++] = 0;
+  return bytes.subarray(0, at);
+}
+
+/** Visits a record's rows, whichever format it is in. */
+export function readRecord(value: Buffer, visit: (userId: number, flags: number) => void): void {
+  if (value.length % PAIR_BYTES === 0) {
+    for (let at = 0; at < value.length; at += PAIR_BYTES) visit(value.readUInt32LE(at), value.readUInt16LE(at + 4));
+    return;
+  }
+  const numbers = readVarints(value.subarray(1, value.length - value[0]!));
+  for (let at = 0; at < numbers.length; ) {
+    const flags = numbers[at++]!;
+    const count = numbers[at++]!;
+    for (let userId = 0, row = 0; row < count; row++) visit((userId += numbers[at++]!), flags);
   }
 }

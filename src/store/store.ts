@@ -238,8 +238,10 @@ function span(prefix: (number | string)[], from: number, reverse: boolean) {
  * are folded into the chunks; a version before it would not read them. Format 7 keeps the
  * full-text index's postings in chunks (searchChunks) instead of a row each (searchPostings).
  * Format 8 records in each message what its rendering holds (MessageRecord.has) for the has:
- * narrows; older messages are given theirs at open. */
-export const STORE_FORMAT = 8;
+ * narrows; older messages are given theirs at open. Format 9 writes the conversation logs' records
+ * compactly (conversationLog.ts); format 8's are read as they are, but a version before it would
+ * not read them. */
+export const STORE_FORMAT = 9;
 /** The first format whose messages record what their rendering holds. */
 const HAS_BITS_FORMAT = 8;
 /** The first format with the full-text index in its layout of today: older directories are
