@@ -29,14 +29,14 @@ test('a record reads back the rows it was written with, in a byte or two a recip
     while (userIds.size < size) userIds.add(size % 7 === 0 ? Math.floor(next() * 2 ** 32) : 1 + Math.floor(next() * 400));
     const rows = [...userIds].map((userId): [number, number] => [userId, [0, 0, 1, 2, 8, 4096, 65535][Math.floor(next() * 7)]!]);
     const expected = [...rows].sort((a, b) => a[0] - b[0]);
-    const value = recordValue([...rows]);
+    const value = recordValue(rows.map(([userId]) => userId), rows.map(([, flags]) => flags));
     assert.ok(value.length % 6 !== 0, `${size} rows: not a multiple of 6 bytes`);
     assert.equal(rowsOf(value), expected, `${size} rows`);
     assert.equal(rowsOf(format8(expected)), expected, `${size} rows as format 8 wrote them`);
   }
   // A channel of a hundred subscribers with IDs close together: the sender's row read, the others not.
   const channel = Array.from({ length: 100 }, (_, index): [number, number] => [1000 + index * 3, index === 0 ? 1 : 0]);
-  const value = recordValue(channel);
+  const value = recordValue(channel.map(([userId]) => userId), channel.map(([, flags]) => flags));
   assert.ok(value.length <= 110, `${value.length} bytes for a hundred rows (format 8: 600)`);
 });
 

@@ -85,11 +85,18 @@ export class ConversationLogs {
    * message has already, when it is the log's last). Call inside a write. */
   record(recipientId: number, messageId: number, userIds: readonly number[], flags: readonly number[]): void {
     const log = this.log(recipientId);
-    const rows: Row[] = userIds.map((userId, index) => [userId, flags[index]!]);
     const earlier = log.messageIds.at(-1) === messageId ? this.db.getBinary([recipientId, messageId]) : undefined;
-    if (earlier) readRecord(earlier, (userId, userFlags) => rows.push([userId, userFlags]));
-    else log.messageIds.push(messageId);
-    this.db.put([recipientId, messageId], recordValue(rows));
+    if (earlier) {
+      const [allIds, allFlags] = [[...userIds], [...flags]];
+      readRecord(earlier, (userId, userFlags) => {
+        allIds.push(userId);
+        allFlags.push(userFlags);
+      });
+      this.db.put([recipientId, messageId], recordValue(allIds, allFlags));
+    } else {
+      log.messageIds.push(messageId);
+      this.db.put([recipientId, messageId], recordValue(userIds, flags));
+    }
     userIds.forEach((userId, index) => this.add(log, userId, messageId, flags[index]!));
   }
 
@@ -111,27 +118,35 @@ export class ConversationLogs {
   }
 }
 
-type Row = [userId: number, flags: number];
-
 /** A record's value: its rows grouped by their flags, each group its flags, how many rows it has
  * and their user IDs ascending, the first from 0 and each from the one before, all as LEB128
  * numbers (most rows one byte); after a byte that says how many bytes end the value unread (0 or
  * 1), so that its length is never a multiple of 6, which tells it apart from a record of format 8
- * and before (`PAIR_BYTES` a row). */
-export function recordValue(rows: Row[]): Buffer {
-  rows.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+ * and before (`PAIR_BYTES` a row). Rows are given as their user IDs (each once) and flags. */
+export function recordValue(userIds: readonly number[], flags: readonly number[]): Buffer {
+  // The rows in their order when their user IDs ascend, as recipients come; else sorted.
+  let order: number[] | undefined;
+  for (let index = 1; index < userIds.length && !order; index++) {
+    if (userIds[index]! < userIds[index - 1]!) order = [...userIds.keys()].sort((a, b) => userIds[a]! - userIds[b]!);
+  }
+  const rowAt = (at: number): number => order?.[at] ?? at;
   // At most 5 bytes a number: a row's user ID, its group's flags and count.
-  const bytes = Buffer.allocUnsafe(2 + rows.length * 15);
+  const bytes = Buffer.allocUnsafe(2 + userIds.length * 15);
   let at = 1;
-  for (let start = 0; start < rows.length; ) {
-    const flags = rows[start]![1];
-    let end = start;
-    while (end < rows.length && rows[end]![1] === flags) end++;
-    at = writeVarint(bytes, at, flags);
-    at = writeVarint(bytes, at, end - start);
-    for (let previous = 0; start < end; start++) {
-      at = writeVarint(bytes, at, rows[start]![0] - previous);
-      previous = rows[start]![0];
+  const written = new Set<number>();
+  for (let first = 0; first < userIds.length; first++) {
+    const groupFlags = flags[rowAt(first)]!;
+    if (written.has(groupFlags)) continue;
+    written.add(groupFlags);
+    let count = 0;
+    for (let row = first; row < userIds.length; row++) if (flags[rowAt(row)] === groupFlags) count++;
+    at = writeVarint(bytes, at, groupFlags);
+    at = writeVarint(bytes, at, count);
+    for (let row = first, previous = 0; row < userIds.length; row++) {
+      const index = rowAt(row);
+      if (flags[index] !== groupFlags) continue;
+      at = writeVarint(bytes, at, userIds[index]! - previous);
+      previous = userIds[index]!;
     }
   }
   const padding = at % PAIR_BYTES === 0 ? 1 : 0;
