@@ -9,6 +9,7 @@ import { JetStreamApiError } from '@nats-io/jetstream';
 import { Packr } from 'msgpackr';
 import { LogRefusal, type RealmLog } from '../realm/log.js';
 import type { Change, ValueForm } from '../store/changes.js';
+import { JetStreamAppends } from './appends.js';
 import { LOG_STREAM, MAX_LOG_MESSAGE_BYTES, subjects, WRONG_LAST_SEQUENCE, type Cluster } from './connection.js';
 
 /** One message of the log: part of a group of changes applied together. */
@@ -147,6 +148,7 @@ export class RealmWriter {
 
 export class ClusterLog implements RealmLog {
   private readonly writers = new Map<number, RealmWriter>();
+  private readonly appends: JetStreamAppends;
 
   constructor(
     private readonly cluster: Cluster,
@@ -154,11 +156,13 @@ export class ClusterLog implements RealmLog {
     private readonly onRefused: (realmId: number) => void,
     /** Called after appends, with how much the realm's log has grown since its snapshot. */
     private readonly onAppended: (realmId: number, sinceSnapshot: LogGrowth) => void,
-  ) {}
+  ) {
+    this.appends = new JetStreamAppends(cluster.nc);
+  }
 
   /** Starts appending for a realm this node now owns, after the log's newest message. */
   own(realmId: number, lastSeq: number): void {
-    this.writers.set(realmId, new RealmWriter(this.cluster.js, realmId, lastSeq, this.onRefused, this.onAppended));
+    this.writers.set(realmId, new RealmWriter(this.appends, realmId, lastSeq, this.onRefused, this.onAppended));
   }
 
   /** Where a realm this node owns stands in its log, and a fresh count towards its next snapshot. */

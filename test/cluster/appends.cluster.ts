@@ -1,0 +1,48 @@
+// A realm log's appends (src/cluster/appends.ts) as JetStream answers them, on a real nats-server:
+// the stream's sequence; a fence that does not hold, refused with JetStream's own error (the
+// writer's signal that another node took the realm); an append tried again after a lost answer,
+// answered with the sequence it was stored at; a subject no stream takes, refused at once.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JetStreamApiError } from '@nats-io/jetstream';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startNats, stop } from '../../src/cli/processes.js';
+import { JetStreamAppends } from '../../src/cluster/appends.js';
+import { openCluster, subjects, WRONG_LAST_SEQUENCE } from '../../src/cluster/connection.js';
+import { loadConfig } from '../../src/config.js';
+
+test('appends are fenced by the last sequence, tried again by their ID, and refused where no stream listens', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-appends-'));
+  const [nats] = await startNats(1, dir);
+  const settings = { servers: [nats!.url], nodeId: 'appends', replicas: 1, leaseMs: 1500, pinned: [], snapshotEvery: 1000, snapshotGrowth: 100 };
+  const cluster = await openCluster(settings, loadConfig({}).log);
+  try {
+    const appends = new JetStreamAppends(cluster.nc);
+    const append = (id: string, last: number, subject = subjects.log(7)) => appends.publish(subject, new TextEncoder().encode(id), { msgID: id, expect: { lastSubjectSequence: last }, timeout: 2000 });
+    const first = await append('a', 0);
+    const second = await append('b', first.seq);
+    assert.ok(second.seq > first.seq);
+    try {
+      await append('c', first.seq);
+      assert.unreachable('appended after a stale fence');
+    } catch (error) {
+      assert.instance(error, JetStreamApiError);
+      assert.is((error as JetStreamApiError).code, WRONG_LAST_SEQUENCE);
+    }
+    assert.equal(await append('b', first.seq), second, 'the same message again: answered with where it is');
+    try {
+      await append('d', 0, 'parley.nowhere');
+      assert.unreachable('no stream takes the subject');
+    } catch (error) {
+      assert.match(String(error), /no stream takes/);
+    }
+  } finally {
+    await cluster.nc.close();
+    await stop(nats!);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
