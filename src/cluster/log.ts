@@ -70,6 +70,8 @@ export interface LogGrowth {
 /** Where a realm's appends go: JetStream's publish, as a RealmWriter uses it. */
 export interface LogPublisher {
   publish(subject: string, data: Uint8Array, options: { msgID: string; expect: { lastSubjectSequence: number }; timeout: number }): Promise<{ seq: number }>;
+  /** The sequence of the subject's first message after `after`, if it is the one of `msgID`. */
+  storedAs(subject: string, after: number, msgID: string): Promise<number | undefined>;
 }
 
 /** The appends of one realm this node owns. */
@@ -103,15 +105,27 @@ export class RealmWriter {
   }
 
   /** Appends one message after `lastSeq`. A refusal of that fence is final; anything else (a NATS
-   * server gone, a stream leader being elected) is tried again with the same message ID, which
-   * JetStream recognises should the first try have been stored after all. */
+   * server gone, a stream leader being elected, an acknowledgement not after `lastSeq`) is tried
+   * again with the same message ID, which JetStream recognises should the first try have been
+   * stored after all. A clustered stream of nats-server before 2.11 checks the fence first, so a
+   * try after one whose answer was lost is refused by that try itself: it stands if the subject's
+   * next message is this one. */
   private async publish(message: { id: string; data: Uint8Array }): Promise<number> {
     const deadline = performance.now() + RETRY_APPENDS_MS;
-    for (;;) {
+    const subject = subjects.log(this.realmId);
+    for (let attempt = 0; ; attempt++) {
       try {
-        return (await this.publisher.publish(subjects.log(this.realmId), message.data, { msgID: message.id, expect: { lastSubjectSequence: this.lastSeq }, timeout: ATTEMPT_MS })).seq;
+        const { seq } = await this.publisher.publish(subject, message.data, { msgID: message.id, expect: { lastSubjectSequence: this.lastSeq }, timeout: ATTEMPT_MS });
+        if (seq <= this.lastSeq) throw new Error(`JetStream acknowledged the append at ${seq}, not after ${this.lastSeq}`);
+        return seq;
       } catch (error) {
-        const fenced = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
+        let fenced = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
+        if (fenced && attempt > 0) {
+          const stored = await this.publisher.storedAs(subject, this.lastSeq, message.id).catch(() => null);
+          if (stored) return stored;
+          // Not known whether an earlier try is there (the lookup failed): tried again.
+          if (stored === null) fenced = false;
+        }
         if (fenced || performance.now() > deadline) throw error;
         await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
       }
@@ -157,7 +171,7 @@ export class ClusterLog implements RealmLog {
     /** Called after appends, with how much the realm's log has grown since its snapshot. */
     private readonly onAppended: (realmId: number, sinceSnapshot: LogGrowth) => void,
   ) {
-    this.appends = new JetStreamAppends(cluster.nc);
+    this.appends = new JetStreamAppends(cluster);
   }
 
   /** Starts appending for a realm this node now owns, after the log's newest message. */

@@ -1,11 +1,13 @@
 // A realm log's appends (src/cluster/appends.ts) as JetStream answers them, on a real nats-server:
 // the stream's sequence; a fence that does not hold, refused with JetStream's own error (the
 // writer's signal that another node took the realm); an append tried again after a lost answer,
-// answered with the sequence it was stored at; a subject no stream takes, refused at once.
+// answered with the sequence it was stored at (and found after it); a subject no stream takes,
+// refused at once; an answer that is not JetStream's, refused without stopping the connection.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JetStreamApiError } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startNats, stop } from '../../src/cli/processes.js';
@@ -19,7 +21,7 @@ test('appends are fenced by the last sequence, tried again by their ID, and refu
   const settings = { servers: [nats!.url], nodeId: 'appends', replicas: 1, leaseMs: 1500, pinned: [], snapshotEvery: 1000, snapshotGrowth: 100 };
   const cluster = await openCluster(settings, loadConfig({}).log);
   try {
-    const appends = new JetStreamAppends(cluster.nc);
+    const appends = new JetStreamAppends(cluster);
     const append = (id: string, last: number, subject = subjects.log(7)) => appends.publish(subject, new TextEncoder().encode(id), { msgID: id, expect: { lastSubjectSequence: last }, timeout: 2000 });
     const first = await append('a', 0);
     const second = await append('b', first.seq);
@@ -32,12 +34,31 @@ test('appends are fenced by the last sequence, tried again by their ID, and refu
       assert.is((error as JetStreamApiError).code, WRONG_LAST_SEQUENCE);
     }
     assert.equal(await append('b', first.seq), second, 'the same message again: answered with where it is');
+    assert.is(await appends.storedAs(subjects.log(7), first.seq, 'b'), second.seq, 'the message after the first is b');
+    assert.is(await appends.storedAs(subjects.log(7), first.seq, 'c'), undefined);
     try {
       await append('d', 0, 'parley.nowhere');
       assert.unreachable('no stream takes the subject');
     } catch (error) {
       assert.match(String(error), /no stream takes/);
     }
+    // An answer that is not JetStream's refuses the append (the writer tries again), and the
+    // connection goes on reading.
+    const elsewhere = await connect({ servers: [nats!.url] });
+    elsewhere.subscribe('parley.elsewhere', {
+      callback: (_error, message) => {
+        message.respond(new TextEncoder().encode('not json'));
+      },
+    });
+    await elsewhere.flush();
+    try {
+      await append('e', 0, 'parley.elsewhere');
+      assert.unreachable('an answer without an acknowledgement');
+    } catch (error) {
+      assert.instance(error, SyntaxError);
+    }
+    assert.ok((await append('f', second.seq)).seq > second.seq, 'the next append is answered');
+    await elsewhere.close();
   } finally {
     await cluster.nc.close();
     await stop(nats!);
