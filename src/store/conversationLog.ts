@@ -124,35 +124,41 @@ export class ConversationLogs {
  * 1), so that its length is never a multiple of 6, which tells it apart from a record of format 8
  * and before (`PAIR_BYTES` a row). Rows are given as their user IDs (each once) and flags. */
 export function recordValue(userIds: readonly number[], flags: readonly number[]): Buffer {
-  // The rows in their order when their user IDs ascend, as recipients come; else sorted.
-  let order: number[] | undefined;
-  for (let index = 1; index < userIds.length && !order; index++) {
-    if (userIds[index]! < userIds[index - 1]!) order = [...userIds.keys()].sort((a, b) => userIds[a]! - userIds[b]!);
-  }
-  const rowAt = (at: number): number => order?.[at] ?? at;
+  const counts = new Map<number, number>();
+  for (const rowFlags of flags) counts.set(rowFlags, (counts.get(rowFlags) ?? 0) + 1);
+  const order = writingOrder(userIds, flags, counts);
   // At most 5 bytes a number: a row's user ID, its group's flags and count.
   const bytes = Buffer.allocUnsafe(2 + userIds.length * 15);
   let at = 1;
-  const written = new Set<number>();
-  for (let first = 0; first < userIds.length; first++) {
-    const groupFlags = flags[rowAt(first)]!;
-    if (written.has(groupFlags)) continue;
-    written.add(groupFlags);
-    let count = 0;
-    for (let row = first; row < userIds.length; row++) if (flags[rowAt(row)] === groupFlags) count++;
-    at = writeVarint(bytes, at, groupFlags);
-    at = writeVarint(bytes, at, count);
-    for (let row = first, previous = 0; row < userIds.length; row++) {
-      const index = rowAt(row);
-      if (flags[index] !== groupFlags) continue;
-      at = writeVarint(bytes, at, userIds[index]! - previous);
-      previous = userIds[index]!;
+  let previous = 0;
+  for (let row = 0; row < order.length; row++) {
+    const index = order[row]!;
+    if (row === 0 || flags[index] !== flags[order[row - 1]!]) {
+      at = writeVarint(bytes, at, flags[index]!);
+      at = writeVarint(bytes, at, counts.get(flags[index]!)!);
+      previous = 0;
     }
+    at = writeVarint(bytes, at, userIds[index]! - previous);
+    previous = userIds[index]!;
   }
   const padding = at % PAIR_BYTES === 0 ? 1 : 0;
   bytes[0] = padding;
   if (padding) bytes[at++] = 0;
   return bytes.subarray(0, at);
+}
+
+/** Groups a record's rows are picked out of one by one while there are this few. */
+const FEW_GROUPS = 4;
+
+/** The rows (their indexes) grouped by flags, user IDs ascending in each group: picked out group
+ * by group when user IDs ascend, as recipients come, and the groups are few; else sorted. */
+function writingOrder(userIds: readonly number[], flags: readonly number[], counts: Map<number, number>): number[] {
+  let ascending = true;
+  for (let index = 1; index < userIds.length && ascending; index++) ascending = userIds[index]! > userIds[index - 1]!;
+  if (!ascending || counts.size > FEW_GROUPS) return [...userIds.keys()].sort((a, b) => flags[a]! - flags[b]! || userIds[a]! - userIds[b]!);
+  const order: number[] = [];
+  for (const groupFlags of counts.keys()) for (let index = 0; index < userIds.length; index++) if (flags[index] === groupFlags) order.push(index);
+  return order;
 }
 
 /** Visits a record's rows, whichever format it is in. */
