@@ -179,6 +179,14 @@ export class ClusterLog implements RealmLog {
     this.writers.set(realmId, new RealmWriter(this.appends, realmId, lastSeq, this.onRefused, this.onAppended));
   }
 
+  /** Fences a realm's log where this node, taking the realm, read it to: an empty group appended
+   * after it, so that an append of the node that held the realm before (paused past its lease,
+   * not knowing yet) is refused from now on, rather than acknowledged while missing from this
+   * node's state. Rejects (LogRefusal) if the log moved on meanwhile. */
+  async fence(realmId: number): Promise<void> {
+    await this.writers.get(realmId)?.append([]);
+  }
+
   /** Where a realm this node owns stands in its log, and a fresh count towards its next snapshot. */
   snapshotPoint(realmId: number): number | undefined {
     const writer = this.writers.get(realmId);

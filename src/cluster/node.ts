@@ -246,12 +246,14 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
         return;
       }
       this.log.own(realmId, from);
+      await this.log.fence(realmId);
       this.snapshotBytes.set(realmId, snapshot?.bytes ?? 0);
       // Events from before this epoch may never have reached this node's queues: they start over.
       const actor = this.realms.activate(record, { log: this.log, sink: this.bus.sinkFor(realmId, epoch), ids: this.ids, presence, holders: this.holders.serve(realmId) });
       this.owned.set(realmId, { commands: serveCommands(this.cluster, realmId, actor) });
     } catch (error) {
       this.logger.error({ err: error, realm: realmId }, 'cluster: taking the realm failed');
+      await this.log.release(realmId);
       await this.leases.release(realmId);
     } finally {
       this.busy.delete(realmId);

@@ -2,7 +2,8 @@
 // the stream's sequence; a fence that does not hold, refused with JetStream's own error (the
 // writer's signal that another node took the realm); an append tried again after a lost answer,
 // answered with the sequence it was stored at (and found after it); a subject no stream takes,
-// refused at once; an answer that is not JetStream's, refused without stopping the connection.
+// refused at once; an answer that is not JetStream's, refused without stopping the connection. A
+// node taking a realm over fences its log where it read it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,15 +13,28 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startNats, stop } from '../../src/cli/processes.js';
 import { JetStreamAppends } from '../../src/cluster/appends.js';
-import { openCluster, subjects, WRONG_LAST_SEQUENCE } from '../../src/cluster/connection.js';
+import { openCluster, subjects, WRONG_LAST_SEQUENCE, type Cluster } from '../../src/cluster/connection.js';
+import { ClusterLog } from '../../src/cluster/log.js';
+import type { Change } from '../../src/store/changes.js';
 import { loadConfig } from '../../src/config.js';
 
-test('appends are fenced by the last sequence, tried again by their ID, and refused where no stream listens', async () => {
+/** Runs `check` on a cluster connection to a nats-server of its own. */
+async function onNats(check: (cluster: Cluster, natsUrl: string) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-appends-'));
   const [nats] = await startNats(1, dir);
   const settings = { servers: [nats!.url], nodeId: 'appends', replicas: 1, leaseMs: 1500, pinned: [], snapshotEvery: 1000, snapshotGrowth: 100 };
   const cluster = await openCluster(settings, loadConfig({}).log);
   try {
+    await check(cluster, nats!.url);
+  } finally {
+    await cluster.nc.close();
+    await stop(nats!);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('appends are fenced by the last sequence, tried again by their ID, and refused where no stream listens', () =>
+  onNats(async (cluster, natsUrl) => {
     const appends = new JetStreamAppends(cluster);
     const append = (id: string, last: number, subject = subjects.log(7)) => appends.publish(subject, new TextEncoder().encode(id), { msgID: id, expect: { lastSubjectSequence: last }, timeout: 2000 });
     const first = await append('a', 0);
@@ -44,7 +58,7 @@ test('appends are fenced by the last sequence, tried again by their ID, and refu
     }
     // An answer that is not JetStream's refuses the append (the writer tries again), and the
     // connection goes on reading.
-    const elsewhere = await connect({ servers: [nats!.url] });
+    const elsewhere = await connect({ servers: [natsUrl] });
     elsewhere.subscribe('parley.elsewhere', {
       callback: (_error, message) => {
         message.respond(new TextEncoder().encode('not json'));
@@ -59,11 +73,28 @@ test('appends are fenced by the last sequence, tried again by their ID, and refu
     }
     assert.ok((await append('f', second.seq)).seq > second.seq, 'the next append is answered');
     await elsewhere.close();
-  } finally {
-    await cluster.nc.close();
-    await stop(nats!);
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
+
+test("a realm's log fenced by the node taking the realm refuses the previous owner's next append", () =>
+  onNats(async (cluster) => {
+    const change: Change = ['messages', 1, new Uint8Array([1])];
+    const refused: string[] = [];
+    const logOf = (node: string) => new ClusterLog(cluster, () => refused.push(node), () => undefined);
+    const [previous, next] = [logOf('previous'), logOf('next')];
+    previous.own(9, 0);
+    await previous.append(9, [change]);
+    const read = await next.read(9, 0, async () => undefined);
+    next.own(9, read);
+    await next.fence(9);
+    try {
+      await previous.append(9, [change]);
+      assert.unreachable('the previous owner appended after the new one read the log');
+    } catch (error) {
+      assert.match(String(error), /wrong last sequence/);
+    }
+    assert.equal(refused, ['previous']);
+    await next.append(9, [change]);
+    assert.is(await next.read(9, 0, async () => undefined), read + 2, "the fence, then the new owner's append");
+  }));
 
 test.run();
