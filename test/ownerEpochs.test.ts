@@ -20,7 +20,7 @@ test("a node that never heard the realm's batches drops a queue once a new owner
   assert.equal(texts(queues, again, HAMLET), ['next']);
 });
 
-test("the first batch heard of an owner drops the queues opened before the emissions this node missed, and keeps the others", () => {
+test("the first batch heard of an owner, or one that does not follow on, drops the queues opened before the emissions this node missed, and keeps the others", () => {
   const queues = new EventQueues(shelf);
   const early = opened(queues, HAMLET, 2, 1);
   const late = opened(queues, OTHELLO, 6, 1);
@@ -30,9 +30,12 @@ test("the first batch heard of an owner drops the queues opened before the emiss
   queues.receive(REALM, { epoch: 1, from: 7 }, [status('seven')]);
   assert.equal(texts(queues, late, OTHELLO), ['seven'], 'the queue at 6 takes what came after its state');
 
-  // Within the owner's epoch a batch that does not follow on drops every queue.
+  // Within the owner's epoch, a batch that does not follow on (position 8 lost, or never sent)
+  // drops the queues opened before it, and keeps one whose state has position 8.
+  const current = opened(queues, HAMLET, 8, 1);
   queues.receive(REALM, { epoch: 1, from: 9 }, [status('nine')]);
   gone(queues, late, OTHELLO, 'position 8 was lost');
+  assert.equal(texts(queues, current, HAMLET), ['nine']);
 });
 
 test("a state or a batch of a deposed owner is refused; a state of a new one drops the earlier owner's queues", () => {

@@ -1,6 +1,6 @@
 // A realm's batch of emissions as it travels between nodes: a header (the owner's lease epoch, the
 // realm position of the first emission) and the emissions (plain data, as emitted), one msgpack
-// value; or, for emissions no other node holds queues for, the header alone and how many there were.
+// value.
 import { Packr } from 'msgpackr';
 import type { HeardBatch } from '../events/queues.js';
 import type { Emitted } from '../events/types.js';

@@ -2,11 +2,11 @@
 // `parley.events.<realm>`, with the lease epoch and the realm position of its first emission; every
 // other node delivers them to its own queues at the same positions (EventQueues.receive: a batch
 // that does not follow on, or a new owner's, drops the queues that may lack events; their clients
-// get BAD_EVENT_QUEUE_ID and register again, as Zulip's clients do after a restart).
-// While no other node holds a queue of the realm, nor is registering one (as the nodes told its
-// owner, a registration before it asks for its state), the owner sends a batch's header alone, with
-// how many emissions it stands for: the positions follow on as before, and a node holding a queue
-// the owner did not know of drops it rather than miss them.
+// get BAD_EVENT_QUEUE_ID and register again, as Zulip's clients do after a restart). While no
+// other node holds a queue of the realm, nor is registering one (as the nodes told its owner, a
+// registration before it asks for its state), the owner publishes nothing: a node that then
+// registers hears batches that follow on from its state, and a queue it held unknown to the owner
+// is dropped at the next batch it hears.
 import type { Subscription } from '@nats-io/transport-node';
 import type { EventQueues, EventSink } from '../events/queues.js';
 import { decodeBatch, encodeBatch } from './batches.js';
@@ -57,8 +57,7 @@ export class EventBus {
         if (emitted.length === 0) return;
         const from = this.queues.publishOwn(id, epoch, emitted);
         if (from === undefined) return;
-        const batch = this.heldElsewhere(id) ? encodeBatch({ epoch, from }, emitted) : encodeBatch({ epoch, from, withheld: emitted.length }, []);
-        this.cluster.nc.publish(subjects.events(id), batch);
+        if (this.heldElsewhere(id)) this.cluster.nc.publish(subjects.events(id), encodeBatch({ epoch, from }, emitted));
       },
     };
   }

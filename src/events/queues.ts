@@ -31,12 +31,10 @@ export interface EventSink {
 }
 
 /** A batch of a realm's emissions heard from its owner (in a cluster, another node): the owner's
- * epoch and the position of the first emission; `withheld`: the batch stands for that many
- * emissions, not sent (the owner knew of no queue here). */
+ * epoch and the position of the first emission. */
 export interface HeardBatch {
   epoch: number;
   from: number;
-  withheld?: number;
 }
 
 /** Where queues wait across a graceful restart (the store). */
@@ -193,18 +191,16 @@ export class EventQueues implements EventSink {
   }
 
   /** Takes a batch of the realm's emissions heard from its owner (in a cluster, another node). One
-   * of an earlier epoch than the realm's here is a deposed owner's, and ignored. Queues and
-   * registrations that may lack emissions before it are dropped or refused (their clients register
-   * again): those opened before it, when it is the first heard of its epoch; every one, when it
-   * does not follow on from the last (a batch was lost). */
+   * of an earlier epoch than the realm's here is a deposed owner's, and ignored. When it is the
+   * first heard of its epoch, or does not follow on from the last (the owner sent none while it
+   * knew of no queue here, or a batch was lost), the queues opened before it may lack emissions and
+   * are dropped (their clients register again), and registrations whose state is older refused
+   * (`passOver`); the others go on. */
   receive(realmId: number, batch: HeardBatch, emissions: readonly Emitted[]): void {
     if (batch.epoch < this.epoch(realmId)) return;
     this.newEpoch(realmId, batch.epoch);
-    const last = this.positions.get(realmId);
-    if (last === undefined) this.passOver(realmId, batch.from - 1);
-    else if (last + 1 !== batch.from) this.deleteRealmQueues(realmId);
-    if (batch.withheld === undefined) this.publish(realmId, emissions, batch.from);
-    else this.passOver(realmId, batch.from + batch.withheld - 1);
+    if (this.positions.get(realmId) !== batch.from - 1) this.passOver(realmId, batch.from - 1);
+    this.publish(realmId, emissions, batch.from);
   }
 
   /** The realm's position as its owner of `epoch` (this server) counts it; refused once a later
@@ -280,10 +276,10 @@ export class EventQueues implements EventSink {
     this.positions.set(realmId, position);
   }
 
-  /** Passes over the realm's emissions up to position `through` that this server was not sent (in
-   * a cluster, the realm's owner knew of no queue here): a queue opened before the last of them may
-   * have wanted one and is dropped (its client registers again), and a registration under way is
-   * refused should its state turn out older. */
+  /** Passes over the realm's emissions up to position `through` that this server may lack (in a
+   * cluster, the realm's owner knew of no queue here, or a batch was lost): a queue opened before
+   * the last of them may have wanted one and is dropped (its client registers again), and a
+   * registration under way is refused should its state turn out older. */
   passOver(realmId: number, through: number): void {
     this.deliverPending();
     for (const queues of this.byUser.get(realmId)?.values() ?? []) for (const queue of [...queues]) if (queue.openedAt < through) this.delete(queue);
