@@ -124,42 +124,44 @@ export class ConversationLogs {
  * 1), so that its length is never a multiple of 6, which tells it apart from a record of format 8
  * and before (`PAIR_BYTES` a row). Rows are given as their user IDs (each once) and flags. */
 export function recordValue(userIds: readonly number[], flags: readonly number[]): Buffer {
-  const counts = new Map<number, number>();
-  for (const rowFlags of flags) counts.set(rowFlags, (counts.get(rowFlags) ?? 0) + 1);
-  const order = writingOrder(userIds, flags, counts);
-  // At most 5 bytes a number: a row's user ID, its group's flags and count.
-  const bytes = Buffer.allocUnsafe(2 + userIds.length * 15);
+  // Each row as one number, flags above user ID, sorted as numbers: grouped by flags, user IDs
+  // ascending in each group. Written in scratch space (allocating it each time cost more than the
+  // rest), then copied out.
+  if (scratch.rows.length < userIds.length) scratch = { rows: new Float64Array(userIds.length * 2), bytes: Buffer.allocUnsafe(2 + userIds.length * 2 * 15) };
+  const rows = scratch.rows.subarray(0, userIds.length);
+  for (let index = 0; index < rows.length; index++) rows[index] = flags[index]! * USER_ID_SPAN + userIds[index]!;
+  rows.sort();
+  const bytes = scratch.bytes;
   let at = 1;
-  let previous = 0;
-  for (let row = 0; row < order.length; row++) {
-    const index = order[row]!;
-    if (row === 0 || flags[index] !== flags[order[row - 1]!]) {
-      at = writeVarint(bytes, at, flags[index]!);
-      at = writeVarint(bytes, at, counts.get(flags[index]!)!);
-      previous = 0;
+  for (let start = 0; start < rows.length; ) {
+    const groupFlags = Math.floor(rows[start]! / USER_ID_SPAN);
+    const groupBase = groupFlags * USER_ID_SPAN;
+    const groupEnd = groupBase + USER_ID_SPAN;
+    let end = start + 1;
+    while (end < rows.length && rows[end]! < groupEnd) end++;
+    at = writeVarint(bytes, at, groupFlags);
+    at = writeVarint(bytes, at, end - start);
+    for (let previous = groupBase; start < end; start++) {
+      const delta = rows[start]! - previous;
+      // Most deltas take one byte.
+      if (delta < 0x80) bytes[at++] = delta;
+      else at = writeVarint(bytes, at, delta);
+      previous = rows[start]!;
     }
-    at = writeVarint(bytes, at, userIds[index]! - previous);
-    previous = userIds[index]!;
   }
   const padding = at % PAIR_BYTES === 0 ? 1 : 0;
   bytes[0] = padding;
   if (padding) bytes[at++] = 0;
-  return bytes.subarray(0, at);
+  return Buffer.from(bytes.subarray(0, at));
 }
 
-/** Groups a record's rows are picked out of one by one while there are this few. */
-const FEW_GROUPS = 4;
+/** Where records are made: rows, and their bytes (at most 5 a number: a row's user ID, its group's
+ * flags and count, and the first byte and padding). */
+let scratch = { rows: new Float64Array(256), bytes: Buffer.allocUnsafe(2 + 256 * 15) };
 
-/** The rows (their indexes) grouped by flags, user IDs ascending in each group: picked out group
- * by group when user IDs ascend, as recipients come, and the groups are few; else sorted. */
-function writingOrder(userIds: readonly number[], flags: readonly number[], counts: Map<number, number>): number[] {
-  let ascending = true;
-  for (let index = 1; index < userIds.length && ascending; index++) ascending = userIds[index]! > userIds[index - 1]!;
-  if (!ascending || counts.size > FEW_GROUPS) return [...userIds.keys()].sort((a, b) => flags[a]! - flags[b]! || userIds[a]! - userIds[b]!);
-  const order: number[] = [];
-  for (const groupFlags of counts.keys()) for (let index = 0; index < userIds.length; index++) if (flags[index] === groupFlags) order.push(index);
-  return order;
-}
+/** User IDs are below 2^32 (format 8 held them in 4 bytes), and flags below 2^21: a row's flags
+ * times this, plus its user ID, is exact as a number. */
+const USER_ID_SPAN = 2 ** 32;
 
 /** Visits a record's rows, whichever format it is in. */
 export function readRecord(value: Buffer, visit: (userId: number, flags: number) => void): void {
