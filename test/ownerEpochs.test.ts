@@ -36,6 +36,14 @@ test("the first batch heard of an owner, or one that does not follow on, drops t
   queues.receive(REALM, { epoch: 1, from: 9 }, [status('nine')]);
   gone(queues, late, OTHELLO, 'position 8 was lost');
   assert.equal(texts(queues, current, HAMLET), ['nine']);
+
+  // The owner's position told without emissions (it sent position 10 to no node): a queue from
+  // before it is dropped, one whose state has it goes on.
+  const told = opened(queues, OTHELLO, 10, 1);
+  queues.receive(REALM, { epoch: 1, from: 11 }, []);
+  gone(queues, current, HAMLET, 'position 10 was not sent here');
+  queues.receive(REALM, { epoch: 1, from: 11 }, [status('eleven')]);
+  assert.equal(texts(queues, told, OTHELLO), ['eleven']);
 });
 
 test("a state or a batch of a deposed owner is refused; a state of a new one drops the earlier owner's queues", () => {

@@ -4,9 +4,10 @@
 // that does not follow on, or a new owner's, drops the queues that may lack events; their clients
 // get BAD_EVENT_QUEUE_ID and register again, as Zulip's clients do after a restart). While no
 // other node holds a queue of the realm, nor is registering one (as the nodes told its owner, a
-// registration before it asks for its state), the owner publishes nothing: a node that then
-// registers hears batches that follow on from its state, and a queue it held unknown to the owner
-// is dropped at the next batch it hears.
+// registration before it asks for its state), the owner publishes no batch, only, at its next
+// tick, the realm's position (an empty batch after it): a node that then registers hears batches
+// that follow on from its state, and a queue the owner did not know of (what a node told was lost,
+// or dropped with a late heartbeat) is dropped within a tick of the emissions it did not get.
 import type { Subscription } from '@nats-io/transport-node';
 import type { EventQueues, EventSink } from '../events/queues.js';
 import { decodeBatch, encodeBatch } from './batches.js';
@@ -14,6 +15,9 @@ import { subjects, type Cluster } from './connection.js';
 
 export class EventBus {
   private subscription: Subscription | undefined;
+  /** The realms owned here that published emissions no other node was sent since the last batch
+   * or position sent, with the epoch they are owned under. */
+  private readonly untold = new Map<number, number>();
 
   constructor(
     private readonly cluster: Cluster,
@@ -44,6 +48,17 @@ export class EventBus {
     this.subscription?.unsubscribe();
   }
 
+  /** Tells the other nodes where each realm owned here stands that published emissions they were
+   * not sent (an empty batch after its position): a node holding a queue of it that its owner did
+   * not know of drops it. Called on every tick of the node. */
+  tellPositions(): void {
+    for (const [realmId, epoch] of this.untold) {
+      this.untold.delete(realmId);
+      if (this.queues.epoch(realmId) !== epoch) continue;
+      this.cluster.nc.publish(subjects.events(realmId), encodeBatch({ epoch, from: this.queues.position(realmId) + 1 }, []));
+    }
+  }
+
   /** The sink of a realm this node owns from now on under `epoch` (its queues of the realm start
    * over): its own queues, then every other node. Once this node hears of a later owner, the
    * realm's positions here are that owner's: the sink gives none (a registration is refused, and
@@ -57,7 +72,10 @@ export class EventBus {
         if (emitted.length === 0) return;
         const from = this.queues.publishOwn(id, epoch, emitted);
         if (from === undefined) return;
-        if (this.heldElsewhere(id)) this.cluster.nc.publish(subjects.events(id), encodeBatch({ epoch, from }, emitted));
+        if (this.heldElsewhere(id)) {
+          this.cluster.nc.publish(subjects.events(id), encodeBatch({ epoch, from }, emitted));
+          this.untold.delete(id);
+        } else this.untold.set(id, epoch);
       },
     };
   }

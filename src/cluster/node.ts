@@ -201,6 +201,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   private async tick(): Promise<void> {
     await Promise.all([this.leases.renew(), this.heartbeat()]).catch((error: unknown) => this.logger.error({ err: error }, 'cluster: renewing leases failed'));
     this.holders.prune(this.liveNodes());
+    this.bus.tellPositions();
     this.place();
   }
 
@@ -247,6 +248,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       }
       this.log.own(realmId, from);
       await this.log.fence(realmId);
+      // The fence may have taken long enough (JetStream recovering) for the lease to go elsewhere.
+      if (!this.leases.holds(realmId) || this.queues.epoch(realmId) > epoch) throw new Error(`realm ${realmId} was taken over while its log was fenced`);
       this.snapshotBytes.set(realmId, snapshot?.bytes ?? 0);
       // Events from before this epoch may never have reached this node's queues: they start over.
       const actor = this.realms.activate(record, { log: this.log, sink: this.bus.sinkFor(realmId, epoch), ids: this.ids, presence, holders: this.holders.serve(realmId) });

@@ -197,4 +197,39 @@ test('a new owner asks every node for its queue holders: connected before the ha
     await pushes.assertOnlyCordeliaPushed('after the handover');
   }));
 
+test('a gateway paused past its heartbeat, whose holdings its owner dropped, has its queue dropped within a tick rather than silently missing events', async () => {
+  const cluster = await startCluster({ nodes: 2 });
+  try {
+    const [owner, gateway] = cluster.nodes as [ParleyNode, ParleyNode];
+    const iago = await cluster.client(owner, 'iago@zulip.com');
+    const send = async (content: string) => {
+      const sent = await iago.post('/messages', { type: 'stream', to: 'Verona', topic: 'pruned', content });
+      assert.is(sent.status, 200, JSON.stringify(sent.body));
+      return sent.body.id as number;
+    };
+    const hamlet = await cluster.client(gateway, 'hamlet@zulip.com');
+    const queue = await register(hamlet, { event_types: ['message'] });
+    const first = await send('before the pause');
+    const [event] = await pollEvents(hamlet, queue.queueId, 1);
+    assert.is((event!.message as { id: number }).id, first);
+    // Its heartbeat lapses: the owner forgets what it told, and sends its emissions to nobody.
+    gateway.child.kill('SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    gateway.child.kill('SIGCONT');
+    const second = await send('after the pause');
+    const outcome = await eventually(
+      async () => {
+        const polled = await hamlet.get('/events', { queue_id: queue.queueId, last_event_id: event!.id, dont_block: true });
+        if (polled.status === 400) return polled.body.code as string;
+        return (polled.body.events as Event[]).some((got) => (got.message as { id: number } | undefined)?.id === second) ? 'delivered' : undefined;
+      },
+      10_000,
+      'the queue getting the message or being dropped',
+    );
+    assert.ok(['BAD_EVENT_QUEUE_ID', 'delivered'].includes(outcome), outcome);
+  } finally {
+    await cluster.stop();
+  }
+});
+
 test.run();
