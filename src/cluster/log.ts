@@ -9,7 +9,6 @@ import { JetStreamApiError } from '@nats-io/jetstream';
 import { Packr } from 'msgpackr';
 import { LogRefusal, type RealmLog } from '../realm/log.js';
 import type { Change, ValueForm } from '../store/changes.js';
-import { JetStreamAppends } from './appends.js';
 import { LOG_STREAM, MAX_LOG_MESSAGE_BYTES, subjects, WRONG_LAST_SEQUENCE, type Cluster } from './connection.js';
 
 /** One message of the log: part of a group of changes applied together. */
@@ -162,17 +161,16 @@ export class RealmWriter {
 
 export class ClusterLog implements RealmLog {
   private readonly writers = new Map<number, RealmWriter>();
-  private readonly appends: JetStreamAppends;
 
   constructor(
     private readonly cluster: Cluster,
+    /** Where appends go (JetStreamAppends on the cluster's connection). */
+    private readonly appends: LogPublisher,
     /** Called once the log refused a realm's append: the node lost the realm. */
     private readonly onRefused: (realmId: number) => void,
     /** Called after appends, with how much the realm's log has grown since its snapshot. */
     private readonly onAppended: (realmId: number, sinceSnapshot: LogGrowth) => void,
-  ) {
-    this.appends = new JetStreamAppends(cluster);
-  }
+  ) {}
 
   /** Starts appending for a realm this node now owns, after the log's newest message. */
   own(realmId: number, lastSeq: number): void {

@@ -14,6 +14,7 @@ import { hostname, InvalidRealmError, realmIdForHost, type NewRealm, type RealmC
 import { realmRows } from '../store/realmData.js';
 import type { Store } from '../store/store.js';
 import { serveAdmin } from './admin.js';
+import { JetStreamAppends } from './appends.js';
 import { openCluster, type Cluster } from './connection.js';
 import { EventBus } from './events.js';
 import { ClusterHolders } from './holders.js';
@@ -98,6 +99,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     this.leases = new Leases(cluster, settings.nodeId, settings.leaseMs, (realmId) => this.lose(realmId), () => this.place());
     this.log = new ClusterLog(
       cluster,
+      new JetStreamAppends(cluster),
       (realmId) => this.lose(realmId),
       (realmId, since) => {
         if (snapshotDue(since, this.snapshotBytes.get(realmId) ?? 0, settings.snapshotEvery, settings.snapshotGrowth)) void this.snapshot(realmId);
@@ -241,15 +243,14 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       from = await this.log.read(realmId, from, (changes, form) => this.store.applyChanges(changes, { reindex: true, form }));
       const presence = await presenceKeeper(this.cluster.presence, realmId);
       const record = this.store.realms.get(realmId);
-      // Gone from the directory, or taken over meanwhile (this node may have heard the next owner).
-      if (!record || !this.leases.holds(realmId) || this.queues.epoch(realmId) > epoch) {
+      if (!record || this.takenOver(realmId, epoch)) {
         await this.leases.release(realmId);
         return;
       }
       this.log.own(realmId, from);
       await this.log.fence(realmId);
       // The fence may have taken long enough (JetStream recovering) for the lease to go elsewhere.
-      if (!this.leases.holds(realmId) || this.queues.epoch(realmId) > epoch) throw new Error(`realm ${realmId} was taken over while its log was fenced`);
+      if (this.takenOver(realmId, epoch)) throw new Error(`realm ${realmId} was taken over while its log was fenced`);
       this.snapshotBytes.set(realmId, snapshot?.bytes ?? 0);
       // Events from before this epoch may never have reached this node's queues: they start over.
       const actor = this.realms.activate(record, { log: this.log, sink: this.bus.sinkFor(realmId, epoch), ids: this.ids, presence, holders: this.holders.serve(realmId) });
@@ -261,6 +262,12 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     } finally {
       this.busy.delete(realmId);
     }
+  }
+
+  /** Whether a realm this node is taking under `epoch` went to another node meanwhile: its lease
+   * lost, or a later owner heard of here. */
+  private takenOver(realmId: number, epoch: number): boolean {
+    return !this.leases.holds(realmId) || this.queues.epoch(realmId) > epoch;
   }
 
   /** Snapshots a realm this node owns: the rows of a quiet point, written while writes go on. */

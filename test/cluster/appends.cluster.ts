@@ -79,7 +79,7 @@ test("a realm's log fenced by the node taking the realm refuses the previous own
   onNats(async (cluster) => {
     const change: Change = ['messages', 1, new Uint8Array([1])];
     const refused: string[] = [];
-    const logOf = (node: string) => new ClusterLog(cluster, () => refused.push(node), () => undefined);
+    const logOf = (node: string) => new ClusterLog(cluster, new JetStreamAppends(cluster), () => refused.push(node), () => undefined);
     const [previous, next] = [logOf('previous'), logOf('next')];
     previous.own(9, 0);
     await previous.append(9, [change]);
