@@ -142,7 +142,7 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
       await node?.drain();
       await realms.stop();
       await node?.close();
-      if (!node) await queues.persist();
+      if (!config.cluster) await queues.persist();
       await store.close();
       rmSync(pidFile(config.dataDir), { force: true });
     },

@@ -183,7 +183,7 @@ export class EventQueues implements EventSink {
     this.deliverPending();
     this.epochs.set(realmId, epoch);
     this.positions.delete(realmId);
-    for (const queues of this.byUser.get(realmId)?.values() ?? []) for (const queue of [...queues]) this.delete(queue);
+    this.dropQueuesOpenedBefore(realmId, Number.POSITIVE_INFINITY);
     for (const kept of this.registering.get(realmId) ?? []) {
       kept.emissions = [];
       kept.missedThrough = -1;
@@ -216,7 +216,7 @@ export class EventQueues implements EventSink {
   publishOwn(realmId: number, epoch: number, emitted: readonly Emitted[]): number | undefined {
     if (this.epoch(realmId) !== epoch) return undefined;
     const from = this.position(realmId) + 1;
-    this.publish(realmId, emitted);
+    this.publish(realmId, emitted, from);
     return from;
   }
 
@@ -252,8 +252,13 @@ export class EventQueues implements EventSink {
   /** Drops every queue of a realm (its events stopped following on: the clients register again),
    * and refuses the registrations under way, which may lack the same events. */
   deleteRealmQueues(realmId: number): void {
-    for (const queues of this.byUser.get(realmId)?.values() ?? []) for (const queue of [...queues]) this.delete(queue);
+    this.dropQueuesOpenedBefore(realmId, Number.POSITIVE_INFINITY);
     for (const kept of this.registering.get(realmId) ?? []) kept.missedThrough = Number.POSITIVE_INFINITY;
+  }
+
+  /** Drops the realm's queues opened before position `through` (all of them: infinity). */
+  private dropQueuesOpenedBefore(realmId: number, through: number): void {
+    for (const queues of this.byUser.get(realmId)?.values() ?? []) for (const queue of [...queues]) if (queue.openedAt < through) this.delete(queue);
   }
 
   /** Drops every queue of a user (deactivation). */
@@ -282,7 +287,7 @@ export class EventQueues implements EventSink {
    * registration under way is refused should its state turn out older. */
   passOver(realmId: number, through: number): void {
     this.deliverPending();
-    for (const queues of this.byUser.get(realmId)?.values() ?? []) for (const queue of [...queues]) if (queue.openedAt < through) this.delete(queue);
+    this.dropQueuesOpenedBefore(realmId, through);
     for (const kept of this.registering.get(realmId) ?? []) kept.missedThrough = Math.max(kept.missedThrough, through);
     this.positions.set(realmId, through);
   }
