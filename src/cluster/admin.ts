@@ -9,7 +9,7 @@ import type { Logger } from '../ops/log.js';
 import type { RealmHandle } from '../realm/handle.js';
 import { InvalidRealmError, type NewRealm, type RealmCreator } from '../realm/registry.js';
 import { openCluster, subjects, type Cluster } from './connection.js';
-import { RemoteRealm } from './remote.js';
+import { CommandSender, RemoteRealm } from './remote.js';
 import { kvCodec } from './watched.js';
 
 const codec = new Packr({ useRecords: false });
@@ -43,7 +43,12 @@ export function serveAdmin(cluster: Cluster, creator: RealmCreator, log: Logger)
 
 /** The CLI's view of a cluster: its realms, each asked through its owner. */
 export class ClusterAdmin implements RealmCreator {
-  private constructor(private readonly cluster: Cluster) {}
+  /** Commands the CLI asks of the realms' owners. */
+  private readonly sender: CommandSender;
+
+  private constructor(private readonly cluster: Cluster) {
+    this.sender = new CommandSender(cluster);
+  }
 
   static async connect(settings: ClusterSettings, log: Logger): Promise<ClusterAdmin> {
     return new ClusterAdmin(await openCluster(settings, log));
@@ -55,7 +60,7 @@ export class ClusterAdmin implements RealmCreator {
     for await (const key of await this.cluster.realms.keys()) {
       if (!/^\d+$/.test(key)) continue;
       const entry = await this.cluster.realms.get(key);
-      if (entry?.operation === 'PUT') realms.push(new RemoteRealm(this.cluster, { id: Number(key), ...(kvCodec.unpack(entry.value) as { subdomain: string }) }));
+      if (entry?.operation === 'PUT') realms.push(new RemoteRealm(this.sender, { id: Number(key), ...(kvCodec.unpack(entry.value) as { subdomain: string }) }));
     }
     return realms.sort((a, b) => a.realm.id - b.realm.id);
   }
@@ -71,7 +76,7 @@ export class ClusterAdmin implements RealmCreator {
     const reply = codec.unpack(message.data) as CreateReply;
     // The node's refusal (a subdomain taken or invalid), as a data directory's Realms would say it.
     if ('error' in reply) throw new InvalidRealmError(reply.error);
-    return new RemoteRealm(this.cluster, reply.ok);
+    return new RemoteRealm(this.sender, reply.ok);
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { ClusterSettings } from '../config.js';
 import type { Logger } from '../ops/log.js';
 import { presenceTiming } from '../users/presence.js';
+import { Inbox } from './inbox.js';
 
 export const LOG_STREAM = 'PARLEY_LOG';
 export const subjects = {
@@ -37,6 +38,8 @@ export const MAX_LOG_MESSAGE_BYTES = 512 * 1024;
 
 export interface Cluster {
   nc: NatsConnection;
+  /** Where answers to this connection's requests come (log appends, commands of other nodes). */
+  inbox: Inbox;
   js: JetStreamClient;
   jsm: JetStreamManager;
   /** Realm ID → its owner's lease. */
@@ -86,7 +89,7 @@ async function openShared(nc: NatsConnection, settings: ClusterSettings): Promis
   // subscribers).
   setSha256Backend('native');
   const snapshots = await new Objm(js).create('parley_snapshots', { replicas: settings.replicas });
-  return { nc, js, jsm, leases, realms, nodes, ids, presence, snapshots };
+  return { nc, inbox: new Inbox(nc), js, jsm, leases, realms, nodes, ids, presence, snapshots };
 }
 
 /** Runs `attempt` again (creating the shared pieces is idempotent) while JetStream does not answer

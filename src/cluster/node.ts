@@ -22,7 +22,7 @@ import { IdBlocks } from './ids.js';
 import { Leases } from './leases.js';
 import { presenceKeeper } from './presence.js';
 import { ClusterLog } from './log.js';
-import { RemoteRealm, serveCommands } from './remote.js';
+import { CommandSender, RemoteRealm, serveCommands } from './remote.js';
 import { snapshotDue, Snapshots } from './snapshots.js';
 import { kvCodec, Watched } from './watched.js';
 
@@ -60,6 +60,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   private readonly bus: EventBus;
   private readonly holders: ClusterHolders;
   private readonly ids: IdBlocks;
+  /** Commands this node asks of realms owned elsewhere. */
+  private readonly sender: CommandSender;
   private readonly snapshots: Snapshots;
   /** Realms whose snapshot is being written. */
   private readonly snapshotting = new Set<number>();
@@ -114,6 +116,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       (realmId) => this.owned.has(realmId),
     );
     this.ids = new IdBlocks(cluster.ids);
+    this.sender = new CommandSender(cluster);
   }
 
   static async start(settings: ClusterSettings, config: Config, store: Store, queues: EventQueues, realms: Realms): Promise<ClusterNode> {
@@ -169,7 +172,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     const id = realmIdForHost(host, this.externalHostname, this.bySubdomain, () => this.bySubdomain.get('') ?? lowest(this.subdomains.keys()));
     const entry = id === undefined ? undefined : this.directory.get(String(id))?.value;
     if (id === undefined || !entry) return undefined;
-    return this.realms.active(id) ?? new RemoteRealm(this.cluster, { id, subdomain: entry.subdomain }, () => this.realms.active(id));
+    return this.realms.active(id) ?? new RemoteRealm(this.sender, { id, subdomain: entry.subdomain }, () => this.realms.active(id));
   }
 
   /** Creates a realm owned by this node and adds it to the directory. */

@@ -142,4 +142,49 @@ test("the owner sends a realm's emissions to other nodes only while one holds a 
   }
 });
 
+
+test("a gateway's requests to the owner travel together, as few NATS messages as fit, and each client gets its own answer", async () => {
+  const cluster = await startCluster({ nodes: 2 });
+  const nc = await connect({ servers: cluster.nats.map((server) => server.url) });
+  try {
+    const [owner, gateway] = cluster.nodes as [typeof cluster.nodes[0], typeof cluster.nodes[0]];
+    const iagoOnOwner = await cluster.client(owner, 'iago@zulip.com');
+    // What the gateway asks of the realms' owner (a second subscriber hears it too, and answers nothing).
+    const sizes: number[] = [];
+    nc.subscribe('parley.realm.*.cmd', {
+      callback: (error, message) => {
+        if (!error) sizes.push(message.data.length);
+      },
+    });
+    await nc.flush();
+    const emails = ['iago@zulip.com', 'hamlet@zulip.com', 'othello@zulip.com', 'cordelia@zulip.com'];
+    const clients = await Promise.all(emails.map((email) => cluster.client(gateway, email)));
+    // Long messages: a turn's requests together may outgrow the largest NATS message (1 MiB).
+    const content = (n: number) => `${n} ${'lorem ipsum '.repeat(800)}`;
+    const answers = await Promise.all(
+      Array.from({ length: 240 }, async (_, n) => {
+        const client = clients[n % clients.length]!;
+        if (n % 2 === 0) return { n, me: (await client.get('/users/me')).body as { email: string } };
+        const sent = await client.post('/messages', { type: 'stream', to: 'Verona', topic: `together ${n}`, content: content(n) });
+        return { n, sent: sent.body as { result: string; id: number } };
+      }),
+    );
+    for (const answer of answers) {
+      if (answer.me) assert.is(answer.me.email, emails[answer.n % emails.length]);
+      else assert.is(answer.sent?.result, 'success', JSON.stringify(answer.sent));
+    }
+    // Every message as its sender sent it, read on the owner.
+    for (const answer of answers.filter((a) => a.sent)) {
+      const message = (await iagoOnOwner.get(`/messages/${answer.sent!.id}`, { apply_markdown: false })).body.message as { content: string; sender_email: string; subject: string };
+      assert.equal([message.content, message.sender_email, message.subject], [content(answer.n), emails[answer.n % emails.length], `together ${answer.n}`]);
+    }
+    // Credentials, reads and sends: more requests than messages carried them, none over NATS's limit.
+    assert.ok(sizes.length < 360, `${sizes.length} NATS messages for 360 requests`);
+    assert.ok(sizes.every((size) => size <= 1024 * 1024), `largest ${Math.max(...sizes)} bytes`);
+  } finally {
+    await nc.close();
+    await cluster.stop();
+  }
+});
+
 test.run();
