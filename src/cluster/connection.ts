@@ -19,6 +19,9 @@ export const subjects = {
   allEvents: 'parley.events.*',
   /** Commands for a realm, answered by its owner. */
   commands: (realmId: number) => `parley.realm.${realmId}.cmd`,
+  /** A realm's memory changed at its owner: what other nodes derived from it (credentials) goes. */
+  changed: (realmId: number) => `parley.realm.${realmId}.changed`,
+  allChanged: 'parley.realm.*.changed',
   /** Which users hold event queues on a node, told to the realm's owner (changes, or all of them). */
   holders: (realmId: number) => `parley.realm.${realmId}.holders`,
   /** A realm's new owner asks every node for all of its holders of the realm. */

@@ -35,6 +35,11 @@ export class Leases {
     return this.table.start();
   }
 
+  /** The epoch of the realm's lease as last seen (live or not). */
+  epochOf(realmId: number): number | undefined {
+    return this.table.get(String(realmId))?.value.epoch;
+  }
+
   /** The node holding a live lease on the realm. */
   ownerOf(realmId: number): string | undefined {
     const key = String(realmId);

@@ -21,6 +21,7 @@ import { ClusterHolders } from './holders.js';
 import { IdBlocks } from './ids.js';
 import { Leases } from './leases.js';
 import { presenceKeeper } from './presence.js';
+import { KeptPrincipals } from './principals.js';
 import { ClusterLog } from './log.js';
 import { CommandSender, RemoteRealm, serveCommands } from './remote.js';
 import { snapshotDue, Snapshots } from './snapshots.js';
@@ -60,8 +61,9 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   private readonly bus: EventBus;
   private readonly holders: ClusterHolders;
   private readonly ids: IdBlocks;
-  /** Commands this node asks of realms owned elsewhere. */
+  /** Commands this node asks of realms owned elsewhere, and the credentials it accepted for them. */
   private readonly sender: CommandSender;
+  private readonly principals: KeptPrincipals;
   private readonly snapshots: Snapshots;
   /** Realms whose snapshot is being written. */
   private readonly snapshotting = new Set<number>();
@@ -98,7 +100,16 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       this.place();
     });
     this.nodes = new Watched(cluster.nodes);
-    this.leases = new Leases(cluster, settings.nodeId, settings.leaseMs, (realmId) => this.lose(realmId), () => this.place());
+    this.leases = new Leases(
+      cluster,
+      settings.nodeId,
+      settings.leaseMs,
+      (realmId) => this.lose(realmId),
+      (realmId) => {
+        this.sender.ownerChanged(realmId);
+        this.place();
+      },
+    );
     this.log = new ClusterLog(
       cluster,
       new JetStreamAppends(cluster),
@@ -116,7 +127,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       (realmId) => this.owned.has(realmId),
     );
     this.ids = new IdBlocks(cluster.ids);
-    this.sender = new CommandSender(cluster);
+    this.sender = new CommandSender(cluster, (realmId) => this.leases.epochOf(realmId));
+    this.principals = new KeptPrincipals(cluster);
   }
 
   static async start(settings: ClusterSettings, config: Config, store: Store, queues: EventQueues, realms: Realms): Promise<ClusterNode> {
@@ -172,7 +184,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     const id = realmIdForHost(host, this.externalHostname, this.bySubdomain, () => this.bySubdomain.get('') ?? lowest(this.subdomains.keys()));
     const entry = id === undefined ? undefined : this.directory.get(String(id))?.value;
     if (id === undefined || !entry) return undefined;
-    return this.realms.active(id) ?? new RemoteRealm(this.sender, { id, subdomain: entry.subdomain }, () => this.realms.active(id));
+    return this.realms.active(id) ?? new RemoteRealm(this.sender, { id, subdomain: entry.subdomain }, () => this.realms.active(id), this.principals);
   }
 
   /** Creates a realm owned by this node and adds it to the directory. */
@@ -184,7 +196,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     if (epoch === undefined) throw new Error(`realm ${id}'s lease is held elsewhere`);
     await this.store.setLogPosition(id, { seq: 0, clean: false });
     this.log.own(id, 0);
-    const links = { log: this.log, sink: this.bus.sinkFor(id, epoch), ids: this.ids, presence: await presenceKeeper(this.cluster.presence, id), holders: this.holders.serve(id) };
+    const links = { log: this.log, sink: this.bus.sinkFor(id, epoch), ids: this.ids, presence: await presenceKeeper(this.cluster.presence, id), holders: this.holders.serve(id), memoryChanged: () => this.principals.changed(id) };
     const actor = await this.realms.create(input, { id, links });
     this.owned.set(id, { commands: serveCommands(this.cluster, id, actor) });
     await this.cluster.realms.create(String(id), kvCodec.pack({ subdomain: input.subdomain } satisfies DirectoryEntry));
@@ -230,9 +242,11 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   /** Takes the realm's lease, brings this node's copy up to the log, and starts serving it. */
   private async acquire(realmId: number): Promise<void> {
     this.busy.add(realmId);
+    let served: { commands: Subscription; serve(actor: RealmHandle): void; abandon(): void } | undefined;
     try {
       const epoch = await this.leases.take(realmId);
       if (epoch === undefined) return;
+      served = this.serveOnceActive(realmId);
       const local = this.store.logPosition(realmId);
       const [last, snapshot] = await Promise.all([this.log.lastSeq(realmId), this.snapshots.latest(realmId)]);
       // This node's copy serves if it is clean, not ahead of the log, and not behind a trimmed log.
@@ -256,15 +270,43 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       if (this.takenOver(realmId, epoch)) throw new Error(`realm ${realmId} was taken over while its log was fenced`);
       this.snapshotBytes.set(realmId, snapshot?.bytes ?? 0);
       // Events from before this epoch may never have reached this node's queues: they start over.
-      const actor = this.realms.activate(record, { log: this.log, sink: this.bus.sinkFor(realmId, epoch), ids: this.ids, presence, holders: this.holders.serve(realmId) });
-      this.owned.set(realmId, { commands: serveCommands(this.cluster, realmId, actor) });
+      const actor = this.realms.activate(record, { log: this.log, sink: this.bus.sinkFor(realmId, epoch), ids: this.ids, presence, holders: this.holders.serve(realmId), memoryChanged: () => this.principals.changed(realmId) });
+      this.owned.set(realmId, { commands: served.commands });
+      served.serve(actor);
+      served = undefined;
+      // Credentials other nodes kept stand until a change they may not have heard of (the owner
+      // before may have died between a change and telling it).
+      this.principals.changed(realmId);
     } catch (error) {
       this.logger.error({ err: error, realm: realmId }, 'cluster: taking the realm failed');
       await this.log.release(realmId);
       await this.leases.release(realmId);
     } finally {
+      served?.abandon();
       this.busy.delete(realmId);
     }
+  }
+
+  /** Answers the realm's commands from now on, once the actor `serve` is given is active; those
+   * asked meanwhile get no answer should the realm be `abandon`ed. */
+  private serveOnceActive(realmId: number): { commands: Subscription; serve(actor: RealmHandle): void; abandon(): void } {
+    let serve!: (actor: RealmHandle) => void;
+    let refuse!: (reason: Error) => void;
+    const active = new Promise<RealmHandle>((resolve, reject) => {
+      serve = resolve;
+      refuse = reject;
+    });
+    // Refused with no request waiting, it is nobody's failure.
+    active.catch(() => undefined);
+    const commands = serveCommands(this.cluster, realmId, active);
+    return {
+      commands,
+      serve,
+      abandon: () => {
+        commands.unsubscribe();
+        refuse(new Error(`realm ${realmId} was not taken`));
+      },
+    };
   }
 
   /** Whether a realm this node is taking under `epoch` went to another node meanwhile: its lease

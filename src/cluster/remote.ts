@@ -3,7 +3,8 @@
 // loop goes as one NATS message (each request `[index, name, userId, input]`, one after another),
 // with a reply subject in the node's inbox; the owner answers those of a batch that settle within
 // one of its turns as one message (`[index, reply]` each). nats-server's cost follows the count of
-// its messages, not their bytes. A request nobody listens to (the realm is moving to another node)
+// its messages, not their bytes. A request on credentials the gateway kept (principals.ts) carries
+// them, and the owner runs it only if they still name the same principal. A request nobody listens to (the realm is moving to another node)
 // is tried again until a deadline. An unanswered read is tried again too (a request that reached an
 // owner as it died is lost); an unanswered write is not, since it may have run, and the client gets
 // 503 to retry.
@@ -12,9 +13,11 @@ import { Packr } from 'msgpackr';
 import { errors } from '../errors.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from '../realm/commands/index.js';
 import type { RealmHandle } from '../realm/handle.js';
-import { outputOf, replyTo, type CommandRequest, type Reply, type RequestOf } from '../realm/replies.js';
+import { errorReply, outputOf, replyTo, type CommandRequest, type Reply, type RequestOf } from '../realm/replies.js';
+import type { Principal } from '../auth/basic.js';
 import { subjects, type Cluster } from './connection.js';
 import { NO_RESPONDERS } from './inbox.js';
+import { samePrincipal, type Credentials, type KeptPrincipals } from './principals.js';
 
 const codec = new Packr({ useRecords: false, structuredClone: true });
 
@@ -26,7 +29,13 @@ const READ_ATTEMPT_MS = 3_000;
 /** NATS's default largest message, should the server not say its own. */
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
-type Numbered<T> = [index: number, item: T];
+/** Kept credentials a request was admitted on, and the principal they named then. */
+type Vouch = [credentials: Credentials, principal: Principal];
+/** A request as it travels, numbered within its message. */
+type Asked = [index: number, request: CommandRequest, vouch: Vouch | null];
+/** An answer as it travels: `unvouched` when the request's kept credentials no longer name its
+ * principal (the reply is then why: their refusal now, or 503 to ask again). */
+type Answered = [index: number, reply: Reply, unvouched: boolean];
 
 /** Why an attempt got no answer: nobody serves the realm's commands (its owner is changing). */
 class NoResponders extends Error {}
@@ -73,8 +82,11 @@ class Gathered<Item> {
   }
 }
 
-/** Answers the realm's commands from other nodes with `handle` (the local actor). */
-export function serveCommands(cluster: Cluster, realmId: number, handle: RealmHandle): Subscription {
+/** Answers the realm's commands from other nodes with `handle`, the local actor: from the moment
+ * this node takes the realm's lease, so that what other nodes ask while it catches up with the
+ * log waits for it (rather than reach only the owner before, should that one be paused, not dead);
+ * should the node not serve the realm after all (`handle` rejects), they get no answer. */
+export function serveCommands(cluster: Cluster, realmId: number, handle: RealmHandle | Promise<RealmHandle>): Subscription {
   // A reply that cannot be sent is dropped: the asking node's attempt times out, as if lost.
   const replies = new Gathered<undefined>(
     cluster.nc,
@@ -85,35 +97,68 @@ export function serveCommands(cluster: Cluster, realmId: number, handle: RealmHa
     callback: (error, message) => {
       if (error || !message.reply) return;
       const to = message.reply;
-      let requests: Numbered<CommandRequest>[];
+      let requests: Asked[];
       try {
-        requests = (codec.unpackMultiple(message.data) as [number, ...CommandRequest][]).map(([index, ...request]) => [index, request as CommandRequest]);
+        requests = codec.unpackMultiple(message.data) as Asked[];
       } catch {
         return;
       }
-      for (const [index, request] of requests) void replyTo(handle, request).then((reply) => replies.add(to, codec.pack([index, reply] satisfies Numbered<Reply>), undefined));
+      void answerInOrder(handle, requests, (answered) => replies.add(to, codec.pack(answered), undefined));
     },
   });
+}
+
+/** Starts each request in the order asked, each once its kept credentials (if any) are checked
+ * again, and tells each answer as it settles. */
+async function answerInOrder(serving: RealmHandle | Promise<RealmHandle>, requests: Asked[], tell: (answered: Answered) => void): Promise<void> {
+  let handle: RealmHandle;
+  try {
+    handle = await serving;
+  } catch {
+    return;
+  }
+  for (const [index, request, vouch] of requests) {
+    const refused = vouch ? await recheck(handle, vouch) : undefined;
+    if (refused) tell([index, refused, true]);
+    else void replyTo(handle, request).then((reply) => tell([index, reply, false]));
+  }
+}
+
+/** Undefined if kept credentials still name the principal they named; else the reply that says
+ * why not: their refusal now, or (the same user, changed) 503, to be asked again. */
+async function recheck(handle: RealmHandle, [[name, input], principal]: Vouch): Promise<Reply | undefined> {
+  const checked = await replyTo(handle, [name, null, input] as CommandRequest);
+  if (!('ok' in checked)) return checked;
+  return samePrincipal(checked.ok as Principal, principal) ? undefined : errorReply(errors.realmMoved());
 }
 
 /** One attempt of a request, until answered or given up. */
 interface Attempt {
   /** Tells it apart from the other attempts of its message. */
   index: number;
-  resolve(reply: Reply): void;
+  resolve(answer: { reply: Reply; unvouched: boolean }): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
   settled: boolean;
   /** The message it went in: its attempts not settled yet, and its reply subject's closing. */
   sent?: { left: number; close(): void };
+  realmId: number;
+  /** The lease epoch of the owner it was sent to, as this node knew it (undefined: not known). */
+  epoch: number | undefined;
 }
 
 /** This node's requests to realms owned elsewhere, sent as one message per realm and turn. */
 export class CommandSender {
   private readonly requests: Gathered<Attempt>;
+  /** The attempts not settled yet, by realm. */
+  private readonly unsettled = new Map<number, Set<Attempt>>();
   private count = 0;
 
-  constructor(private readonly cluster: Cluster) {
+  constructor(
+    private readonly cluster: Cluster,
+    /** The lease epoch of a realm's owner, as this node knows it (none: owners are not followed). */
+    private readonly epochOf: (realmId: number) => number | undefined = () => undefined,
+  ) {
     this.requests = new Gathered(
       cluster.nc,
       (subject, data, attempts) => this.send(subject, data, attempts),
@@ -125,12 +170,24 @@ export class CommandSender {
 
   /** One attempt of a request of the realm's owner: its reply; rejects NoResponders, or NoAnswer
    * after `timeoutMs`. */
-  attempt(realmId: number, request: CommandRequest, timeoutMs: number): Promise<Reply> {
+  attempt(realmId: number, request: CommandRequest, vouch: Vouch | undefined, timeoutMs: number): Promise<{ reply: Reply; unvouched: boolean }> {
     return new Promise((resolve, reject) => {
       const index = (this.count = (this.count + 1) % 0x1_0000_0000);
-      const attempt: Attempt = { index, resolve, reject, settled: false, timer: setTimeout(() => this.settle(attempt)?.reject(new NoAnswer()), timeoutMs) };
-      this.requests.add(subjects.commands(realmId), codec.pack([index, ...request]), attempt);
+      const attempt: Attempt = { index, resolve, reject, settled: false, timer: setTimeout(() => this.settle(attempt)?.reject(new NoAnswer()), timeoutMs), realmId, epoch: this.epochOf(realmId) };
+      let unsettled = this.unsettled.get(realmId);
+      if (!unsettled) this.unsettled.set(realmId, (unsettled = new Set()));
+      unsettled.add(attempt);
+      this.requests.add(subjects.commands(realmId), codec.pack([index, request, vouch ?? null] satisfies Asked), attempt);
     });
+  }
+
+  /** A realm's lease went to another holder: the attempts sent to an owner before it get no
+   * answer now, rather than at their deadline (that owner died, or was deposed and can append
+   * nothing; the new one never heard of them). */
+  ownerChanged(realmId: number): void {
+    const epoch = this.epochOf(realmId);
+    if (epoch === undefined) return;
+    for (const attempt of this.unsettled.get(realmId) ?? []) if (attempt.epoch !== undefined && attempt.epoch < epoch) this.settle(attempt)?.reject(new NoAnswer());
   }
 
   /** Publishes a message of attempts with a reply subject of its own, where their answers come. */
@@ -153,9 +210,9 @@ export class CommandSender {
       for (const attempt of byIndex.values()) this.settle(attempt)?.reject(new NoResponders());
       return;
     }
-    for (const [index, reply] of codec.unpackMultiple(message.data) as Numbered<Reply>[]) {
+    for (const [index, reply, unvouched] of codec.unpackMultiple(message.data) as Answered[]) {
       const attempt = byIndex.get(index);
-      if (attempt) this.settle(attempt)?.resolve(reply);
+      if (attempt) this.settle(attempt)?.resolve({ reply, unvouched });
     }
   }
 
@@ -164,24 +221,46 @@ export class CommandSender {
     if (attempt.settled) return undefined;
     attempt.settled = true;
     clearTimeout(attempt.timer);
+    const unsettled = this.unsettled.get(attempt.realmId);
+    unsettled?.delete(attempt);
+    if (unsettled?.size === 0) this.unsettled.delete(attempt.realmId);
     if (attempt.sent && --attempt.sent.left === 0) attempt.sent.close();
     return attempt;
   }
 }
 
-/** A realm owned by another node. */
+/** The credentials a command takes, if it is one that checks them. */
+function credentialsOf(name: CommandName, input: unknown): Credentials | undefined {
+  if (name === 'auth.basic') return ['auth.basic', input as InputOf<'auth.basic'>];
+  if (name === 'auth.apiKey') return ['auth.apiKey', input as InputOf<'auth.apiKey'>];
+  return undefined;
+}
+
+/** A realm owned by another node, as one request asks it. */
 export class RemoteRealm implements RealmHandle {
+  /** The kept credentials this request was admitted on (its commands carry them). */
+  private vouch: Vouch | undefined;
+
   constructor(
     private readonly sender: CommandSender,
     readonly realm: { id: number; subdomain: string },
     /** The realm's actor, should this node have taken the realm meanwhile (a node does not hear its
      * own requests: its connection has no echo). */
     private readonly local: () => RealmHandle | undefined = () => undefined,
+    /** Credentials this node accepted before (none kept: each request asks them of the owner). */
+    private readonly principals?: KeptPrincipals,
   ) {}
 
-  /** Over NATS, always a promise. */
-  answer<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
-    return this.ask(name, userId, input);
+  /** Credentials kept here at once; every other command over NATS, a promise. */
+  answer<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): OutputOf<N> | Promise<OutputOf<N>> {
+    const credentials = credentialsOf(name, input);
+    if (!credentials || !this.principals) return this.ask(name, userId, input);
+    const kept = this.principals.get(this.realm.id, credentials);
+    if (kept) {
+      this.vouch = [credentials, kept];
+      return kept as OutputOf<N>;
+    }
+    return this.principals.check(this.realm.id, credentials, () => this.ask(name, userId, input) as Promise<Principal>) as Promise<OutputOf<N>>;
   }
 
   async ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
@@ -189,12 +268,18 @@ export class RemoteRealm implements RealmHandle {
     const request = [name, userId, input] satisfies RequestOf<N> as CommandRequest;
     const read = commands[name].mode !== 'write';
     for (;;) {
+      const vouch = this.vouch;
       const here = this.local();
-      if (here) return here.ask(name, userId, input);
-      let reply: Reply;
+      if (here) {
+        const refused = vouch && (await recheck(here, vouch));
+        if (!refused) return here.ask(name, userId, input);
+        this.unvouch(vouch);
+        return outputOf<N>(refused);
+      }
+      let answer: { reply: Reply; unvouched: boolean };
       const remaining = deadline - performance.now();
       try {
-        reply = await this.sender.attempt(this.realm.id, request, Math.max(1, read ? Math.min(READ_ATTEMPT_MS, remaining) : remaining));
+        answer = await this.sender.attempt(this.realm.id, request, vouch, Math.max(1, read ? Math.min(READ_ATTEMPT_MS, remaining) : remaining));
       } catch (error) {
         const again = error instanceof NoResponders || (read && error instanceof NoAnswer);
         if (again && performance.now() + RETRY_MS < deadline) {
@@ -203,7 +288,14 @@ export class RemoteRealm implements RealmHandle {
         }
         throw errors.realmMoved();
       }
-      return outputOf<N>(reply);
+      if (answer.unvouched && vouch) this.unvouch(vouch);
+      return outputOf<N>(answer.reply);
     }
+  }
+
+  /** The kept credentials no longer name the principal they did: forgotten here. */
+  private unvouch(vouch: Vouch): void {
+    this.principals?.drop(this.realm.id, vouch[0]);
+    this.vouch = undefined;
   }
 }

@@ -22,8 +22,13 @@ export async function replyTo(handle: RealmHandle, request: CommandRequest): Pro
   try {
     return { ok: await run(handle, request) };
   } catch (error) {
-    return { error: error instanceof ApiError ? { status: error.status, code: error.code, message: error.message, extra: error.extra, headers: error.headers } : null };
+    return errorReply(error);
   }
+}
+
+/** The reply a refusal travels as: the API error it was, or (any other failure) none. */
+export function errorReply(error: unknown): Reply {
+  return { error: error instanceof ApiError ? { status: error.status, code: error.code, message: error.message, extra: error.extra, headers: error.headers } : null };
 }
 
 /** The output a reply carries; its refusal thrown as the API error it was. */

@@ -1,0 +1,106 @@
+// A gateway keeps the credentials it accepted for a realm owned elsewhere (a request asks the owner
+// one command, not two), and a change at the owner holds on every node as it does on one server:
+// a new API key, a deactivation, a new role. A command sent on kept credentials carries them, and
+// the owner runs it only if they still name the same principal.
+import { connect } from '@nats-io/transport-node';
+import { Packr } from 'msgpackr';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ParleyNode } from '../../src/cli/processes.js';
+import { subjects } from '../../src/cluster/connection.js';
+import { ApiClient } from '../helpers/client.js';
+import { startCluster, type TestCluster } from '../helpers/cluster.js';
+import { register } from '../helpers/events.js';
+
+async function withCluster(run: (cluster: TestCluster, owner: ParleyNode, gateway: ParleyNode) => Promise<void>): Promise<void> {
+  const cluster = await startCluster({ nodes: 2 });
+  try {
+    // The first node seeded the demo realm and holds its lease.
+    const [owner, gateway] = cluster.nodes as [ParleyNode, ParleyNode];
+    await run(cluster, owner, gateway);
+  } finally {
+    await cluster.stop();
+  }
+}
+
+/** A request's status and error code, as a client sees them. */
+const outcome = (response: { status: number; body: { code?: unknown } }) => [response.status, response.body.code ?? null];
+
+test('a new API key: the old one is refused on the gateway at once, for commands and for its event queue; the new one serves', () =>
+  withCluster(async (cluster, owner, gateway) => {
+    const hamletOnGateway = await cluster.client(gateway, 'hamlet@zulip.com');
+    const queue = await register(hamletOnGateway, { event_types: ['message'] });
+    assert.is((await hamletOnGateway.get('/users/me')).status, 200);
+    const hamletOnOwner = new ApiClient(owner.baseUrl, hamletOnGateway.credentials);
+    const regenerated = await hamletOnOwner.post('/users/me/api_key/regenerate');
+    assert.is(regenerated.status, 200, JSON.stringify(regenerated.body));
+
+    // The event queue first: the gateway answers it alone, asking the owner nothing.
+    assert.equal(outcome(await hamletOnGateway.get('/events', { queue_id: queue.queueId, last_event_id: -1, dont_block: true })), [401, 'INVALID_API_KEY']);
+    assert.equal(outcome(await hamletOnGateway.get('/users/me')), [401, 'INVALID_API_KEY']);
+    const renewed = new ApiClient(gateway.baseUrl, { email: 'hamlet@zulip.com', apiKey: String(regenerated.body.api_key) });
+    assert.is((await renewed.get('/users/me')).body.email, 'hamlet@zulip.com');
+    assert.is((await renewed.get('/events', { queue_id: queue.queueId, last_event_id: -1, dont_block: true })).status, 200);
+  }));
+
+test('a user deactivated at the owner is refused on the gateway as the owner refuses them', () =>
+  withCluster(async (cluster, owner, gateway) => {
+    const othelloOnGateway = await cluster.client(gateway, 'othello@zulip.com');
+    const { user_id: othelloId } = (await othelloOnGateway.get('/users/me')).body as { user_id: number };
+    const iagoOnOwner = await cluster.client(owner, 'iago@zulip.com');
+    assert.is((await iagoOnOwner.delete(`/users/${othelloId}`)).status, 200);
+
+    const onOwner = outcome(await new ApiClient(owner.baseUrl, othelloOnGateway.credentials).get('/users/me'));
+    assert.equal(onOwner, [401, 'USER_DEACTIVATED']);
+    assert.equal(outcome(await othelloOnGateway.get('/users/me')), onOwner);
+    assert.equal(outcome(await othelloOnGateway.post('/messages', { type: 'stream', to: 'Verona', topic: 'gone', content: 'still here?' })), onOwner);
+  }));
+
+test('a role changed at the owner: the gateway admits and refuses administrators as the owner does', () =>
+  withCluster(async (cluster, owner, gateway) => {
+    const cordeliaOnGateway = await cluster.client(gateway, 'cordelia@zulip.com');
+    const { user_id: cordeliaId } = (await cordeliaOnGateway.get('/users/me')).body as { user_id: number };
+    const rename = (fullName: string) => cordeliaOnGateway.patch(`/users/${cordeliaId}`, { full_name: fullName });
+    assert.equal(outcome(await rename('Cordelia, admin?')), [400, 'UNAUTHORIZED_PRINCIPAL']);
+    const iagoOnOwner = await cluster.client(owner, 'iago@zulip.com');
+    assert.is((await iagoOnOwner.patch(`/users/${cordeliaId}`, { role: 200 })).status, 200);
+    assert.is((await rename('Cordelia, administrator')).status, 200);
+    assert.is((await iagoOnOwner.patch(`/users/${cordeliaId}`, { role: 400 })).status, 200);
+    assert.equal(outcome(await rename('Cordelia, member again')), [400, 'UNAUTHORIZED_PRINCIPAL']);
+    assert.is(((await iagoOnOwner.get(`/users/${cordeliaId}`)).body.user as { full_name: string }).full_name, 'Cordelia, administrator');
+  }));
+
+test('a command on kept credentials runs only while they name the principal the gateway kept', () =>
+  withCluster(async (cluster) => {
+    const nc = await connect({ servers: cluster.nats.map((server) => server.url) });
+    try {
+      const iago = await cluster.client(cluster.nodes[0]!, 'iago@zulip.com');
+      const { user_id: iagoId } = (await iago.get('/users/me')).body as { user_id: number };
+      const authorization = `Basic ${Buffer.from(`${iago.credentials!.email}:${iago.credentials!.apiKey}`).toString('base64')}`;
+      const realmId = await demoRealmId(nc);
+      const codec = new Packr({ useRecords: false, structuredClone: true });
+      // As a gateway sends it: [index, [command, user, input], [credentials, principal]].
+      const ask = async (principal: Record<string, unknown>) => {
+        const reply = await nc.request(subjects.commands(realmId), codec.pack([7, ['auth.basic', null, { authorization }], [['auth.basic', { authorization }], principal]]), { timeout: 5000 });
+        return codec.unpackMultiple(reply.data) as [number, { ok?: unknown; error?: { code: string } }, boolean][];
+      };
+      const kept = { userId: iagoId, role: 200, isBot: false, incomingWebhook: false };
+      const [[index, reply, unvouched]] = (await ask(kept)) as [[number, { ok?: unknown }, boolean]];
+      assert.equal([index, reply.ok, unvouched], [7, kept, false]);
+      // Kept as a member (the gateway had not heard of a promotion, say): refused, to be asked again.
+      const [[, stale, refused]] = (await ask({ ...kept, role: 400 })) as [[number, { error?: { code: string } }, boolean]];
+      assert.equal([stale.error?.code, refused], ['REALM_UNAVAILABLE', true]);
+    } finally {
+      await nc.close();
+    }
+  }));
+
+/** The demo realm's ID, from the realm directory. */
+async function demoRealmId(nc: Awaited<ReturnType<typeof connect>>): Promise<number> {
+  const { Kvm } = await import('@nats-io/kv');
+  const realms = await new Kvm(nc).open('parley_realms');
+  for await (const key of await realms.keys()) if (/^\d+$/.test(key)) return Number(key);
+  throw new Error('no realm in the directory');
+}
+
+test.run();
