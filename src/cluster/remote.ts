@@ -8,7 +8,7 @@
 // is tried again until a deadline. An unanswered read is tried again too (a request that reached an
 // owner as it died is lost); an unanswered write is not, since it may have run, and the client gets
 // 503 to retry.
-import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { Msg, Subscription } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
 import { errors } from '../errors.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from '../realm/commands/index.js';
@@ -16,6 +16,7 @@ import type { RealmHandle } from '../realm/handle.js';
 import { errorReply, outputOf, replyTo, type CommandRequest, type Reply, type RequestOf } from '../realm/replies.js';
 import type { Principal } from '../auth/basic.js';
 import { subjects, type Cluster } from './connection.js';
+import { Gathered, maxPayload } from './gathered.js';
 import { NO_RESPONDERS } from './inbox.js';
 import { samePrincipal, type Credentials, type KeptPrincipals } from './principals.js';
 
@@ -26,8 +27,8 @@ const REQUEST_DEADLINE_MS = 10_000;
 const RETRY_MS = 100;
 /** How long one attempt of a read waits before it is sent again. */
 const READ_ATTEMPT_MS = 3_000;
-/** NATS's default largest message, should the server not say its own. */
-const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
+/** Room left in a NATS message for the framing of an answer's part. */
+const PART_FRAMING_BYTES = 64;
 
 /** Kept credentials a request was admitted on, and the principal they named then. */
 type Vouch = [credentials: Credentials, principal: Principal];
@@ -36,51 +37,14 @@ type Asked = [index: number, request: CommandRequest, vouch: Vouch | null];
 /** An answer as it travels: `unvouched` when the request's kept credentials no longer name its
  * principal (the reply is then why: their refusal now, or 503 to ask again). */
 type Answered = [index: number, reply: Reply, unvouched: boolean];
+/** One part of an answer too big for one NATS message (a register state, a long fetch): the
+ * answer's msgpack bytes, cut. */
+type AnswerPart = [index: number, part: number, parts: number, bytes: Uint8Array];
 
 /** Why an attempt got no answer: nobody serves the realm's commands (its owner is changing). */
 class NoResponders extends Error {}
 /** Why an attempt got no answer: none came in time. */
 class NoAnswer extends Error {}
-
-/** NATS messages gathered within a turn of the event loop, by subject, sent once it ends: each as
- * few messages as the connection's largest message allows (an item too big alone fails alone). */
-class Gathered<Item> {
-  private readonly waiting = new Map<string, { items: Item[]; bytes: Uint8Array[] }>();
-
-  constructor(
-    private readonly nc: NatsConnection,
-    /** Sends one message of `items` (publishes `data`); told of a failure to publish it. */
-    private readonly send: (subject: string, data: Uint8Array, items: Item[]) => void,
-    private readonly failed: (items: Item[], error: Error) => void,
-  ) {}
-
-  add(subject: string, bytes: Uint8Array, item: Item): void {
-    if (this.waiting.size === 0) setImmediate(() => this.flush());
-    let batch = this.waiting.get(subject);
-    if (!batch) this.waiting.set(subject, (batch = { items: [], bytes: [] }));
-    batch.items.push(item);
-    batch.bytes.push(bytes);
-  }
-
-  private flush(): void {
-    const limit = this.nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
-    for (const [subject, { items, bytes }] of this.waiting) {
-      for (let start = 0; start < items.length; ) {
-        let end = start + 1;
-        let size = bytes[start]!.length;
-        while (end < items.length && size + bytes[end]!.length <= limit) size += bytes[end++]!.length;
-        const part = items.slice(start, end);
-        try {
-          this.send(subject, end - start === 1 ? bytes[start]! : Buffer.concat(bytes.slice(start, end), size), part);
-        } catch (error) {
-          this.failed(part, error instanceof Error ? error : new Error(String(error)));
-        }
-        start = end;
-      }
-    }
-    this.waiting.clear();
-  }
-}
 
 /** Answers the realm's commands from other nodes with `handle`, the local actor: from the moment
  * this node takes the realm's lease, so that what other nodes ask while it catches up with the
@@ -93,19 +57,36 @@ export function serveCommands(cluster: Cluster, realmId: number, handle: RealmHa
     (to, data) => cluster.nc.publish(to, data),
     () => undefined,
   );
+  const tell = (to: string, answered: Answered): void => {
+    for (const bytes of framed(answered, maxPayload(cluster.nc) - PART_FRAMING_BYTES)) replies.add(to, bytes, undefined);
+  };
   return cluster.nc.subscribe(subjects.commands(realmId), {
     callback: (error, message) => {
       if (error || !message.reply) return;
       const to = message.reply;
       let requests: Asked[];
       try {
-        requests = codec.unpackMultiple(message.data) as Asked[];
+        requests = (codec.unpackMultiple(message.data) as unknown[]).filter((request): request is Asked => Array.isArray(request) && request.length === 3);
       } catch {
         return;
       }
-      void answerInOrder(handle, requests, (answered) => replies.add(to, codec.pack(answered), undefined));
+      void answerInOrder(handle, requests, (answered) => tell(to, answered));
     },
   });
+}
+
+/** An answer as it travels: one value, or parts of at most `room` bytes each. One that cannot be
+ * encoded travels as a failure (the request's caller learns only that it failed). */
+function framed(answered: Answered, room: number): Uint8Array[] {
+  let bytes: Uint8Array;
+  try {
+    bytes = codec.pack(answered);
+  } catch {
+    bytes = codec.pack([answered[0], errorReply(undefined), answered[2]] satisfies Answered);
+  }
+  if (bytes.length <= room) return [bytes];
+  const parts = Math.ceil(bytes.length / room);
+  return Array.from({ length: parts }, (_, part) => codec.pack([answered[0], part, parts, bytes.subarray(part * room, (part + 1) * room)] satisfies AnswerPart));
 }
 
 /** Starts each request in the order asked, each once its kept credentials (if any) are checked
@@ -145,6 +126,8 @@ interface Attempt {
   realmId: number;
   /** The lease epoch of the owner it was sent to, as this node knew it (undefined: not known). */
   epoch: number | undefined;
+  /** The parts of its answer come so far, when it comes in parts. */
+  parts?: Uint8Array[];
 }
 
 /** This node's requests to realms owned elsewhere, sent as one message per realm and turn. */
@@ -165,6 +148,8 @@ export class CommandSender {
       (attempts, error) => {
         for (const attempt of attempts) this.settle(attempt)?.reject(error);
       },
+      // One given up before its turn ended (a deadline shorter than a turn) is not sent.
+      (attempt) => !attempt.settled,
     );
   }
 
@@ -196,10 +181,6 @@ export class CommandSender {
     const answers = this.cluster.inbox.open((message) => this.answer(message, byIndex));
     const sent = { left: attempts.length, close: answers.close };
     for (const attempt of attempts) attempt.sent = sent;
-    // Given up meanwhile (a deadline shorter than a turn): still sent, as the owner may be asked
-    // only the whole message; its answer will find it settled.
-    for (const attempt of attempts) if (attempt.settled) sent.left--;
-    if (sent.left === 0) answers.close();
     this.cluster.nc.publish(subject, data, { reply: answers.subject });
   }
 
@@ -210,9 +191,33 @@ export class CommandSender {
       for (const attempt of byIndex.values()) this.settle(attempt)?.reject(new NoResponders());
       return;
     }
-    for (const [index, reply, unvouched] of codec.unpackMultiple(message.data) as Answered[]) {
-      const attempt = byIndex.get(index);
-      if (attempt) this.settle(attempt)?.resolve({ reply, unvouched });
+    let answers: (Answered | AnswerPart)[];
+    try {
+      answers = (codec.unpackMultiple(message.data) as unknown[]).filter((answer): answer is Answered | AnswerPart => Array.isArray(answer) && (answer.length === 3 || answer.length === 4));
+    } catch {
+      // Unreadable: whatever it answered is lost, and those it may have answered learn it now.
+      for (const attempt of byIndex.values()) this.settle(attempt)?.reject(new NoAnswer());
+      return;
+    }
+    for (const answer of answers) {
+      const attempt = byIndex.get(answer[0]);
+      if (!attempt || attempt.settled) continue;
+      const whole = answer.length === 3 ? answer : this.gather(attempt, answer);
+      if (whole) this.settle(attempt)?.resolve({ reply: whole[1], unvouched: whole[2] });
+    }
+  }
+
+  /** Keeps a part of an attempt's answer: the whole answer once every part came (a copy of each:
+   * a message's bytes are not the reader's to keep). */
+  private gather(attempt: Attempt, [, part, parts, bytes]: AnswerPart): Answered | undefined {
+    attempt.parts ??= [];
+    attempt.parts[part] = Buffer.from(bytes);
+    if (attempt.parts.filter(Boolean).length < parts) return undefined;
+    try {
+      return codec.unpack(Buffer.concat(attempt.parts)) as Answered;
+    } catch {
+      this.settle(attempt)?.reject(new NoAnswer());
+      return undefined;
     }
   }
 

@@ -143,7 +143,7 @@ test("the owner sends a realm's emissions to other nodes only while one holds a 
 });
 
 
-test("a gateway's requests to the owner travel together, as few NATS messages as fit, and each client gets its own answer", async () => {
+test("a gateway's requests to the owner travel together, as few NATS messages as fit, and each client gets its own answer, however big", async () => {
   const cluster = await startCluster({ nodes: 2 });
   const nc = await connect({ servers: cluster.nats.map((server) => server.url) });
   try {
@@ -181,6 +181,13 @@ test("a gateway's requests to the owner travel together, as few NATS messages as
     // Credentials, reads and sends: more requests than messages carried them, none over NATS's limit.
     assert.ok(sizes.length < 360, `${sizes.length} NATS messages for 360 requests`);
     assert.ok(sizes.every((size) => size <= 1024 * 1024), `largest ${Math.max(...sizes)} bytes`);
+
+    // An answer bigger than NATS's largest message (1 MiB) comes in parts, whole.
+    const fetch = { anchor: 'newest', num_before: 200, num_after: 0, narrow: [{ operator: 'channel', operand: 'Verona' }] };
+    const [onGateway, onOwner] = await Promise.all([clients[0]!.get('/messages', fetch), iagoOnOwner.get('/messages', fetch)]);
+    assert.is(onGateway.status, 200, JSON.stringify(onGateway.body).slice(0, 300));
+    assert.ok(JSON.stringify(onGateway.body).length > 1024 * 1024, 'the answer outgrows one NATS message');
+    assert.equal(onGateway.body.messages, onOwner.body.messages);
   } finally {
     await nc.close();
     await cluster.stop();
