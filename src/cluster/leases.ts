@@ -28,11 +28,22 @@ export class Leases {
     private readonly onLost: (realmId: number) => void,
     onChange: (realmId: number) => void,
   ) {
-    this.table = new Watched<Lease>(cluster.leases, (key) => onChange(Number(key)));
+    this.table = new Watched<Lease>(cluster.leases, (key) => {
+      this.overtaken(Number(key));
+      onChange(Number(key));
+    });
   }
 
   start(): Promise<void> {
     return this.table.start();
+  }
+
+  /** A held lease the table shows taken by another node since (this node lapsed unawares, paused
+   * or cut off): given up at once (onLost), rather than at the next renewal. */
+  private overtaken(realmId: number): void {
+    const held = this.held.get(realmId);
+    const now = this.table.get(String(realmId))?.value;
+    if (held && now && now.node !== this.nodeId && now.epoch > held.lease.epoch && this.held.delete(realmId)) this.onLost(realmId);
   }
 
   /** The epoch of the realm's lease as last seen (live or not). */

@@ -15,6 +15,7 @@ import { realmRows } from '../store/realmData.js';
 import type { Store } from '../store/store.js';
 import { serveAdmin } from './admin.js';
 import { JetStreamAppends } from './appends.js';
+import { serveCommands } from './commandServer.js';
 import { openCluster, type Cluster } from './connection.js';
 import { EventBus } from './events.js';
 import { ClusterHolders } from './holders.js';
@@ -23,7 +24,7 @@ import { Leases } from './leases.js';
 import { presenceKeeper } from './presence.js';
 import { KeptPrincipals } from './principals.js';
 import { ClusterLog } from './log.js';
-import { CommandSender, RemoteRealm, serveCommands } from './remote.js';
+import { CommandSender, RemoteRealm } from './remote.js';
 import { snapshotDue, Snapshots } from './snapshots.js';
 import { kvCodec, Watched } from './watched.js';
 
@@ -128,7 +129,11 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     );
     this.ids = new IdBlocks(cluster.ids);
     this.sender = new CommandSender(cluster, (realmId) => this.leases.epochOf(realmId));
-    this.principals = new KeptPrincipals(cluster);
+    this.principals = new KeptPrincipals(
+      cluster,
+      (realmId) => this.leases.epochOf(realmId),
+      () => this.owned.keys(),
+    );
   }
 
   static async start(settings: ClusterSettings, config: Config, store: Store, queues: EventQueues, realms: Realms): Promise<ClusterNode> {
@@ -198,7 +203,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     this.log.own(id, 0);
     const links = { log: this.log, sink: this.bus.sinkFor(id, epoch), ids: this.ids, presence: await presenceKeeper(this.cluster.presence, id), holders: this.holders.serve(id), memoryChanged: () => this.principals.changed(id) };
     const actor = await this.realms.create(input, { id, links });
-    this.owned.set(id, { commands: serveCommands(this.cluster, id, actor) });
+    this.owned.set(id, { commands: serveCommands(this.cluster, id, epoch, actor) });
     await this.cluster.realms.create(String(id), kvCodec.pack({ subdomain: input.subdomain } satisfies DirectoryEntry));
     return actor;
   }
@@ -246,7 +251,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     try {
       const epoch = await this.leases.take(realmId);
       if (epoch === undefined) return;
-      served = this.serveOnceActive(realmId);
+      served = this.serveOnceActive(realmId, epoch);
       const local = this.store.logPosition(realmId);
       const [last, snapshot] = await Promise.all([this.log.lastSeq(realmId), this.snapshots.latest(realmId)]);
       // This node's copy serves if it is clean, not ahead of the log, and not behind a trimmed log.
@@ -287,9 +292,10 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     }
   }
 
-  /** Answers the realm's commands from now on, once the actor `serve` is given is active; those
-   * asked meanwhile get no answer should the realm be `abandon`ed. */
-  private serveOnceActive(realmId: number): { commands: Subscription; serve(actor: RealmHandle): void; abandon(): void } {
+  /** Answers the realm's commands from now on, as its owner under `epoch`, once the actor `serve`
+   * is given is active; those asked meanwhile are answered as not run should the realm be
+   * `abandon`ed. */
+  private serveOnceActive(realmId: number, epoch: number): { commands: Subscription; serve(actor: RealmHandle): void; abandon(): void } {
     let serve!: (actor: RealmHandle) => void;
     let refuse!: (reason: Error) => void;
     const active = new Promise<RealmHandle>((resolve, reject) => {
@@ -298,7 +304,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     });
     // Refused with no request waiting, it is nobody's failure.
     active.catch(() => undefined);
-    const commands = serveCommands(this.cluster, realmId, active);
+    const commands = serveCommands(this.cluster, realmId, epoch, active);
     return {
       commands,
       serve,

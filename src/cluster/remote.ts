@@ -1,123 +1,51 @@
-// Commands between nodes: a realm's owner answers `parley.realm.<id>.cmd` with its actor; any other
-// node asks through NATS, as plain msgpack. What a node asks of one realm within a turn of its event
-// loop goes as one NATS message (each request `[index, name, userId, input]`, one after another),
-// with a reply subject in the node's inbox; the owner answers those of a batch that settle within
-// one of its turns as one message (`[index, reply]` each). nats-server's cost follows the count of
-// its messages, not their bytes. A request on credentials the gateway kept (principals.ts) carries
-// them, and the owner runs it only if they still name the same principal. A request nobody listens to (the realm is moving to another node)
-// is tried again until a deadline. An unanswered read is tried again too (a request that reached an
-// owner as it died is lost); an unanswered write is not, since it may have run, and the client gets
-// 503 to retry.
-import type { Msg, Subscription } from '@nats-io/transport-node';
-import { Packr } from 'msgpackr';
+// A gateway's side of commands between nodes: what a node asks of one realm within a turn of its
+// event loop goes to the realm's owner as one NATS message on `parley.realm.<id>.cmd`, with a reply
+// subject in the node's inbox (commandWire.ts has the format, commandServer.ts the owner's side).
+// nats-server's cost follows the count of its messages, not their bytes. A request on credentials
+// the gateway kept (principals.ts) carries them, and the owner runs it only if they still name the
+// same principal. A request nobody listens to (the realm is moving to another node), or that the
+// owner did not run, is sent again until a deadline. An unanswered read is sent again too (a
+// request that reached an owner as it died is lost); an unanswered write is not, since it may have
+// run, and the client gets 503 to retry. Once the realm's lease goes to another holder, what was
+// sent to the owner before gets no answer at once rather than at its deadline.
+import type { Msg } from '@nats-io/transport-node';
+import type { Principal } from '../auth/basic.js';
 import { errors } from '../errors.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from '../realm/commands/index.js';
 import type { RealmHandle } from '../realm/handle.js';
-import { errorReply, outputOf, replyTo, type CommandRequest, type Reply, type RequestOf } from '../realm/replies.js';
-import type { Principal } from '../auth/basic.js';
+import { outputOf, type CommandRequest, type Reply, type RequestOf } from '../realm/replies.js';
+import { recheck } from './commandServer.js';
+import { codec, isAnswer, isPart, type AnswerPart, type Answered, type Asked, type Vouch } from './commandWire.js';
 import { subjects, type Cluster } from './connection.js';
-import { Gathered, maxPayload } from './gathered.js';
+import { Gathered } from './gathered.js';
 import { NO_RESPONDERS } from './inbox.js';
-import { samePrincipal, type Credentials, type KeptPrincipals } from './principals.js';
-
-const codec = new Packr({ useRecords: false, structuredClone: true });
+import type { Credentials, KeptPrincipals } from './principals.js';
 
 /** How long a request may wait for the realm's owner (one taking the realm over included). */
 const REQUEST_DEADLINE_MS = 10_000;
 const RETRY_MS = 100;
 /** How long one attempt of a read waits before it is sent again. */
 const READ_ATTEMPT_MS = 3_000;
-/** Room left in a NATS message for the framing of an answer's part. */
-const PART_FRAMING_BYTES = 64;
 
-/** Kept credentials a request was admitted on, and the principal they named then. */
-type Vouch = [credentials: Credentials, principal: Principal];
-/** A request as it travels, numbered within its message. */
-type Asked = [index: number, request: CommandRequest, vouch: Vouch | null];
-/** An answer as it travels: `unvouched` when the request's kept credentials no longer name its
- * principal (the reply is then why: their refusal now, or 503 to ask again). */
-type Answered = [index: number, reply: Reply, unvouched: boolean];
-/** One part of an answer too big for one NATS message (a register state, a long fetch): the
- * answer's msgpack bytes, cut. */
-type AnswerPart = [index: number, part: number, parts: number, bytes: Uint8Array];
-
-/** Why an attempt got no answer: nobody serves the realm's commands (its owner is changing). */
-class NoResponders extends Error {}
-/** Why an attempt got no answer: none came in time. */
+/** Why an attempt was not run and may be sent again: nobody serves the realm's commands (its
+ * owner is changing), or its owner did not run it. */
+class NotRun extends Error {}
+/** Why an attempt got no answer: none came in time, or its owner is gone. */
 class NoAnswer extends Error {}
 
-/** Answers the realm's commands from other nodes with `handle`, the local actor: from the moment
- * this node takes the realm's lease, so that what other nodes ask while it catches up with the
- * log waits for it (rather than reach only the owner before, should that one be paused, not dead);
- * should the node not serve the realm after all (`handle` rejects), they get no answer. */
-export function serveCommands(cluster: Cluster, realmId: number, handle: RealmHandle | Promise<RealmHandle>): Subscription {
-  // A reply that cannot be sent is dropped: the asking node's attempt times out, as if lost.
-  const replies = new Gathered<undefined>(
-    cluster.nc,
-    (to, data) => cluster.nc.publish(to, data),
-    () => undefined,
-  );
-  const tell = (to: string, answered: Answered): void => {
-    for (const bytes of framed(answered, maxPayload(cluster.nc) - PART_FRAMING_BYTES)) replies.add(to, bytes, undefined);
-  };
-  return cluster.nc.subscribe(subjects.commands(realmId), {
-    callback: (error, message) => {
-      if (error || !message.reply) return;
-      const to = message.reply;
-      let requests: Asked[];
-      try {
-        requests = (codec.unpackMultiple(message.data) as unknown[]).filter((request): request is Asked => Array.isArray(request) && request.length === 3);
-      } catch {
-        return;
-      }
-      void answerInOrder(handle, requests, (answered) => tell(to, answered));
-    },
-  });
-}
-
-/** An answer as it travels: one value, or parts of at most `room` bytes each. One that cannot be
- * encoded travels as a failure (the request's caller learns only that it failed). */
-function framed(answered: Answered, room: number): Uint8Array[] {
-  let bytes: Uint8Array;
-  try {
-    bytes = codec.pack(answered);
-  } catch {
-    bytes = codec.pack([answered[0], errorReply(undefined), answered[2]] satisfies Answered);
-  }
-  if (bytes.length <= room) return [bytes];
-  const parts = Math.ceil(bytes.length / room);
-  return Array.from({ length: parts }, (_, part) => codec.pack([answered[0], part, parts, bytes.subarray(part * room, (part + 1) * room)] satisfies AnswerPart));
-}
-
-/** Starts each request in the order asked, each once its kept credentials (if any) are checked
- * again, and tells each answer as it settles. */
-async function answerInOrder(serving: RealmHandle | Promise<RealmHandle>, requests: Asked[], tell: (answered: Answered) => void): Promise<void> {
-  let handle: RealmHandle;
-  try {
-    handle = await serving;
-  } catch {
-    return;
-  }
-  for (const [index, request, vouch] of requests) {
-    const refused = vouch ? await recheck(handle, vouch) : undefined;
-    if (refused) tell([index, refused, true]);
-    else void replyTo(handle, request).then((reply) => tell([index, reply, false]));
-  }
-}
-
-/** Undefined if kept credentials still name the principal they named; else the reply that says
- * why not: their refusal now, or (the same user, changed) 503, to be asked again. */
-async function recheck(handle: RealmHandle, [[name, input], principal]: Vouch): Promise<Reply | undefined> {
-  const checked = await replyTo(handle, [name, null, input] as CommandRequest);
-  if (!('ok' in checked)) return checked;
-  return samePrincipal(checked.ok as Principal, principal) ? undefined : errorReply(errors.realmMoved());
+/** What an attempt came back with: the reply, whether its kept credentials no longer name its
+ * principal, and the lease epoch of the owner that answered (undefined: this node's own actor). */
+interface Outcome {
+  reply: Reply;
+  unvouched: boolean;
+  epoch: number | undefined;
 }
 
 /** One attempt of a request, until answered or given up. */
 interface Attempt {
   /** Tells it apart from the other attempts of its message. */
   index: number;
-  resolve(answer: { reply: Reply; unvouched: boolean }): void;
+  resolve(outcome: Outcome): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
   settled: boolean;
@@ -153,26 +81,26 @@ export class CommandSender {
     );
   }
 
-  /** One attempt of a request of the realm's owner: its reply; rejects NoResponders, or NoAnswer
-   * after `timeoutMs`. */
-  attempt(realmId: number, request: CommandRequest, vouch: Vouch | undefined, timeoutMs: number): Promise<{ reply: Reply; unvouched: boolean }> {
+  /** One attempt of a request of the realm's owner; rejects NotRun, or NoAnswer after `timeoutMs`. */
+  attempt(realmId: number, request: CommandRequest, vouch: Vouch | undefined, timeoutMs: number): Promise<Outcome> {
     return new Promise((resolve, reject) => {
       const index = (this.count = (this.count + 1) % 0x1_0000_0000);
-      const attempt: Attempt = { index, resolve, reject, settled: false, timer: setTimeout(() => this.settle(attempt)?.reject(new NoAnswer()), timeoutMs), realmId, epoch: this.epochOf(realmId) };
+      const epoch = this.epochOf(realmId);
+      const attempt: Attempt = { index, resolve, reject, settled: false, timer: setTimeout(() => this.settle(attempt)?.reject(new NoAnswer()), timeoutMs), realmId, epoch };
       let unsettled = this.unsettled.get(realmId);
       if (!unsettled) this.unsettled.set(realmId, (unsettled = new Set()));
       unsettled.add(attempt);
-      this.requests.add(subjects.commands(realmId), codec.pack([index, request, vouch ?? null] satisfies Asked), attempt);
+      this.requests.add(subjects.commands(realmId), codec.pack([index, request, vouch ?? null, epoch ?? null, timeoutMs] satisfies Asked), attempt);
     });
   }
 
   /** A realm's lease went to another holder: the attempts sent to an owner before it get no
    * answer now, rather than at their deadline (that owner died, or was deposed and can append
-   * nothing; the new one never heard of them). */
+   * nothing; the new one does not run what was sent to the one before). */
   ownerChanged(realmId: number): void {
     const epoch = this.epochOf(realmId);
     if (epoch === undefined) return;
-    for (const attempt of this.unsettled.get(realmId) ?? []) if (attempt.epoch !== undefined && attempt.epoch < epoch) this.settle(attempt)?.reject(new NoAnswer());
+    for (const attempt of this.unsettled.get(realmId) ?? []) if (attempt.sent && attempt.epoch !== undefined && attempt.epoch < epoch) this.settle(attempt)?.reject(new NoAnswer());
   }
 
   /** Publishes a message of attempts with a reply subject of its own, where their answers come. */
@@ -188,12 +116,12 @@ export class CommandSender {
    * the request (NATS's no-responders). */
   private answer(message: Msg, byIndex: Map<number, Attempt>): void {
     if ((message.headers?.code ?? 0) === NO_RESPONDERS) {
-      for (const attempt of byIndex.values()) this.settle(attempt)?.reject(new NoResponders());
+      for (const attempt of byIndex.values()) this.settle(attempt)?.reject(new NotRun());
       return;
     }
     let answers: (Answered | AnswerPart)[];
     try {
-      answers = (codec.unpackMultiple(message.data) as unknown[]).filter((answer): answer is Answered | AnswerPart => Array.isArray(answer) && (answer.length === 3 || answer.length === 4));
+      answers = (codec.unpackMultiple(message.data) as unknown[]).filter(isAnswer);
     } catch {
       // Unreadable: whatever it answered is lost, and those it may have answered learn it now.
       for (const attempt of byIndex.values()) this.settle(attempt)?.reject(new NoAnswer());
@@ -202,8 +130,11 @@ export class CommandSender {
     for (const answer of answers) {
       const attempt = byIndex.get(answer[0]);
       if (!attempt || attempt.settled) continue;
-      const whole = answer.length === 3 ? answer : this.gather(attempt, answer);
-      if (whole) this.settle(attempt)?.resolve({ reply: whole[1], unvouched: whole[2] });
+      const whole = isPart(answer) ? this.gather(attempt, answer) : answer;
+      if (!whole) continue;
+      const [, reply, unvouched, epoch] = whole;
+      if (reply === null) this.settle(attempt)?.reject(new NotRun());
+      else this.settle(attempt)?.resolve({ reply, unvouched, epoch });
     }
   }
 
@@ -265,10 +196,18 @@ export class RemoteRealm implements RealmHandle {
       this.vouch = [credentials, kept];
       return kept as OutputOf<N>;
     }
-    return this.principals.check(this.realm.id, credentials, () => this.ask(name, userId, input) as Promise<Principal>) as Promise<OutputOf<N>>;
+    return this.principals.check(this.realm.id, credentials, async () => {
+      const { reply, epoch } = await this.request(name, userId, input);
+      return { principal: outputOf<N>(reply) as Principal, epoch };
+    }) as Promise<OutputOf<N>>;
   }
 
   async ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
+    return outputOf<N>((await this.request(name, userId, input)).reply);
+  }
+
+  /** The command's reply, from this node's actor should it have taken the realm meanwhile. */
+  private async request<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<Outcome> {
     const deadline = performance.now() + REQUEST_DEADLINE_MS;
     const request = [name, userId, input] satisfies RequestOf<N> as CommandRequest;
     const read = commands[name].mode !== 'write';
@@ -277,24 +216,23 @@ export class RemoteRealm implements RealmHandle {
       const here = this.local();
       if (here) {
         const refused = vouch && (await recheck(here, vouch));
-        if (!refused) return here.ask(name, userId, input);
-        this.unvouch(vouch);
-        return outputOf<N>(refused);
+        if (refused) this.unvouch(vouch);
+        return { reply: refused || { ok: await here.ask(name, userId, input) }, unvouched: Boolean(refused), epoch: undefined };
       }
-      let answer: { reply: Reply; unvouched: boolean };
+      let outcome: Outcome;
       const remaining = deadline - performance.now();
       try {
-        answer = await this.sender.attempt(this.realm.id, request, vouch, Math.max(1, read ? Math.min(READ_ATTEMPT_MS, remaining) : remaining));
+        outcome = await this.sender.attempt(this.realm.id, request, vouch, Math.max(1, read ? Math.min(READ_ATTEMPT_MS, remaining) : remaining));
       } catch (error) {
-        const again = error instanceof NoResponders || (read && error instanceof NoAnswer);
+        const again = error instanceof NotRun || (read && error instanceof NoAnswer);
         if (again && performance.now() + RETRY_MS < deadline) {
           await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
           continue;
         }
         throw errors.realmMoved();
       }
-      if (answer.unvouched && vouch) this.unvouch(vouch);
-      return outputOf<N>(answer.reply);
+      if (outcome.unvouched && vouch) this.unvouch(vouch);
+      return outcome;
     }
   }
 

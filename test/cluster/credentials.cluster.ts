@@ -8,6 +8,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ParleyNode } from '../../src/cli/processes.js';
 import { subjects } from '../../src/cluster/connection.js';
+import type { Lease } from '../../src/cluster/leases.js';
+import { kvCodec } from '../../src/cluster/watched.js';
 import { ApiClient } from '../helpers/client.js';
 import { startCluster, type TestCluster } from '../helpers/cluster.js';
 import { register } from '../helpers/events.js';
@@ -70,36 +72,47 @@ test('a role changed at the owner: the gateway admits and refuses administrators
     assert.is(((await iagoOnOwner.get(`/users/${cordeliaId}`)).body.user as { full_name: string }).full_name, 'Cordelia, administrator');
   }));
 
-test('a command on kept credentials runs only while they name the principal the gateway kept', () =>
+test("a command on kept credentials runs only while they name the principal the gateway kept, and only at the owner it was sent to", () =>
   withCluster(async (cluster) => {
     const nc = await connect({ servers: cluster.nats.map((server) => server.url) });
     try {
       const iago = await cluster.client(cluster.nodes[0]!, 'iago@zulip.com');
       const { user_id: iagoId } = (await iago.get('/users/me')).body as { user_id: number };
       const authorization = `Basic ${Buffer.from(`${iago.credentials!.email}:${iago.credentials!.apiKey}`).toString('base64')}`;
-      const realmId = await demoRealmId(nc);
+      const { realmId, epoch } = await demoRealmLease(nc);
       const codec = new Packr({ useRecords: false, structuredClone: true });
-      // As a gateway sends it: [index, [command, user, input], [credentials, principal]].
-      const ask = async (principal: Record<string, unknown>) => {
-        const reply = await nc.request(subjects.commands(realmId), codec.pack([7, ['auth.basic', null, { authorization }], [['auth.basic', { authorization }], principal]]), { timeout: 5000 });
-        return codec.unpackMultiple(reply.data) as [number, { ok?: unknown; error?: { code: string } }, boolean][];
+      // As a gateway sends it: [index, [command, user, input], [credentials, principal], owner's epoch, ms it waits].
+      const ask = async (principal: Record<string, unknown>, sentTo: number | null = epoch) => {
+        const reply = await nc.request(subjects.commands(realmId), codec.pack([7, ['auth.basic', null, { authorization }], [['auth.basic', { authorization }], principal], sentTo, 5000]), { timeout: 2000 });
+        const [answer] = codec.unpackMultiple(reply.data) as [number, { ok?: unknown; error?: { code: string } } | null, boolean, number][];
+        return answer!;
       };
       const kept = { userId: iagoId, role: 200, isBot: false, incomingWebhook: false };
-      const [[index, reply, unvouched]] = (await ask(kept)) as [[number, { ok?: unknown }, boolean]];
-      assert.equal([index, reply.ok, unvouched], [7, kept, false]);
+      assert.equal(await ask(kept), [7, { ok: kept }, false, epoch]);
       // Kept as a member (the gateway had not heard of a promotion, say): refused, to be asked again.
-      const [[, stale, refused]] = (await ask({ ...kept, role: 400 })) as [[number, { error?: { code: string } }, boolean]];
-      assert.equal([stale.error?.code, refused], ['REALM_UNAVAILABLE', true]);
+      const [, stale, unvouched] = await ask({ ...kept, role: 400 });
+      assert.equal([stale?.error?.code, unvouched], ['REALM_UNAVAILABLE', true]);
+      // Sent to an earlier owner: not run, to be sent again; to a later one: not this owner's to answer.
+      assert.equal(await ask(kept, epoch - 1), [7, null, false, epoch]);
+      await ask(kept, epoch + 1).then(
+        (answer) => assert.unreachable(`answered ${JSON.stringify(answer)}`),
+        (error: Error) => assert.match(error.message, /timeout|TIMEOUT/i),
+      );
     } finally {
       await nc.close();
     }
   }));
 
-/** The demo realm's ID, from the realm directory. */
-async function demoRealmId(nc: Awaited<ReturnType<typeof connect>>): Promise<number> {
+/** The demo realm's ID, from the realm directory, and its owner's lease epoch. */
+async function demoRealmLease(nc: Awaited<ReturnType<typeof connect>>): Promise<{ realmId: number; epoch: number }> {
   const { Kvm } = await import('@nats-io/kv');
-  const realms = await new Kvm(nc).open('parley_realms');
-  for await (const key of await realms.keys()) if (/^\d+$/.test(key)) return Number(key);
+  const kvm = new Kvm(nc);
+  const realms = await kvm.open('parley_realms');
+  for await (const key of await realms.keys()) {
+    if (!/^\d+$/.test(key)) continue;
+    const lease = await (await kvm.open('parley_leases')).get(key);
+    return { realmId: Number(key), epoch: (kvCodec.unpack(lease!.value) as Lease).epoch };
+  }
   throw new Error('no realm in the directory');
 }
 

@@ -1,0 +1,80 @@
+// The owner's side of commands between nodes: a realm's owner answers `parley.realm.<id>.cmd` with
+// its actor, from the moment it takes the realm's lease (what other nodes ask while it catches up
+// with the log waits for it, rather than reach only the owner before, should that one be paused,
+// not dead). The answers to one message that settle within a turn go as one message.
+import type { Subscription } from '@nats-io/transport-node';
+import type { Principal } from '../auth/basic.js';
+import { errors } from '../errors.js';
+import type { RealmHandle } from '../realm/handle.js';
+import { errorReply, replyTo, type CommandRequest, type Reply } from '../realm/replies.js';
+import { codec, framed, isAsked, type Answered, type Asked, type Vouch } from './commandWire.js';
+import { subjects, type Cluster } from './connection.js';
+import { Gathered, maxPayload } from './gathered.js';
+import { samePrincipal } from './principals.js';
+
+/** Answers the realm's commands from other nodes as the owner under lease `epoch`, with `serving`:
+ * the local actor, once active (a promise that rejects should the node not take the realm after
+ * all: what was asked meanwhile is answered as not run). */
+export function serveCommands(cluster: Cluster, realmId: number, epoch: number, serving: RealmHandle | Promise<RealmHandle>): Subscription {
+  // A reply that cannot be sent is dropped: the asking node's attempt times out, as if lost.
+  const replies = new Gathered<undefined>(
+    cluster.nc,
+    (to, data) => cluster.nc.publish(to, data),
+    () => undefined,
+  );
+  return cluster.nc.subscribe(subjects.commands(realmId), {
+    callback: (error, message) => {
+      if (error || !message.reply) return;
+      const to = message.reply;
+      const received = performance.now();
+      let requests: Asked[];
+      try {
+        requests = (codec.unpackMultiple(message.data) as unknown[]).filter(isAsked);
+      } catch {
+        return;
+      }
+      const tell = (answered: Answered): void => {
+        for (const bytes of framed(answered, maxPayload(cluster.nc))) replies.add(to, bytes, undefined);
+      };
+      void answerInOrder(serving, { epoch, received }, requests, tell);
+    },
+  });
+}
+
+/** Starts each request in the order asked, each once its kept credentials (if any) are checked
+ * again, and tells each answer as it settles. A request sent to an earlier owner, or whose sender
+ * has given up on it by now, is not run; one sent to a later owner is this one's no longer, and
+ * gets no answer from it. */
+async function answerInOrder(serving: RealmHandle | Promise<RealmHandle>, at: { epoch: number; received: number }, requests: Asked[], tell: (answered: Answered) => void): Promise<void> {
+  const notRun = (index: number) => tell([index, null, false, at.epoch]);
+  let handle: RealmHandle;
+  try {
+    handle = await serving;
+  } catch {
+    for (const [index] of requests) notRun(index);
+    return;
+  }
+  for (const [index, request, vouch, epoch, waitsMs] of requests) {
+    if (epoch !== null && epoch > at.epoch) continue;
+    if ((epoch !== null && epoch < at.epoch) || performance.now() - at.received > waitsMs) {
+      notRun(index);
+      continue;
+    }
+    let refused: Reply | undefined;
+    try {
+      refused = vouch ? await recheck(handle, vouch) : undefined;
+    } catch {
+      refused = errorReply(undefined);
+    }
+    if (refused) tell([index, refused, true, at.epoch]);
+    else void replyTo(handle, request).then((reply) => tell([index, reply, false, at.epoch]));
+  }
+}
+
+/** Undefined if kept credentials still name the principal they named; else the reply that says
+ * why not: their refusal now, or (the same user, changed) 503, to be asked again. */
+export async function recheck(handle: RealmHandle, [[name, input], principal]: Vouch): Promise<Reply | undefined> {
+  const checked = await replyTo(handle, [name, null, input] as CommandRequest);
+  if (!('ok' in checked)) return checked;
+  return samePrincipal(checked.ok as Principal, principal) ? undefined : errorReply(errors.realmMoved());
+}

@@ -1,0 +1,58 @@
+// Commands between nodes as they travel on `parley.realm.<id>.cmd` (msgpack values one after
+// another, as `Gathered` sends them): a gateway's requests, numbered within their message, and the
+// owner's answers to the message's reply subject, an answer too big for one NATS message in parts.
+import { Packr } from 'msgpackr';
+import type { Principal } from '../auth/basic.js';
+import type { CommandRequest, Reply } from '../realm/replies.js';
+import { errorReply } from '../realm/replies.js';
+import type { Credentials } from './principals.js';
+
+export const codec = new Packr({ useRecords: false, structuredClone: true });
+
+/** Kept credentials a request was admitted on, and the principal they named then. */
+export type Vouch = [credentials: Credentials, principal: Principal];
+
+/** A request: its number within its message, the command, the kept credentials it was admitted on
+ * (if any), the lease epoch of the owner its sender sent it to (null: not known), and how long its
+ * sender waits for it (ms): one not started by then is not run. */
+export type Asked = [index: number, request: CommandRequest, vouch: Vouch | null, epoch: number | null, waitsMs: number];
+
+/** An answer: the reply (null: not run, so that it may be sent again: it was sent to an earlier
+ * owner, its sender gave up on it before it could start, or the node did not take the realm after
+ * all), whether the request's kept credentials no longer name its principal (the reply then says
+ * why: their refusal now, or 503 to ask again), and the lease epoch of the owner that answered. */
+export type Answered = [index: number, reply: Reply | null, unvouched: boolean, epoch: number];
+
+/** One part of an answer too big for one NATS message (a register state, a long fetch): the
+ * answer's msgpack bytes, cut. */
+export type AnswerPart = [index: number, part: number, parts: number, bytes: Uint8Array];
+
+/** Room left in a NATS message for the framing of an answer's part. */
+const PART_FRAMING_BYTES = 64;
+
+const isArrayOf = (value: unknown, length: number): value is unknown[] => Array.isArray(value) && value.length === length;
+
+export function isAsked(value: unknown): value is Asked {
+  return isArrayOf(value, 5) && typeof value[0] === 'number' && Array.isArray(value[1]) && (value[2] === null || (isArrayOf(value[2], 2) && isArrayOf(value[2][0], 2))) && (value[3] === null || typeof value[3] === 'number') && typeof value[4] === 'number';
+}
+
+export function isAnswer(value: unknown): value is Answered | AnswerPart {
+  return isArrayOf(value, 4) && typeof value[0] === 'number';
+}
+
+export const isPart = (answer: Answered | AnswerPart): answer is AnswerPart => typeof answer[1] === 'number';
+
+/** An answer as it travels: one value, or parts that each fit a message of `maxPayload` bytes. One
+ * that cannot be encoded travels as a failure (the caller learns only that the command failed). */
+export function framed(answered: Answered, maxPayload: number): Uint8Array[] {
+  let bytes: Uint8Array;
+  try {
+    bytes = codec.pack(answered);
+  } catch {
+    bytes = codec.pack([answered[0], errorReply(undefined), answered[2], answered[3]] satisfies Answered);
+  }
+  const room = maxPayload - PART_FRAMING_BYTES;
+  if (bytes.length <= room) return [bytes];
+  const parts = Math.ceil(bytes.length / room);
+  return Array.from({ length: parts }, (_, part) => codec.pack([answered[0], part, parts, bytes.subarray(part * room, (part + 1) * room)] satisfies AnswerPart));
+}
