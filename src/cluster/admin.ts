@@ -10,7 +10,8 @@ import type { RealmHandle } from '../realm/handle.js';
 import { InvalidRealmError, type NewRealm, type RealmCreator } from '../realm/registry.js';
 import { openCluster, subjects, type Cluster } from './connection.js';
 import { CommandSender, RemoteRealm } from './remote.js';
-import { kvCodec } from './watched.js';
+import type { Lease } from './leases.js';
+import { kvCodec, Watched } from './watched.js';
 
 const codec = new Packr({ useRecords: false });
 
@@ -43,15 +44,21 @@ export function serveAdmin(cluster: Cluster, creator: RealmCreator, log: Logger)
 
 /** The CLI's view of a cluster: its realms, each asked through its owner. */
 export class ClusterAdmin implements RealmCreator {
-  /** Commands the CLI asks of the realms' owners. */
+  /** Commands the CLI asks of the realms' owners, each sent to the owner the leases name. */
   private readonly sender: CommandSender;
 
-  private constructor(private readonly cluster: Cluster) {
-    this.sender = new CommandSender(cluster);
+  private constructor(
+    private readonly cluster: Cluster,
+    private readonly leases: Watched<Lease>,
+  ) {
+    this.sender = new CommandSender(cluster, (realmId) => leases.get(String(realmId))?.value.epoch);
   }
 
   static async connect(settings: ClusterSettings, log: Logger): Promise<ClusterAdmin> {
-    return new ClusterAdmin(await openCluster(settings, log));
+    const cluster = await openCluster(settings, log);
+    const leases = new Watched<Lease>(cluster.leases);
+    await leases.start();
+    return new ClusterAdmin(cluster, leases);
   }
 
   /** The realms of the directory, by ID, each asked through its owner. */
@@ -80,6 +87,7 @@ export class ClusterAdmin implements RealmCreator {
   }
 
   async close(): Promise<void> {
+    this.leases.close();
     await this.cluster.nc.drain();
   }
 }

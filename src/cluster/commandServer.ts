@@ -12,6 +12,10 @@ import { subjects, type Cluster } from './connection.js';
 import { Gathered, maxPayload } from './gathered.js';
 import { samePrincipal } from './principals.js';
 
+/** How much sooner than its sender's wait runs out a request must start: the wait counts from
+ * before it was sent, the owner's from when it came. */
+const START_MARGIN_MS = 250;
+
 /** Answers the realm's commands from other nodes as the owner under lease `epoch`, with `serving`:
  * the local actor, once active (a promise that rejects should the node not take the realm after
  * all: what was asked meanwhile is answered as not run). */
@@ -41,25 +45,23 @@ export function serveCommands(cluster: Cluster, realmId: number, epoch: number, 
   });
 }
 
-/** Starts each request in the order asked, each once its kept credentials (if any) are checked
- * again, and tells each answer as it settles. A request sent to an earlier owner, or whose sender
- * has given up on it by now, is not run; one sent to a later owner is this one's no longer, and
- * gets no answer from it. */
+/** Starts each request sent to this owner (its epoch, or none named) in the order asked, each
+ * once its kept credentials (if any) are checked again, and tells each answer as it settles. One
+ * sent to another owner is that one's to answer (an earlier one may still run it, unaware; the
+ * sender fails it once it sees the lease move), and one its sender has given up on is not run. If
+ * the node does not take the realm after all, what was sent to it is answered as not run: nobody
+ * else runs what was sent to it, so its sender may send it again. */
 async function answerInOrder(serving: RealmHandle | Promise<RealmHandle>, at: { epoch: number; received: number }, requests: Asked[], tell: (answered: Answered) => void): Promise<void> {
-  const notRun = (index: number) => tell([index, null, false, at.epoch]);
   let handle: RealmHandle;
   try {
     handle = await serving;
   } catch {
-    for (const [index] of requests) notRun(index);
+    for (const [index, , , epoch] of requests) if (epoch === at.epoch) tell([index, null, false, at.epoch]);
     return;
   }
   for (const [index, request, vouch, epoch, waitsMs] of requests) {
-    if (epoch !== null && epoch > at.epoch) continue;
-    if ((epoch !== null && epoch < at.epoch) || performance.now() - at.received > waitsMs) {
-      notRun(index);
-      continue;
-    }
+    if (epoch !== null && epoch !== at.epoch) continue;
+    if (performance.now() - at.received > waitsMs - START_MARGIN_MS) continue;
     let refused: Reply | undefined;
     try {
       refused = vouch ? await recheck(handle, vouch) : undefined;

@@ -17,30 +17,34 @@ export type Vouch = [credentials: Credentials, principal: Principal];
  * sender waits for it (ms): one not started by then is not run. */
 export type Asked = [index: number, request: CommandRequest, vouch: Vouch | null, epoch: number | null, waitsMs: number];
 
-/** An answer: the reply (null: not run, so that it may be sent again: it was sent to an earlier
- * owner, its sender gave up on it before it could start, or the node did not take the realm after
- * all), whether the request's kept credentials no longer name its principal (the reply then says
- * why: their refusal now, or 503 to ask again), and the lease epoch of the owner that answered. */
+/** An answer: the reply (null: not run, so that it may be sent again: the node it was sent to did
+ * not take the realm after all), whether the request's kept credentials no longer name its
+ * principal (the reply then says why: their refusal now, or 503 to ask again), and the lease epoch
+ * of the owner that answered. */
 export type Answered = [index: number, reply: Reply | null, unvouched: boolean, epoch: number];
 
 /** One part of an answer too big for one NATS message (a register state, a long fetch): the
- * answer's msgpack bytes, cut. */
-export type AnswerPart = [index: number, part: number, parts: number, bytes: Uint8Array];
+ * answer's msgpack bytes, cut, and the lease epoch of the owner that answered. */
+export type AnswerPart = [index: number, part: number, parts: number, bytes: Uint8Array, epoch: number];
 
 /** Room left in a NATS message for the framing of an answer's part. */
 const PART_FRAMING_BYTES = 64;
 
 const isArrayOf = (value: unknown, length: number): value is unknown[] => Array.isArray(value) && value.length === length;
 
+const isVouch = (value: unknown): boolean => isArrayOf(value, 2) && isArrayOf(value[0], 2) && (value[0][0] === 'auth.basic' || value[0][0] === 'auth.apiKey');
+
 export function isAsked(value: unknown): value is Asked {
-  return isArrayOf(value, 5) && typeof value[0] === 'number' && Array.isArray(value[1]) && (value[2] === null || (isArrayOf(value[2], 2) && isArrayOf(value[2][0], 2))) && (value[3] === null || typeof value[3] === 'number') && typeof value[4] === 'number';
+  return isArrayOf(value, 5) && typeof value[0] === 'number' && Array.isArray(value[1]) && (value[2] === null || isVouch(value[2])) && (value[3] === null || typeof value[3] === 'number') && typeof value[4] === 'number';
 }
 
-export function isAnswer(value: unknown): value is Answered | AnswerPart {
-  return isArrayOf(value, 4) && typeof value[0] === 'number';
+export function isAnswered(value: unknown): value is Answered {
+  return isArrayOf(value, 4) && typeof value[0] === 'number' && typeof value[2] === 'boolean' && typeof value[3] === 'number';
 }
 
-export const isPart = (answer: Answered | AnswerPart): answer is AnswerPart => typeof answer[1] === 'number';
+export function isPart(value: unknown): value is AnswerPart {
+  return isArrayOf(value, 5) && typeof value[0] === 'number' && typeof value[1] === 'number' && typeof value[2] === 'number' && value[3] instanceof Uint8Array && typeof value[4] === 'number';
+}
 
 /** An answer as it travels: one value, or parts that each fit a message of `maxPayload` bytes. One
  * that cannot be encoded travels as a failure (the caller learns only that the command failed). */
@@ -54,5 +58,5 @@ export function framed(answered: Answered, maxPayload: number): Uint8Array[] {
   const room = maxPayload - PART_FRAMING_BYTES;
   if (bytes.length <= room) return [bytes];
   const parts = Math.ceil(bytes.length / room);
-  return Array.from({ length: parts }, (_, part) => codec.pack([answered[0], part, parts, bytes.subarray(part * room, (part + 1) * room)] satisfies AnswerPart));
+  return Array.from({ length: parts }, (_, part) => codec.pack([answered[0], part, parts, bytes.subarray(part * room, (part + 1) * room), answered[3]] satisfies AnswerPart));
 }

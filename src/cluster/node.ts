@@ -108,6 +108,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       (realmId) => this.lose(realmId),
       (realmId) => {
         this.sender.ownerChanged(realmId);
+        this.principals.leaseChanged(realmId);
         this.place();
       },
     );
@@ -279,6 +280,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       this.owned.set(realmId, { commands: served.commands });
       served.serve(actor);
       served = undefined;
+      this.sender.servedHere(realmId, epoch);
       // Credentials other nodes kept stand until a change they may not have heard of (the owner
       // before may have died between a change and telling it).
       this.principals.changed(realmId);
@@ -309,8 +311,9 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       commands,
       serve,
       abandon: () => {
-        commands.unsubscribe();
         refuse(new Error(`realm ${realmId} was not taken`));
+        // What came meanwhile is answered (as not run) before the subscription ends.
+        commands.drain().catch(() => commands.unsubscribe());
       },
     };
   }

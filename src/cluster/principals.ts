@@ -31,6 +31,8 @@ export function samePrincipal(a: Principal, b: Principal): boolean {
 interface RealmPrincipals {
   kept: Map<string, { principal: Principal; at: number }>;
   changes: number;
+  /** The lease epoch of the realm's owner when this node last looked. */
+  epoch: number | undefined;
 }
 
 export class KeptPrincipals {
@@ -90,6 +92,16 @@ export class KeptPrincipals {
     return principal;
   }
 
+  /** The realm's lease changed: should it name a later owner than the one that answered what is
+   * kept (an earlier one may have answered from a state the later one no longer has), it goes. */
+  leaseChanged(realmId: number): void {
+    const realm = this.realms.get(realmId);
+    const epoch = this.epochOf(realmId);
+    if (!realm || epoch === undefined || epoch === realm.epoch) return;
+    realm.epoch = epoch;
+    this.forget(realmId);
+  }
+
   /** Forgets what was kept for the credentials (the owner no longer accepts them as they were). */
   drop(realmId: number, credentials: Credentials): void {
     this.realms.get(realmId)?.kept.delete(keyOf(credentials));
@@ -116,7 +128,7 @@ export class KeptPrincipals {
 
   private realm(realmId: number): RealmPrincipals {
     let realm = this.realms.get(realmId);
-    if (!realm) this.realms.set(realmId, (realm = { kept: new Map(), changes: 0 }));
+    if (!realm) this.realms.set(realmId, (realm = { kept: new Map(), changes: 0, epoch: this.epochOf(realmId) }));
     return realm;
   }
 }

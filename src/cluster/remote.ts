@@ -15,7 +15,7 @@ import { commands, type CommandName, type InputOf, type OutputOf } from '../real
 import type { RealmHandle } from '../realm/handle.js';
 import { outputOf, type CommandRequest, type Reply, type RequestOf } from '../realm/replies.js';
 import { recheck } from './commandServer.js';
-import { codec, isAnswer, isPart, type AnswerPart, type Answered, type Asked, type Vouch } from './commandWire.js';
+import { codec, isAnswered, isPart, type AnswerPart, type Answered, type Asked, type Vouch } from './commandWire.js';
 import { subjects, type Cluster } from './connection.js';
 import { Gathered } from './gathered.js';
 import { NO_RESPONDERS } from './inbox.js';
@@ -54,8 +54,9 @@ interface Attempt {
   realmId: number;
   /** The lease epoch of the owner it was sent to, as this node knew it (undefined: not known). */
   epoch: number | undefined;
-  /** The parts of its answer come so far, when it comes in parts. */
-  parts?: Uint8Array[];
+  /** The parts of its answer come so far, when it comes in parts, by the epoch of the owner
+   * sending them. */
+  parts?: Map<number, Uint8Array[]>;
 }
 
 /** This node's requests to realms owned elsewhere, sent as one message per realm and turn. */
@@ -63,6 +64,9 @@ export class CommandSender {
   private readonly requests: Gathered<Attempt>;
   /** The attempts not settled yet, by realm. */
   private readonly unsettled = new Map<number, Set<Attempt>>();
+  /** The latest owner epoch each realm's answers named (ahead of the lease table when its watch
+   * lags). */
+  private readonly answeredBy = new Map<number, number>();
   private count = 0;
 
   constructor(
@@ -85,7 +89,7 @@ export class CommandSender {
   attempt(realmId: number, request: CommandRequest, vouch: Vouch | undefined, timeoutMs: number): Promise<Outcome> {
     return new Promise((resolve, reject) => {
       const index = (this.count = (this.count + 1) % 0x1_0000_0000);
-      const epoch = this.epochOf(realmId);
+      const epoch = this.ownerEpoch(realmId);
       const attempt: Attempt = { index, resolve, reject, settled: false, timer: setTimeout(() => this.settle(attempt)?.reject(new NoAnswer()), timeoutMs), realmId, epoch };
       let unsettled = this.unsettled.get(realmId);
       if (!unsettled) this.unsettled.set(realmId, (unsettled = new Set()));
@@ -98,9 +102,22 @@ export class CommandSender {
    * answer now, rather than at their deadline (that owner died, or was deposed and can append
    * nothing; the new one does not run what was sent to the one before). */
   ownerChanged(realmId: number): void {
-    const epoch = this.epochOf(realmId);
+    const epoch = this.ownerEpoch(realmId);
     if (epoch === undefined) return;
     for (const attempt of this.unsettled.get(realmId) ?? []) if (attempt.sent && attempt.epoch !== undefined && attempt.epoch < epoch) this.settle(attempt)?.reject(new NoAnswer());
+  }
+
+  /** This node serves the realm under `epoch` from now on: what it sent to that owner (itself,
+   * which does not hear its own messages) was not run, and goes to its own actor instead. */
+  servedHere(realmId: number, epoch: number): void {
+    for (const attempt of this.unsettled.get(realmId) ?? []) if (attempt.epoch === epoch) this.settle(attempt)?.reject(new NotRun());
+  }
+
+  /** The epoch of the realm's owner, as the lease table and the answers so far tell. */
+  private ownerEpoch(realmId: number): number | undefined {
+    const table = this.epochOf(realmId);
+    const answered = this.answeredBy.get(realmId);
+    return table === undefined || answered === undefined ? (table ?? answered) : Math.max(table, answered);
   }
 
   /** Publishes a message of attempts with a reply subject of its own, where their answers come. */
@@ -121,7 +138,7 @@ export class CommandSender {
     }
     let answers: (Answered | AnswerPart)[];
     try {
-      answers = (codec.unpackMultiple(message.data) as unknown[]).filter(isAnswer);
+      answers = (codec.unpackMultiple(message.data) as unknown[]).filter((answer) => isAnswered(answer) || isPart(answer));
     } catch {
       // Unreadable: whatever it answered is lost, and those it may have answered learn it now.
       for (const attempt of byIndex.values()) this.settle(attempt)?.reject(new NoAnswer());
@@ -133,6 +150,7 @@ export class CommandSender {
       const whole = isPart(answer) ? this.gather(attempt, answer) : answer;
       if (!whole) continue;
       const [, reply, unvouched, epoch] = whole;
+      if (epoch > (this.answeredBy.get(attempt.realmId) ?? 0)) this.answeredBy.set(attempt.realmId, epoch);
       if (reply === null) this.settle(attempt)?.reject(new NotRun());
       else this.settle(attempt)?.resolve({ reply, unvouched, epoch });
     }
@@ -140,16 +158,21 @@ export class CommandSender {
 
   /** Keeps a part of an attempt's answer: the whole answer once every part came (a copy of each:
    * a message's bytes are not the reader's to keep). */
-  private gather(attempt: Attempt, [, part, parts, bytes]: AnswerPart): Answered | undefined {
-    attempt.parts ??= [];
-    attempt.parts[part] = Buffer.from(bytes);
-    if (attempt.parts.filter(Boolean).length < parts) return undefined;
+  private gather(attempt: Attempt, [, part, parts, bytes, epoch]: AnswerPart): Answered | undefined {
+    attempt.parts ??= new Map();
+    const come = attempt.parts.get(epoch) ?? [];
+    attempt.parts.set(epoch, come);
+    come[part] = Buffer.from(bytes);
+    if (come.filter(Boolean).length < parts) return undefined;
+    let whole: unknown;
     try {
-      return codec.unpack(Buffer.concat(attempt.parts)) as Answered;
+      whole = codec.unpack(Buffer.concat(come));
     } catch {
-      this.settle(attempt)?.reject(new NoAnswer());
-      return undefined;
+      whole = undefined;
     }
+    if (isAnswered(whole)) return whole;
+    this.settle(attempt)?.reject(new NoAnswer());
+    return undefined;
   }
 
   /** Marks an attempt settled, once: answers it, unless it was settled before. */

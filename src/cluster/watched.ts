@@ -34,13 +34,16 @@ export class Watched<T> {
     if ((await this.kv.status()).values === 0) resolveLoaded();
     void (async () => {
       for await (const entry of watch) {
+        let value: T | undefined;
         if (entry.operation === 'PUT') {
-          const value = kvCodec.unpack(entry.value) as T;
+          value = kvCodec.unpack(entry.value) as T;
           this.entries.set(entry.key, { value, revision: entry.revision, seenAt: performance.now() });
+        } else this.entries.delete(entry.key);
+        // What a listener throws must not end the watch: the node would stop seeing the bucket.
+        try {
           this.onChange(entry.key, value);
-        } else {
-          this.entries.delete(entry.key);
-          this.onChange(entry.key, undefined);
+        } catch {
+          // The listener's own failure; the bucket as seen here stays current.
         }
         if (entry.delta === 0 || entry.isUpdate) resolveLoaded();
       }

@@ -92,12 +92,13 @@ test("a command on kept credentials runs only while they name the principal the 
       // Kept as a member (the gateway had not heard of a promotion, say): refused, to be asked again.
       const [, stale, unvouched] = await ask({ ...kept, role: 400 });
       assert.equal([stale?.error?.code, unvouched], ['REALM_UNAVAILABLE', true]);
-      // Sent to an earlier owner: not run, to be sent again; to a later one: not this owner's to answer.
-      assert.equal(await ask(kept, epoch - 1), [7, null, false, epoch]);
-      await ask(kept, epoch + 1).then(
-        (answer) => assert.unreachable(`answered ${JSON.stringify(answer)}`),
-        (error: Error) => assert.match(error.message, /timeout|TIMEOUT/i),
-      );
+      // Sent to another owner, earlier or later: that one's to answer, not this one's.
+      for (const other of [epoch - 1, epoch + 1]) {
+        await ask(kept, other).then(
+          (answer) => assert.unreachable(`answered ${JSON.stringify(answer)}`),
+          (error: Error) => assert.match(error.message, /timeout/i),
+        );
+      }
     } finally {
       await nc.close();
     }
