@@ -47,18 +47,23 @@ export class ClusterAdmin implements RealmCreator {
   /** Commands the CLI asks of the realms' owners, each sent to the owner the leases name. */
   private readonly sender: CommandSender;
 
-  private constructor(
-    private readonly cluster: Cluster,
-    private readonly leases: Watched<Lease>,
-  ) {
-    this.sender = new CommandSender(cluster, (realmId) => leases.get(String(realmId))?.value.epoch);
+  /** The realms' leases, as they change. */
+  private readonly leases: Watched<Lease>;
+
+  private constructor(private readonly cluster: Cluster) {
+    this.leases = new Watched<Lease>(cluster.leases, (key) => this.sender.ownerChanged(Number(key)));
+    this.sender = new CommandSender(cluster, (realmId) => this.leases.get(String(realmId))?.value.epoch);
   }
 
   static async connect(settings: ClusterSettings, log: Logger): Promise<ClusterAdmin> {
-    const cluster = await openCluster(settings, log);
-    const leases = new Watched<Lease>(cluster.leases);
-    await leases.start();
-    return new ClusterAdmin(cluster, leases);
+    const admin = new ClusterAdmin(await openCluster(settings, log));
+    try {
+      await admin.leases.start();
+    } catch (error) {
+      await admin.cluster.nc.close();
+      throw error;
+    }
+    return admin;
   }
 
   /** The realms of the directory, by ID, each asked through its owner. */

@@ -19,7 +19,7 @@ const START_MARGIN_MS = 250;
 /** Answers the realm's commands from other nodes as the owner under lease `epoch`, with `serving`:
  * the local actor, once active (a promise that rejects should the node not take the realm after
  * all: what was asked meanwhile is answered as not run). */
-export function serveCommands(cluster: Cluster, realmId: number, epoch: number, serving: RealmHandle | Promise<RealmHandle>): Subscription {
+export function serveCommands(cluster: Cluster, realmId: number, lease: { epoch: number; released: boolean }, serving: RealmHandle | Promise<RealmHandle>): Subscription {
   // A reply that cannot be sent is dropped: the asking node's attempt times out, as if lost.
   const replies = new Gathered<undefined>(
     cluster.nc,
@@ -40,27 +40,32 @@ export function serveCommands(cluster: Cluster, realmId: number, epoch: number, 
       const tell = (answered: Answered): void => {
         for (const bytes of framed(answered, maxPayload(cluster.nc))) replies.add(to, bytes, undefined);
       };
-      void answerInOrder(serving, { epoch, received }, requests, tell);
+      void answerInOrder(serving, { ...lease, received }, requests, tell);
     },
   });
 }
 
 /** Starts each request sent to this owner (its epoch, or none named) in the order asked, each
- * once its kept credentials (if any) are checked again, and tells each answer as it settles. One
- * sent to another owner is that one's to answer (an earlier one may still run it, unaware; the
- * sender fails it once it sees the lease move), and one its sender has given up on is not run. If
- * the node does not take the realm after all, what was sent to it is answered as not run: nobody
- * else runs what was sent to it, so its sender may send it again. */
-async function answerInOrder(serving: RealmHandle | Promise<RealmHandle>, at: { epoch: number; received: number }, requests: Asked[], tell: (answered: Answered) => void): Promise<void> {
+ * once its kept credentials (if any) are checked again, and tells each answer as it settles.
+ * Nobody else runs what was sent to this owner, nor, once the owner before gave the lease up, what
+ * was sent to that one: such a request that is not run here (the node does not take the realm after
+ * all) is answered `not run`, to be sent again. One sent to an earlier owner that did not give the
+ * lease up is that one's (it may still run it, unaware): `sent elsewhere`. One sent to a later
+ * owner gets no answer from this one, and one whose sender has given up on it is not run. */
+async function answerInOrder(serving: RealmHandle | Promise<RealmHandle>, at: { epoch: number; released: boolean; received: number }, requests: Asked[], tell: (answered: Answered) => void): Promise<void> {
+  const answerable = requests.filter(([index, , , epoch]) => {
+    if (epoch === null || epoch === at.epoch) return true;
+    if (epoch < at.epoch) tell([index, at.released && epoch === at.epoch - 1 ? 'not run' : 'sent elsewhere', false, at.epoch]);
+    return false;
+  });
   let handle: RealmHandle;
   try {
     handle = await serving;
   } catch {
-    for (const [index, , , epoch] of requests) if (epoch === at.epoch) tell([index, null, false, at.epoch]);
+    for (const [index, , , epoch] of answerable) if (epoch === at.epoch) tell([index, 'not run', false, at.epoch]);
     return;
   }
-  for (const [index, request, vouch, epoch, waitsMs] of requests) {
-    if (epoch !== null && epoch !== at.epoch) continue;
+  for (const [index, request, vouch, , waitsMs] of answerable) {
     if (performance.now() - at.received > waitsMs - START_MARGIN_MS) continue;
     let refused: Reply | undefined;
     try {

@@ -17,11 +17,16 @@ export type Vouch = [credentials: Credentials, principal: Principal];
  * sender waits for it (ms): one not started by then is not run. */
 export type Asked = [index: number, request: CommandRequest, vouch: Vouch | null, epoch: number | null, waitsMs: number];
 
-/** An answer: the reply (null: not run, so that it may be sent again: the node it was sent to did
- * not take the realm after all), whether the request's kept credentials no longer name its
+/** Why an owner did not run a request. `not run`: nobody did, so that it may be sent again (the
+ * node it was sent to did not take the realm after all, or gave it up before the owner answering
+ * took it). `sent elsewhere`: it was sent to an earlier owner, which may still run it, unaware;
+ * its sender learns of the later one. */
+export type NotRun = 'not run' | 'sent elsewhere';
+
+/** An answer: the reply (or why none), whether the request's kept credentials no longer name its
  * principal (the reply then says why: their refusal now, or 503 to ask again), and the lease epoch
  * of the owner that answered. */
-export type Answered = [index: number, reply: Reply | null, unvouched: boolean, epoch: number];
+export type Answered = [index: number, reply: Reply | NotRun, unvouched: boolean, epoch: number];
 
 /** One part of an answer too big for one NATS message (a register state, a long fetch): the
  * answer's msgpack bytes, cut, and the lease epoch of the owner that answered. */

@@ -66,9 +66,9 @@ export class Leases {
     return [...this.held.keys()];
   }
 
-  /** Takes the realm's lease if it is free or lapsed; resolves with the new epoch, or undefined
-   * when another node holds it (or won the race). */
-  async take(realmId: number): Promise<number | undefined> {
+  /** Takes the realm's lease if it is free or lapsed; resolves with the new epoch (and whether
+   * the holder before gave it up), or undefined when another node holds it (or won the race). */
+  async take(realmId: number): Promise<{ epoch: number; released: boolean } | undefined> {
     const key = String(realmId);
     if (this.ownerOf(realmId) !== undefined) return undefined;
     const current = this.table.get(key);
@@ -76,7 +76,9 @@ export class Leases {
     try {
       const revision = current ? await this.table.kv.update(key, kvCodec.pack(lease), current.revision) : await this.table.kv.create(key, kvCodec.pack(lease));
       this.held.set(realmId, { lease, revision });
-      return lease.epoch;
+      // Given up by its holder (who stops serving the realm first), or never held: no earlier owner
+      // runs anything any more.
+      return { epoch: lease.epoch, released: current === undefined || current.value.node === '' };
     } catch {
       return undefined;
     }

@@ -198,13 +198,14 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     if (this.bySubdomain.has(input.subdomain)) throw new InvalidRealmError(`a realm with subdomain '${input.subdomain}' exists`);
     await this.ids.topUp(SERVER_SCOPE);
     const id = this.ids.sourceFor(SERVER_SCOPE).next('realm');
-    const epoch = await this.leases.take(id);
-    if (epoch === undefined) throw new Error(`realm ${id}'s lease is held elsewhere`);
+    const lease = await this.leases.take(id);
+    if (lease === undefined) throw new Error(`realm ${id}'s lease is held elsewhere`);
+    const { epoch } = lease;
     await this.store.setLogPosition(id, { seq: 0, clean: false });
     this.log.own(id, 0);
     const links = { log: this.log, sink: this.bus.sinkFor(id, epoch), ids: this.ids, presence: await presenceKeeper(this.cluster.presence, id), holders: this.holders.serve(id), memoryChanged: () => this.principals.changed(id) };
     const actor = await this.realms.create(input, { id, links });
-    this.owned.set(id, { commands: serveCommands(this.cluster, id, epoch, actor) });
+    this.owned.set(id, { commands: serveCommands(this.cluster, id, lease, actor) });
     await this.cluster.realms.create(String(id), kvCodec.pack({ subdomain: input.subdomain } satisfies DirectoryEntry));
     return actor;
   }
@@ -250,9 +251,10 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     this.busy.add(realmId);
     let served: { commands: Subscription; serve(actor: RealmHandle): void; abandon(): void } | undefined;
     try {
-      const epoch = await this.leases.take(realmId);
-      if (epoch === undefined) return;
-      served = this.serveOnceActive(realmId, epoch);
+      const lease = await this.leases.take(realmId);
+      if (lease === undefined) return;
+      const { epoch } = lease;
+      served = this.serveOnceActive(realmId, lease);
       const local = this.store.logPosition(realmId);
       const [last, snapshot] = await Promise.all([this.log.lastSeq(realmId), this.snapshots.latest(realmId)]);
       // This node's copy serves if it is clean, not ahead of the log, and not behind a trimmed log.
@@ -294,10 +296,10 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     }
   }
 
-  /** Answers the realm's commands from now on, as its owner under `epoch`, once the actor `serve`
+  /** Answers the realm's commands from now on, as its owner under `lease`, once the actor `serve`
    * is given is active; those asked meanwhile are answered as not run should the realm be
    * `abandon`ed. */
-  private serveOnceActive(realmId: number, epoch: number): { commands: Subscription; serve(actor: RealmHandle): void; abandon(): void } {
+  private serveOnceActive(realmId: number, lease: { epoch: number; released: boolean }): { commands: Subscription; serve(actor: RealmHandle): void; abandon(): void } {
     let serve!: (actor: RealmHandle) => void;
     let refuse!: (reason: Error) => void;
     const active = new Promise<RealmHandle>((resolve, reject) => {
@@ -306,7 +308,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     });
     // Refused with no request waiting, it is nobody's failure.
     active.catch(() => undefined);
-    const commands = serveCommands(this.cluster, realmId, epoch, active);
+    const commands = serveCommands(this.cluster, realmId, lease, active);
     return {
       commands,
       serve,

@@ -104,7 +104,10 @@ export class CommandSender {
   ownerChanged(realmId: number): void {
     const epoch = this.ownerEpoch(realmId);
     if (epoch === undefined) return;
-    for (const attempt of this.unsettled.get(realmId) ?? []) if (attempt.sent && attempt.epoch !== undefined && attempt.epoch < epoch) this.settle(attempt)?.reject(new NoAnswer());
+    for (const attempt of this.unsettled.get(realmId) ?? []) {
+      // One not sent yet goes nowhere (Gathered drops it), and is sent again to the later owner.
+      if (attempt.epoch !== undefined && attempt.epoch < epoch) this.settle(attempt)?.reject(attempt.sent ? new NoAnswer() : new NotRun());
+    }
   }
 
   /** This node serves the realm under `epoch` from now on: what it sent to that owner (itself,
@@ -151,7 +154,9 @@ export class CommandSender {
       if (!whole) continue;
       const [, reply, unvouched, epoch] = whole;
       if (epoch > (this.answeredBy.get(attempt.realmId) ?? 0)) this.answeredBy.set(attempt.realmId, epoch);
-      if (reply === null) this.settle(attempt)?.reject(new NotRun());
+      if (reply === 'not run') this.settle(attempt)?.reject(new NotRun());
+      // A later owner's word: what was sent to the one before fails as the lease's moving fails it.
+      else if (reply === 'sent elsewhere') this.ownerChanged(attempt.realmId);
       else this.settle(attempt)?.resolve({ reply, unvouched, epoch });
     }
   }
