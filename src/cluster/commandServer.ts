@@ -16,9 +16,10 @@ import { samePrincipal } from './principals.js';
  * before it was sent, the owner's from when it came. */
 const START_MARGIN_MS = 250;
 
-/** Answers the realm's commands from other nodes as the owner under lease `epoch`, with `serving`:
- * the local actor, once active (a promise that rejects should the node not take the realm after
- * all: what was asked meanwhile is answered as not run). */
+/** Answers the realm's commands from other nodes as the owner under `lease` (its epoch, and whether
+ * the holder before gave it up), with `serving`: the local actor, once active (a promise that
+ * rejects should the node not take the realm after all: what was asked meanwhile is answered as
+ * not run). */
 export function serveCommands(cluster: Cluster, realmId: number, lease: { epoch: number; released: boolean }, serving: RealmHandle | Promise<RealmHandle>): Subscription {
   // A reply that cannot be sent is dropped: the asking node's attempt times out, as if lost.
   const replies = new Gathered<undefined>(
