@@ -285,7 +285,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       this.sender.servedHere(realmId, epoch);
       // Credentials other nodes kept stand until a change they may not have heard of (the owner
       // before may have died between a change and telling it).
-      this.principals.changed(realmId);
+      void this.principals.changed(realmId);
     } catch (error) {
       this.logger.error({ err: error, realm: realmId }, 'cluster: taking the realm failed');
       await this.log.release(realmId);

@@ -60,7 +60,7 @@ export class KeptPrincipals {
           this.connected = true;
           for (const realmId of this.realms.keys()) this.forget(realmId);
           // What this node said while the connection broke may never have gone out.
-          for (const realmId of this.owned()) this.changed(realmId);
+          for (const realmId of this.owned()) void this.changed(realmId);
         }
       }
     })();
@@ -108,11 +108,13 @@ export class KeptPrincipals {
   }
 
   /** A realm owned here changed its memory: this node (which does not hear itself) and every other
-   * forget what they kept of it. */
-  changed(realmId: number): void {
+   * forget what they kept of it. Resolves once nats-server has the word (it has then passed it on
+   * to the other nodes), so that the write that changed it is answered after. */
+  async changed(realmId: number): Promise<void> {
     this.forget(realmId);
     try {
       this.cluster.nc.publish(subjects.changed(realmId));
+      await this.cluster.nc.flush();
     } catch {
       // The connection is closing (the node stops): no other node is served from here any more,
       // and what they kept lapses within KEPT_MS.

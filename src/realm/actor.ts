@@ -59,8 +59,9 @@ export interface RealmLinks {
   /** Where data exports are stored (none: exports stay pending, as in the management CLI). */
   files?: FileStorage;
   /** Told once a committed write changed the realm's memory, and when the memory is reloaded:
-   * what another thread derived from it (credentials, the rendering context) is derived again. */
-  memoryChanged?: () => void;
+   * what another thread or node derived from it (credentials, the rendering context) is derived
+   * again. The write is answered once what it returns settles (other nodes were told). */
+  memoryChanged?: () => void | Promise<void>;
 }
 
 export class RealmActor implements RealmHandle {
@@ -89,7 +90,7 @@ export class RealmActor implements RealmHandle {
   /** Where committed writes go besides LMDB (a cluster's log), if anywhere. */
   private readonly log: RealmLog | undefined;
   /** Told when the realm's memory changed (RealmLinks.memoryChanged). */
-  private readonly memoryChanged: (() => void) | undefined;
+  private readonly memoryChanged: (() => void | Promise<void>) | undefined;
   /** Where emissions go: the server's queues, and in a cluster every node's. */
   private readonly sink: EventSink;
   /** Where IDs come from in a cluster (else the store's counters). */
@@ -367,13 +368,14 @@ export class RealmActor implements RealmHandle {
     answered.then(
       (output) => {
         this.config.metrics.commit((performance.now() - started) / 1000);
-        if (ctx.changedMemory) this.memoryChanged?.();
+        const told = ctx.changedMemory ? this.memoryChanged?.() : undefined;
         this.sink.publish(this.state.realm.id, ctx.emitted);
         if (ctx.scheduleChanged) this.deliveries.arm(this.state.nextDelivery());
         if (ctx.notifyAt !== undefined) for (const notifier of this.notifiers) notifier.wake(ctx.notifyAt);
         if (ctx.exportRequested) this.exporter?.kick();
         this.armPresenceSave();
-        envelope.resolve(this.afterPresenceKept(output));
+        const answer = this.afterPresenceKept(output);
+        envelope.resolve(told ? told.then(() => answer) : answer);
       },
       (error: unknown) => {
         onRollBack();
@@ -484,7 +486,7 @@ export class RealmActor implements RealmHandle {
     const realm = this.store.realms.get(this.state.realm.id);
     if (realm) this.state = loadRealmState(this.store, realm);
     this.stale = false;
-    this.memoryChanged?.();
+    void this.memoryChanged?.();
     this.deliveries.arm(this.state.nextDelivery());
   }
 
