@@ -10,6 +10,7 @@ import { errorReply, replyTo, type CommandRequest, type Reply } from '../realm/r
 import { codec, framed, isAsked, type Answered, type Asked, type Vouch } from './commandWire.js';
 import { subjects, type Cluster } from './connection.js';
 import { Gathered, maxPayload } from './gathered.js';
+import type { TakenLease } from './leases.js';
 import { samePrincipal } from './principals.js';
 
 /** How much sooner than its sender's wait runs out a request must start: the wait counts from
@@ -20,7 +21,7 @@ const START_MARGIN_MS = 250;
  * the holder before gave it up), with `serving`: the local actor, once active (a promise that
  * rejects should the node not take the realm after all: what was asked meanwhile is answered as
  * not run). */
-export function serveCommands(cluster: Cluster, realmId: number, lease: { epoch: number; released: boolean }, serving: RealmHandle | Promise<RealmHandle>): Subscription {
+export function serveCommands(cluster: Cluster, realmId: number, lease: TakenLease, serving: RealmHandle | Promise<RealmHandle>): Subscription {
   // A reply that cannot be sent is dropped: the asking node's attempt times out, as if lost.
   const replies = new Gathered<undefined>(
     cluster.nc,

@@ -15,6 +15,13 @@ export interface Lease {
   beat: number;
 }
 
+/** A lease this node took: its epoch, and whether the holder before gave it up (who stops serving
+ * the realm first) or there was none: then no earlier owner runs anything any more. */
+export interface TakenLease {
+  epoch: number;
+  released: boolean;
+}
+
 export class Leases {
   readonly table: Watched<Lease>;
   /** The leases this node holds: realm → the lease as last written, and its revision. */
@@ -68,7 +75,7 @@ export class Leases {
 
   /** Takes the realm's lease if it is free or lapsed; resolves with the new epoch (and whether
    * the holder before gave it up), or undefined when another node holds it (or won the race). */
-  async take(realmId: number): Promise<{ epoch: number; released: boolean } | undefined> {
+  async take(realmId: number): Promise<TakenLease | undefined> {
     const key = String(realmId);
     if (this.ownerOf(realmId) !== undefined) return undefined;
     const current = this.table.get(key);
@@ -76,8 +83,6 @@ export class Leases {
     try {
       const revision = current ? await this.table.kv.update(key, kvCodec.pack(lease), current.revision) : await this.table.kv.create(key, kvCodec.pack(lease));
       this.held.set(realmId, { lease, revision });
-      // Given up by its holder (who stops serving the realm first), or never held: no earlier owner
-      // runs anything any more.
       return { epoch: lease.epoch, released: current === undefined || current.value.node === '' };
     } catch {
       return undefined;

@@ -20,7 +20,7 @@ import { openCluster, type Cluster } from './connection.js';
 import { EventBus } from './events.js';
 import { ClusterHolders } from './holders.js';
 import { IdBlocks } from './ids.js';
-import { Leases } from './leases.js';
+import { Leases, type TakenLease } from './leases.js';
 import { presenceKeeper } from './presence.js';
 import { KeptPrincipals } from './principals.js';
 import { ClusterLog } from './log.js';
@@ -40,6 +40,14 @@ function lowest(ids: Iterable<number>): number | undefined {
   let found: number | undefined;
   for (const id of ids) if (found === undefined || id < found) found = id;
   return found;
+}
+
+/** A realm's commands answered by a node taking it over: by its actor once it `serve`s, or as not
+ * run should it `abandon` the realm. */
+interface Serving {
+  commands: Subscription;
+  serve(actor: RealmHandle): void;
+  abandon(): void;
 }
 
 interface NodeBeat {
@@ -249,7 +257,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   /** Takes the realm's lease, brings this node's copy up to the log, and starts serving it. */
   private async acquire(realmId: number): Promise<void> {
     this.busy.add(realmId);
-    let served: { commands: Subscription; serve(actor: RealmHandle): void; abandon(): void } | undefined;
+    let served: Serving | undefined;
     try {
       const lease = await this.leases.take(realmId);
       if (lease === undefined) return;
@@ -299,7 +307,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   /** Answers the realm's commands from now on, as its owner under `lease`, once the actor `serve`
    * is given is active; those asked meanwhile are answered as not run should the realm be
    * `abandon`ed. */
-  private serveOnceActive(realmId: number, lease: { epoch: number; released: boolean }): { commands: Subscription; serve(actor: RealmHandle): void; abandon(): void } {
+  private serveOnceActive(realmId: number, lease: TakenLease): Serving {
     let serve!: (actor: RealmHandle) => void;
     let refuse!: (reason: Error) => void;
     const active = new Promise<RealmHandle>((resolve, reject) => {
