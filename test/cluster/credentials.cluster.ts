@@ -8,10 +8,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ParleyNode } from '../../src/cli/processes.js';
 import { subjects } from '../../src/cluster/connection.js';
-import type { Lease } from '../../src/cluster/leases.js';
-import { kvCodec } from '../../src/cluster/watched.js';
 import { ApiClient } from '../helpers/client.js';
-import { startCluster, type TestCluster } from '../helpers/cluster.js';
+import { demoRealmLease, startCluster, type TestCluster } from '../helpers/cluster.js';
 import { register } from '../helpers/events.js';
 
 async function withCluster(run: (cluster: TestCluster, owner: ParleyNode, gateway: ParleyNode) => Promise<void>): Promise<void> {
@@ -103,18 +101,5 @@ test("a command on kept credentials runs only while they name the principal the 
       await nc.close();
     }
   }));
-
-/** The demo realm's ID, from the realm directory, and its owner's lease epoch. */
-async function demoRealmLease(nc: Awaited<ReturnType<typeof connect>>): Promise<{ realmId: number; epoch: number }> {
-  const { Kvm } = await import('@nats-io/kv');
-  const kvm = new Kvm(nc);
-  const realms = await kvm.open('parley_realms');
-  for await (const key of await realms.keys()) {
-    if (!/^\d+$/.test(key)) continue;
-    const lease = await (await kvm.open('parley_leases')).get(key);
-    return { realmId: Number(key), epoch: (kvCodec.unpack(lease!.value) as Lease).epoch };
-  }
-  throw new Error('no realm in the directory');
-}
 
 test.run();

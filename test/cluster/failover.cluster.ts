@@ -1,12 +1,16 @@
 // Failover: the owner of the realm killed under write load, another node serves the realm within
 // the lease's expiry and a replay of the log, with every acknowledged write there exactly once and
-// no ID handed out twice; an owner paused until its lease is taken over can append nothing when it
-// wakes, steps down, and loses nothing it acknowledged.
+// no ID handed out twice, and runs nothing that was sent to the owner before; an owner paused until
+// its lease is taken over can append nothing when it wakes, steps down, and loses nothing it
+// acknowledged.
+import { connect } from '@nats-io/transport-node';
+import { Packr } from 'msgpackr';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ParleyNode } from '../../src/cli/processes.js';
+import { subjects } from '../../src/cluster/connection.js';
 import type { ApiClient } from '../helpers/client.js';
-import { eventually, startCluster, TEST_LEASE_MS, type TestCluster } from '../helpers/cluster.js';
+import { demoRealmLease, eventually, startCluster, TEST_LEASE_MS, type TestCluster } from '../helpers/cluster.js';
 import { report } from '../helpers/operator.js';
 
 /** Writers sending messages through the given clients until told to stop; what was acknowledged. */
@@ -78,6 +82,21 @@ test('kill -9 of the owner under write load: another node serves the realm, noth
     assertAllThere(load.acknowledged, stored);
     report('kill -9 failover', { 'acknowledged writes': load.acknowledged.length, 'refused while moving': load.refused.length, 'failover ms': Math.round(failover), 'lease ms': TEST_LEASE_MS });
     assert.ok(failover < 10_000, `served again within 10 s (${Math.round(failover)} ms)`);
+
+    // The new owner runs nothing sent to the one before (which may have run it before it died): a
+    // write sent there is answered as sent elsewhere, for its sender to refuse, and not run.
+    const iago = clients[0]!;
+    const { user_id: iagoId } = (await iago.get('/users/me')).body as { user_id: number };
+    const nc = await connect({ servers: cluster.nats.map((server) => server.url) });
+    try {
+      const { realmId, epoch } = await demoRealmLease(nc);
+      const codec = new Packr({ useRecords: false, structuredClone: true });
+      const reply = await nc.request(subjects.commands(realmId), codec.pack([3, ['users.regenerateApiKey', iagoId, { userId: iagoId }], null, epoch - 1, 5000]), { timeout: 5000 });
+      assert.equal(codec.unpackMultiple(reply.data), [[3, 'sent elsewhere', false, epoch]]);
+    } finally {
+      await nc.close();
+    }
+    assert.is((await iago.get('/users/me')).status, 200, 'the key is the one it was');
 
     // The old owner comes back with an unclean copy; it serves as a gateway and reads the same.
     const restarted = await cluster.addNode();

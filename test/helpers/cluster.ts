@@ -1,8 +1,11 @@
 // A cluster on loopback for tests: nats-server (one, or three), Parley nodes as child processes,
 // clients of demo users on any node, and digests of a node's copy of a realm once it stopped.
 import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
+import { Kvm } from '@nats-io/kv';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { LOG_STREAM } from '../../src/cluster/connection.js';
+import type { Lease } from '../../src/cluster/leases.js';
+import { kvCodec } from '../../src/cluster/watched.js';
 import { startLocalCluster, type LocalCluster } from '../../src/cli/localCluster.js';
 import type { ParleyNode } from '../../src/cli/processes.js';
 import type { ApiClient } from './client.js';
@@ -50,4 +53,16 @@ export async function logMessages(cluster: TestCluster): Promise<{ kept: number;
   } finally {
     await nc.close();
   }
+}
+
+/** The demo realm's ID, from the realm directory, and its owner's lease epoch. */
+export async function demoRealmLease(nc: NatsConnection): Promise<{ realmId: number; epoch: number }> {
+  const kvm = new Kvm(nc);
+  const realms = await kvm.open('parley_realms');
+  for await (const key of await realms.keys()) {
+    if (!/^\d+$/.test(key)) continue;
+    const lease = await (await kvm.open('parley_leases')).get(key);
+    return { realmId: Number(key), epoch: (kvCodec.unpack(lease!.value) as Lease).epoch };
+  }
+  throw new Error('no realm in the directory');
 }
