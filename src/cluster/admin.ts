@@ -51,7 +51,7 @@ export class ClusterAdmin implements RealmCreator {
   private readonly leases: Watched<Lease>;
 
   private constructor(private readonly cluster: Cluster) {
-    this.leases = new Watched<Lease>(cluster.leases, (key) => this.sender.ownerChanged(Number(key)));
+    this.leases = new Watched<Lease>(cluster.leases, (key, lease) => this.sender.ownerChanged(Number(key), lease));
     this.sender = new CommandSender(cluster, (realmId) => this.leases.get(String(realmId))?.value.epoch);
   }
 

@@ -115,7 +115,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       settings.leaseMs,
       (realmId) => this.lose(realmId),
       (realmId) => {
-        this.sender.ownerChanged(realmId);
+        this.sender.ownerChanged(realmId, this.leases.table.get(String(realmId))?.value);
         this.principals.leaseChanged(realmId);
         this.place();
       },

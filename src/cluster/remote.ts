@@ -67,6 +67,8 @@ export class CommandSender {
   /** The latest owner epoch each realm's answers named (ahead of the lease table when its watch
    * lags). */
   private readonly answeredBy = new Map<number, number>();
+  /** The epoch of each realm's lease last given up by its holder. */
+  private readonly released = new Map<number, number>();
   private count = 0;
 
   constructor(
@@ -98,15 +100,21 @@ export class CommandSender {
     });
   }
 
-  /** A realm's lease went to another holder: the attempts sent to an owner before it get no
-   * answer now, rather than at their deadline (that owner died, or was deposed and can append
-   * nothing; the new one does not run what was sent to the one before). */
-  ownerChanged(realmId: number): void {
+  /** A realm's lease changed (`lease`: as the table now has it). Once it went to another holder,
+   * the attempts sent to an owner before it get no answer now, rather than at their deadline (that
+   * owner died, or was deposed and can append nothing; the new one does not run what was sent to
+   * the one before). Once its holder gave it up (a drain: it stopped serving first, and what it
+   * answered came before), what was sent to it was not run, and is sent again. */
+  ownerChanged(realmId: number, lease?: { node: string; epoch: number }): void {
+    if (lease?.node === '') this.released.set(realmId, lease.epoch);
     const epoch = this.ownerEpoch(realmId);
     if (epoch === undefined) return;
+    const released = this.released.get(realmId);
     for (const attempt of this.unsettled.get(realmId) ?? []) {
+      if (attempt.epoch === undefined) continue;
       // One not sent yet goes nowhere (Gathered drops it), and is sent again to the later owner.
-      if (attempt.epoch !== undefined && attempt.epoch < epoch) this.settle(attempt)?.reject(attempt.sent ? new NoAnswer() : new NotRun());
+      if (attempt.epoch === released || (attempt.epoch < epoch && !attempt.sent)) this.settle(attempt)?.reject(new NotRun());
+      else if (attempt.epoch < epoch) this.settle(attempt)?.reject(new NoAnswer());
     }
   }
 
