@@ -33,11 +33,12 @@ export class Leases {
     readonly leaseMs: number,
     /** Told when a held lease could not be renewed (another node took it). */
     private readonly onLost: (realmId: number) => void,
-    onChange: (realmId: number) => void,
+    /** Told of every change of a lease, with the lease as it now stands. */
+    onChange: (realmId: number, lease: Lease | undefined) => void,
   ) {
-    this.table = new Watched<Lease>(cluster.leases, (key) => {
+    this.table = new Watched<Lease>(cluster.leases, (key, lease) => {
       this.overtaken(Number(key));
-      onChange(Number(key));
+      onChange(Number(key), lease);
     });
   }
 

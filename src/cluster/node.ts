@@ -114,8 +114,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       settings.nodeId,
       settings.leaseMs,
       (realmId) => this.lose(realmId),
-      (realmId) => {
-        this.sender.ownerChanged(realmId, this.leases.table.get(String(realmId))?.value);
+      (realmId, lease) => {
+        this.sender.ownerChanged(realmId, lease);
         this.principals.leaseChanged(realmId);
         this.place();
       },

@@ -2,32 +2,18 @@
 // one command, not two), and a change at the owner holds on every node as it does on one server:
 // a new API key, a deactivation, a new role. A command sent on kept credentials carries them, and
 // the owner runs it only if they still name the same principal.
-import { connect } from '@nats-io/transport-node';
-import { Packr } from 'msgpackr';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { ParleyNode } from '../../src/cli/processes.js';
-import { subjects } from '../../src/cluster/connection.js';
+import type { Principal } from '../../src/auth/basic.js';
 import { ApiClient } from '../helpers/client.js';
-import { demoRealmLease, startCluster, type TestCluster } from '../helpers/cluster.js';
+import { askOwner, demoRealmLease, withCluster, withNats } from '../helpers/cluster.js';
 import { register } from '../helpers/events.js';
-
-async function withCluster(run: (cluster: TestCluster, owner: ParleyNode, gateway: ParleyNode) => Promise<void>): Promise<void> {
-  const cluster = await startCluster({ nodes: 2 });
-  try {
-    // The first node seeded the demo realm and holds its lease.
-    const [owner, gateway] = cluster.nodes as [ParleyNode, ParleyNode];
-    await run(cluster, owner, gateway);
-  } finally {
-    await cluster.stop();
-  }
-}
 
 /** A request's status and error code, as a client sees them. */
 const outcome = (response: { status: number; body: { code?: unknown } }) => [response.status, response.body.code ?? null];
 
 test('a new API key: the old one is refused on the gateway at once, for commands and for its event queue; the new one serves', () =>
-  withCluster(async (cluster, owner, gateway) => {
+  withCluster(2, async (cluster, owner, [gateway]) => {
     const hamletOnGateway = await cluster.client(gateway, 'hamlet@zulip.com');
     const queue = await register(hamletOnGateway, { event_types: ['message'] });
     assert.is((await hamletOnGateway.get('/users/me')).status, 200);
@@ -44,7 +30,7 @@ test('a new API key: the old one is refused on the gateway at once, for commands
   }));
 
 test('a user deactivated at the owner is refused on the gateway as the owner refuses them', () =>
-  withCluster(async (cluster, owner, gateway) => {
+  withCluster(2, async (cluster, owner, [gateway]) => {
     const othelloOnGateway = await cluster.client(gateway, 'othello@zulip.com');
     const { user_id: othelloId } = (await othelloOnGateway.get('/users/me')).body as { user_id: number };
     const iagoOnOwner = await cluster.client(owner, 'iago@zulip.com');
@@ -57,7 +43,7 @@ test('a user deactivated at the owner is refused on the gateway as the owner ref
   }));
 
 test('a role changed at the owner: the gateway admits and refuses administrators as the owner does', () =>
-  withCluster(async (cluster, owner, gateway) => {
+  withCluster(2, async (cluster, owner, [gateway]) => {
     const cordeliaOnGateway = await cluster.client(gateway, 'cordelia@zulip.com');
     const { user_id: cordeliaId } = (await cordeliaOnGateway.get('/users/me')).body as { user_id: number };
     const rename = (fullName: string) => cordeliaOnGateway.patch(`/users/${cordeliaId}`, { full_name: fullName });
@@ -71,25 +57,19 @@ test('a role changed at the owner: the gateway admits and refuses administrators
   }));
 
 test("a command on kept credentials runs only while they name the principal the gateway kept, and only at the owner it was sent to", () =>
-  withCluster(async (cluster) => {
-    const nc = await connect({ servers: cluster.nats.map((server) => server.url) });
-    try {
-      const iago = await cluster.client(cluster.nodes[0]!, 'iago@zulip.com');
+  withCluster(2, (cluster, owner) =>
+    withNats(cluster, async (nc) => {
+      const iago = await cluster.client(owner, 'iago@zulip.com');
       const { user_id: iagoId } = (await iago.get('/users/me')).body as { user_id: number };
       const authorization = `Basic ${Buffer.from(`${iago.credentials!.email}:${iago.credentials!.apiKey}`).toString('base64')}`;
       const { realmId, epoch } = await demoRealmLease(nc);
-      const codec = new Packr({ useRecords: false, structuredClone: true });
       // As a gateway sends it: [index, [command, user, input], [credentials, principal], owner's epoch, ms it waits].
-      const ask = async (principal: Record<string, unknown>, sentTo: number | null = epoch) => {
-        const reply = await nc.request(subjects.commands(realmId), codec.pack([7, ['auth.basic', null, { authorization }], [['auth.basic', { authorization }], principal], sentTo, 5000]), { timeout: 2000 });
-        const [answer] = codec.unpackMultiple(reply.data) as [number, { ok?: unknown; error?: { code: string } } | string, boolean, number][];
-        return answer!;
-      };
+      const ask = (principal: Principal, sentTo: number | null = epoch) => askOwner(nc, realmId, [7, ['auth.basic', null, { authorization }], [['auth.basic', { authorization }], principal], sentTo, 5000], 2000);
       const kept = { userId: iagoId, role: 200, isBot: false, incomingWebhook: false };
       assert.equal(await ask(kept), [7, { ok: kept }, false, epoch]);
       // Kept as a member (the gateway had not heard of a promotion, say): refused, to be asked again.
       const [, stale, unvouched] = await ask({ ...kept, role: 400 });
-      assert.equal([typeof stale === 'object' ? stale.error?.code : stale, unvouched], ['REALM_UNAVAILABLE', true]);
+      assert.equal([typeof stale === 'object' && 'error' in stale ? stale.error?.code : stale, unvouched], ['REALM_UNAVAILABLE', true]);
       // Sent to the owner before (none: the realm was new, so nobody runs it): not run, to be sent
       // again; to a later owner: that one's to answer, not this one's.
       assert.equal(await ask(kept, epoch - 1), [7, 'not run', false, epoch]);
@@ -97,9 +77,7 @@ test("a command on kept credentials runs only while they name the principal the 
         (answer) => assert.unreachable(`answered ${JSON.stringify(answer)}`),
         (error: Error) => assert.match(error.message, /timeout/i),
       );
-    } finally {
-      await nc.close();
-    }
-  }));
+    }),
+  ));
 
 test.run();

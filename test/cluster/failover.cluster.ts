@@ -3,14 +3,10 @@
 // no ID handed out twice, and runs nothing that was sent to the owner before; an owner paused until
 // its lease is taken over can append nothing when it wakes, steps down, and loses nothing it
 // acknowledged.
-import { connect } from '@nats-io/transport-node';
-import { Packr } from 'msgpackr';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { ParleyNode } from '../../src/cli/processes.js';
-import { subjects } from '../../src/cluster/connection.js';
 import type { ApiClient } from '../helpers/client.js';
-import { demoRealmLease, eventually, startCluster, TEST_LEASE_MS, type TestCluster } from '../helpers/cluster.js';
+import { askOwner, demoRealmLease, eventually, TEST_LEASE_MS, withCluster, withNats } from '../helpers/cluster.js';
 import { report } from '../helpers/operator.js';
 
 /** Writers sending messages through the given clients until told to stop; what was acknowledged. */
@@ -58,20 +54,9 @@ async function firstWriteAfter(client: ApiClient, topic: string): Promise<number
   return performance.now() - started;
 }
 
-async function withCluster(nodes: number, run: (cluster: TestCluster, owner: ParleyNode, others: ParleyNode[]) => Promise<void>): Promise<void> {
-  const cluster = await startCluster({ nodes });
-  try {
-    // The first node seeded the demo realm and holds its lease.
-    const [owner, ...others] = cluster.nodes as [ParleyNode, ...ParleyNode[]];
-    await run(cluster, owner, others);
-  } finally {
-    await cluster.stop();
-  }
-}
-
 test('kill -9 of the owner under write load: another node serves the realm, nothing acknowledged is lost', () =>
   withCluster(2, async (cluster, owner, [survivor]) => {
-    const clients = [await cluster.client(survivor!, 'iago@zulip.com'), await cluster.client(owner, 'hamlet@zulip.com'), await cluster.client(survivor!, 'othello@zulip.com')];
+    const clients = [await cluster.client(survivor, 'iago@zulip.com'), await cluster.client(owner, 'hamlet@zulip.com'), await cluster.client(survivor, 'othello@zulip.com')];
     const load = writeLoad(clients, 'failover');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     owner.child.kill('SIGKILL');
@@ -87,15 +72,10 @@ test('kill -9 of the owner under write load: another node serves the realm, noth
     // write sent there is answered as sent elsewhere, for its sender to refuse, and not run.
     const iago = clients[0]!;
     const { user_id: iagoId } = (await iago.get('/users/me')).body as { user_id: number };
-    const nc = await connect({ servers: cluster.nats.map((server) => server.url) });
-    try {
+    await withNats(cluster, async (nc) => {
       const { realmId, epoch } = await demoRealmLease(nc);
-      const codec = new Packr({ useRecords: false, structuredClone: true });
-      const reply = await nc.request(subjects.commands(realmId), codec.pack([3, ['users.regenerateApiKey', iagoId, { userId: iagoId }], null, epoch - 1, 5000]), { timeout: 5000 });
-      assert.equal(codec.unpackMultiple(reply.data), [[3, 'sent elsewhere', false, epoch]]);
-    } finally {
-      await nc.close();
-    }
+      assert.equal(await askOwner(nc, realmId, [3, ['users.regenerateApiKey', iagoId, { userId: iagoId }], null, epoch - 1, 5000], 5000), [3, 'sent elsewhere', false, epoch]);
+    });
     assert.is((await iago.get('/users/me')).status, 200, 'the key is the one it was');
 
     // The old owner comes back with an unclean copy; it serves as a gateway and reads the same.
@@ -107,7 +87,7 @@ test('kill -9 of the owner under write load: another node serves the realm, noth
 test('an owner paused until its lease is taken over appends nothing when it wakes, and steps down', () =>
   withCluster(2, async (cluster, owner, [survivor]) => {
     const onOwner = await cluster.client(owner, 'iago@zulip.com');
-    const onSurvivor = await cluster.client(survivor!, 'hamlet@zulip.com');
+    const onSurvivor = await cluster.client(survivor, 'hamlet@zulip.com');
     const before = await onOwner.post('/messages', { type: 'stream', to: 'Verona', topic: 'paused', content: 'before the pause' });
     assert.is(before.status, 200);
     owner.child.kill('SIGSTOP');

@@ -1,14 +1,13 @@
 // Any node serves any realm: register on one node, send on another, and the event arrives on the
 // first node's long-poll and on a WebSocket attached there; reads and flags agree on every node.
 // The owner sends the realm's emissions to the other nodes only while one of them holds a queue.
-import { connect } from '@nats-io/transport-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { decodeBatch } from '../../src/cluster/batches.js';
 import type { HeardBatch } from '../../src/events/queues.js';
 import { subjects } from '../../src/cluster/connection.js';
 import type { Emitted } from '../../src/events/types.js';
-import { eventually, startCluster } from '../helpers/cluster.js';
+import { eventually, startCluster, withCluster, withNats } from '../helpers/cluster.js';
 import { register, StreamClient, pollEvents, type Event } from '../helpers/events.js';
 
 test('register on B, send on A: the event reaches B by long-poll and WebSocket; every node reads the same', async () => {
@@ -78,120 +77,109 @@ test("a message event reaches another node's queues in each client's variant (HT
   }
 });
 
-test("the owner sends a realm's emissions to other nodes only while one holds a queue of the realm; a queue registered there after some were not sent gets what follows its state", async () => {
-  const cluster = await startCluster({ nodes: 2 });
-  const nc = await connect({ servers: cluster.nats.map((server) => server.url) });
-  try {
-    const [owner, gateway] = cluster.nodes as [typeof cluster.nodes[0], typeof cluster.nodes[0]];
-    const batches: { header: HeardBatch; emissions: Emitted[] }[] = [];
-    nc.subscribe(subjects.allEvents, {
-      callback: (error, message) => {
-        if (!error) batches.push(decodeBatch(message.data));
-      },
-    });
-    await nc.flush();
-    const iago = await cluster.client(owner, 'iago@zulip.com');
-    const send = async (content: string) => {
-      const sent = await iago.post('/messages', { type: 'stream', to: 'Verona', topic: 'bus', content });
-      assert.is(sent.status, 200, JSON.stringify(sent.body));
-      return sent.body.id as number;
-    };
-    /** Whether a send after this goes to no other node, which hears only where the realm stands
-     * at the owner's next tick (an empty batch): the owner knows of no queue elsewhere. */
-    const silent = async () => {
-      const before = batches.length;
-      const id = await send('no queue elsewhere');
-      await eventually(async () => (batches.length > before ? true : undefined), 5000, 'the position told');
-      const since = batches.slice(before);
-      return since.every((batch) => batch.emissions.length === 0) ? id : undefined;
-    };
-    const hamletOnOwner = await cluster.client(owner, 'hamlet@zulip.com');
-    const onOwner = await register(hamletOnOwner, { event_types: ['message'] });
+test("the owner sends a realm's emissions to other nodes only while one holds a queue of the realm; a queue registered there after some were not sent gets what follows its state", () =>
+  withCluster(2, (cluster, owner, [gateway]) =>
+    withNats(cluster, async (nc) => {
+      const batches: { header: HeardBatch; emissions: Emitted[] }[] = [];
+      nc.subscribe(subjects.allEvents, {
+        callback: (error, message) => {
+          if (!error) batches.push(decodeBatch(message.data));
+        },
+      });
+      await nc.flush();
+      const iago = await cluster.client(owner, 'iago@zulip.com');
+      const send = async (content: string) => {
+        const sent = await iago.post('/messages', { type: 'stream', to: 'Verona', topic: 'bus', content });
+        assert.is(sent.status, 200, JSON.stringify(sent.body));
+        return sent.body.id as number;
+      };
+      /** Whether a send after this goes to no other node, which hears only where the realm stands
+       * at the owner's next tick (an empty batch): the owner knows of no queue elsewhere. */
+      const silent = async () => {
+        const before = batches.length;
+        const id = await send('no queue elsewhere');
+        await eventually(async () => (batches.length > before ? true : undefined), 5000, 'the position told');
+        const since = batches.slice(before);
+        return since.every((batch) => batch.emissions.length === 0) ? id : undefined;
+      };
+      const hamletOnOwner = await cluster.client(owner, 'hamlet@zulip.com');
+      const onOwner = await register(hamletOnOwner, { event_types: ['message'] });
 
-    // Only the owner's queue: its own gets the message; the other nodes hear only its position.
-    const first = await eventually(silent, 10_000, 'a send publishing nothing');
-    assert.is(((await pollEvents(hamletOnOwner, onOwner.queueId, 1))[0]!.message as { id: number }).id, first);
+      // Only the owner's queue: its own gets the message; the other nodes hear only its position.
+      const first = await eventually(silent, 10_000, 'a send publishing nothing');
+      assert.is(((await pollEvents(hamletOnOwner, onOwner.queueId, 1))[0]!.message as { id: number }).id, first);
 
-    // A queue on the gateway: told to the owner before the register asks for its state, so every
-    // emission after that state travels, and the gateway's queue gets the message.
-    const hamletOnGateway = await cluster.client(gateway, 'hamlet@zulip.com');
-    const onGateway = await register(hamletOnGateway, { event_types: ['message'] });
-    const second = await send('a queue on the gateway');
-    assert.is(((await pollEvents(hamletOnGateway, onGateway.queueId, 1))[0]!.message as { id: number }).id, second);
-    assert.ok(batches.some((batch) => batch.emissions.some((emission) => emission.event.type === 'message' && emission.event.message.id === second)));
+      // A queue on the gateway: told to the owner before the register asks for its state, so every
+      // emission after that state travels, and the gateway's queue gets the message.
+      const hamletOnGateway = await cluster.client(gateway, 'hamlet@zulip.com');
+      const onGateway = await register(hamletOnGateway, { event_types: ['message'] });
+      const second = await send('a queue on the gateway');
+      assert.is(((await pollEvents(hamletOnGateway, onGateway.queueId, 1))[0]!.message as { id: number }).id, second);
+      assert.ok(batches.some((batch) => batch.emissions.some((emission) => emission.event.type === 'message' && emission.event.message.id === second)));
 
-    // The gateway's queue deleted: the owner sends no emissions again.
-    assert.is((await hamletOnGateway.delete('/events', { queue_id: onGateway.queueId })).status, 200);
-    await eventually(silent, 20_000, 'the owner sending nothing again');
+      // The gateway's queue deleted: the owner sends no emissions again.
+      assert.is((await hamletOnGateway.delete('/events', { queue_id: onGateway.queueId })).status, 200);
+      await eventually(silent, 20_000, 'the owner sending nothing again');
 
-    // Registered again on the gateway, which heard nothing since: the batches no longer follow on
-    // from the last it heard, and its new queue, whose state is after the emissions it lacks, gets
-    // what follows.
-    const again = await register(hamletOnGateway, { event_types: ['message'] });
-    const third = await send('a queue on the gateway again');
-    assert.equal(((await pollEvents(hamletOnGateway, again.queueId, 1))[0]!.message as { id: number }).id, third);
-    // Each batch, or position told, is after the batch before.
-    const positions = batches.map((batch) => [batch.header.from, batch.emissions.length] as const);
-    assert.ok(
-      positions.every(([from], index) => index === 0 || from >= positions[index - 1]![0] + positions[index - 1]![1]),
-      `positions go on: ${positions.map(([from, count]) => `${from}+${count}`).join(', ')}`,
-    );
-  } finally {
-    await nc.close();
-    await cluster.stop();
-  }
-});
+      // Registered again on the gateway, which heard nothing since: the batches no longer follow on
+      // from the last it heard, and its new queue, whose state is after the emissions it lacks, gets
+      // what follows.
+      const again = await register(hamletOnGateway, { event_types: ['message'] });
+      const third = await send('a queue on the gateway again');
+      assert.equal(((await pollEvents(hamletOnGateway, again.queueId, 1))[0]!.message as { id: number }).id, third);
+      // Each batch, or position told, is after the batch before.
+      const positions = batches.map((batch) => [batch.header.from, batch.emissions.length] as const);
+      assert.ok(
+        positions.every(([from], index) => index === 0 || from >= positions[index - 1]![0] + positions[index - 1]![1]),
+        `positions go on: ${positions.map(([from, count]) => `${from}+${count}`).join(', ')}`,
+      );
+    }),
+  ));
 
+test("a gateway's requests to the owner travel together, as few NATS messages as fit, and each client gets its own answer, however big", () =>
+  withCluster(2, (cluster, owner, [gateway]) =>
+    withNats(cluster, async (nc) => {
+      const iagoOnOwner = await cluster.client(owner, 'iago@zulip.com');
+      // What the gateway asks of the realms' owner (a second subscriber hears it too, and answers nothing).
+      const sizes: number[] = [];
+      nc.subscribe('parley.realm.*.cmd', {
+        callback: (error, message) => {
+          if (!error) sizes.push(message.data.length);
+        },
+      });
+      await nc.flush();
+      const emails = ['iago@zulip.com', 'hamlet@zulip.com', 'othello@zulip.com', 'cordelia@zulip.com'];
+      const clients = await Promise.all(emails.map((email) => cluster.client(gateway, email)));
+      // Long messages: a turn's requests together may outgrow the largest NATS message (1 MiB).
+      const content = (n: number) => `${n} ${'lorem ipsum '.repeat(800)}`;
+      const answers = await Promise.all(
+        Array.from({ length: 240 }, async (_, n) => {
+          const client = clients[n % clients.length]!;
+          if (n % 2 === 0) return { n, me: (await client.get('/users/me')).body as { email: string } };
+          const sent = await client.post('/messages', { type: 'stream', to: 'Verona', topic: `together ${n}`, content: content(n) });
+          return { n, sent: sent.body as { result: string; id: number } };
+        }),
+      );
+      for (const answer of answers) {
+        if (answer.me) assert.is(answer.me.email, emails[answer.n % emails.length]);
+        else assert.is(answer.sent?.result, 'success', JSON.stringify(answer.sent));
+      }
+      // Every message as its sender sent it, read on the owner.
+      for (const answer of answers.filter((a) => a.sent)) {
+        const message = (await iagoOnOwner.get(`/messages/${answer.sent!.id}`, { apply_markdown: false })).body.message as { content: string; sender_email: string; subject: string };
+        assert.equal([message.content, message.sender_email, message.subject], [content(answer.n), emails[answer.n % emails.length], `together ${answer.n}`]);
+      }
+      // Credentials, reads and sends: more requests than messages carried them, none over NATS's limit.
+      assert.ok(sizes.length < 360, `${sizes.length} NATS messages for 360 requests`);
+      assert.ok(sizes.every((size) => size <= 1024 * 1024), `largest ${Math.max(...sizes)} bytes`);
 
-test("a gateway's requests to the owner travel together, as few NATS messages as fit, and each client gets its own answer, however big", async () => {
-  const cluster = await startCluster({ nodes: 2 });
-  const nc = await connect({ servers: cluster.nats.map((server) => server.url) });
-  try {
-    const [owner, gateway] = cluster.nodes as [typeof cluster.nodes[0], typeof cluster.nodes[0]];
-    const iagoOnOwner = await cluster.client(owner, 'iago@zulip.com');
-    // What the gateway asks of the realms' owner (a second subscriber hears it too, and answers nothing).
-    const sizes: number[] = [];
-    nc.subscribe('parley.realm.*.cmd', {
-      callback: (error, message) => {
-        if (!error) sizes.push(message.data.length);
-      },
-    });
-    await nc.flush();
-    const emails = ['iago@zulip.com', 'hamlet@zulip.com', 'othello@zulip.com', 'cordelia@zulip.com'];
-    const clients = await Promise.all(emails.map((email) => cluster.client(gateway, email)));
-    // Long messages: a turn's requests together may outgrow the largest NATS message (1 MiB).
-    const content = (n: number) => `${n} ${'lorem ipsum '.repeat(800)}`;
-    const answers = await Promise.all(
-      Array.from({ length: 240 }, async (_, n) => {
-        const client = clients[n % clients.length]!;
-        if (n % 2 === 0) return { n, me: (await client.get('/users/me')).body as { email: string } };
-        const sent = await client.post('/messages', { type: 'stream', to: 'Verona', topic: `together ${n}`, content: content(n) });
-        return { n, sent: sent.body as { result: string; id: number } };
-      }),
-    );
-    for (const answer of answers) {
-      if (answer.me) assert.is(answer.me.email, emails[answer.n % emails.length]);
-      else assert.is(answer.sent?.result, 'success', JSON.stringify(answer.sent));
-    }
-    // Every message as its sender sent it, read on the owner.
-    for (const answer of answers.filter((a) => a.sent)) {
-      const message = (await iagoOnOwner.get(`/messages/${answer.sent!.id}`, { apply_markdown: false })).body.message as { content: string; sender_email: string; subject: string };
-      assert.equal([message.content, message.sender_email, message.subject], [content(answer.n), emails[answer.n % emails.length], `together ${answer.n}`]);
-    }
-    // Credentials, reads and sends: more requests than messages carried them, none over NATS's limit.
-    assert.ok(sizes.length < 360, `${sizes.length} NATS messages for 360 requests`);
-    assert.ok(sizes.every((size) => size <= 1024 * 1024), `largest ${Math.max(...sizes)} bytes`);
-
-    // An answer bigger than NATS's largest message (1 MiB) comes in parts, whole.
-    const fetch = { anchor: 'newest', num_before: 200, num_after: 0, narrow: [{ operator: 'channel', operand: 'Verona' }] };
-    const [onGateway, onOwner] = await Promise.all([clients[0]!.get('/messages', fetch), iagoOnOwner.get('/messages', fetch)]);
-    assert.is(onGateway.status, 200, JSON.stringify(onGateway.body).slice(0, 300));
-    assert.ok(JSON.stringify(onGateway.body).length > 1024 * 1024, 'the answer outgrows one NATS message');
-    assert.equal(onGateway.body.messages, onOwner.body.messages);
-  } finally {
-    await nc.close();
-    await cluster.stop();
-  }
-});
+      // An answer bigger than NATS's largest message (1 MiB) comes in parts, whole.
+      const fetch = { anchor: 'newest', num_before: 200, num_after: 0, narrow: [{ operator: 'channel', operand: 'Verona' }] };
+      const [onGateway, onOwner] = await Promise.all([clients[0]!.get('/messages', fetch), iagoOnOwner.get('/messages', fetch)]);
+      assert.is(onGateway.status, 200, JSON.stringify(onGateway.body).slice(0, 300));
+      assert.ok(JSON.stringify(onGateway.body).length > 1024 * 1024, 'the answer outgrows one NATS message');
+      assert.equal(onGateway.body.messages, onOwner.body.messages);
+    }),
+  ));
 
 test.run();

@@ -3,7 +3,8 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { LOG_STREAM } from '../../src/cluster/connection.js';
+import { codec, type Answered, type Asked } from '../../src/cluster/commandWire.js';
+import { LOG_STREAM, subjects } from '../../src/cluster/connection.js';
 import type { Lease } from '../../src/cluster/leases.js';
 import { kvCodec } from '../../src/cluster/watched.js';
 import { startLocalCluster, type LocalCluster } from '../../src/cli/localCluster.js';
@@ -23,6 +24,36 @@ export async function startCluster(options: { nodes: number; nats?: 1 | 3; env?:
   const env = { PARLEY_LEASE_MS: String(TEST_LEASE_MS), PARLEY_RATE_LIMITS: 'false', ...options.env };
   const cluster = await startLocalCluster({ ...options, env });
   return Object.assign(cluster, { client: (node: ParleyNode, email: string) => devClient(node.baseUrl, email) });
+}
+
+/** Runs `run` against a fresh cluster of `nodes` nodes (two or more), stopped after: the first
+ * node seeded the demo realm and holds its lease; the others serve it through that one. */
+export async function withCluster(nodes: number, run: (cluster: TestCluster, owner: ParleyNode, others: [ParleyNode, ...ParleyNode[]]) => Promise<void>): Promise<void> {
+  if (nodes < 2) throw new Error('withCluster runs two nodes or more');
+  const cluster = await startCluster({ nodes });
+  try {
+    const [owner, ...others] = cluster.nodes as [ParleyNode, ParleyNode, ...ParleyNode[]];
+    await run(cluster, owner, others);
+  } finally {
+    await cluster.stop();
+  }
+}
+
+/** Runs `run` with a NATS connection of the test's own to the cluster's servers, closed after. */
+export async function withNats<T>(cluster: LocalCluster, run: (nc: NatsConnection) => Promise<T>): Promise<T> {
+  const nc = await connect({ servers: cluster.nats.map((server) => server.url) });
+  try {
+    return await run(nc);
+  } finally {
+    await nc.close();
+  }
+}
+
+/** Asks a realm's owner one request as a gateway would (src/cluster/commandWire.ts): its answer. */
+export async function askOwner(nc: NatsConnection, realmId: number, asked: Asked, timeoutMs: number): Promise<Answered> {
+  const reply = await nc.request(subjects.commands(realmId), codec.pack(asked), { timeout: timeoutMs });
+  const [answer] = codec.unpackMultiple(reply.data) as Answered[];
+  return answer!;
 }
 
 /** The digest of a stopped node's copy of the demo realm (the management CLI's `digest`). */
