@@ -28,7 +28,7 @@ test('an export taken under write load holds every message acknowledged before i
     const load = clients.map(async (client, worker) => {
       for (let serial = 0; running; serial++) {
         const response = await client.post('/messages', { type: 'stream', to: 'load', topic: `t${serial % 7}`, content: `w${worker} #${serial}` });
-        assert.is(response.status, 200);
+        assert.is(response.status, 200, `sender ${worker}, message ${serial}: ${JSON.stringify(response.body)}`);
         acknowledged.push(Number(response.body.id));
       }
     });

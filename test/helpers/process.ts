@@ -32,8 +32,9 @@ export function spawnScript(script: string): Promise<ServerProcess> {
   return listening(spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] }));
 }
 
-/** Resolves once the process says where it listens; what it writes after that (its log) is read
- * and dropped, so that a full pipe never stalls it. */
+/** Resolves once the process says where it listens. What it logs after that is read, so that a
+ * full pipe never stalls it: its errors are shown on this process's stderr (a failing test then
+ * says what the server saw), the rest dropped. */
 function listening(child: ChildProcess): Promise<ServerProcess> {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -45,11 +46,26 @@ function listening(child: ChildProcess): Promise<ServerProcess> {
       if (!address) return;
       clearTimeout(timer);
       child.stdout!.off('data', look);
-      child.stdout!.resume();
+      showErrors(child);
       resolve({ child, baseUrl: address[1]!, exited });
     };
     child.stdout!.on('data', look);
     child.on('exit', (code) => reject(new Error(`server exited with ${code} before listening: ${output}`)));
+  });
+}
+
+/** pino's level of an error (50) and above. */
+const ERROR_LEVEL = 50;
+
+function showErrors(child: ChildProcess): void {
+  let partial = '';
+  child.stdout!.on('data', (data: Buffer) => {
+    const lines = (partial + data.toString()).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) {
+      const level = /^\{"level":(\d+)/.exec(line)?.[1];
+      if (level !== undefined && Number(level) >= ERROR_LEVEL) process.stderr.write(`server ${child.pid}: ${line}\n`);
+    }
   });
 }
 
