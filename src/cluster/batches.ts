@@ -1,6 +1,6 @@
 // A realm's batch of emissions as it travels between nodes: a header (the owner's lease epoch, the
 // realm position of the first emission) and the emissions (plain data, as emitted), one msgpack
-// value.
+// value. A NATS message holds one or more, one after another (a turn's, as `Gathered` sends them).
 import { Packr } from 'msgpackr';
 import type { HeardBatch } from '../events/queues.js';
 import type { Emitted } from '../events/types.js';
@@ -13,7 +13,6 @@ export function encodeBatch(header: HeardBatch, emitted: readonly Emitted[]): Ui
   return codec.pack([header, emitted]);
 }
 
-export function decodeBatch(data: Uint8Array): { header: HeardBatch; emissions: Emitted[] } {
-  const [header, emissions] = codec.unpack(data) as [HeardBatch, Emitted[]];
-  return { header, emissions };
+export function decodeBatches(data: Uint8Array): { header: HeardBatch; emissions: Emitted[] }[] {
+  return (codec.unpackMultiple(data) as [HeardBatch, Emitted[]][]).map(([header, emissions]) => ({ header, emissions }));
 }

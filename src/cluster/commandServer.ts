@@ -1,7 +1,8 @@
 // The owner's side of commands between nodes: a realm's owner answers `parley.realm.<id>.cmd` with
 // its actor, from the moment it takes the realm's lease (what other nodes ask while it catches up
 // with the log waits for it, rather than reach only the owner before, should that one be paused,
-// not dead). The answers to one message that settle within a turn go as one message.
+// not dead). The answers to one message that settle within a turn go as one message, after the
+// realm's emissions of that turn (an answer's state may include them).
 import type { Subscription } from '@nats-io/transport-node';
 import type { Principal } from '../auth/basic.js';
 import { errors } from '../errors.js';
@@ -20,13 +21,14 @@ const START_MARGIN_MS = 250;
 /** Answers the realm's commands from other nodes as the owner under `lease` (its epoch, and whether
  * the holder before gave it up), with `serving`: the local actor, once active (a promise that
  * rejects should the node not take the realm after all: what was asked meanwhile is answered as
- * not run). */
-export function serveCommands(cluster: Cluster, realmId: number, lease: TakenLease, serving: RealmHandle | Promise<RealmHandle>): Subscription {
+ * not run). Answers go behind `emissions` (the event bus's batches). */
+export function serveCommands(cluster: Cluster, realmId: number, lease: TakenLease, serving: RealmHandle | Promise<RealmHandle>, emissions: { flush(): void }): Subscription {
   // A reply that cannot be sent is dropped: the asking node's attempt times out, as if lost.
   const replies = new Gathered<undefined>(
     cluster.nc,
     (to, data) => cluster.nc.publish(to, data),
     () => undefined,
+    { behind: emissions },
   );
   return cluster.nc.subscribe(subjects.commands(realmId), {
     callback: (error, message) => {

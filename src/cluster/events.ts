@@ -8,16 +8,23 @@
 // tick, the realm's position (an empty batch after it): a node that then registers hears batches
 // that follow on from its state, and a queue the owner did not know of (what a node told was lost,
 // or dropped with a late heartbeat) is dropped within a tick of the emissions it did not get.
+// A realm's batches of one turn travel as one NATS message (several commands committed together
+// publish theirs in one turn). They reach NATS before the answers to commands of that turn, whose
+// state may include them (`flush`, which the owner's answers are sent behind).
 import type { Subscription } from '@nats-io/transport-node';
-import type { EventQueues, EventSink } from '../events/queues.js';
-import { decodeBatch, encodeBatch } from './batches.js';
+import type { EventQueues, EventSink, HeardBatch } from '../events/queues.js';
+import type { Emitted } from '../events/types.js';
+import type { Logger } from '../ops/log.js';
+import { decodeBatches, encodeBatch } from './batches.js';
 import { subjects, type Cluster } from './connection.js';
+import { Gathered } from './gathered.js';
 
 export class EventBus {
   private subscription: Subscription | undefined;
   /** The realms owned here that published emissions no other node was sent since the last batch
    * or position sent, with the epoch they are owned under. */
   private readonly untold = new Map<number, number>();
+  private readonly batches: Gathered<undefined>;
 
   constructor(
     private readonly cluster: Cluster,
@@ -26,7 +33,17 @@ export class EventBus {
     private readonly heldElsewhere: (realmId: number) => boolean,
     /** Whether this node owns the realm. */
     private readonly ownedHere: (realmId: number) => boolean,
-  ) {}
+    log: Logger,
+  ) {
+    // Not sent (a batch larger than NATS's largest message; before, the command that emitted it was
+    // left unanswered): the other nodes' queues of the realm are dropped at its next batch, which
+    // does not follow on, and their clients register again.
+    this.batches = new Gathered(
+      cluster.nc,
+      (subject, data) => cluster.nc.publish(subject, data),
+      (_, error) => log.error({ err: error }, 'cluster: a batch of emissions could not be sent'),
+    );
+  }
 
   /** Delivers other nodes' batches to this node's queues; once the connection to NATS is back
    * after a break, this node's queues of other nodes' realms start over (batches sent meanwhile are
@@ -35,8 +52,8 @@ export class EventBus {
     this.subscription = this.cluster.nc.subscribe(subjects.allEvents, {
       callback: (error, message) => {
         if (error) return;
-        const batch = decodeBatch(message.data);
-        this.queues.receive(Number(message.subject.split('.').pop()), batch.header, batch.emissions);
+        const realmId = Number(message.subject.split('.').pop());
+        for (const batch of decodeBatches(message.data)) this.queues.receive(realmId, batch.header, batch.emissions);
       },
     });
     void (async () => {
@@ -55,8 +72,18 @@ export class EventBus {
     for (const [realmId, epoch] of this.untold) {
       this.untold.delete(realmId);
       if (this.queues.epoch(realmId) !== epoch) continue;
-      this.cluster.nc.publish(subjects.events(realmId), encodeBatch({ epoch, from: this.queues.position(realmId) + 1 }, []));
+      this.send(realmId, { epoch, from: this.queues.position(realmId) + 1 }, []);
     }
+  }
+
+  /** Sends the batches gathered so far now (before answers that may include them). */
+  flush(): void {
+    this.batches.flush();
+  }
+
+  /** Gathers a batch to send when the turn ends. */
+  private send(realmId: number, header: HeardBatch, emitted: readonly Emitted[]): void {
+    this.batches.add(subjects.events(realmId), encodeBatch(header, emitted), undefined);
   }
 
   /** The sink of a realm this node owns from now on under `epoch` (its queues of the realm start
@@ -73,7 +100,7 @@ export class EventBus {
         const from = this.queues.publishOwn(id, epoch, emitted);
         if (from === undefined) return;
         if (this.heldElsewhere(id)) {
-          this.cluster.nc.publish(subjects.events(id), encodeBatch({ epoch, from }, emitted));
+          this.send(id, { epoch, from }, emitted);
           this.untold.delete(id);
         } else this.untold.set(id, epoch);
       },

@@ -11,8 +11,15 @@ export function maxPayload(nc: NatsConnection): number {
   return nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
 }
 
+export interface GatheredOptions<Item> {
+  /** Whether an item is still to be sent when the turn ends (all are, unless told). */
+  live?: (item: Item) => boolean;
+  /** What must reach NATS before any message of these: sent first. */
+  behind?: { flush(): void };
+}
+
 export class Gathered<Item> {
-  private readonly waiting = new Map<string, { items: Item[]; bytes: Uint8Array[] }>();
+  private waiting = new Map<string, { items: Item[]; bytes: Uint8Array[] }>();
 
   constructor(
     private readonly nc: NatsConnection,
@@ -20,8 +27,7 @@ export class Gathered<Item> {
     private readonly send: (subject: string, data: Uint8Array, items: Item[]) => void,
     /** Told of a message that could not be published (an item too big alone fails alone). */
     private readonly failed: (items: Item[], error: Error) => void,
-    /** Whether an item is still to be sent when the turn ends. */
-    private readonly live: (item: Item) => boolean = () => true,
+    private readonly options: GatheredOptions<Item> = {},
   ) {}
 
   add(subject: string, bytes: Uint8Array, item: Item): void {
@@ -32,10 +38,16 @@ export class Gathered<Item> {
     batch.bytes.push(bytes);
   }
 
-  private flush(): void {
+  /** Sends what was gathered now, rather than when the turn ends. */
+  flush(): void {
+    if (this.waiting.size === 0) return;
+    this.options.behind?.flush();
+    const { live = () => true } = this.options;
     const limit = maxPayload(this.nc);
-    for (const [subject, batch] of this.waiting) {
-      const kept = batch.items.map((item, index) => [item, batch.bytes[index]!] as const).filter(([item]) => this.live(item));
+    const waiting = this.waiting;
+    this.waiting = new Map();
+    for (const [subject, batch] of waiting) {
+      const kept = batch.items.map((item, index) => [item, batch.bytes[index]!] as const).filter(([item]) => live(item));
       for (let start = 0; start < kept.length; ) {
         let end = start + 1;
         let size = kept[start]![1].length;
@@ -49,6 +61,5 @@ export class Gathered<Item> {
         start = end;
       }
     }
-    this.waiting.clear();
   }
 }

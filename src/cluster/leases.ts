@@ -22,10 +22,17 @@ export interface TakenLease {
   released: boolean;
 }
 
+interface HeldLease {
+  lease: Lease;
+  revision: number;
+  renewing?: Promise<void>;
+}
+
 export class Leases {
   readonly table: Watched<Lease>;
-  /** The leases this node holds: realm → the lease as last written, and its revision. */
-  private readonly held = new Map<number, { lease: Lease; revision: number }>();
+  /** The leases this node holds: realm → the lease as last written, its revision, and the
+   * renewal under way (a release waits for it, and writes after it). */
+  private readonly held = new Map<number, HeldLease>();
 
   constructor(
     cluster: Cluster,
@@ -94,23 +101,30 @@ export class Leases {
    * fails otherwise (NATS recovering) is tried at the next one: if the lease lapses meanwhile,
    * another node takes it and this node's next append is fenced. */
   async renew(): Promise<void> {
-    await Promise.all(
-      [...this.held].map(async ([realmId, { lease, revision }]) => {
-        const next = { ...lease, beat: lease.beat + 1 };
-        try {
-          this.held.set(realmId, { lease: next, revision: await this.table.kv.update(String(realmId), kvCodec.pack(next), revision) });
-        } catch (error) {
-          const taken = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
-          if (taken && this.held.delete(realmId)) this.onLost(realmId);
-        }
-      }),
-    );
+    // One still under way from the tick before (NATS slow) is not written again with its revision.
+    await Promise.all([...this.held].map(([realmId, held]) => (held.renewing ??= this.renewal(realmId, held))));
+  }
+
+  private async renewal(realmId: number, held: HeldLease): Promise<void> {
+    const next = { ...held.lease, beat: held.lease.beat + 1 };
+    try {
+      held.revision = await this.table.kv.update(String(realmId), kvCodec.pack(next), held.revision);
+      held.lease = next;
+    } catch (error) {
+      const taken = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
+      if (taken && this.held.get(realmId) === held && this.held.delete(realmId)) this.onLost(realmId);
+    } finally {
+      held.renewing = undefined;
+    }
   }
 
   /** Gives a held lease up at once (a drain), so another node may take the realm without waiting. */
   async release(realmId: number): Promise<void> {
     const held = this.held.get(realmId);
+    if (!held) return;
     this.held.delete(realmId);
-    if (held) await this.table.kv.update(String(realmId), kvCodec.pack({ ...held.lease, node: '' }), held.revision).catch(() => undefined);
+    // A renewal under way would move the revision the release is written against.
+    await held.renewing;
+    await this.table.kv.update(String(realmId), kvCodec.pack({ ...held.lease, node: '' }), held.revision).catch(() => undefined);
   }
 }

@@ -79,7 +79,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   /** The size of the newest snapshot of each realm this node owns, in bytes (0: none yet). */
   private readonly snapshotBytes = new Map<number, number>();
   private readonly owned = new Map<number, { commands: Subscription }>();
-  private readonly busy = new Set<number>();
+  /** The realms this node is taking (`acquire` under way). */
+  private readonly acquiring = new Map<number, Promise<void>>();
   /** The directory's realm of each subdomain (each request finds its realm here), every realm of
    * each, and each realm's subdomain. */
   private readonly bySubdomain = new Map<string, number>();
@@ -135,6 +136,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       queues,
       (realmId) => this.holders.heldElsewhere(realmId),
       (realmId) => this.owned.has(realmId),
+      this.logger,
     );
     this.ids = new IdBlocks(cluster.ids);
     this.sender = new CommandSender(cluster, (realmId) => this.leases.epochOf(realmId));
@@ -213,7 +215,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     this.log.own(id, 0);
     const links = { log: this.log, sink: this.bus.sinkFor(id, epoch), ids: this.ids, presence: await presenceKeeper(this.cluster.presence, id), holders: this.holders.serve(id), memoryChanged: () => this.principals.changed(id) };
     const actor = await this.realms.create(input, { id, links });
-    this.owned.set(id, { commands: serveCommands(this.cluster, id, lease, actor) });
+    this.owned.set(id, { commands: serveCommands(this.cluster, id, lease, actor, this.bus) });
     await this.cluster.realms.create(String(id), kvCodec.pack({ subdomain: input.subdomain } satisfies DirectoryEntry));
     return actor;
   }
@@ -247,16 +249,15 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     const live = this.liveNodes();
     if (!live.includes(this.settings.nodeId)) live.push(this.settings.nodeId);
     for (const [realmId, entry] of this.realmIds()) {
-      if (this.owned.has(realmId) || this.busy.has(realmId) || this.leases.ownerOf(realmId) !== undefined) continue;
+      if (this.owned.has(realmId) || this.acquiring.has(realmId) || this.leases.ownerOf(realmId) !== undefined) continue;
       const pinnedHere = this.settings.pinned.includes(entry.subdomain);
       const preferred = live.reduce((best, node) => (rank(node, realmId) > rank(best, realmId) ? node : best));
-      if (pinnedHere || preferred === this.settings.nodeId) void this.acquire(realmId);
+      if (pinnedHere || preferred === this.settings.nodeId) this.acquiring.set(realmId, this.acquire(realmId).finally(() => this.acquiring.delete(realmId)));
     }
   }
 
   /** Takes the realm's lease, brings this node's copy up to the log, and starts serving it. */
   private async acquire(realmId: number): Promise<void> {
-    this.busy.add(realmId);
     let served: Serving | undefined;
     try {
       const lease = await this.leases.take(realmId);
@@ -300,7 +301,6 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       await this.leases.release(realmId);
     } finally {
       served?.abandon();
-      this.busy.delete(realmId);
     }
   }
 
@@ -316,7 +316,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     });
     // Refused with no request waiting, it is nobody's failure.
     active.catch(() => undefined);
-    const commands = serveCommands(this.cluster, realmId, lease, active);
+    const commands = serveCommands(this.cluster, realmId, lease, active, this.bus);
     return {
       commands,
       serve,
@@ -375,6 +375,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   async drain(): Promise<void> {
     this.draining = true;
     await this.admin?.drain();
+    // A realm being taken when the drain began is handed over too, once taken.
+    await Promise.all(this.acquiring.values());
     await Promise.all(
       [...this.owned].map(async ([realmId, { commands }]) => {
         await commands.drain();

@@ -83,7 +83,7 @@ export class CommandSender {
         for (const attempt of attempts) this.settle(attempt)?.reject(error);
       },
       // One given up before its turn ended (a deadline shorter than a turn) is not sent.
-      (attempt) => !attempt.settled,
+      { live: (attempt) => !attempt.settled },
     );
   }
 

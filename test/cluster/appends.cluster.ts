@@ -4,34 +4,15 @@
 // answered with the sequence it was stored at (and found after it); a subject no stream takes,
 // refused at once; an answer that is not JetStream's, refused without stopping the connection. A
 // node taking a realm over fences its log where it read it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { JetStreamApiError } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startNats, stop } from '../../src/cli/processes.js';
 import { JetStreamAppends } from '../../src/cluster/appends.js';
-import { openCluster, subjects, WRONG_LAST_SEQUENCE, type Cluster } from '../../src/cluster/connection.js';
+import { subjects, WRONG_LAST_SEQUENCE } from '../../src/cluster/connection.js';
 import { ClusterLog } from '../../src/cluster/log.js';
 import type { Change } from '../../src/store/changes.js';
-import { loadConfig } from '../../src/config.js';
-
-/** Runs `check` on a cluster connection to a nats-server of its own. */
-async function onNats(check: (cluster: Cluster, natsUrl: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-appends-'));
-  const [nats] = await startNats(1, dir);
-  const settings = { servers: [nats!.url], nodeId: 'appends', replicas: 1, leaseMs: 1500, pinned: [], snapshotEvery: 1000, snapshotGrowth: 100 };
-  const cluster = await openCluster(settings, loadConfig({}).log);
-  try {
-    await check(cluster, nats!.url);
-  } finally {
-    await cluster.nc.close();
-    await stop(nats!);
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { onNats } from '../helpers/cluster.js';
 
 test('appends are fenced by the last sequence, tried again by their ID, and refused where no stream listens', () =>
   onNats(async (cluster, natsUrl) => {

@@ -3,7 +3,7 @@
 // The owner sends the realm's emissions to the other nodes only while one of them holds a queue.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decodeBatch } from '../../src/cluster/batches.js';
+import { decodeBatches } from '../../src/cluster/batches.js';
 import type { HeardBatch } from '../../src/events/queues.js';
 import { subjects } from '../../src/cluster/connection.js';
 import type { Emitted } from '../../src/events/types.js';
@@ -83,7 +83,7 @@ test("the owner sends a realm's emissions to other nodes only while one holds a 
       const batches: { header: HeardBatch; emissions: Emitted[] }[] = [];
       nc.subscribe(subjects.allEvents, {
         callback: (error, message) => {
-          if (!error) batches.push(decodeBatch(message.data));
+          if (!error) batches.push(...decodeBatches(message.data));
         },
       });
       await nc.flush();
@@ -136,7 +136,7 @@ test("the owner sends a realm's emissions to other nodes only while one holds a 
     }),
   ));
 
-test("a gateway's requests to the owner travel together, as few NATS messages as fit, and each client gets its own answer, however big", () =>
+test("a gateway's requests to the owner travel together, as few NATS messages as fit, each client gets its own answer, however big, and a queue there every message", () =>
   withCluster(2, (cluster, owner, [gateway]) =>
     withNats(cluster, async (nc) => {
       const iagoOnOwner = await cluster.client(owner, 'iago@zulip.com');
@@ -147,9 +147,17 @@ test("a gateway's requests to the owner travel together, as few NATS messages as
           if (!error) sizes.push(message.data.length);
         },
       });
+      // The largest message of the realm's emissions the owner sends the gateway.
+      let largestBatches = 0;
+      nc.subscribe(subjects.allEvents, {
+        callback: (error, message) => {
+          if (!error) largestBatches = Math.max(largestBatches, message.data.length);
+        },
+      });
       await nc.flush();
       const emails = ['iago@zulip.com', 'hamlet@zulip.com', 'othello@zulip.com', 'cordelia@zulip.com'];
       const clients = await Promise.all(emails.map((email) => cluster.client(gateway, email)));
+      const queue = await register(clients[1]!, { event_types: ['message'] });
       // Long messages: a turn's requests together may outgrow the largest NATS message (1 MiB).
       const content = (n: number) => `${n} ${'lorem ipsum '.repeat(800)}`;
       const answers = await Promise.all(
@@ -172,6 +180,12 @@ test("a gateway's requests to the owner travel together, as few NATS messages as
       // Credentials, reads and sends: more requests than messages carried them, none over NATS's limit.
       assert.ok(sizes.length < 360, `${sizes.length} NATS messages for 360 requests`);
       assert.ok(sizes.every((size) => size <= 1024 * 1024), `largest ${Math.max(...sizes)} bytes`);
+      // The gateway's queue got every message, in the order sent, in batches the owner gathered
+      // (src/cluster/events.ts) into messages none over the limit.
+      const sentIds = answers.flatMap((answer) => (answer.sent ? [answer.sent.id] : [])).sort((a, b) => a - b);
+      const heard = await pollEvents(clients[1]!, queue.queueId, sentIds.length, -1, 20_000);
+      assert.equal(heard.map((event) => (event.message as { id: number }).id), sentIds);
+      assert.ok(largestBatches <= 1024 * 1024, `largest ${largestBatches} bytes`);
 
       // An answer bigger than NATS's largest message (1 MiB) comes in parts, whole.
       const fetch = { anchor: 'newest', num_before: 200, num_after: 0, narrow: [{ operator: 'channel', operand: 'Verona' }] };

@@ -6,7 +6,7 @@
 import { connect } from '@nats-io/transport-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decodeBatch } from '../../src/cluster/batches.js';
+import { decodeBatches } from '../../src/cluster/batches.js';
 import { subjects } from '../../src/cluster/connection.js';
 import { stop, type ParleyNode } from '../../src/cli/processes.js';
 import { MAX_QUEUES_PER_USER } from '../../src/events/queues.js';
@@ -46,7 +46,7 @@ test('all_public_streams queues on any node get public messages; the owner names
     nc.subscribe(subjects.allEvents, {
       callback: (error, message) => {
         // Read as a node that sent none of them.
-        if (!error) emissions.push(...decodeBatch(message.data).emissions);
+        if (!error) for (const batch of decodeBatches(message.data)) emissions.push(...batch.emissions);
       },
     });
     await nc.flush();

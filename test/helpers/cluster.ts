@@ -3,12 +3,16 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { codec, type Answered, type Asked } from '../../src/cluster/commandWire.js';
-import { LOG_STREAM, subjects } from '../../src/cluster/connection.js';
+import { LOG_STREAM, openCluster, subjects, type Cluster } from '../../src/cluster/connection.js';
 import type { Lease } from '../../src/cluster/leases.js';
 import { kvCodec } from '../../src/cluster/watched.js';
 import { startLocalCluster, type LocalCluster } from '../../src/cli/localCluster.js';
-import type { ParleyNode } from '../../src/cli/processes.js';
+import { startNats, stop, type ParleyNode } from '../../src/cli/processes.js';
+import { loadConfig } from '../../src/config.js';
 import type { ApiClient } from './client.js';
 import { devClient } from './operator.js';
 import { runManage } from './process.js';
@@ -36,6 +40,22 @@ export async function withCluster(nodes: number, run: (cluster: TestCluster, own
     await run(cluster, owner, others);
   } finally {
     await cluster.stop();
+  }
+}
+
+/** Runs `check` on a cluster connection (node `nodeId`, with no Parley node) to a nats-server of
+ * its own: the cluster's pieces tested at the wire. */
+export async function onNats(check: (cluster: Cluster, natsUrl: string) => Promise<void>, nodeId = 'wire'): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-nats-'));
+  const [nats] = await startNats(1, dir);
+  const settings = { servers: [nats!.url], nodeId, replicas: 1, leaseMs: TEST_LEASE_MS, pinned: [], snapshotEvery: 1000, snapshotGrowth: 100 };
+  const cluster = await openCluster(settings, loadConfig({}).log);
+  try {
+    await check(cluster, nats!.url);
+  } finally {
+    await cluster.nc.close();
+    await stop(nats!);
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

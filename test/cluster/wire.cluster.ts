@@ -1,0 +1,71 @@
+// Pieces of a node at the wire, on a real nats-server and with no Parley node: the event bus sends
+// a realm's batches of one turn as one NATS message, ahead of the owner's answers of that turn
+// (whose state may include them); a lease given up while its renewal is under way stays given up.
+import { connect } from '@nats-io/transport-node';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { decodeBatches } from '../../src/cluster/batches.js';
+import { EventBus } from '../../src/cluster/events.js';
+import { Gathered } from '../../src/cluster/gathered.js';
+import { Leases, type Lease } from '../../src/cluster/leases.js';
+import { kvCodec } from '../../src/cluster/watched.js';
+import { loadConfig } from '../../src/config.js';
+import { EventQueues } from '../../src/events/queues.js';
+import { eventually, onNats } from '../helpers/cluster.js';
+import { REALM, shelf, status } from '../helpers/realmQueues.js';
+
+test("a realm's batches of one turn travel as one NATS message, at following positions, ahead of the answers sent behind them", () =>
+  onNats(async (cluster, natsUrl) => {
+    const bus = new EventBus(cluster, new EventQueues(shelf), () => true, () => true, loadConfig({}).log);
+    const answers = new Gathered<undefined>(cluster.nc, (subject, data) => cluster.nc.publish(subject, data), () => undefined, { behind: bus });
+    const listener = await connect({ servers: natsUrl });
+    try {
+      const heard: { subject: string; data: Uint8Array }[] = [];
+      listener.subscribe('parley.>', {
+        callback: (error, message) => {
+          if (!error) heard.push({ subject: message.subject, data: message.data });
+        },
+      });
+      await listener.flush();
+      const sink = bus.sinkFor(REALM, 1);
+      // One turn: an answer gathered before the realm's emissions, another after them.
+      answers.add('parley.test.answers', new Uint8Array([1]), undefined);
+      sink.publish(REALM, [status('one')]);
+      sink.publish(REALM, [status('two'), status('three')]);
+      answers.add('parley.test.answers', new Uint8Array([2]), undefined);
+      await eventually(async () => (heard.length >= 2 ? true : undefined), 5000, 'both messages heard');
+      assert.equal(
+        heard.map(({ subject }) => subject),
+        [`parley.events.${REALM}`, 'parley.test.answers'],
+      );
+      const batches = decodeBatches(heard[0]!.data).map(({ header, emissions }) => [header, emissions.map(({ event }) => event.type === 'user_status' && event.status_text)]);
+      assert.equal(batches, [
+        [{ epoch: 1, from: 1 }, ['one']],
+        [{ epoch: 1, from: 2 }, ['two', 'three']],
+      ]);
+      assert.equal([...heard[1]!.data], [1, 2], 'the answers, together');
+    } finally {
+      await listener.close();
+    }
+  }));
+
+test('a lease given up while renewals are under way stays given up, and renewals that overlap do not lose it', () =>
+  onNats(async (cluster) => {
+    const lost: number[] = [];
+    const leases = new Leases(cluster, 'wire', 1500, (realmId) => lost.push(realmId), () => undefined);
+    await leases.start();
+    try {
+      assert.equal(await leases.take(7), { epoch: 1, released: true });
+      // Two ticks' renewals (NATS slow) and a drain's release, all under way at once.
+      await Promise.all([leases.renew(), leases.renew(), leases.release(7)]);
+      await leases.renew();
+      assert.is(leases.holds(7), false);
+      const written = await cluster.leases.get('7');
+      assert.equal(kvCodec.unpack(written!.value) as Lease, { node: '', epoch: 1, beat: 1 }, 'given up after the renewal it waited for');
+      assert.equal(lost, [], 'no renewal took the lease for taken by another node');
+    } finally {
+      leases.table.close();
+    }
+  }));
+
+test.run();
