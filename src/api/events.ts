@@ -3,7 +3,7 @@ import type * as schemas from '../../schemas/index.js';
 import type { Params } from '../http/validation.js';
 import { waitForEvents } from '../events/longPoll.js';
 import { eventJson } from '../events/types.js';
-import { JsonFields } from '../http/jsonFields.js';
+import { JsonFields } from '../realm/jsonFields.js';
 import type { UserRequest } from '../http/route.js';
 
 /** Registers a queue: the realm's state, and a queue that starts right after it. */

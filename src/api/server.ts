@@ -1,6 +1,6 @@
 // Server-wide, unauthenticated endpoints: GET /server_settings, and the operator's probes.
 import { errors } from '../errors.js';
-import { JsonFields } from '../http/jsonFields.js';
+import { JsonFields } from '../realm/jsonFields.js';
 import { onceReady, type PublicRequest } from '../http/route.js';
 import { realmUrl } from '../organization/records.js';
 import type { OutputOf } from '../realm/commands/index.js';

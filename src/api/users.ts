@@ -1,7 +1,7 @@
 // User endpoints.
 import type * as schemas from '../../schemas/index.js';
 import type { Params } from '../http/validation.js';
-import { JsonFields } from '../http/jsonFields.js';
+import { JsonFields } from '../realm/jsonFields.js';
 import { onceReady, type UserRequest } from '../http/route.js';
 import { hashNewPassword } from '../users/password.js';
 import { Role } from '../users/records.js';

@@ -24,7 +24,8 @@ export class EventBus {
   /** The realms owned here that published emissions no other node was sent since the last batch
    * or position sent, with the epoch they are owned under. */
   private readonly untold = new Map<number, number>();
-  private readonly batches: Gathered<undefined>;
+  /** Each batch gathered with its realm and epoch. */
+  private readonly batches: Gathered<[realmId: number, epoch: number]>;
 
   constructor(
     private readonly cluster: Cluster,
@@ -33,15 +34,18 @@ export class EventBus {
     private readonly heldElsewhere: (realmId: number) => boolean,
     /** Whether this node owns the realm. */
     private readonly ownedHere: (realmId: number) => boolean,
-    log: Logger,
+    private readonly log: Logger,
   ) {
     // Not sent (a batch larger than NATS's largest message; before, the command that emitted it was
-    // left unanswered): the other nodes' queues of the realm are dropped at its next batch, which
-    // does not follow on, and their clients register again.
+    // left unanswered): its realm's position is told at the next tick, after which the other
+    // nodes' queues that lack the batch are dropped (their clients register again).
     this.batches = new Gathered(
       cluster.nc,
       (subject, data) => cluster.nc.publish(subject, data),
-      (_, error) => log.error({ err: error }, 'cluster: a batch of emissions could not be sent'),
+      (unsent, error) => {
+        log.error({ err: error }, 'cluster: a batch of emissions could not be sent');
+        for (const [realmId, epoch] of unsent) this.untold.set(realmId, epoch);
+      },
     );
   }
 
@@ -53,7 +57,13 @@ export class EventBus {
       callback: (error, message) => {
         if (error) return;
         const realmId = Number(message.subject.split('.').pop());
-        for (const batch of decodeBatches(message.data)) this.queues.receive(realmId, batch.header, batch.emissions);
+        // What cannot be read is as if lost: the next batch does not follow on (a throw here would
+        // stop the connection's reader).
+        try {
+          for (const batch of decodeBatches(message.data)) this.queues.receive(realmId, batch.header, batch.emissions);
+        } catch (error) {
+          this.log.error({ err: error, realm: realmId }, 'cluster: a batch of emissions could not be taken');
+        }
       },
     });
     void (async () => {
@@ -83,7 +93,7 @@ export class EventBus {
 
   /** Gathers a batch to send when the turn ends. */
   private send(realmId: number, header: HeardBatch, emitted: readonly Emitted[]): void {
-    this.batches.add(subjects.events(realmId), encodeBatch(header, emitted), undefined);
+    this.batches.add(subjects.events(realmId), encodeBatch(header, emitted), [realmId, header.epoch]);
   }
 
   /** The sink of a realm this node owns from now on under `epoch` (its queues of the realm start

@@ -262,6 +262,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     try {
       const lease = await this.leases.take(realmId);
       if (lease === undefined) return;
+      if (this.draining) return await this.leases.release(realmId);
       const { epoch } = lease;
       served = this.serveOnceActive(realmId, lease);
       const local = this.store.logPosition(realmId);
@@ -277,7 +278,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
       from = await this.log.read(realmId, from, (changes, form) => this.store.applyChanges(changes, { reindex: true, form }));
       const presence = await presenceKeeper(this.cluster.presence, realmId);
       const record = this.store.realms.get(realmId);
-      if (!record || this.takenOver(realmId, epoch)) {
+      // A drain that began meanwhile: given up before serving, rather than served only to hand over.
+      if (!record || this.takenOver(realmId, epoch) || this.draining) {
         await this.leases.release(realmId);
         return;
       }
@@ -375,8 +377,9 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   async drain(): Promise<void> {
     this.draining = true;
     await this.admin?.drain();
-    // A realm being taken when the drain began is handed over too, once taken.
-    await Promise.all(this.acquiring.values());
+    // A realm being taken when the drain began is given up where its taking stands (its lease
+    // released), or handed over with the others once it serves.
+    await Promise.allSettled(this.acquiring.values());
     await Promise.all(
       [...this.owned].map(async ([realmId, { commands }]) => {
         await commands.drain();

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError, errors } from '../errors.js';
 import type { Logger } from '../ops/log.js';
-import { JsonFields } from './jsonFields.js';
+import { JsonFields } from '../realm/jsonFields.js';
 
 const statusText: Record<number, string> = {
   200: '200 OK',

@@ -1,6 +1,7 @@
 // Pieces of a node at the wire, on a real nats-server and with no Parley node: the event bus sends
 // a realm's batches of one turn as one NATS message, ahead of the owner's answers of that turn
-// (whose state may include them); a lease given up while its renewal is under way stays given up.
+// (whose state may include them), and tells where the realm stands after a batch it could not
+// send; a lease given up while its renewal is under way stays given up.
 import { connect } from '@nats-io/transport-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -10,7 +11,8 @@ import { Gathered } from '../../src/cluster/gathered.js';
 import { Leases, type Lease } from '../../src/cluster/leases.js';
 import { kvCodec } from '../../src/cluster/watched.js';
 import { loadConfig } from '../../src/config.js';
-import { EventQueues } from '../../src/events/queues.js';
+import { EventQueues, type HeardBatch } from '../../src/events/queues.js';
+import { createLogger } from '../../src/ops/log.js';
 import { eventually, onNats } from '../helpers/cluster.js';
 import { REALM, shelf, status } from '../helpers/realmQueues.js';
 
@@ -49,6 +51,36 @@ test("a realm's batches of one turn travel as one NATS message, at following pos
     }
   }));
 
+test('a batch too big for NATS is not sent: the next tick tells where the realm stands, after it, so that the queues lacking it are dropped', () =>
+  onNats(async (cluster, natsUrl) => {
+    const logged: string[] = [];
+    const log = createLogger({ level: 'info', format: 'json' }, { write: (line: string) => void logged.push(line) });
+    const bus = new EventBus(cluster, new EventQueues(shelf), () => true, () => true, log);
+    const listener = await connect({ servers: natsUrl });
+    try {
+      const heard: (HeardBatch & { count: number })[] = [];
+      listener.subscribe(`parley.events.${REALM}`, {
+        callback: (error, message) => {
+          if (!error) heard.push(...decodeBatches(message.data).map(({ header, emissions }) => ({ ...header, count: emissions.length })));
+        },
+      });
+      await listener.flush();
+      const sink = bus.sinkFor(REALM, 1);
+      sink.publish(REALM, [status('small')]);
+      sink.publish(REALM, [status('x'.repeat(2 * 1024 * 1024))]);
+      await new Promise((resolve) => setImmediate(resolve));
+      bus.tellPositions();
+      await eventually(async () => (heard.length >= 2 ? true : undefined), 5000, 'two batches heard');
+      assert.equal(heard, [
+        { epoch: 1, from: 1, count: 1 },
+        { epoch: 1, from: 3, count: 0 },
+      ]);
+      assert.ok(logged.some((line) => line.includes('a batch of emissions could not be sent')));
+    } finally {
+      await listener.close();
+    }
+  }));
+
 test('a lease given up while renewals are under way stays given up, and renewals that overlap do not lose it', () =>
   onNats(async (cluster) => {
     const lost: number[] = [];
@@ -56,13 +88,16 @@ test('a lease given up while renewals are under way stays given up, and renewals
     await leases.start();
     try {
       assert.equal(await leases.take(7), { epoch: 1, released: true });
-      // Two ticks' renewals (NATS slow) and a drain's release, all under way at once.
+      // Two ticks' renewals under way at once (NATS slow): one write, and the lease still held.
+      await Promise.all([leases.renew(), leases.renew()]);
+      assert.ok(leases.holds(7));
+      assert.equal(lost, [], 'no renewal took the lease for taken by another node');
+      // Two ticks' renewals and a drain's release, all under way at once.
       await Promise.all([leases.renew(), leases.renew(), leases.release(7)]);
       await leases.renew();
       assert.is(leases.holds(7), false);
       const written = await cluster.leases.get('7');
-      assert.equal(kvCodec.unpack(written!.value) as Lease, { node: '', epoch: 1, beat: 1 }, 'given up after the renewal it waited for');
-      assert.equal(lost, [], 'no renewal took the lease for taken by another node');
+      assert.equal(kvCodec.unpack(written!.value) as Lease, { node: '', epoch: 1, beat: 2 }, 'given up after the renewal it waited for');
     } finally {
       leases.table.close();
     }
