@@ -51,7 +51,7 @@ function windowOf(params: WindowParams): WindowInput {
 }
 
 /** A window of a narrow, or the messages of a list of IDs (not both: Zulip's error names every
- * parameter of a window). */
+ * parameter of a window); encoded where the realm runs. */
 export function getMessages(request: UserRequest, params: Params<typeof schemas.getMessages>) {
   const view = { applyMarkdown: params.apply_markdown, clientGravatar: params.client_gravatar, allowEmptyTopicName: params.allow_empty_topic_name };
   const { num_before: numBefore, num_after: numAfter } = params;
@@ -59,12 +59,12 @@ export function getMessages(request: UserRequest, params: Params<typeof schemas.
     // Required without message_ids, as the reference says.
     if (numBefore === undefined) throw errors.missingArgument('num_before');
     if (numAfter === undefined) throw errors.missingArgument('num_after');
-    return request.realm.ask('messages.window', request.user.userId, { ...windowOf({ ...params, num_before: numBefore, num_after: numAfter }), view });
+    return request.realm.askFields('messages.window', request.user.userId, { ...windowOf({ ...params, num_before: numBefore, num_after: numAfter }), view });
   }
   if ((numBefore ?? 0) > 0 || (numAfter ?? 0) > 0 || params.anchor !== undefined || params.use_first_unread_anchor) {
     throw errors.incompatibleParameters(['num_before', 'num_after', 'anchor', 'message_ids', 'include_anchor', 'use_first_unread_anchor']);
   }
-  return request.realm.ask('messages.byIds', request.user.userId, { messageIds: params.message_ids, narrow: params.narrow, view });
+  return request.realm.askFields('messages.byIds', request.user.userId, { messageIds: params.message_ids, narrow: params.narrow, view });
 }
 
 export const renderMessage = (request: UserRequest, params: Params<typeof schemas.renderMessage>) => request.realm.ask('messages.render', request.user.userId, { content: params.content });

@@ -1,6 +1,6 @@
 // Server-wide, unauthenticated endpoints: GET /server_settings, and the operator's probes.
 import { errors } from '../errors.js';
-import { JsonFields } from '../realm/jsonFields.js';
+import { fieldsOf, type JsonFields } from '../realm/jsonFields.js';
 import { onceReady, type PublicRequest } from '../http/route.js';
 import { realmUrl } from '../organization/records.js';
 import type { OutputOf } from '../realm/commands/index.js';
@@ -14,7 +14,7 @@ const answers = new WeakMap<OutputOf<'realm.summary'>, JsonFields>();
 export function getServerSettings(request: PublicRequest) {
   return onceReady(request.realm.answer('realm.summary', null, {}), (realm) => {
     let answer = answers.get(realm);
-    if (!answer) answers.set(realm, (answer = new JsonFields(JSON.stringify(serverSettings(request, realm)).slice(1, -1))));
+    if (!answer) answers.set(realm, (answer = fieldsOf(serverSettings(request, realm))));
     return answer;
   });
 }

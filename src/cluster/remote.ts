@@ -12,8 +12,9 @@ import type { Msg } from '@nats-io/transport-node';
 import type { Principal } from '../auth/basic.js';
 import { errors } from '../errors.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from '../realm/commands/index.js';
-import type { RealmHandle } from '../realm/handle.js';
-import { outputOf, type CommandRequest, type Reply, type RequestOf } from '../realm/replies.js';
+import type { FieldsCommand, RealmHandle } from '../realm/handle.js';
+import type { JsonFields } from '../realm/jsonFields.js';
+import { fieldsRequest, jsonFieldsOf, outputOf, replyTo, requestOf, type CommandRequest, type Reply } from '../realm/replies.js';
 import { recheck } from './commandServer.js';
 import { codec, isAnswered, isPart, type AnswerPart, type Answered, type Asked, type Vouch } from './commandWire.js';
 import { subjects, type Cluster } from './connection.js';
@@ -233,27 +234,30 @@ export class RemoteRealm implements RealmHandle {
       return kept as OutputOf<N>;
     }
     return this.principals.check(this.realm.id, credentials, async () => {
-      const { reply, epoch } = await this.request(name, userId, input);
+      const { reply, epoch } = await this.request(requestOf(name, userId, input));
       return { principal: outputOf<N>(reply) as Principal, epoch };
     }) as Promise<OutputOf<N>>;
   }
 
   async ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
-    return outputOf<N>((await this.request(name, userId, input)).reply);
+    return outputOf<N>((await this.request(requestOf(name, userId, input))).reply);
+  }
+
+  async askFields<N extends FieldsCommand>(name: N, userId: number | null, input: InputOf<N>): Promise<JsonFields> {
+    return jsonFieldsOf((await this.request(fieldsRequest(name, userId, input))).reply);
   }
 
   /** The command's reply, from this node's actor should it have taken the realm meanwhile. */
-  private async request<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<Outcome> {
+  private async request(request: CommandRequest): Promise<Outcome> {
     const deadline = performance.now() + REQUEST_DEADLINE_MS;
-    const request = [name, userId, input] satisfies RequestOf<N> as CommandRequest;
-    const read = commands[name].mode !== 'write';
+    const read = commands[request[0]].mode !== 'write';
     for (;;) {
       const vouch = this.vouch;
       const here = this.local();
       if (here) {
         const refused = vouch && (await recheck(here, vouch));
         if (refused) this.unvouch(vouch);
-        return { reply: refused || { ok: await here.ask(name, userId, input) }, unvouched: Boolean(refused), epoch: undefined };
+        return { reply: refused || (await replyTo(here, request)), unvouched: Boolean(refused), epoch: undefined };
       }
       let outcome: Outcome;
       const remaining = deadline - performance.now();

@@ -7,7 +7,8 @@ import { nowSeconds } from '../clock.js';
 import type { Config } from '../config.js';
 import { ApiError, errors } from '../errors.js';
 import type { EventSink } from '../events/queues.js';
-import type { RealmHandle } from './handle.js';
+import type { FieldsCommand, RealmHandle } from './handle.js';
+import { fieldsOf, type JsonFields } from './jsonFields.js';
 import { RolledBackWithBatch, StorageError, type Store, type WriteOptions } from '../store/store.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
 import { CommandContext, type CommandDef } from './context.js';
@@ -153,6 +154,10 @@ export class RealmActor implements RealmHandle {
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  async askFields<N extends FieldsCommand>(name: N, userId: number | null, input: InputOf<N>): Promise<JsonFields> {
+    return fieldsOf(await this.ask(name, userId, input));
   }
 
   /** As `ask`, but a command that runs at once answers (or throws) at once, without a promise: an

@@ -4,6 +4,10 @@
 import type { RealmRecord } from '../organization/records.js';
 import type { Prerendered } from '../messages/render.js';
 import type { CommandName, InputOf, OutputOf } from './commands/index.js';
+import type { JsonFields } from './jsonFields.js';
+
+/** The commands whose answer is an object, which `askFields` can answer as JSON fields. */
+export type FieldsCommand = { [N in CommandName]: OutputOf<N> extends object ? N : never }[CommandName];
 
 export interface RealmHandle {
   readonly realm: Readonly<Pick<RealmRecord, 'id' | 'subdomain'>>;
@@ -11,6 +15,8 @@ export interface RealmHandle {
   /** As `ask`, but a command the realm can run at once answers (or throws) without a promise (the
    * hot paths: credentials, and reads while no write is under way). */
   answer<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): OutputOf<N> | Promise<OutputOf<N>>;
+  /** As `ask`, for an answer that goes to the client as it is: encoded where the realm runs. */
+  askFields<N extends FieldsCommand>(name: N, userId: number | null, input: InputOf<N>): Promise<JsonFields>;
   /** New content rendered on the calling thread, as its sender would have it, by a realm that runs
    * on a thread of its own, when its copy of the realm's rendering context is current (else
    * undefined, and the realm renders). */

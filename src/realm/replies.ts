@@ -4,14 +4,15 @@
 // caller learns only that the command failed.
 import { ApiError, errors, type ErrorCode } from '../errors.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
-import type { RealmHandle } from './handle.js';
+import type { FieldsCommand, RealmHandle } from './handle.js';
+import { fieldsOf, JsonFields } from './jsonFields.js';
 
 /** A command as it travels: its name, the acting user, and its input, typed by the asking side
- * against the same command table. */
-export type RequestOf<N extends CommandName> = [name: N, userId: number | null, input: InputOf<N>];
+ * against the same command table; `fields` when its answer is to come as JSON fields. */
+export type RequestOf<N extends CommandName> = [name: N, userId: number | null, input: InputOf<N>, form?: 'fields'];
 export type CommandRequest = { [N in CommandName]: RequestOf<N> }[CommandName];
 type WireError = { status: number; code: ErrorCode; message: string; extra: ApiError['extra']; headers: Record<string, string> };
-export type Reply = { ok: unknown } | { error: WireError | null };
+export type Reply = { ok: unknown } | { fields: string } | { error: WireError | null };
 
 /** A request run on the handle: one typed call for whichever command it names. */
 const run = <N extends CommandName>(handle: RealmHandle, [name, userId, input]: RequestOf<N>): Promise<OutputOf<N>> => handle.ask(name, userId, input);
@@ -20,11 +21,19 @@ const run = <N extends CommandName>(handle: RealmHandle, [name, userId, input]: 
 export async function replyTo(handle: RealmHandle, request: CommandRequest): Promise<Reply> {
   if (!Object.hasOwn(commands, request[0])) return { error: null };
   try {
-    return { ok: await run(handle, request) };
+    const output: unknown = await run(handle, request);
+    if (request[3] !== 'fields') return { ok: output };
+    return typeof output === 'object' && output !== null ? { fields: fieldsOf(output).json } : { error: null };
   } catch (error) {
     return errorReply(error);
   }
 }
+
+/** A request for the command, typed against the command table. */
+export const requestOf = <N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): CommandRequest => [name, userId, input] satisfies RequestOf<N> as CommandRequest;
+
+/** A request for the command's answer as JSON fields. */
+export const fieldsRequest = <N extends FieldsCommand>(name: N, userId: number | null, input: InputOf<N>): CommandRequest => [name, userId, input, 'fields'] satisfies RequestOf<N> as CommandRequest;
 
 /** The reply a refusal travels as: the API error it was, or (any other failure) none. */
 export function errorReply(error: unknown): Reply {
@@ -34,7 +43,17 @@ export function errorReply(error: unknown): Reply {
 /** The output a reply carries; its refusal thrown as the API error it was. */
 export function outputOf<N extends CommandName>(reply: Reply): OutputOf<N> {
   if ('ok' in reply) return reply.ok as OutputOf<N>;
-  if (reply.error === null) throw errors.internal();
+  throw refusalOf(reply);
+}
+
+/** The JSON fields a reply to a `fieldsRequest` carries; its refusal thrown as the API error it was. */
+export function jsonFieldsOf(reply: Reply): JsonFields {
+  if ('fields' in reply) return new JsonFields(reply.fields);
+  throw refusalOf(reply);
+}
+
+function refusalOf(reply: Reply): ApiError {
+  if (!('error' in reply) || reply.error === null) return errors.internal();
   const { status, code, message, extra, headers } = reply.error;
-  throw new ApiError(status, code, message, extra, headers);
+  return new ApiError(status, code, message, extra, headers);
 }

@@ -9,9 +9,10 @@ import type { QueueSnapshot } from '../events/queue.js';
 import { EventQueues, type QueueShelf } from '../events/queues.js';
 import type { RealmSources } from '../ops/metrics.js';
 import type { CommandName, InputOf, OutputOf } from '../realm/commands/index.js';
-import type { RealmDirectory, RealmHandle } from '../realm/handle.js';
+import type { FieldsCommand, RealmDirectory, RealmHandle } from '../realm/handle.js';
+import type { JsonFields } from '../realm/jsonFields.js';
 import { hostname, realmIdForHost } from '../realm/registry.js';
-import { outputOf, type CommandRequest, type Reply, type RequestOf } from '../realm/replies.js';
+import { fieldsRequest, jsonFieldsOf, outputOf, requestOf, type Reply } from '../realm/replies.js';
 import { BatchedPort } from './batchedPort.js';
 import { record } from './metricsRelay.js';
 import { ThreadRealm, type RealmCommands } from './threadRealm.js';
@@ -80,8 +81,11 @@ export class RealmThread implements RealmDirectory, QueueShelf, RealmCommands {
   }
 
   command<N extends CommandName>(realmId: number, name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
-    const request: RequestOf<N> = [name, userId, input];
-    return this.send({ kind: 'command', realmId, request: request as CommandRequest }).then((reply) => outputOf<N>(reply));
+    return this.send({ kind: 'command', realmId, request: requestOf(name, userId, input) }).then((reply) => outputOf<N>(reply));
+  }
+
+  commandFields<N extends FieldsCommand>(realmId: number, name: N, userId: number | null, input: InputOf<N>): Promise<JsonFields> {
+    return this.send({ kind: 'command', realmId, request: fieldsRequest(name, userId, input) }).then(jsonFieldsOf);
   }
 
   async saveQueues(snapshots: readonly QueueSnapshot[]): Promise<void> {

@@ -6,11 +6,14 @@ import type { Config } from '../config.js';
 import { ContextRenderer, type Prerendered, type RenderOptions } from '../messages/render.js';
 import { KEPT_PRINCIPALS } from '../organization/state.js';
 import type { CommandName, InputOf, OutputOf } from '../realm/commands/index.js';
-import type { RealmHandle } from '../realm/handle.js';
+import type { FieldsCommand, RealmHandle } from '../realm/handle.js';
+import type { JsonFields } from '../realm/jsonFields.js';
 
 /** What asks the realm thread a command. */
 export interface RealmCommands {
   command<N extends CommandName>(realmId: number, name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>>;
+  /** A command whose answer the realm thread encodes as JSON fields. */
+  commandFields<N extends FieldsCommand>(realmId: number, name: N, userId: number | null, input: InputOf<N>): Promise<JsonFields>;
 }
 
 /** A realm on the realm thread. */
@@ -97,5 +100,9 @@ export class ThreadRealm implements RealmHandle {
 
   ask<N extends CommandName>(name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
     return this.thread.command(this.realm.id, name, userId, input);
+  }
+
+  askFields<N extends FieldsCommand>(name: N, userId: number | null, input: InputOf<N>): Promise<JsonFields> {
+    return this.thread.commandFields(this.realm.id, name, userId, input);
   }
 }
