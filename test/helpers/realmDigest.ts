@@ -29,7 +29,7 @@ async function viewOf({ realm, userId }: Observer): Promise<string> {
     presenceHistoryLimitDays: null,
   });
   const messages = await realm.ask('messages.window', userId, { anchor: 'newest', numBefore: MAX_MESSAGES_PER_FETCH - 1, numAfter: 0, includeAnchor: true, narrow: [], view: { applyMarkdown: false, clientGravatar: false, allowEmptyTopicName: true } });
-  return JSON.stringify([comparable(state as State), messages]);
+  return JSON.stringify([comparable(JSON.parse(`{${state}}`) as State), messages]);
 }
 
 export interface Digest {

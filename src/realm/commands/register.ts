@@ -10,6 +10,7 @@ import { STOP_WORDS } from '../../messages/search.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../version.js';
 import { realmEmojiInitialState } from './realmEmoji.js';
 import { readCommand, type ReadContext } from '../context.js';
+import { fieldsOf } from '../jsonFields.js';
 import { realmBotsInitialState } from './bots.js';
 import { callsInitialState } from './calls.js';
 import { channelsInitialState, subscriptionsInitialState } from './channels.js';
@@ -109,9 +110,9 @@ const fetchers = new Map<string, Fetcher>([
 ]);
 
 export const registerCommands = {
-  /** The state a new event queue starts from, the queue's settings, and the realm's position (and
-   * its epoch) when the state was read: the caller opens the queue there (EventQueues.begin),
-   * wherever it runs. */
+  /** The state a new event queue starts from (its members as JSON), the queue's settings, and the
+   * realm's position (and its epoch) when the state was read: the caller opens the queue there
+   * (EventQueues.begin), wherever it runs. */
   'events.register': readCommand((ctx, input: RegisterInput) => {
     const user = ctx.user;
     const lifespan = Math.min(input.lifespanSecs ?? ctx.config.queueLifespanSeconds, MAX_LIFESPAN_SECONDS);
@@ -135,6 +136,8 @@ export const registerCommands = {
       ...limits,
     };
     for (const [type, fetch] of fetchers) if (wanted === null || wanted.includes(type)) Object.assign(state, fetch(ctx, input));
-    return { state, queue, position: ctx.events.position(ctx.state.realm.id), epoch: ctx.events.epoch(ctx.state.realm.id) };
+    // The state as the client gets it, made here: it crosses to another thread or node as one
+    // string, rather than as objects copied and encoded again.
+    return { state: fieldsOf(state).json, queue, position: ctx.events.position(ctx.state.realm.id), epoch: ctx.events.epoch(ctx.state.realm.id) };
   }),
 };
