@@ -12,6 +12,7 @@ import { applyEvent, comparable, register, StreamClient, type Event } from './he
 import { devClient, tempDataDir } from './helpers/operator.js';
 import { postWebhook, webhookBot } from './helpers/webhooks.js';
 import { spawnServer, type ServerProcess } from './helpers/process.js';
+import { assertMatchesReference } from './helpers/reference.js';
 
 let server: ServerProcess;
 let metricsPort: number;
@@ -86,6 +87,25 @@ test("refusals keep Zulip's shape, and bad credentials are refused", async () =>
   const wrongKey = await new ApiClient(server.baseUrl, { email: 'iago@zulip.com', apiKey: 'wrong' }).get('/users/me');
   assert.is(wrongKey.status, 401);
   assert.equal([wrongKey.body.result, wrongKey.body.code], ['error', 'INVALID_API_KEY']);
+});
+
+test('a window of messages and messages by ID come from the realm thread as JSON, as one thread answers them', async () => {
+  const content = 'the window, **encoded** where the realm runs';
+  const sent = await iago.post('/messages', { type: 'stream', to: 'Verona', topic: 'fields', content });
+  assert.is(sent.status, 200, JSON.stringify(sent.body));
+  const narrow = [{ operator: 'channel', operand: 'Verona' }, { operator: 'topic', operand: 'fields' }];
+  const window = await hamlet.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow, apply_markdown: false, unknown_parameter: 1 });
+  assert.is(window.status, 200, JSON.stringify(window.body));
+  assertMatchesReference('GET /messages', window.body);
+  assert.equal((window.body.messages as { id: number; content: string }[]).map((message) => [message.id, message.content]), [[sent.body.id, content]]);
+  assert.equal(window.body.ignored_parameters_unsupported, ['unknown_parameter']);
+  const byId = await hamlet.get('/messages', { message_ids: [sent.body.id] });
+  assert.is(byId.status, 200, JSON.stringify(byId.body));
+  assertMatchesReference('GET /messages', byId.body);
+  assert.is((byId.body.messages as { content: string }[])[0]!.content, '<p>the window, <strong>encoded</strong> where the realm runs</p>');
+  const refused = await hamlet.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'nonsense', operand: 'x' }] });
+  assert.is(refused.status, 400);
+  assert.match(String(refused.body.msg), /^Invalid narrow operator/);
 });
 
 test("an all_public_streams queue gets a public channel's messages its user does not subscribe to", async () => {

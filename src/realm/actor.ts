@@ -156,8 +156,16 @@ export class RealmActor implements RealmHandle {
     }
   }
 
+  /** As `ask`, the answer encoded as JSON fields here (for another thread or node, whose caller
+   * would not learn why an encoding failed: logged here). */
   async askFields<N extends FieldsCommand>(name: N, userId: number | null, input: InputOf<N>): Promise<JsonFields> {
-    return fieldsOf(await this.ask(name, userId, input));
+    const output = await this.ask(name, userId, input);
+    try {
+      return fieldsOf(output);
+    } catch (error) {
+      this.config.log.error({ err: error, realm: this.state.realm.id, command: name }, 'answer could not be encoded');
+      throw errors.internal();
+    }
   }
 
   /** As `ask`, but a command that runs at once answers (or throws) at once, without a promise: an

@@ -6,8 +6,10 @@ import type { Prerendered } from '../messages/render.js';
 import type { CommandName, InputOf, OutputOf } from './commands/index.js';
 import type { JsonFields } from './jsonFields.js';
 
-/** The commands whose answer is an object, which `askFields` can answer as JSON fields. */
-export type FieldsCommand = { [N in CommandName]: OutputOf<N> extends object ? N : never }[CommandName];
+/** The commands whose answer goes to the client as it is, which `askFields` answers as JSON fields. */
+export const FIELDS_COMMANDS = ['messages.window', 'messages.byIds'] as const satisfies readonly CommandName[];
+export type FieldsCommand = (typeof FIELDS_COMMANDS)[number];
+export const isFieldsCommand = (name: CommandName): name is FieldsCommand => (FIELDS_COMMANDS as readonly CommandName[]).includes(name);
 
 export interface RealmHandle {
   readonly realm: Readonly<Pick<RealmRecord, 'id' | 'subdomain'>>;

@@ -4,12 +4,12 @@
 // caller learns only that the command failed.
 import { ApiError, errors, type ErrorCode } from '../errors.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
-import type { FieldsCommand, RealmHandle } from './handle.js';
-import { fieldsOf, JsonFields } from './jsonFields.js';
+import { isFieldsCommand, type FieldsCommand, type RealmHandle } from './handle.js';
+import { JsonFields } from './jsonFields.js';
 
 /** A command as it travels: its name, the acting user, and its input, typed by the asking side
  * against the same command table; `fields` when its answer is to come as JSON fields. */
-export type RequestOf<N extends CommandName> = [name: N, userId: number | null, input: InputOf<N>, form?: 'fields'];
+type RequestOf<N extends CommandName> = [name: N, userId: number | null, input: InputOf<N>, form?: 'fields'];
 export type CommandRequest = { [N in CommandName]: RequestOf<N> }[CommandName];
 type WireError = { status: number; code: ErrorCode; message: string; extra: ApiError['extra']; headers: Record<string, string> };
 export type Reply = { ok: unknown } | { fields: string } | { error: WireError | null };
@@ -19,11 +19,11 @@ const run = <N extends CommandName>(handle: RealmHandle, [name, userId, input]: 
 
 /** Runs a request that came from elsewhere on the realm's own handle (its actor). */
 export async function replyTo(handle: RealmHandle, request: CommandRequest): Promise<Reply> {
-  if (!Object.hasOwn(commands, request[0])) return { error: null };
+  const [name, userId, input, form] = request;
+  if (!Object.hasOwn(commands, name)) return { error: null };
   try {
-    const output: unknown = await run(handle, request);
-    if (request[3] !== 'fields') return { ok: output };
-    return typeof output === 'object' && output !== null ? { fields: fieldsOf(output).json } : { error: null };
+    if (form !== 'fields') return { ok: await run(handle, request) };
+    return isFieldsCommand(name) ? { fields: (await handle.askFields(name, userId, input as InputOf<FieldsCommand>)).json } : { error: null };
   } catch (error) {
     return errorReply(error);
   }
