@@ -111,11 +111,24 @@ export class Leases {
       held.revision = await this.table.kv.update(String(realmId), kvCodec.pack(next), held.revision);
       held.lease = next;
     } catch (error) {
-      const taken = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
-      if (taken && this.held.get(realmId) === held && this.held.delete(realmId)) this.onLost(realmId);
+      const moved = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
+      if (moved && !(await this.stillOwn(realmId, held)) && this.held.get(realmId) === held && this.held.delete(realmId)) this.onLost(realmId);
     } finally {
       held.renewing = undefined;
     }
+  }
+
+  /** Whether the lease, whose revision moved past the one held, is still this node's of the same
+   * epoch: a write of its own whose answer was lost (a renewal that timed out here but was
+   * stored). Then its revision is the one held from now on. */
+  private async stillOwn(realmId: number, held: HeldLease): Promise<boolean> {
+    const entry = await this.table.kv.get(String(realmId)).catch(() => null);
+    if (entry?.operation !== 'PUT') return false;
+    const stored = kvCodec.unpack(entry.value) as Lease;
+    if (stored.node !== this.nodeId || stored.epoch !== held.lease.epoch) return false;
+    held.lease = stored;
+    held.revision = entry.revision;
+    return true;
   }
 
   /** Gives a held lease up at once (a drain), so another node may take the realm without waiting. */
@@ -125,6 +138,8 @@ export class Leases {
     this.held.delete(realmId);
     // A renewal under way would move the revision the release is written against.
     await held.renewing;
-    await this.table.kv.update(String(realmId), kvCodec.pack({ ...held.lease, node: '' }), held.revision).catch(() => undefined);
+    const release = () => this.table.kv.update(String(realmId), kvCodec.pack({ ...held.lease, node: '' }), held.revision);
+    // A revision moved by a write of this node's whose answer was lost: released at the one stored.
+    await release().catch(async () => ((await this.stillOwn(realmId, held)) ? release() : undefined)).catch(() => undefined);
   }
 }

@@ -1,7 +1,8 @@
 // Pieces of a node at the wire, on a real nats-server and with no Parley node: the event bus sends
 // a realm's batches of one turn as one NATS message, ahead of the owner's answers of that turn
 // (whose state may include them), and tells where the realm stands after a batch it could not
-// send; a lease given up while its renewal is under way stays given up.
+// send; a lease given up while its renewal is under way stays given up, and one moved by the
+// node's own write whose answer was lost stays the node's.
 import { connect } from '@nats-io/transport-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -98,6 +99,39 @@ test('a lease given up while renewals are under way stays given up, and renewals
       assert.is(leases.holds(7), false);
       const written = await cluster.leases.get('7');
       assert.equal(kvCodec.unpack(written!.value) as Lease, { node: '', epoch: 1, beat: 2 }, 'given up after the renewal it waited for');
+    } finally {
+      leases.table.close();
+    }
+  }));
+
+test("a renewal or a release that finds the lease moved by this node's own write (its answer lost) goes on from it; another node's is given up", () =>
+  onNats(async (cluster) => {
+    const lost: number[] = [];
+    const leases = new Leases(cluster, 'wire', 1500, (realmId) => lost.push(realmId), () => undefined);
+    await leases.start();
+    /** Writes the lease past the revision the node holds, as a write whose answer never came. */
+    const moveLease = async (realmId: number, lease: Lease) => {
+      const entry = await cluster.leases.get(String(realmId));
+      await cluster.leases.update(String(realmId), kvCodec.pack(lease), entry!.revision);
+    };
+    const stored = async (realmId: number) => kvCodec.unpack((await cluster.leases.get(String(realmId)))!.value) as Lease;
+    try {
+      await leases.take(8);
+      await moveLease(8, { node: 'wire', epoch: 1, beat: 1 });
+      await leases.renew();
+      await leases.renew();
+      assert.ok(leases.holds(8), 'still held');
+      assert.equal(await stored(8), { node: 'wire', epoch: 1, beat: 2 }, 'renewed from the write it found');
+      await moveLease(8, { node: 'wire', epoch: 1, beat: 3 });
+      await leases.release(8);
+      assert.equal(await stored(8), { node: '', epoch: 1, beat: 3 }, 'given up from the write it found');
+      assert.equal(lost, []);
+
+      await leases.take(9);
+      await moveLease(9, { node: 'other', epoch: 2, beat: 0 });
+      await leases.renew();
+      assert.equal(lost, [9], "another node's lease: the realm given up");
+      assert.is(leases.holds(9), false);
     } finally {
       leases.table.close();
     }
