@@ -81,6 +81,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   private readonly owned = new Map<number, { commands: Subscription }>();
   /** The realms this node is taking (`acquire` under way). */
   private readonly acquiring = new Map<number, Promise<void>>();
+  /** The realms this node is making (`create` under way). */
+  private readonly creating = new Set<Promise<RealmHandle>>();
   /** The directory's realm of each subdomain (each request finds its realm here), every realm of
    * each, and each realm's subdomain. */
   private readonly bySubdomain = new Map<string, number>();
@@ -203,8 +205,17 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     return this.realms.active(id) ?? new RemoteRealm(this.sender, { id, subdomain: entry.subdomain }, () => this.realms.active(id), this.principals);
   }
 
-  /** Creates a realm owned by this node and adds it to the directory. */
-  async create(input: NewRealm): Promise<RealmHandle> {
+  /** Creates a realm owned by this node and adds it to the directory (a drain that begins
+   * meanwhile hands it over once made). */
+  create(input: NewRealm): Promise<RealmHandle> {
+    const creating = this.createRealm(input);
+    this.creating.add(creating);
+    // The caller learns of a refusal; this copy of the promise only forgets it.
+    void creating.finally(() => this.creating.delete(creating)).catch(() => undefined);
+    return creating;
+  }
+
+  private async createRealm(input: NewRealm): Promise<RealmHandle> {
     if (this.bySubdomain.has(input.subdomain)) throw new InvalidRealmError(`a realm with subdomain '${input.subdomain}' exists`);
     await this.ids.topUp(SERVER_SCOPE);
     const id = this.ids.sourceFor(SERVER_SCOPE).next('realm');
@@ -378,8 +389,8 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     this.draining = true;
     await this.admin?.drain();
     // A realm being taken when the drain began is given up where its taking stands (its lease
-    // released), or handed over with the others once it serves.
-    await Promise.allSettled(this.acquiring.values());
+    // released), or handed over with the others once it serves; one being made, once made.
+    await Promise.allSettled([...this.acquiring.values(), ...this.creating]);
     await Promise.all(
       [...this.owned].map(async ([realmId, { commands }]) => {
         await commands.drain();
