@@ -53,6 +53,8 @@ export interface RealmView {
   readonly ownUserJson: DerivedValues<number, string>;
   /** Accepted Authorization headers' users, kept until the state next changes. */
   readonly principals: DerivedValues<string, Principal>;
+  /** Register's `realm` state (the same for every user of the realm), kept until the state next changes. */
+  readonly realmRegisterState: DerivedValues<null, object>;
 }
 
 /** Values derived from a realm's state and kept until it next changes (its `version` moves); at
@@ -110,6 +112,7 @@ export class RealmState implements RealmView {
   private renderChanges = ++renderVersions;
   readonly ownUserJson = new DerivedValues<number, string>(this);
   readonly principals = new DerivedValues<string, Principal>(this, KEPT_PRINCIPALS);
+  readonly realmRegisterState = new DerivedValues<null, object>(this);
   /** Active users by full name lowercased, the first of each name: a mention looks a name up per
    * message, which scanning every user made cost as much as the realm is large. */
   private readonly activeUsersByName = new DerivedValues<null, Map<string, UserRecord>>(this);

@@ -63,7 +63,8 @@ const empty =
 
 /** Initial state by fetch type (Zulip's names, as its reference documents them). */
 const fetchers = new Map<string, Fetcher>([
-  ['realm', realmInitialState],
+  // The same for every user: made once until the realm's state changes (a tenth of a register).
+  ['realm', (ctx) => ctx.state.realmRegisterState.get(null, () => realmInitialState(ctx))],
   ['realm_user', (ctx, input) => usersInitialState(ctx, { clientGravatar: input.clientGravatar, userListIncomplete: input.clientCapabilities.user_list_incomplete === true })],
   ['realm_bot', realmBotsInitialState],
   ['subscription', (ctx, input) => subscriptionsInitialState(ctx, input.includeSubscribers, input.clientCapabilities.archived_channels === true, input.clientCapabilities.notification_settings_null === true)],
