@@ -106,13 +106,21 @@ export class Leases {
   }
 
   private async renewal(realmId: number, held: HeldLease): Promise<void> {
-    const next = { ...held.lease, beat: held.lease.beat + 1 };
-    try {
+    const write = async () => {
+      const next = { ...held.lease, beat: held.lease.beat + 1 };
       held.revision = await this.table.kv.update(String(realmId), kvCodec.pack(next), held.revision);
       held.lease = next;
+    };
+    try {
+      await write().catch(async (error: unknown) => {
+        const moved = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
+        // Its own write found: renewed from it at once (it may be a whole timeout old).
+        if (moved && (await this.stillOwn(realmId, held))) return write();
+        throw error;
+      });
     } catch (error) {
-      const moved = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
-      if (moved && !(await this.stillOwn(realmId, held)) && this.held.get(realmId) === held && this.held.delete(realmId)) this.onLost(realmId);
+      const taken = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
+      if (taken && this.held.get(realmId) === held && this.held.delete(realmId)) this.onLost(realmId);
     } finally {
       held.renewing = undefined;
     }

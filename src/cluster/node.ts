@@ -206,8 +206,9 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   }
 
   /** Creates a realm owned by this node and adds it to the directory (a drain that begins
-   * meanwhile hands it over once made). */
+   * meanwhile hands it over once made; once one has begun, none is made here). */
   create(input: NewRealm): Promise<RealmHandle> {
+    if (this.draining) return Promise.reject(new Error('this node is handing its realms over: ask another'));
     const creating = this.createRealm(input);
     this.creating.add(creating);
     // The caller learns of a refusal; this copy of the promise only forgets it.
@@ -222,10 +223,19 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
     const lease = await this.leases.take(id);
     if (lease === undefined) throw new Error(`realm ${id}'s lease is held elsewhere`);
     const { epoch } = lease;
-    await this.store.setLogPosition(id, { seq: 0, clean: false });
-    this.log.own(id, 0);
-    const links = { log: this.log, sink: this.bus.sinkFor(id, epoch), ids: this.ids, presence: await presenceKeeper(this.cluster.presence, id), holders: this.holders.serve(id), memoryChanged: () => this.principals.changed(id) };
-    const actor = await this.realms.create(input, { id, links });
+    let actor: RealmHandle;
+    try {
+      await this.store.setLogPosition(id, { seq: 0, clean: false });
+      this.log.own(id, 0);
+      const links = { log: this.log, sink: this.bus.sinkFor(id, epoch), ids: this.ids, presence: await presenceKeeper(this.cluster.presence, id), holders: this.holders.serve(id), memoryChanged: () => this.principals.changed(id) };
+      actor = await this.realms.create(input, { id, links });
+    } catch (error) {
+      // Not made: nothing is kept of it here, nor its lease (renewed, it would stand for nobody).
+      this.holders.unserve(id);
+      await this.log.release(id);
+      await this.leases.release(id);
+      throw error;
+    }
     this.owned.set(id, { commands: serveCommands(this.cluster, id, lease, actor, this.bus) });
     await this.cluster.realms.create(String(id), kvCodec.pack({ subdomain: input.subdomain } satisfies DirectoryEntry));
     return actor;
