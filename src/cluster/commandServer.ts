@@ -7,7 +7,7 @@ import type { Subscription } from '@nats-io/transport-node';
 import type { Principal } from '../auth/basic.js';
 import { errors } from '../errors.js';
 import type { RealmHandle } from '../realm/handle.js';
-import { errorReply, replyTo, type CommandRequest, type Reply } from '../realm/replies.js';
+import { errorReply, replyTo, requestOf, type Reply } from '../realm/replies.js';
 import { codec, framed, isAsked, type Answered, type Asked, type Vouch } from './commandWire.js';
 import { subjects, type Cluster } from './connection.js';
 import { Gathered, maxPayload } from './gathered.js';
@@ -85,7 +85,7 @@ async function answerInOrder(serving: RealmHandle | Promise<RealmHandle>, at: { 
 /** Undefined if kept credentials still name the principal they named; else the reply that says
  * why not: their refusal now, or (the same user, changed) 503, to be asked again. */
 export async function recheck(handle: RealmHandle, [[name, input], principal]: Vouch): Promise<Reply | undefined> {
-  const checked = await replyTo(handle, [name, null, input] as CommandRequest);
+  const checked = await replyTo(handle, requestOf(name, null, input));
   if (!('ok' in checked)) return checked;
   return samePrincipal(checked.ok as Principal, principal) ? undefined : errorReply(errors.realmMoved());
 }

@@ -22,6 +22,9 @@ export interface TakenLease {
   released: boolean;
 }
 
+/** Whether a lease's write was refused for a revision the lease has moved past. */
+const movedPast = (error: unknown): boolean => error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
+
 interface HeldLease {
   lease: Lease;
   revision: number;
@@ -113,14 +116,12 @@ export class Leases {
     };
     try {
       await write().catch(async (error: unknown) => {
-        const moved = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
         // Its own write found: renewed from it at once (it may be a whole timeout old).
-        if (moved && (await this.stillOwn(realmId, held))) return write();
+        if (movedPast(error) && (await this.stillOwn(realmId, held))) return write();
         throw error;
       });
     } catch (error) {
-      const taken = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
-      if (taken && this.held.get(realmId) === held && this.held.delete(realmId)) this.onLost(realmId);
+      if (movedPast(error) && this.held.get(realmId) === held && this.held.delete(realmId)) this.onLost(realmId);
     } finally {
       held.renewing = undefined;
     }

@@ -1,6 +1,8 @@
 // Runs Parley as a child process (the way `npm start` does), for restart and crash tests.
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+import pino from 'pino';
 import { LISTENING_LINE } from '../../src/cli/processes.js';
 
 const root = new URL('../../../', import.meta.url);
@@ -54,18 +56,11 @@ function listening(child: ChildProcess): Promise<ServerProcess> {
   });
 }
 
-/** pino's level of an error (50) and above. */
-const ERROR_LEVEL = 50;
-
+/** Writes the child's log lines of level error and above on this process's stderr. */
 function showErrors(child: ChildProcess): void {
-  let partial = '';
-  child.stdout!.on('data', (data: Buffer) => {
-    const lines = (partial + data.toString()).split('\n');
-    partial = lines.pop()!;
-    for (const line of lines) {
-      const level = /^\{"level":(\d+)/.exec(line)?.[1];
-      if (level !== undefined && Number(level) >= ERROR_LEVEL) process.stderr.write(`server ${child.pid}: ${line}\n`);
-    }
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    const level = /^\{"level":(\d+)/.exec(line)?.[1];
+    if (level !== undefined && Number(level) >= pino.levels.values.error!) process.stderr.write(`server ${child.pid}: ${line}\n`);
   });
 }
 
