@@ -58,6 +58,21 @@ test("a write's events are in the queues once its answer is: the sender's own wi
   assert.not.ok('local_message_id' in theirs!);
 });
 
+test("a burst of writes larger than a batch: each answer comes after its events, which keep the realm's order", async () => {
+  const sending = await register(hamlet, { event_types: ['message'] });
+  const ids = await Promise.all(
+    Array.from({ length: 40 }, async (_, n) => {
+      const sent = await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'burst', content: `burst ${n}` });
+      assert.is(sent.status, 200, JSON.stringify(sent.body));
+      const queued = (await eventsNow(hamlet, sending.queueId)).map((event) => (event.message as { id: number }).id);
+      assert.ok(queued.includes(sent.body.id as number), `message ${String(sent.body.id)} was answered before its event was queued`);
+      return sent.body.id as number;
+    }),
+  );
+  const queued = (await eventsNow(hamlet, sending.queueId)).map((event) => (event.message as { id: number }).id);
+  assert.equal(queued, [...ids].sort((a, b) => a - b));
+});
+
 test('register + events == a fresh register, the events crossing from the realm thread', async () => {
   const othello = await devClient(server.baseUrl, 'othello@zulip.com');
   const options = { client_gravatar: false, include_subscribers: true };
