@@ -68,11 +68,12 @@ export class RenderPool {
     return workers;
   }
 
-  /** Renders on the next worker; `context` is asked for only when that worker lacks the version.
-   * Null when no worker could, or none has loaded yet (the realm renders). */
+  /** Renders on the next worker that has loaded; `context` is asked for only when that worker lacks
+   * the version. Null when no worker could, or none has loaded yet (the realm renders). */
   async render(realmId: number, version: number, context: () => RenderContext | Promise<RenderContext>, content: string, options: RenderOptions): Promise<RenderedWithTerms | null> {
     const workers = (this.workers ??= this.start());
-    const target = workers[this.nextWorker++ % Math.max(1, workers.length)];
+    let target: PoolWorker | undefined;
+    for (let tried = 0; tried < workers.length && !target?.ready; tried++) target = workers[this.nextWorker++ % workers.length];
     if (!target?.ready) return null;
     if (target.versions.get(realmId) !== version) {
       // Marked first: a request that overtakes the context is answered with nothing, not sent twice.
