@@ -366,18 +366,19 @@ export function messagesInitialState(ctx: ReadContext, allowEmptyTopicName: bool
   const huddles = new Map<string, { user_ids_string: string; unread_message_ids: number[] }>();
   const mentions: number[] = [];
   for (const { id, flags } of unread) {
-    const message = ctx.store.messages.get(id)!;
+    // The message's place (channel and topic, or participants): its header, not the whole record.
+    const header = ctx.store.messageHeader(id)!;
     if (flags & anyMention) mentions.push(id);
-    if (message.type === 'stream') {
-      const key = `${message.channelId}:${message.topic}`;
-      if (!streams.has(key)) streams.set(key, { stream_id: message.channelId!, topic: shownTopic(message.topic, allowEmptyTopicName), unread_message_ids: [] });
+    if (header.type === 'stream') {
+      const key = `${header.channelId}:${header.topic}`;
+      if (!streams.has(key)) streams.set(key, { stream_id: header.channelId!, topic: shownTopic(header.topic, allowEmptyTopicName), unread_message_ids: [] });
       streams.get(key)!.unread_message_ids.push(id);
-    } else if (message.participants.length <= 2) {
-      const other = message.participants.find((participant) => participant !== user.id) ?? user.id;
+    } else if (header.participants.length <= 2) {
+      const other = header.participants.find((participant) => participant !== user.id) ?? user.id;
       if (!pms.has(other)) pms.set(other, { other_user_id: other, sender_id: other, unread_message_ids: [] });
       pms.get(other)!.unread_message_ids.push(id);
     } else {
-      const key = message.participants.join(',');
+      const key = header.participants.join(',');
       if (!huddles.has(key)) huddles.set(key, { user_ids_string: key, unread_message_ids: [] });
       huddles.get(key)!.unread_message_ids.push(id);
     }
