@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError, errors } from '../errors.js';
 import type { Logger } from '../ops/log.js';
-import { JsonFields } from '../realm/jsonFields.js';
+import { JsonFields, membersJson } from '../realm/jsonFields.js';
 
 const statusText: Record<number, string> = {
   200: '200 OK',
@@ -173,7 +173,7 @@ export function sendSuccess(exchange: Exchange, body: object | JsonFields, ignor
 function bodyJson(body: object, ignored: readonly string[]): string {
   const prototype = Object.getPrototypeOf(body) as unknown;
   if ((prototype === Object.prototype || prototype === null) && !Object.hasOwn(body, 'result') && !Object.hasOwn(body, 'msg') && !Object.hasOwn(body, IGNORED)) {
-    return successJson(JSON.stringify(body).slice(1, -1), ignored);
+    return successJson(membersJson(body), ignored);
   }
   const payload: Record<string, unknown> = { result: 'success', msg: '', ...body };
   if (ignored.length > 0) payload[IGNORED] = ignored;

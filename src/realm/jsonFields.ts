@@ -10,5 +10,8 @@ export class JsonFields {
   constructor(readonly json: string) {}
 }
 
+/** A plain object's members as JSON, without its braces. */
+export const membersJson = (output: object): string => JSON.stringify(output).slice(1, -1);
+
 /** A plain object's members as JSON fields. */
-export const fieldsOf = (output: object): JsonFields => new JsonFields(JSON.stringify(output).slice(1, -1));
+export const fieldsOf = (output: object): JsonFields => new JsonFields(membersJson(output));

@@ -10,6 +10,7 @@ import { realmGroupSetting, type RealmGroupSettingName } from '../../organizatio
 import type { ZulipEvent } from '../../events/types.js';
 import { directSystemGroup } from '../../groups/records.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
+import { membersJson } from '../jsonFields.js';
 import { checkFullName } from '../../users/names.js';
 import { subscribeUsers } from './channels.js';
 import { accessorsOf, checkCanAccess, listAs, restrictedAmong } from './userAccess.js';
@@ -162,7 +163,7 @@ export const userCommands = {
     const user = ctx.user;
     // The object's fields without its braces, derived once per state version (the view's parts —
     // the user, the realm, the profile fields — change only by saves, each of which moves it).
-    const fields = ctx.state.ownUserJson.get(user.id, () => JSON.stringify(viewAs(ctx, user, { clientGravatar: false, includeProfile: true })).slice(1, -1));
+    const fields = ctx.state.ownUserJson.get(user.id, () => membersJson(viewAs(ctx, user, { clientGravatar: false, includeProfile: true })));
     return { userFields: fields, maxMessageId: ctx.store.userMessages.newest(user.id) };
   }),
 
