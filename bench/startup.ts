@@ -2,8 +2,11 @@
 // directory, and how much memory it then holds, as the history grows with the same users. Each
 // dataset (lib/dataset.ts) is built straight into a data directory, then served by a new process:
 // the time to its listening line, to its first answered GET /users/me and to a register of the
-// owner; its resident memory after the first request and after the register. Both should stay flat
-// as messages grow: nothing at start reads the history.
+// owner; its resident memory after the first request and after the register; then the server's CPU
+// for each of the owner's registers once the first has read the owner's rows into memory. The
+// owner has read all but the newest 1,000 messages, as a user who keeps up has. Each should stay
+// flat as messages grow, but for the first register, which reads the owner's rows: nothing at
+// start reads the history, and a register reads the unread messages, not the history.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +17,7 @@ import { Realms } from '../src/realm/registry.js';
 import { ApiClient } from '../test/helpers/client.js';
 import { spawnServer } from '../test/helpers/process.js';
 import { buildDataset } from './lib/dataset.js';
-import { printTable, residentMemory, writeResult, type Row } from './lib/stats.js';
+import { cpuSeconds, pool, printTable, residentMemory, writeResult, type Row } from './lib/stats.js';
 
 export interface StartupOptions {
   users: number;
@@ -24,13 +27,31 @@ export interface StartupOptions {
 }
 
 const MIB = 1024 * 1024;
+const OWNER_UNREAD = 1_000;
+/** Registers measured once the owner's rows are in memory, after as many unmeasured (the JIT
+ * compiles the path), and how many at once. */
+const WARM_REGISTERS = 40;
+const CONCURRENT_REGISTERS = 4;
+
+/** Registers of the owner's, their queues deleted after: the server's CPU per register. */
+async function registerMicros(client: ApiClient, pid: number): Promise<number> {
+  const before = cpuSeconds(pid);
+  const queues = await pool(Array.from({ length: WARM_REGISTERS }), CONCURRENT_REGISTERS, async () => {
+    const registered = await client.post('/register', {});
+    if (registered.status !== 200) throw new Error(JSON.stringify(registered.body));
+    return String(registered.body.queue_id);
+  });
+  const micros = ((cpuSeconds(pid) - before) * 1e6) / WARM_REGISTERS;
+  for (const queueId of queues) await client.delete('/events', { queue_id: queueId });
+  return micros;
+}
 
 async function build(dataDir: string, users: number, messages: number): Promise<{ email: string; apiKey: string; seconds: number }> {
   const config = { ...loadConfig({}), dataDir, mode: 'production' as const };
   const store = openStore(config);
   const realms = new Realms(store, config, new EventQueues(store));
   const started = performance.now();
-  const dataset = await buildDataset(realms, { users, channels: 50, perUser: 1, messages }, 'Startup');
+  const dataset = await buildDataset(realms, { users, channels: 50, perUser: 1, messages, ownerUnread: OWNER_UNREAD }, 'Startup');
   await realms.idle();
   await store.close();
   return { email: dataset.ownerEmail, apiKey: dataset.apiKey, seconds: (performance.now() - started) / 1000 };
@@ -50,6 +71,8 @@ async function measure(dataDir: string, owner: { email: string; apiKey: string }
     if (registered.status !== 200) throw new Error(JSON.stringify(registered.body));
     const registering = performance.now() - spawned;
     const afterRegister = residentMemory(server.child.pid!);
+    await registerMicros(client, server.child.pid!);
+    const warmRegister = await registerMicros(client, server.child.pid!);
     return {
       'listening ms': listening,
       'first answer ms': answering,
@@ -58,6 +81,7 @@ async function measure(dataDir: string, owner: { email: string; apiKey: string }
       'of it file MiB': started.file / MIB,
       'RSS registered MiB': afterRegister.rss / MIB,
       'of it file (registered) MiB': afterRegister.file / MIB,
+      'register CPU µs': warmRegister,
     };
   } finally {
     server.child.kill('SIGTERM');
@@ -77,6 +101,6 @@ export async function runStartup(options: StartupOptions): Promise<void> {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
-  printTable('startup: a new server process on a data directory (50 channels, each user in 1)', rows);
+  printTable(`startup: a new server process on a data directory (50 channels, each user in 1; the owner's newest ${OWNER_UNREAD.toLocaleString('en')} messages unread)`, rows);
   console.log(`results: ${writeResult(options.quick ? 'startup-quick' : 'startup', { options, rows })}`);
 }

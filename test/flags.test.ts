@@ -155,6 +155,32 @@ flags('the event goes to the acting user only; register + events == a fresh regi
   assert.equal(comparable(before.state), comparable((await register(prospero, { fetch_event_types: ['message'] })).state));
 });
 
+flags('register lists the starred messages of every conversation by ID, and the unread ones by conversation', async ({ server }) => {
+  const iago = await server.as('iago@zulip.com');
+  const desdemona = await server.as('desdemona@zulip.com');
+  const a = await freshChannel(iago, ['iago@zulip.com', 'desdemona@zulip.com'], 3);
+  const b = await freshChannel(iago, ['iago@zulip.com', 'desdemona@zulip.com'], 3);
+  const iagoId = Number((await iago.get('/users/me')).body.user_id);
+  const direct = Number((await iago.post('/messages', { type: 'private', to: [Number((await desdemona.get('/users/me')).body.user_id)], content: 'dm' })).body.id);
+  // Starred newest conversation first, to show the list is by ID rather than by when or where.
+  for (const id of [direct, b.ids[1], a.ids[0]]) await desdemona.post('/messages/flags', { messages: [id], op: 'add', flag: 'starred' });
+  await desdemona.post('/messages/flags', { messages: [a.ids[1]], op: 'add', flag: 'read' });
+  const { state } = await register(desdemona, { fetch_event_types: ['message', 'starred_messages'] });
+  assertMatchesReference('POST /register', state);
+  const starred = state.starred_messages as number[];
+  assert.equal(starred.filter((id) => [...a.ids, ...b.ids, direct].includes(id)), [a.ids[0], b.ids[1], direct]);
+  assert.equal(starred, [...starred].sort((x, y) => x - y));
+  const unread = state.unread_msgs as { streams: { stream_id: number; topic: string; unread_message_ids: number[] }[]; pms: { other_user_id: number; unread_message_ids: number[] }[] };
+  const ofChannel = async (name: string) => {
+    const channelId = Number((await desdemona.get('/get_stream_id', { stream: name })).body.stream_id);
+    return Object.fromEntries(unread.streams.filter((entry) => entry.stream_id === channelId).map((entry) => [entry.topic, entry.unread_message_ids]));
+  };
+  assert.equal(await ofChannel(a.name), { even: [a.ids[0], a.ids[2]] });
+  assert.equal(await ofChannel(b.name), { even: [b.ids[0], b.ids[2]], odd: [b.ids[1]] });
+  assert.ok(unread.pms.find((entry) => entry.other_user_id === iagoId)?.unread_message_ids.includes(direct));
+  assert.is(state.max_message_id, direct);
+});
+
 flags('mark as read: a topic, a channel, everything', async ({ server }) => {
   const iago = await server.as('iago@zulip.com');
   const othello = await server.as('othello@zulip.com');

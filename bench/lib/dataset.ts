@@ -1,8 +1,8 @@
 // A realm built straight into a data directory, through its actor, for benchmarks that need a
 // history: users, channels (each user in `perUser` consecutive channels, the first user, the
 // owner, in all), and messages sent by the owner round-robin over the channels and ten topics,
-// half of them unread by the owner. Long builds report their progress. Also the one-channel realm
-// of the fan-out and send benchmarks.
+// half of them unread by the owner (or the newest few, `ownerUnread`). Long builds report their
+// progress. Also the one-channel realm of the fan-out and send benchmarks.
 import { openStore } from '../../src/setup.js';
 import { loadConfig } from '../../src/config.js';
 import { EventQueues } from '../../src/events/queues.js';
@@ -16,6 +16,8 @@ export interface DatasetShape {
   /** How many channels each user other than the owner is in. */
   perUser: number;
   messages: number;
+  /** The owner has read every message but the newest this many; without it, every second one. */
+  ownerUnread?: number;
 }
 
 export interface Dataset {
@@ -69,7 +71,7 @@ export async function buildDataset(realms: Realms, shape: DatasetShape, name: st
           to: [channelNames[i % shape.channels]!],
           topic: `topic ${i % 10}`,
           content: `message ${i}`,
-          readBySender: i % 2 === 0,
+          readBySender: shape.ownerUnread === undefined ? i % 2 === 0 : i < shape.messages - shape.ownerUnread,
           client: 'bench',
         });
       }),

@@ -696,6 +696,26 @@ export class UserMessageIndex {
     }
   }
 
+  /** The user's rows whose `bit` is set (or, not `set`, clear), newest first, from memory (of one
+   * conversation, given `recipientId`): at most `limit`, and whether more were left. A loop over the rows' typed arrays, no object per row
+   * passed over: register's unread and starred messages, read at every register, scan a user's
+   * whole history (~1 ns a row, where a row yielded as a tuple cost ~70). */
+  flagged(userId: number, bit: number, set: boolean, { limit = Infinity, recipientId }: { limit?: number; recipientId?: number } = {}): { ids: number[]; flags: number[]; more: boolean } {
+    const { ids, first, second, length } = this.rows(userId);
+    const want = set ? bit : 0;
+    const found = { ids: [] as number[], flags: [] as number[], more: false };
+    for (let at = length - 1; at >= 0; at--) {
+      if ((first[at]! & bit) !== want || (recipientId !== undefined && second[at] !== recipientId)) continue;
+      if (found.ids.length === limit) {
+        found.more = true;
+        break;
+      }
+      found.ids.push(ids[at]!);
+      found.flags.push(first[at]!);
+    }
+    return found;
+  }
+
   /** The newest message the user has a row for, or -1: the last row of each conversation's last
    * chunk, one point read a conversation (chunks are never left empty). */
   newest(userId: number): number {

@@ -7,12 +7,7 @@ import type { ReadContext } from '../context.js';
 const MAX_RECENT_CONVERSATIONS = 1000;
 
 export function starredInitialState(ctx: ReadContext) {
-  const userId = ctx.user.id;
-  const starred: number[] = [];
-  for (const recipientId of ctx.store.userMessages.conversations(userId)) {
-    for (const [messageId, flags] of ctx.store.userMessages.conversationRange(userId, recipientId, 0)) if (flags & Flag.starred) starred.push(messageId);
-  }
-  return { starred_messages: starred.sort((a, b) => a - b) };
+  return { starred_messages: ctx.store.userMessages.flagged(ctx.user.id, Flag.starred, true).ids.reverse() };
 }
 
 /** Each direct-message conversation's newest message and its other participants, newest first. */

@@ -189,9 +189,10 @@ function unreadEntries(ctx: CommandContext, user: UserRecord, filter: UnreadFilt
   const { channelId, topic, senderId } = filter;
   const entries: WindowEntry[] = [];
   const channel = channelId === undefined ? undefined : ctx.state.channels.get(channelId);
-  const rows = channel ? ctx.store.userMessages.conversationRange(user.id, channel.recipientId, 0) : ctx.store.userMessages.range(user.id, 0);
-  for (const [id, flags] of rows) {
-    if (flags & Flag.read) continue;
+  const unread = ctx.store.userMessages.flagged(user.id, Flag.read, false, { recipientId: channel?.recipientId });
+  for (let index = unread.ids.length - 1; index >= 0; index--) {
+    const id = unread.ids[index]!;
+    const flags = unread.flags[index]!;
     const message = ctx.store.messages.get(id);
     if (!message || (channelId !== undefined && message.channelId !== channelId)) continue;
     if (topic !== undefined && message.topic.toLowerCase() !== topic.toLowerCase()) continue;

@@ -348,24 +348,16 @@ const anyMention = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_
  * (the empty topic by its display name for clients that do not take it). */
 export function messagesInitialState(ctx: ReadContext, allowEmptyTopicName: boolean) {
   const user = ctx.user;
-  let maxMessageId = -1;
-  const unread: { id: number; flags: number }[] = [];
-  let missing = false;
-  for (const [messageId, flags] of ctx.store.userMessages.range(user.id, Number.MAX_SAFE_INTEGER, true)) {
-    maxMessageId = Math.max(maxMessageId, messageId);
-    if (flags & Flag.read) continue;
-    if (unread.length === MAX_UNREAD_MESSAGES) {
-      missing = true;
-      break;
-    }
-    unread.push({ id: messageId, flags });
-  }
-  unread.reverse();
+  const unread = ctx.store.userMessages.flagged(user.id, Flag.read, false, { limit: MAX_UNREAD_MESSAGES });
+  unread.ids.reverse();
+  unread.flags.reverse();
   const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
   const pms = new Map<number, { other_user_id: number; sender_id: number; unread_message_ids: number[] }>();
   const huddles = new Map<string, { user_ids_string: string; unread_message_ids: number[] }>();
   const mentions: number[] = [];
-  for (const { id, flags } of unread) {
+  for (let index = 0; index < unread.ids.length; index++) {
+    const id = unread.ids[index]!;
+    const flags = unread.flags[index]!;
     // The message's place (channel and topic, or participants): its header, not the whole record.
     const header = ctx.store.messageHeader(id)!;
     if (flags & anyMention) mentions.push(id);
@@ -384,14 +376,14 @@ export function messagesInitialState(ctx: ReadContext, allowEmptyTopicName: bool
     }
   }
   return {
-    max_message_id: maxMessageId,
+    max_message_id: ctx.store.userMessages.newest(user.id),
     unread_msgs: {
-      count: unread.length,
+      count: unread.ids.length,
       pms: [...pms.values()],
       streams: [...streams.values()],
       huddles: [...huddles.values()],
       mentions,
-      old_unreads_missing: missing,
+      old_unreads_missing: unread.more,
     },
   };
 }
