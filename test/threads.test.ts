@@ -123,6 +123,21 @@ test('a window of messages and messages by ID come from the realm thread as JSON
   assert.match(String(refused.body.msg), /^Invalid narrow operator/);
 });
 
+test('a window longer than V8 makes into one string cheaply crosses from the realm thread whole, in pieces', async () => {
+  const contents = Array.from({ length: 16 }, (_, n) => `${n}: ${'grüße ✓ '.repeat(1_100)}`);
+  const ids: number[] = [];
+  for (const content of contents) {
+    const sent = await iago.post('/messages', { type: 'stream', to: 'Verona', topic: 'long window', content });
+    assert.is(sent.status, 200, JSON.stringify(sent.body));
+    ids.push(Number(sent.body.id));
+  }
+  const narrow = [{ operator: 'channel', operand: 'Verona' }, { operator: 'topic', operand: 'long window' }];
+  const window = await hamlet.get('/messages', { anchor: 'newest', num_before: 20, num_after: 0, narrow, apply_markdown: false });
+  assert.is(window.status, 200, JSON.stringify(window.body).slice(0, 300));
+  assertMatchesReference('GET /messages', window.body);
+  assert.equal((window.body.messages as { id: number; content: string }[]).map((message) => [message.id, message.content]), ids.map((id, n) => [id, contents[n]]));
+});
+
 test("an all_public_streams queue gets a public channel's messages its user does not subscribe to", async () => {
   const created = await iago.post('/users/me/subscriptions', { subscriptions: [{ name: 'threads only iago' }] });
   assert.is(created.status, 200, JSON.stringify(created.body));

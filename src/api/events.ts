@@ -3,7 +3,7 @@ import type * as schemas from '../../schemas/index.js';
 import type { Params } from '../http/validation.js';
 import { waitForEvents } from '../events/longPoll.js';
 import { eventJson } from '../events/types.js';
-import { JsonFields } from '../realm/jsonFields.js';
+import { JsonFields, JsonWriter } from '../realm/jsonFields.js';
 import type { UserRequest } from '../http/route.js';
 
 /** Registers a queue: the realm's state, and a queue that starts right after it. */
@@ -12,7 +12,7 @@ export async function register(request: UserRequest, params: Params<typeof schem
   try {
     const { state, queue: settings, position, epoch } = await request.realm.ask('events.register', request.user.userId, registerInput(params));
     const queue = registration.open(settings, position, epoch);
-    return new JsonFields(`"queue_id":${JSON.stringify(queue.id)},"last_event_id":${queue.lastEventId},"server_generation":${request.queues.serverGeneration},${state}`);
+    return JsonFields.of(`"queue_id":${JSON.stringify(queue.id)},"last_event_id":${queue.lastEventId},"server_generation":${request.queues.serverGeneration},`, state);
   } finally {
     registration.end();
   }
@@ -43,7 +43,11 @@ export async function getEvents(request: UserRequest, params: Params<typeof sche
       : await waitForEvents(queue, params.last_event_id, { ms: request.config.heartbeatSeconds * 1000, clock: request.config.clock }, request.signal);
   queue.touch();
   // Each event's JSON is made once, whatever the number of queues that get it.
-  return new JsonFields(`"events":[${events.map(eventJson).join(',')}],"queue_id":${JSON.stringify(queue.id)}`);
+  const writer = new JsonWriter();
+  writer.add('"events":[');
+  events.forEach((event, index) => writer.add(index === 0 ? eventJson(event) : `,${eventJson(event)}`));
+  writer.add(`],"queue_id":${JSON.stringify(queue.id)}`);
+  return new JsonFields(writer.result());
 }
 
 export function deleteQueue(request: UserRequest, params: Params<typeof schemas.deleteQueue>) {

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError, errors } from '../errors.js';
 import type { Logger } from '../ops/log.js';
-import { JsonFields, membersJson } from '../realm/jsonFields.js';
+import { JsonFields, membersOf } from '../realm/jsonFields.js';
 
 const statusText: Record<number, string> = {
   200: '200 OK',
@@ -77,7 +77,7 @@ export function abortSignal(exchange: Exchange): AbortSignal {
 
 /** Writes the one response of an exchange, unless the client is gone or it was answered: the
  * exchange's headers (but those `headers` sets itself), then `headers`. */
-function finish(exchange: Exchange, status: number, headers: Record<string, string>, body?: string | Buffer): void {
+function finish(exchange: Exchange, status: number, headers: Record<string, string>, body?: string | Uint8Array): void {
   if (exchange.aborted || exchange.done) return;
   exchange.done = true;
   exchange.status = status;
@@ -86,7 +86,7 @@ function finish(exchange: Exchange, status: number, headers: Record<string, stri
   else exchange.res.cork(() => write(exchange, status, headers, body));
 }
 
-function write(exchange: Exchange, status: number, headers: Record<string, string>, body?: string | Buffer): void {
+function write(exchange: Exchange, status: number, headers: Record<string, string>, body?: string | Uint8Array): void {
   const { res } = exchange;
   // uWS answers 200 OK when given no status.
   if (status !== 200) res.writeStatus(statusText[status] ?? String(status));
@@ -161,29 +161,32 @@ const IGNORED = 'ignored_parameters_unsupported';
 
 /** What every success answer starts with, in Zulip's order. */
 const SUCCESS_HEAD = '{"result":"success","msg":""';
+const SUCCESS_HEAD_BYTES = Buffer.from(`${SUCCESS_HEAD},`);
 
 /** Answers `{result: 'success', msg: '', ...body}` (and the parameters ignored, if any); a body
  * given as JSON fields is joined as it is. */
 export function sendSuccess(exchange: Exchange, body: object | JsonFields, ignored: readonly string[]): void {
-  finish(exchange, 200, JSON_HEADERS, body instanceof JsonFields ? successJson(body.json, ignored) : bodyJson(body, ignored));
+  finish(exchange, 200, JSON_HEADERS, body instanceof JsonFields ? successBody(body.json, ignored) : bodyJson(body, ignored));
 }
 
 /** A plain body's JSON is joined to the fixed head, without copying the body into a new object;
  * anything else is copied as the spread says. */
-function bodyJson(body: object, ignored: readonly string[]): string {
+function bodyJson(body: object, ignored: readonly string[]): string | Uint8Array {
   const prototype = Object.getPrototypeOf(body) as unknown;
   if ((prototype === Object.prototype || prototype === null) && !Object.hasOwn(body, 'result') && !Object.hasOwn(body, 'msg') && !Object.hasOwn(body, IGNORED)) {
-    return successJson(membersJson(body), ignored);
+    return successBody(membersOf(body), ignored);
   }
   const payload: Record<string, unknown> = { result: 'success', msg: '', ...body };
   if (ignored.length > 0) payload[IGNORED] = ignored;
   return JSON.stringify(payload);
 }
 
-/** The fixed head, an object's members (JSON without braces) and the parameters ignored. */
-function successJson(fields: string, ignored: readonly string[]): string {
+/** The fixed head, an object's members (JSON without braces: text, or bytes for a long answer,
+ * which are not made into one string) and the parameters ignored. */
+function successBody(fields: string | Uint8Array, ignored: readonly string[]): string | Uint8Array {
   const tail = ignored.length > 0 ? `,"${IGNORED}":${JSON.stringify(ignored)}}` : '}';
-  return fields === '' ? SUCCESS_HEAD + tail : `${SUCCESS_HEAD},${fields}${tail}`;
+  if (fields.length === 0) return SUCCESS_HEAD + tail;
+  return typeof fields === 'string' ? `${SUCCESS_HEAD},${fields}${tail}` : Buffer.concat([SUCCESS_HEAD_BYTES, fields, Buffer.from(tail)]);
 }
 
 /** Answers with an error in Zulip's shape; anything but an ApiError is a bug: logged, answered 500. */

@@ -10,7 +10,7 @@ import { STOP_WORDS } from '../../messages/search.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../version.js';
 import { realmEmojiInitialState } from './realmEmoji.js';
 import { readCommand, type ReadContext } from '../context.js';
-import { membersJson } from '../jsonFields.js';
+import { membersOf } from '../jsonFields.js';
 import { realmBotsInitialState } from './bots.js';
 import { callsInitialState } from './calls.js';
 import { channelsInitialState, subscriptionsInitialState } from './channels.js';
@@ -137,8 +137,8 @@ export const registerCommands = {
       ...limits,
     };
     for (const [type, fetch] of fetchers) if (wanted === null || wanted.includes(type)) Object.assign(state, fetch(ctx, input));
-    // The state as the client gets it, made here: it crosses to another thread or node as one
-    // string, rather than as objects copied and encoded again.
-    return { state: membersJson(state), queue, position: ctx.events.position(ctx.state.realm.id), epoch: ctx.events.epoch(ctx.state.realm.id) };
+    // The state as the client gets it, made here: it crosses to another thread or node as JSON,
+    // rather than as objects copied and encoded again.
+    return { state: membersOf(state), queue, position: ctx.events.position(ctx.state.realm.id), epoch: ctx.events.epoch(ctx.state.realm.id) };
   }),
 };

@@ -1,0 +1,60 @@
+// JSON written as bytes in pieces (realm/jsonFields.ts): whatever the size and shape of an answer,
+// and however it is cut into pieces (long arrays in slices, long objects member by member, a single
+// long string whole), the bytes a client gets are exactly JSON.stringify's.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { JsonWriter, membersOf, type Json } from '../src/realm/jsonFields.js';
+
+const json = suite('JSON as bytes');
+
+const text = (json: Json): string => (typeof json === 'string' ? json : Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString());
+const written = (value: unknown): string => {
+  const writer = new JsonWriter();
+  writer.value(value);
+  return text(writer.result());
+};
+
+/** A message-like object of about `size` characters of JSON, with text outside Latin-1. */
+const message = (id: number, size: number) => ({ id, content: `<p>${'ünïcødé ✓ '.repeat(Math.ceil(size / 11))}</p>`, flags: ['read'], reactions: [] });
+
+json('short and long values come out exactly as JSON.stringify writes them', () => {
+  const cases: unknown[] = [
+    { a: 1, b: 'x', c: null, d: [1, 2, 3] },
+    Array.from({ length: 200 }, (_, id) => message(id, 1000)),
+    { messages: Array.from({ length: 120 }, (_, id) => message(id, 900)), anchor: 5, found_anchor: true },
+    Array.from({ length: 40_000 }, (_, id) => id * 7919),
+    [message(1, 200_000), message(2, 10), message(3, 150_000)],
+    { nested: { deeper: Array.from({ length: 100 }, (_, id) => ({ id, list: Array.from({ length: 100 }, (_, n) => `item ${n}`) })) } },
+  ];
+  for (const value of cases) assert.is(written(value), JSON.stringify(value));
+});
+
+json('what JSON.stringify leaves out or writes as null stays so in a long value', () => {
+  const long = 'x'.repeat(70_000);
+  const value = {
+    skipped: undefined,
+    alsoSkipped: () => 1,
+    kept: long,
+    list: [undefined, () => 2, long, null, new Date(0), { toJSON: () => 'own' }],
+    dated: { toJSON: () => ({ long }) },
+    tail: 1,
+  };
+  assert.is(written(value), JSON.stringify(value));
+  assert.is(written([undefined]), '[null]');
+});
+
+json('members come without braces, as text while short and as bytes when long', () => {
+  assert.is(membersOf({ a: 1, b: [2], skipped: undefined }), '"a":1,"b":[2]');
+  assert.is(membersOf({}), '');
+  const long = { messages: Array.from({ length: 100 }, (_, id) => message(id, 1000)), anchor: 1 };
+  const bytes = membersOf(long);
+  assert.instance(bytes, Uint8Array);
+  assert.is(`{${text(bytes)}}`, JSON.stringify(long));
+});
+
+json('bytes are their own, not a view of a shared pool (a copy to another thread carries the whole buffer)', () => {
+  const bytes = membersOf({ a: 'x'.repeat(70_000) }) as Uint8Array;
+  assert.is(bytes.byteLength, bytes.buffer.byteLength);
+});
+
+json.run();
