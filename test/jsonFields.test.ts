@@ -3,7 +3,7 @@
 // long string whole), the bytes a client gets are exactly JSON.stringify's.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { JsonWriter, membersOf, type Json } from '../src/realm/jsonFields.js';
+import { JsonArray, JsonWriter, membersOf, type Json } from '../src/realm/jsonFields.js';
 
 const json = suite('JSON as bytes');
 
@@ -41,6 +41,16 @@ json('what JSON.stringify leaves out or writes as null stays so in a long value'
   };
   assert.is(written(value), JSON.stringify(value));
   assert.is(written([undefined]), '[null]');
+});
+
+json('an array held as its elements\' JSON is written as JSON.stringify writes the elements', () => {
+  const users = Array.from({ length: 300 }, (_, id) => message(id, 400));
+  const held = new JsonArray(users.map((user) => JSON.stringify(user)));
+  const state = { realm_users: held, realm_non_active_users: new JsonArray([]), user_id: 7 };
+  const expected = JSON.stringify({ realm_users: users, realm_non_active_users: [], user_id: 7 });
+  assert.is(JSON.stringify(state), expected, 'JSON.stringify reads it through toJSON');
+  assert.is(`{${text(membersOf(state))}}`, expected);
+  assert.is(written([held, 1]), JSON.stringify([users, 1]));
 });
 
 json('members come without braces, as text while short and as bytes when long', () => {

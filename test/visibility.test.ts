@@ -52,6 +52,25 @@ visibility('administrators-only: members see the dummy address and no delivery_e
   }
 });
 
+visibility("register's user list: each viewer's visibility and client_gravatar, and a change at once", async ({ server }) => {
+  const othello = await server.as('othello@zulip.com');
+  const iago = await server.as('iago@zulip.com');
+  const polonius = await server.as('polonius@zulip.com');
+  const id = await idOf(polonius);
+  const listed = async (viewer: ApiClient, clientGravatar: boolean): Promise<User> =>
+    ((await register(viewer, { fetch_event_types: ['realm_user'], client_gravatar: clientGravatar })).state.realm_users as User[]).find((user) => user.user_id === id)!;
+  assert.is((await polonius.patch('/settings', { email_address_visibility: 3 })).status, 200);
+  // The same user listed for viewers of each visibility and each client_gravatar, one after another.
+  assert.equal([(await listed(othello, true)).delivery_email, (await listed(iago, true)).delivery_email, (await listed(polonius, true)).delivery_email], [null, 'polonius@zulip.com', 'polonius@zulip.com']);
+  assert.match(String((await listed(othello, true)).avatar_url), /gravatar/, 'client_gravatar cannot apply without the real address');
+  assert.is((await listed(iago, true)).avatar_url, null);
+  assert.match(String((await listed(iago, false)).avatar_url), /gravatar/);
+  assert.is((await polonius.patch('/settings', { full_name: 'Polonius Renamed' })).status, 200);
+  assert.equal([(await listed(othello, true)).full_name, (await listed(iago, true)).full_name], ['Polonius Renamed', 'Polonius Renamed']);
+  assert.is((await polonius.patch('/settings', { email_address_visibility: 1 })).status, 200);
+  assert.is((await listed(othello, true)).delivery_email, 'polonius@zulip.com');
+});
+
 visibility('nobody: not even administrators; bots are always visible', async ({ server }) => {
   const cordelia = await server.as('cordelia@zulip.com');
   const desdemona = await server.as('desdemona@zulip.com');

@@ -51,6 +51,9 @@ export interface RealmView {
   userByApiKey(key: string): UserRecord | undefined;
   /** Each user's own User object (GET /users/me) as JSON, kept until the state next changes. */
   readonly ownUserJson: DerivedValues<number, string>;
+  /** Users' entries in register's user lists as JSON, by user, e-mail visibility and
+   * client_gravatar, kept until the state next changes. */
+  readonly listedUserJson: DerivedValues<number, string>;
   /** Accepted Authorization headers' users, kept until the state next changes. */
   readonly principals: DerivedValues<string, Principal>;
   /** Register's `realm` state (the same for every user of the realm), kept until the state next changes. */
@@ -111,6 +114,7 @@ export class RealmState implements RealmView {
   private changes = 0;
   private renderChanges = ++renderVersions;
   readonly ownUserJson = new DerivedValues<number, string>(this);
+  readonly listedUserJson = new DerivedValues<number, string>(this);
   readonly principals = new DerivedValues<string, Principal>(this, KEPT_PRINCIPALS);
   readonly realmRegisterState = new DerivedValues<null, object>(this);
   /** Active users by full name lowercased, the first of each name: a mention looks a name up per

@@ -31,6 +31,20 @@ export class JsonFields {
   }
 }
 
+/** An array held as its elements' JSON (entries derived once and kept): written as they are, not
+ * decoded and encoded again; JSON.stringify decodes them. */
+export class JsonArray<T> {
+  constructor(readonly elements: readonly string[]) {}
+
+  toJSON(): T[] {
+    return this.elements.map((element) => JSON.parse(element) as T);
+  }
+}
+
+/** A value's JSON as JSON.stringify writes it (undefined where it writes nothing), or a JsonArray
+ * as it is. */
+const jsonOf = (value: unknown): string | JsonArray<unknown> | undefined => (value instanceof JsonArray ? value : (JSON.stringify(value) as string | undefined));
+
 /** Whether JSON.stringify writes the value as its elements or members: an array or a plain object
  * without a toJSON of its own. */
 const divisible = (value: object): boolean => {
@@ -55,7 +69,7 @@ export class JsonWriter {
   /** Appends a value's JSON; false (nothing written) where JSON.stringify gives none (undefined, a
    * function). */
   value(value: unknown): boolean {
-    const json = JSON.stringify(value) as string | undefined;
+    const json = jsonOf(value);
     if (json === undefined) return false;
     this.write(value, json);
     return true;
@@ -63,8 +77,12 @@ export class JsonWriter {
 
   /** Appends a value whose JSON text is `json`: as it is when a piece can hold it (a rope's length
    * is known without making it flat), else part by part. */
-  private write(value: unknown, json: string): void {
-    if (json.length <= PIECE || typeof value !== 'object' || value === null || !divisible(value)) this.add(json);
+  private write(value: unknown, json: string | JsonArray<unknown>): void {
+    if (json instanceof JsonArray) {
+      this.add('[');
+      json.elements.forEach((element, index) => this.add(index === 0 ? element : `,${element}`));
+      this.add(']');
+    } else if (json.length <= PIECE || typeof value !== 'object' || value === null || !divisible(value)) this.add(json);
     else if (Array.isArray(value)) this.elements(value, json.length);
     else this.members(value, true);
   }
@@ -75,7 +93,7 @@ export class JsonWriter {
     if (braces) this.add('{');
     let first = true;
     for (const [key, member] of Object.entries(object)) {
-      const json = JSON.stringify(member) as string | undefined;
+      const json = jsonOf(member);
       if (json === undefined) continue;
       this.add(`${first ? '' : ','}${JSON.stringify(key)}:`);
       this.write(member, json);

@@ -8,7 +8,7 @@ import { errors } from '../../errors.js';
 import { satisfies } from '../../groups/membership.js';
 import { realmGroupSetting } from '../../organization/settings.js';
 import { Role, type UserRecord } from '../../users/records.js';
-import { inaccessibleUserView, INACCESSIBLE_USER_NAME, userView, type UserView } from '../../users/view.js';
+import { INACCESSIBLE_USER_NAME, userView } from '../../users/view.js';
 import type { CommandContext, ReadContext } from '../context.js';
 
 type AccessContext = Pick<ReadContext, 'state' | 'store' | 'activeUserIds'>;
@@ -81,12 +81,12 @@ export function restrictedAmong(ctx: AccessContext, userIds: Iterable<number>): 
 
 /** Users as a viewer lists them: those they cannot see as placeholders, or left out when the
  * client declared user_list_incomplete. */
-export function listAs(ctx: ReadContext, viewer: UserRecord, users: Iterable<UserRecord>, view: (user: UserRecord) => UserView, userListIncomplete: boolean): UserView[] {
+export function listAs<T>(ctx: ReadContext, viewer: UserRecord, users: Iterable<UserRecord>, view: (user: UserRecord) => T, placeholder: (userId: number) => T, userListIncomplete: boolean): T[] {
   const accessible = accessibleUsers(ctx, viewer);
-  const listed: UserView[] = [];
+  const listed: T[] = [];
   for (const user of users) {
     if (sees(accessible, user)) listed.push(view(user));
-    else if (!userListIncomplete) listed.push(inaccessibleUserView(user.id, ctx.fakeEmailDomain));
+    else if (!userListIncomplete) listed.push(placeholder(user.id));
   }
   return listed;
 }

@@ -10,7 +10,7 @@ import { realmGroupSetting, type RealmGroupSettingName } from '../../organizatio
 import type { ZulipEvent } from '../../events/types.js';
 import { directSystemGroup } from '../../groups/records.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
-import { membersJson } from '../jsonFields.js';
+import { JsonArray, membersJson } from '../jsonFields.js';
 import { checkFullName } from '../../users/names.js';
 import { subscribeUsers } from './channels.js';
 import { accessorsOf, checkCanAccess, listAs, restrictedAmong } from './userAccess.js';
@@ -123,18 +123,33 @@ export function emitSystemGroupJoin(ctx: CommandContext, user: UserRecord): void
 }
 
 /** The `realm_user` part of register: every user as the requester sees them, and the requester. */
+/** A user's entry in register's user lists, as JSON: derived once per state version (the view's
+ * parts — the user, the realm, the profile fields — change only by saves, each of which moves it)
+ * for each e-mail visibility and client_gravatar, since the view depends on the viewer only
+ * through those. A register in a realm of 1,000 users made and encoded every entry again. */
+function listedUserJson(ctx: ReadContext, user: UserRecord, viewer: UserRecord, options: UserViewOptions): string {
+  const key = user.id * 4 + (canSeeDeliveryEmail(user, viewer) ? 2 : 0) + (options.clientGravatar ? 1 : 0);
+  return ctx.state.listedUserJson.get(key, () => JSON.stringify(viewAs(ctx, user, { ...options, includeProfile: true }, viewer)));
+}
+
 export function usersInitialState(ctx: ReadContext, options: UserViewOptions & { userListIncomplete: boolean }) {
   const me = ctx.user;
   // As in Zulip, register's users carry their custom profile data; a placeholder counts as active.
-  const users = listAs(ctx, me, ctx.state.users.values(), (user) => viewAs(ctx, user, { ...options, includeProfile: true }), options.userListIncomplete);
-  const active = users.filter((user) => user.is_active);
-  const inactive = users.filter((user) => !user.is_active);
+  const listed = listAs(
+    ctx,
+    me,
+    ctx.state.users.values(),
+    (user) => ({ active: user.isActive, json: listedUserJson(ctx, user, me, options) }),
+    (userId) => ({ active: true, json: JSON.stringify(inaccessibleUserView(userId, ctx.fakeEmailDomain)) }),
+    options.userListIncomplete,
+  );
+  const list = (active: boolean) => new JsonArray<UserView>(listed.flatMap((entry) => (entry.active === active ? [entry.json] : [])));
   // As in Zulip, the user's own avatar is always a URL, whatever client_gravatar says.
   const own = viewAs(ctx, me, { clientGravatar: false });
   const may = (name: RealmGroupSettingName) => satisfies(ctx.state, realmGroupSetting(ctx.state, name), me);
   return {
-    realm_users: active,
-    realm_non_active_users: inactive,
+    realm_users: list(true),
+    realm_non_active_users: list(false),
     cross_realm_bots: [],
     user_id: me.id,
     email: own.email,
@@ -167,7 +182,9 @@ export const userCommands = {
     return { userFields: fields, maxMessageId: ctx.store.userMessages.newest(user.id) };
   }),
 
-  'users.list': readCommand((ctx, options: UserViewOptions) => listAs(ctx, ctx.user, ctx.state.users.values(), (user) => viewAs(ctx, user, options), false)),
+  'users.list': readCommand((ctx, options: UserViewOptions) =>
+    listAs(ctx, ctx.user, ctx.state.users.values(), (user) => viewAs(ctx, user, options), (userId) => inaccessibleUserView(userId, ctx.fakeEmailDomain), false),
+  ),
 
   /** By ID, by real e-mail (only when the requester may see it), or by the dummy address. */
   'users.get': readCommand((ctx, input: UserViewOptions & { userId?: number; email?: string }) => {
