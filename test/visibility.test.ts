@@ -15,7 +15,7 @@ visibility.before(async (context) => {
 });
 visibility.after(async ({ server }) => server.stop());
 
-type User = { user_id: number; email: string; delivery_email: string | null; avatar_url: string | null; timezone: string; full_name: string };
+type User = { user_id: number; email: string; delivery_email: string | null; avatar_url: string | null; timezone: string; full_name: string; profile_data?: object };
 const seenBy = async (viewer: ApiClient, userId: number): Promise<User> => (await viewer.get(`/users/${userId}`)).body.user as User;
 const idOf = async (client: ApiClient): Promise<number> => Number((await client.get('/users/me')).body.user_id);
 const eventsOf = async (client: ApiClient, queueId: string): Promise<Event[]> =>
@@ -69,6 +69,13 @@ visibility("register's user list: each viewer's visibility and client_gravatar, 
   assert.equal([(await listed(othello, true)).full_name, (await listed(iago, true)).full_name], ['Polonius Renamed', 'Polonius Renamed']);
   assert.is((await polonius.patch('/settings', { email_address_visibility: 1 })).status, 200);
   assert.is((await listed(othello, true)).delivery_email, 'polonius@zulip.com');
+  // GET /users lists the same entries, with profile data only when asked (register always has it).
+  const members = async (params: Record<string, unknown>) => ((await iago.get('/users', params)).body.members as User[]).find((user) => user.user_id === id)!;
+  assert.ok((await listed(iago, false)).profile_data !== undefined);
+  assert.is((await members({})).profile_data, undefined);
+  assert.equal((await members({ include_custom_profile_fields: true })).profile_data, (await listed(iago, false)).profile_data);
+  assert.is((await members({ client_gravatar: true })).avatar_url, null);
+  assert.equal((await members({})).full_name, 'Polonius Renamed');
 });
 
 visibility('nobody: not even administrators; bots are always visible', async ({ server }) => {

@@ -30,9 +30,7 @@ export async function createUser(request: UserRequest, params: Params<typeof sch
 
 const viewOptions = (params: Params<typeof schemas.getUsers>) => ({ clientGravatar: params.client_gravatar, includeProfile: params.include_custom_profile_fields });
 
-export async function getUsers(request: UserRequest, params: Params<typeof schemas.getUsers>) {
-  return { members: await request.realm.ask('users.list', request.user.userId, viewOptions(params)) };
-}
+export const getUsers = (request: UserRequest, params: Params<typeof schemas.getUsers>) => request.realm.askFields('users.list', request.user.userId, viewOptions(params));
 
 export async function getUser(request: UserRequest, params: Params<typeof schemas.getUser>) {
   return { user: await request.realm.ask('users.get', request.user.userId, { userId: params.user_id, ...viewOptions(params) }) };

@@ -122,27 +122,34 @@ export function emitSystemGroupJoin(ctx: CommandContext, user: UserRecord): void
   ctx.emit({ type: 'user_group', op: 'add_members', group_id: ctx.state.systemGroup(name), user_ids: [user.id] }, everyone);
 }
 
-/** The `realm_user` part of register: every user as the requester sees them, and the requester. */
-/** A user's entry in register's user lists, as JSON: derived once per state version (the view's
- * parts — the user, the realm, the profile fields — change only by saves, each of which moves it)
- * for each e-mail visibility and client_gravatar, since the view depends on the viewer only
- * through those. A register in a realm of 1,000 users made and encoded every entry again. */
+/** A user's entry in user lists (register's, GET /users), as JSON: derived once per state version
+ * (the view's parts — the user, the realm, the profile fields — change only by saves, each of which
+ * moves it) for each e-mail visibility, client_gravatar and profile data, since the view depends on
+ * the viewer only through the first. A register in a realm of 1,000 users made and encoded every
+ * entry again. */
 function listedUserJson(ctx: ReadContext, user: UserRecord, viewer: UserRecord, options: UserViewOptions): string {
-  const key = user.id * 4 + (canSeeDeliveryEmail(user, viewer) ? 2 : 0) + (options.clientGravatar ? 1 : 0);
-  return ctx.state.listedUserJson.get(key, () => JSON.stringify(viewAs(ctx, user, { ...options, includeProfile: true }, viewer)));
+  const key = user.id * 8 + (canSeeDeliveryEmail(user, viewer) ? 4 : 0) + (options.clientGravatar ? 2 : 0) + (options.includeProfile ? 1 : 0);
+  return ctx.state.listedUserJson.get(key, () => JSON.stringify(viewAs(ctx, user, options, viewer)));
 }
 
+/** Users as the viewer lists them (`listAs`), each entry as JSON, with whether it counts as active
+ * (a placeholder does). */
+function listedUsers(ctx: ReadContext, viewer: UserRecord, options: UserViewOptions, userListIncomplete: boolean): { active: boolean; json: string }[] {
+  return listAs(
+    ctx,
+    viewer,
+    ctx.state.users.values(),
+    (user) => ({ active: user.isActive, json: listedUserJson(ctx, user, viewer, options) }),
+    (userId) => ({ active: true, json: JSON.stringify(inaccessibleUserView(userId, ctx.fakeEmailDomain)) }),
+    userListIncomplete,
+  );
+}
+
+/** The `realm_user` part of register: every user as the requester sees them, and the requester. */
 export function usersInitialState(ctx: ReadContext, options: UserViewOptions & { userListIncomplete: boolean }) {
   const me = ctx.user;
-  // As in Zulip, register's users carry their custom profile data; a placeholder counts as active.
-  const listed = listAs(
-    ctx,
-    me,
-    ctx.state.users.values(),
-    (user) => ({ active: user.isActive, json: listedUserJson(ctx, user, me, options) }),
-    (userId) => ({ active: true, json: JSON.stringify(inaccessibleUserView(userId, ctx.fakeEmailDomain)) }),
-    options.userListIncomplete,
-  );
+  // As in Zulip, register's users carry their custom profile data.
+  const listed = listedUsers(ctx, me, { ...options, includeProfile: true }, options.userListIncomplete);
   const list = (active: boolean) => new JsonArray<UserView>(listed.flatMap((entry) => (entry.active === active ? [entry.json] : [])));
   // As in Zulip, the user's own avatar is always a URL, whatever client_gravatar says.
   const own = viewAs(ctx, me, { clientGravatar: false });
@@ -182,9 +189,8 @@ export const userCommands = {
     return { userFields: fields, maxMessageId: ctx.store.userMessages.newest(user.id) };
   }),
 
-  'users.list': readCommand((ctx, options: UserViewOptions) =>
-    listAs(ctx, ctx.user, ctx.state.users.values(), (user) => viewAs(ctx, user, options), (userId) => inaccessibleUserView(userId, ctx.fakeEmailDomain), false),
-  ),
+  /** GET /users: answered as JSON where the realm runs (a fields command). */
+  'users.list': readCommand((ctx, options: UserViewOptions) => ({ members: new JsonArray<UserView>(listedUsers(ctx, ctx.user, options, false).map((entry) => entry.json)) })),
 
   /** By ID, by real e-mail (only when the requester may see it), or by the dummy address. */
   'users.get': readCommand((ctx, input: UserViewOptions & { userId?: number; email?: string }) => {
