@@ -25,6 +25,15 @@ json('short and long values come out exactly as JSON.stringify writes them', () 
     Array.from({ length: 40_000 }, (_, id) => id * 7919),
     [message(1, 200_000), message(2, 10), message(3, 150_000)],
     { nested: { deeper: Array.from({ length: 100 }, (_, id) => ({ id, list: Array.from({ length: 100 }, (_, n) => `item ${n}`) })) } },
+    // Elements far longer than the first (the slices' length guessed from it is made again, smaller).
+    [1, ...Array.from({ length: 300 }, (_, id) => message(id, 2000))],
+    // Many members (written one by one), some long, some left out.
+    Object.fromEntries(Array.from({ length: 3000 }, (_, id) => [`user ${id}`, id % 7 === 0 ? undefined : id % 500 === 1 ? message(id, 70_000) : { active: id % 2 === 0, at: id * 1000 }])),
+    // Slices of members all left out, beside a long one.
+    { ...Object.fromEntries(Array.from({ length: 2000 }, (_, id) => [`gone ${id}`, undefined])), long: message(1, 70_000), after: Array.from({ length: 2000 }, () => undefined) },
+    [],
+    {},
+    [[]],
   ];
   for (const value of cases) assert.is(written(value), JSON.stringify(value));
 });
@@ -63,7 +72,8 @@ json('members come without braces, as text while short and as bytes when long', 
 });
 
 json('bytes are their own, not a view of a shared pool (a copy to another thread carries the whole buffer)', () => {
-  const bytes = membersOf({ a: 'x'.repeat(70_000) }) as Uint8Array;
+  const bytes = membersOf({ a: 'x'.repeat(40_000), b: 'y'.repeat(40_000) }) as Uint8Array;
+  assert.instance(bytes, Uint8Array);
   assert.is(bytes.byteLength, bytes.buffer.byteLength);
 });
 

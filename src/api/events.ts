@@ -12,7 +12,7 @@ export async function register(request: UserRequest, params: Params<typeof schem
   try {
     const { state, queue: settings, position, epoch } = await request.realm.ask('events.register', request.user.userId, registerInput(params));
     const queue = registration.open(settings, position, epoch);
-    return JsonFields.of(`"queue_id":${JSON.stringify(queue.id)},"last_event_id":${queue.lastEventId},"server_generation":${request.queues.serverGeneration},`, state);
+    return new JsonFields(`"queue_id":${JSON.stringify(queue.id)},"last_event_id":${queue.lastEventId},"server_generation":${request.queues.serverGeneration},`, state);
   } finally {
     registration.end();
   }

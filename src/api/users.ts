@@ -8,7 +8,7 @@ import { Role } from '../users/records.js';
 import { isUserSettingName } from '../users/settings.js';
 
 export const getOwnUser = (request: UserRequest) =>
-  onceReady(request.realm.answer('users.me', request.user.userId, {}), ({ userFields, maxMessageId }) => JsonFields.of(`${userFields},"max_message_id":${maxMessageId}`));
+  onceReady(request.realm.answer('users.me', request.user.userId, {}), ({ userFields, maxMessageId }) => new JsonFields(`${userFields},"max_message_id":${maxMessageId}`));
 
 export const deactivateOwnUser = (request: UserRequest) => request.realm.ask('users.deactivateSelf', request.user.userId, {});
 

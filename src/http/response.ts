@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError, errors } from '../errors.js';
 import type { Logger } from '../ops/log.js';
-import { JsonFields, membersOf } from '../realm/jsonFields.js';
+import { JsonFields, membersOf, type Json } from '../realm/jsonFields.js';
 
 const statusText: Record<number, string> = {
   200: '200 OK',
@@ -166,27 +166,30 @@ const SUCCESS_HEAD_BYTES = Buffer.from(`${SUCCESS_HEAD},`);
 /** Answers `{result: 'success', msg: '', ...body}` (and the parameters ignored, if any); a body
  * given as JSON fields is joined as it is. */
 export function sendSuccess(exchange: Exchange, body: object | JsonFields, ignored: readonly string[]): void {
-  finish(exchange, 200, JSON_HEADERS, body instanceof JsonFields ? successBody(body.json, ignored) : bodyJson(body, ignored));
+  finish(exchange, 200, JSON_HEADERS, body instanceof JsonFields ? successBody(body.parts, ignored) : bodyJson(body, ignored));
 }
 
 /** A plain body's JSON is joined to the fixed head, without copying the body into a new object;
  * anything else is copied as the spread says. */
-function bodyJson(body: object, ignored: readonly string[]): string | Uint8Array {
+function bodyJson(body: object, ignored: readonly string[]): Json {
   const prototype = Object.getPrototypeOf(body) as unknown;
   if ((prototype === Object.prototype || prototype === null) && !Object.hasOwn(body, 'result') && !Object.hasOwn(body, 'msg') && !Object.hasOwn(body, IGNORED)) {
-    return successBody(membersOf(body), ignored);
+    return successBody([membersOf(body)], ignored);
   }
   const payload: Record<string, unknown> = { result: 'success', msg: '', ...body };
   if (ignored.length > 0) payload[IGNORED] = ignored;
   return JSON.stringify(payload);
 }
 
-/** The fixed head, an object's members (JSON without braces: text, or bytes for a long answer,
- * which are not made into one string) and the parameters ignored. */
-function successBody(fields: string | Uint8Array, ignored: readonly string[]): string | Uint8Array {
+/** The fixed head, an object's members (JSON without braces, in parts: text, or bytes for a long
+ * answer, which are not made into one string) and the parameters ignored. */
+function successBody(fields: readonly Json[], ignored: readonly string[]): Json {
   const tail = ignored.length > 0 ? `,"${IGNORED}":${JSON.stringify(ignored)}}` : '}';
-  if (fields.length === 0) return SUCCESS_HEAD + tail;
-  return typeof fields === 'string' ? `${SUCCESS_HEAD},${fields}${tail}` : Buffer.concat([SUCCESS_HEAD_BYTES, fields, Buffer.from(tail)]);
+  if (fields.every((part) => typeof part === 'string')) {
+    const text = fields.join('');
+    return text === '' ? SUCCESS_HEAD + tail : `${SUCCESS_HEAD},${text}${tail}`;
+  }
+  return Buffer.concat([SUCCESS_HEAD_BYTES, ...fields.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)), Buffer.from(tail)]);
 }
 
 /** Answers with an error in Zulip's shape; anything but an ApiError is a bug: logged, answered 500. */

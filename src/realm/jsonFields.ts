@@ -18,16 +18,14 @@ const PIECE = 60 * 1024;
 /** JSON text, or its UTF-8 bytes when long. */
 export type Json = string | Uint8Array;
 
-/** An object's members as JSON, without its braces: kept once derived, so not copied and encoded
- * again for each request. */
+/** An object's members as JSON, without its braces, in parts (each text or bytes, the commas
+ * between parts included) joined only where the answer is written: kept once derived, so not
+ * copied and encoded again for each request. */
 export class JsonFields {
-  constructor(readonly json: Json) {}
+  readonly parts: readonly Json[];
 
-  /** Fields from parts of JSON, joined in order (each part members as JSON, the commas between
-   * them included): text when every part is, else bytes. */
-  static of(...parts: readonly Json[]): JsonFields {
-    if (parts.every((part) => typeof part === 'string')) return new JsonFields(parts.join(''));
-    return new JsonFields(Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part))));
+  constructor(...parts: Json[]) {
+    this.parts = parts;
   }
 }
 
@@ -41,21 +39,22 @@ export class JsonArray<T> {
   }
 }
 
-/** A value's JSON as JSON.stringify writes it (undefined where it writes nothing), or a JsonArray
- * as it is. */
-const jsonOf = (value: unknown): string | JsonArray<unknown> | undefined => (value instanceof JsonArray ? value : (JSON.stringify(value) as string | undefined));
-
 /** Whether JSON.stringify writes the value as its elements or members: an array or a plain object
  * without a toJSON of its own. */
-const divisible = (value: object): boolean => {
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+const divisible = (value: unknown): value is object => {
+  if (typeof value !== 'object' || value === null || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
   const prototype = Object.getPrototypeOf(value) as unknown;
   return Array.isArray(value) || prototype === Object.prototype || prototype === null;
 };
 
+/** How many elements or members go in a slice of about half a piece, going by one's JSON length. */
+const stepFor = (count: number, length: number): number => Math.max(1, Math.floor((count * PIECE) / 2 / Math.max(length, 1)));
+
 /** JSON written as text while it is short, and past a piece as UTF-8 bytes from pieces of text each
  * at most PIECE characters long where the value allows: arrays and plain objects too long for one
- * piece are written part by part. */
+ * piece are written in slices of their elements or members. Each part is JSON.stringify's own, so
+ * the text is JSON.stringify's, but for a toJSON that reads its key: one of an element or member
+ * is called with its place in a slice, or ''. */
 export class JsonWriter {
   private readonly chunks: Buffer[] = [];
   private text = '';
@@ -66,66 +65,91 @@ export class JsonWriter {
     this.text += json;
   }
 
-  /** Appends a value's JSON; false (nothing written) where JSON.stringify gives none (undefined, a
-   * function). */
-  value(value: unknown): boolean {
-    const json = jsonOf(value);
+  /** Appends `prefix` and a value's JSON; false (nothing written) where JSON.stringify writes none
+   * (undefined, a function, a symbol). */
+  value(value: unknown, prefix = ''): boolean {
+    if (value instanceof JsonArray) {
+      this.add(`${prefix}[`);
+      value.elements.forEach((element, index) => this.add(index === 0 ? element : `,${element}`));
+      this.add(']');
+      return true;
+    }
+    const parts = divisible(value);
+    if (parts && Array.isArray(value)) {
+      this.add(prefix);
+      this.elements(value);
+      return true;
+    }
+    const json = JSON.stringify(value) as string | undefined;
     if (json === undefined) return false;
-    this.write(value, json);
+    // A rope's length is known without making it flat: a long object is written again in slices.
+    if (parts && json.length > PIECE) {
+      const entries = Object.entries(value);
+      this.add(`${prefix}{`);
+      this.slices(entries.length, stepFor(entries.length, json.length), (from, to) => JSON.stringify(Object.fromEntries(entries.slice(from, to))), (index, comma) => this.value(entries[index]![1], `${comma}${JSON.stringify(entries[index]![0])}:`));
+      this.add('}');
+    } else {
+      this.add(prefix + json);
+    }
     return true;
   }
 
-  /** Appends a value whose JSON text is `json`: as it is when a piece can hold it (a rope's length
-   * is known without making it flat), else part by part. */
-  private write(value: unknown, json: string | JsonArray<unknown>): void {
-    if (json instanceof JsonArray) {
-      this.add('[');
-      json.elements.forEach((element, index) => this.add(index === 0 ? element : `,${element}`));
-      this.add(']');
-    } else if (json.length <= PIECE || typeof value !== 'object' || value === null || !divisible(value)) this.add(json);
-    else if (Array.isArray(value)) this.elements(value, json.length);
-    else this.members(value, true);
-  }
-
-  /** Appends an object's members as JSON (within braces if `braces`), those JSON.stringify leaves
-   * out left out. */
-  members(object: object, braces: boolean): void {
-    if (braces) this.add('{');
+  /** Appends an object's members as JSON, without its braces, each by `value`. */
+  members(object: object): void {
     let first = true;
     for (const [key, member] of Object.entries(object)) {
-      const json = jsonOf(member);
-      if (json === undefined) continue;
-      this.add(`${first ? '' : ','}${JSON.stringify(key)}:`);
-      this.write(member, json);
-      first = false;
+      if (this.value(member, `${first ? '' : ','}${JSON.stringify(key)}:`)) first = false;
     }
-    if (braces) this.add('}');
   }
 
-  /** Appends an array as JSON, whose JSON text is `length` long: in slices of about half a piece
-   * each, a slice still too long split in two, a single element by `value`. */
-  private elements(array: readonly unknown[], length: number): void {
-    this.add('[');
-    const step = Math.max(1, Math.ceil(array.length / Math.ceil((2 * length) / PIECE)));
-    for (let start = 0; start < array.length; start += step) {
-      if (start > 0) this.add(',');
-      this.slice(array, start, Math.min(array.length, start + step));
+  /** Appends an array as JSON: whole when a piece holds it, else in slices, how many elements a
+   * slice takes guessed from the first element's length (not the whole array's, which would be
+   * made only to be cut). */
+  private elements(array: readonly unknown[]): void {
+    let step = array.length === 0 ? 1 : stepFor(1, (JSON.stringify(array[0]) as string | undefined)?.length ?? 4);
+    if (step >= array.length) {
+      const json = JSON.stringify(array);
+      if (json.length <= PIECE) return this.add(json);
+      step = stepFor(array.length, json.length);
     }
+    this.add('[');
+    this.slices(
+      array.length,
+      step,
+      (from, to) => JSON.stringify(array.slice(from, to)),
+      (index, comma) => {
+        // As JSON.stringify writes an element it would leave out of an object.
+        if (!this.value(array[index], comma)) this.add(`${comma}null`);
+        return true;
+      },
+    );
     this.add(']');
   }
 
-  /** Appends elements `from` to `to` (exclusive) of an array, comma-separated, without brackets. */
-  private slice(array: readonly unknown[], from: number, to: number): void {
-    if (to - from === 1) {
-      if (!this.value(array[from])) this.add('null');
-      return;
+  /** Appends `count` elements or members, comma-separated, in slices starting `step` long: `json`
+   * gives a slice's JSON (brackets or braces included), its length sets the next slice's step, and
+   * one too long is made again, shorter; a single one too long is written by `one` (false: it wrote
+   * nothing). */
+  private slices(count: number, step: number, json: (from: number, to: number) => string, one: (index: number, comma: string) => boolean): void {
+    let wrote = false;
+    for (let start = 0; start < count; ) {
+      const end = Math.min(count, start + step);
+      const comma = wrote ? ',' : '';
+      if (end - start === 1) {
+        if (one(start, comma)) wrote = true;
+        start = end;
+        continue;
+      }
+      const text = json(start, end);
+      step = stepFor(end - start, text.length);
+      if (text.length > PIECE) continue;
+      // A slice of members all left out is '{}'.
+      if (text.length > 2) {
+        this.add(comma + text.slice(1, -1));
+        wrote = true;
+      }
+      start = end;
     }
-    const json = JSON.stringify(array.slice(from, to));
-    if (json.length <= PIECE) return this.add(json.slice(1, -1));
-    const middle = (from + to) >>> 1;
-    this.slice(array, from, middle);
-    this.add(',');
-    this.slice(array, middle, to);
   }
 
   private flush(): void {
@@ -134,9 +158,9 @@ export class JsonWriter {
     this.text = '';
   }
 
-  /** The JSON written: the text, if no piece has been written out as bytes, else bytes of their
-   * own (more than a piece: not a view of Node's pool of small buffers, which a copy to another
-   * thread would carry whole). */
+  /** The JSON written: the text, if no piece has been written out as bytes (short, or one long
+   * indivisible value), else bytes of their own (more than a piece: not a view of Node's pool of
+   * small buffers, which a copy to another thread would carry whole). */
   result(): Json {
     if (this.chunks.length === 0) return this.text;
     this.flush();
@@ -147,7 +171,7 @@ export class JsonWriter {
 /** A plain object's members as JSON, without its braces. */
 export function membersOf(output: object): Json {
   const writer = new JsonWriter();
-  writer.members(output, false);
+  writer.members(output);
   return writer.result();
 }
 

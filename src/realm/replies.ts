@@ -12,7 +12,7 @@ import { JsonFields, type Json } from './jsonFields.js';
 type RequestOf<N extends CommandName> = [name: N, userId: number | null, input: InputOf<N>, form?: 'fields'];
 export type CommandRequest = { [N in CommandName]: RequestOf<N> }[CommandName];
 type WireError = { status: number; code: ErrorCode; message: string; extra: ApiError['extra']; headers: Record<string, string> };
-export type Reply = { ok: unknown } | { fields: Json } | { error: WireError | null };
+export type Reply = { ok: unknown } | { fields: readonly Json[] } | { error: WireError | null };
 
 /** A request run on the handle: one typed call for whichever command it names. */
 const run = <N extends CommandName>(handle: RealmHandle, [name, userId, input]: RequestOf<N>): Promise<OutputOf<N>> => handle.ask(name, userId, input);
@@ -23,7 +23,7 @@ export async function replyTo(handle: RealmHandle, request: CommandRequest): Pro
   if (!Object.hasOwn(commands, name)) return { error: null };
   try {
     if (form !== 'fields') return { ok: await run(handle, request) };
-    return isFieldsCommand(name) ? { fields: (await handle.askFields(name, userId, input as InputOf<FieldsCommand>)).json } : { error: null };
+    return isFieldsCommand(name) ? { fields: (await handle.askFields(name, userId, input as InputOf<FieldsCommand>)).parts } : { error: null };
   } catch (error) {
     return errorReply(error);
   }
@@ -48,7 +48,7 @@ export function outputOf<N extends CommandName>(reply: Reply): OutputOf<N> {
 
 /** The JSON fields a reply to a `fieldsRequest` carries; its refusal thrown as the API error it was. */
 export function jsonFieldsOf(reply: Reply): JsonFields {
-  if ('fields' in reply) return new JsonFields(reply.fields);
+  if ('fields' in reply) return new JsonFields(...reply.fields);
   throw refusalOf(reply);
 }
 

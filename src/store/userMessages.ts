@@ -697,9 +697,10 @@ export class UserMessageIndex {
   }
 
   /** The user's rows whose `bit` is set (or, not `set`, clear), newest first, from memory (of one
-   * conversation, given `recipientId`): at most `limit`, and whether more were left. A loop over the rows' typed arrays, no object per row
-   * passed over: register's unread and starred messages, read at every register, scan a user's
-   * whole history (~1 ns a row, where a row yielded as a tuple cost ~70). */
+   * conversation, given `recipientId`): at most `limit`, and whether more were left. A loop over
+   * the rows' typed arrays, no object per row passed over: register's unread and starred messages
+   * (read at every register) and mark-as-read scan a user's whole history (~1 ns a row, where a
+   * row yielded as a tuple cost ~70). */
   flagged(userId: number, bit: number, set: boolean, { limit = Infinity, recipientId }: { limit?: number; recipientId?: number } = {}): { ids: number[]; flags: number[]; more: boolean } {
     const { ids, first, second, length } = this.rows(userId);
     const want = set ? bit : 0;

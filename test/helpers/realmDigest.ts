@@ -29,7 +29,8 @@ async function viewOf({ realm, userId }: Observer): Promise<string> {
     presenceHistoryLimitDays: null,
   });
   const messages = await realm.ask('messages.window', userId, { anchor: 'newest', numBefore: MAX_MESSAGES_PER_FETCH - 1, numAfter: 0, includeAnchor: true, narrow: [], view: { applyMarkdown: false, clientGravatar: false, allowEmptyTopicName: true } });
-  return JSON.stringify([comparable(JSON.parse(`{${state}}`) as State), messages]);
+  const text = typeof state === 'string' ? state : Buffer.from(state.buffer, state.byteOffset, state.byteLength).toString();
+  return JSON.stringify([comparable(JSON.parse(`{${text}}`) as State), messages]);
 }
 
 export interface Digest {
