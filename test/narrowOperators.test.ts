@@ -83,6 +83,9 @@ const table = (m: Messages): { narrow: Term[]; expect: Label[]; negated?: Label[
   { narrow: [term('is', 'mentioned')], expect: ['mention'] },
   { narrow: [term('is', 'alerted')], expect: ['alert'] },
   { narrow: [term('is', 'unread')], expect: labels(m).filter((label) => label !== 'star' && label !== 'mine') },
+  // A flag with a channel: the channel's messages whose flags pass, not the user's other rows.
+  { narrow: [term('channel', 'Verona'), term('is', 'unread')], expect: labels(m).filter((label) => !['dm', 'group', 'moved', 'movedPeer', 'star', 'mine'].includes(label)), negated: ['star', 'mine'] },
+  { narrow: [term('is', 'starred'), term('channel', 'Verona')], expect: ['star'], negated: [] },
   { narrow: [term('is', 'resolved')], expect: ['resolved'] },
   { narrow: [term('is', 'followed')], expect: ['followed'] },
   { narrow: [term('is', 'muted')], expect: ['muted'] },

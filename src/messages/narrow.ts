@@ -158,6 +158,32 @@ export function resolveNarrow(state: RealmView, viewer: UserRecord, raw: readonl
 
 const mentionBits = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned | Flag.group_mentioned;
 
+/** What a flag term asks of a user's flags: one of `bits` set, or (is:unread) none of them. */
+export interface FlagTest {
+  bits: number;
+  set: boolean;
+}
+
+const flagTests: Record<'unread' | 'starred' | 'mentioned' | 'alerted', FlagTest> = {
+  unread: { bits: Flag.read, set: false },
+  starred: { bits: Flag.starred, set: true },
+  mentioned: { bits: mentionBits, set: true },
+  alerted: { bits: Flag.has_alert_word, set: true },
+};
+
+export const passesFlagTest = (test: FlagTest, flags: number): boolean => ((flags & test.bits) !== 0) === test.set;
+
+/** Whether an `is:` operand is decided by the user's flags alone. */
+export const isFlagOperand = (what: string): what is keyof typeof flagTests => Object.hasOwn(flagTests, what);
+
+/** The test of the narrow's first flag term that is not negated, which every message it matches
+ * passes; undefined when it has none. Only messages the user has a row for can pass one: any other
+ * is read and marked nothing. */
+export function requiredFlags(terms: readonly ResolvedTerm[]): FlagTest | undefined {
+  for (const term of terms) if (term.op === 'is' && !term.negated && isFlagOperand(term.what)) return flagTests[term.what];
+  return undefined;
+}
+
 function termHolds(term: ResolvedTerm, message: MessageRecord, flags: number): boolean {
   switch (term.op) {
     case 'channel':
@@ -177,13 +203,10 @@ function termHolds(term: ResolvedTerm, message: MessageRecord, flags: number): b
         case 'dm':
           return message.type === 'private';
         case 'unread':
-          return (flags & Flag.read) === 0;
         case 'starred':
-          return (flags & Flag.starred) !== 0;
         case 'mentioned':
-          return (flags & mentionBits) !== 0;
         case 'alerted':
-          return (flags & Flag.has_alert_word) !== 0;
+          return passesFlagTest(flagTests[term.what], flags);
         case 'resolved':
           return message.type === 'stream' && message.topic.startsWith(RESOLVED_PREFIX);
       }

@@ -3,7 +3,7 @@
 // Messages are read from an index — the full-text index for a search, else the narrowed channel's,
 // or the user's own messages — in key order, never by scanning messages outside the index.
 import type { Store } from './store.js';
-import { matchesNarrow, narrowChannel, narrowSearch, type ResolvedTerm } from '../messages/narrow.js';
+import { isFlagOperand, matchesNarrow, narrowChannel, narrowSearch, passesFlagTest, requiredFlags, type ResolvedTerm } from '../messages/narrow.js';
 import { Flag, headerOf, type MessageHeader, type MessageRecord } from '../messages/records.js';
 import { phrasesHold, wordsOf, type SearchQuery } from '../messages/search.js';
 import { RangeCursor } from './idCursors.js';
@@ -116,12 +116,13 @@ export const headerEntry = (store: Store, headers: MessageHeaders, header: Messa
 export const rowEntry = (store: Store, headers: MessageHeaders, id: number, flags: number, recipientId: number): WindowEntry =>
   new LazyEntry(store, headers, id, flags, true, recipientId);
 
-const flagTerms = new Set(['unread', 'starred', 'mentioned', 'alerted']);
+/** The flags of a message the user has no row for (one of a channel's history). */
+const HISTORICAL = Flag.read | Flag.historical;
 
 /** Whether every term can be decided from an index row: flags and IDs always, and on a channel's
  * index its channel and topic (the index stores the topic). Then no message is decoded. */
 function decidableFromIndex(terms: readonly ResolvedTerm[], channelIndex: boolean): boolean {
-  return terms.every((term) => term.op === 'id' || (term.op === 'is' && flagTerms.has(term.what)) || (channelIndex && (term.op === 'channel' || term.op === 'topic' || (term.op === 'is' && term.what === 'resolved'))));
+  return terms.every((term) => term.op === 'id' || (term.op === 'is' && isFlagOperand(term.what)) || (channelIndex && (term.op === 'channel' || term.op === 'topic' || (term.op === 'is' && term.what === 'resolved'))));
 }
 
 /** What an index row says of a message, in a record's shape, for terms decidable from the index. */
@@ -180,7 +181,7 @@ function searchCandidates(store: Store, headers: MessageHeaders, request: Window
     if (!header) continue;
     const stored = flagsOf(header.recipientId, id);
     if (stored === undefined && (channel === undefined || header.channelId !== channel.id)) continue;
-    const flags = stored ?? Flag.read | Flag.historical;
+    const flags = stored ?? HISTORICAL;
     // The message itself is read here only when the rest of the narrow or a phrase needs it.
     const record = checkRecord ? store.messages.get(id) : undefined;
     if (checkRecord && (!record || !matchesNarrow(rest, record, flags))) continue;
@@ -204,7 +205,7 @@ function candidates(store: Store, headers: MessageHeaders, request: WindowReques
   // Terms decidable from the index are checked against one record shape, refilled for each row.
   const indexed = indexedHeader(0, channel?.id ?? null, '');
   const entry = (id: number, stored: number | undefined, topic: string, recipientId: number): WindowEntry | undefined => {
-    const flags = stored ?? Flag.read | Flag.historical;
+    const flags = stored ?? HISTORICAL;
     const record = decidable ? undefined : store.messages.get(id);
     if (!decidable && !record) return undefined;
     indexed.id = id;
@@ -217,6 +218,11 @@ function candidates(store: Store, headers: MessageHeaders, request: WindowReques
     if (reverse) for (let at = table.lowerBound(from + 1) - 1; at >= 0 && row(at); at--);
     else for (let at = table.lowerBound(from); at < table.length && row(at); at++);
   };
+  // A narrow that asks for a flag (is:unread, is:starred…) matches only messages whose flags pass
+  // its test: the others are passed over before anything else is looked at (an anchor at the first
+  // unread message walked every row before it).
+  const required = requiredFlags(request.terms);
+  const fails = (flags: number): boolean => required !== undefined && !passesFlagTest(required, flags);
   if (channel) {
     const flagsOf = store.userMessages.reader(request.userId, channel.recipientId);
     const table = store.channelTopics.table(channel.id);
@@ -225,12 +231,15 @@ function candidates(store: Store, headers: MessageHeaders, request: WindowReques
     const spellings = topicTerm?.op === 'topic' ? table.numbersOf(topicTerm.topic) : undefined;
     walk(table, (at) => {
       if (spellings && !spellings.includes(table.first[at]!)) return true;
-      const found = entry(table.ids[at]!, flagsOf(table.ids[at]!), table.topicAt(at), channel.recipientId);
+      const stored = flagsOf(table.ids[at]!);
+      if (fails(stored ?? HISTORICAL)) return true;
+      const found = entry(table.ids[at]!, stored, table.topicAt(at), channel.recipientId);
       return !found || visit(found);
     });
   } else {
     const table = store.userMessages.rows(request.userId);
     walk(table, (at) => {
+      if (fails(table.first[at]!)) return true;
       const found = entry(table.ids[at]!, table.first[at]!, '', table.second[at]!);
       return !found || visit(found);
     });
