@@ -47,6 +47,10 @@ const divisible = (value: unknown): value is object => {
   return Array.isArray(value) || prototype === Object.prototype || prototype === null;
 };
 
+/** Arrays of at most this many elements are made whole first (a window of messages): one more
+ * encoding of their first element would cost more than the rare one too long for a piece. */
+const SHORT_ARRAY = 64;
+
 /** How many elements or members go in a slice of about half a piece, going by one's JSON length. */
 const stepFor = (count: number, length: number): number => Math.max(1, Math.floor((count * PIECE) / 2 / Math.max(length, 1)));
 
@@ -102,11 +106,11 @@ export class JsonWriter {
     }
   }
 
-  /** Appends an array as JSON: whole when a piece holds it, else in slices, how many elements a
-   * slice takes guessed from the first element's length (not the whole array's, which would be
-   * made only to be cut). */
+  /** Appends an array as JSON: whole when a piece holds it, else in slices; how many elements a
+   * slice takes is guessed, for a long array, from its first element's length (not the whole
+   * array's, which would be made only to be cut). */
   private elements(array: readonly unknown[]): void {
-    let step = array.length === 0 ? 1 : stepFor(1, (JSON.stringify(array[0]) as string | undefined)?.length ?? 4);
+    let step = array.length <= SHORT_ARRAY ? array.length : stepFor(1, (JSON.stringify(array[0]) as string | undefined)?.length ?? 4);
     if (step >= array.length) {
       const json = JSON.stringify(array);
       if (json.length <= PIECE) return this.add(json);
