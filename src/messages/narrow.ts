@@ -177,8 +177,7 @@ export const passesFlagTest = (test: FlagTest, flags: number): boolean => ((flag
 export const isFlagOperand = (what: string): what is keyof typeof flagTests => Object.hasOwn(flagTests, what);
 
 /** The test of the narrow's first flag term that is not negated, which every message it matches
- * passes; undefined when it has none. Only messages the user has a row for can pass one: any other
- * is read and marked nothing. */
+ * passes; undefined when it has none. */
 export function requiredFlags(terms: readonly ResolvedTerm[]): FlagTest | undefined {
   for (const term of terms) if (term.op === 'is' && !term.negated && isFlagOperand(term.what)) return flagTests[term.what];
   return undefined;

@@ -51,8 +51,8 @@ export interface RealmView {
   userByApiKey(key: string): UserRecord | undefined;
   /** Each user's own User object (GET /users/me) as JSON, kept until the state next changes. */
   readonly ownUserJson: DerivedValues<number, string>;
-  /** Users' entries in register's user lists as JSON, by user, e-mail visibility and
-   * client_gravatar, kept until the state next changes. */
+  /** Users' entries in user lists (register's, GET /users) as JSON, by user, e-mail visibility,
+   * client_gravatar and profile data, kept until the state next changes. */
   readonly listedUserJson: DerivedValues<number, string>;
   /** Accepted Authorization headers' users, kept until the state next changes. */
   readonly principals: DerivedValues<string, Principal>;
@@ -83,9 +83,11 @@ export class DerivedValues<K, V> {
 
 /** How many accepted Authorization headers a realm keeps (a few per user of a large realm). */
 export const KEPT_PRINCIPALS = 20_000;
-/** How many users' list entries a realm keeps as JSON at most (~400 bytes each): every user of a
- * realm of 100,000 in the three variants clients ask most. */
-const KEPT_USER_ENTRIES = 300_000;
+/** How many users' list entries a realm keeps as JSON at most (~400 bytes each, ~160 MB at most;
+ * reaching it forgets them all): every user of a realm of 100,000 in the four variants register
+ * can ask for (e-mail visibility × client_gravatar; GET /users has four more, without profile
+ * data). Past it, a realm of more users makes its entries again more often. */
+const KEPT_USER_ENTRIES = 400_000;
 
 /** Render versions, unique in the process: a realm's state reloaded after a failed write starts
  * from a number no rendering made before it carries. */

@@ -93,7 +93,8 @@ export class JsonWriter {
       this.slices(entries.length, stepFor(entries.length, json.length), (from, to) => JSON.stringify(Object.fromEntries(entries.slice(from, to))), (index, comma) => this.value(entries[index]![1], `${comma}${JSON.stringify(entries[index]![0])}:`));
       this.add('}');
     } else {
-      this.add(prefix + json);
+      this.add(prefix);
+      this.add(json);
     }
     return true;
   }
@@ -130,22 +131,26 @@ export class JsonWriter {
     this.add(']');
   }
 
-  /** Appends `count` elements or members, comma-separated, in slices starting `step` long: `json`
+  /** Appends `count` elements or members, comma-separated, in slices starting `first` long: `json`
    * gives a slice's JSON (brackets or braces included), its length sets the next slice's step, and
    * one too long is made again, shorter; a single one too long is written by `one` (false: it wrote
    * nothing). */
-  private slices(count: number, step: number, json: (from: number, to: number) => string, one: (index: number, comma: string) => boolean): void {
+  private slices(count: number, first: number, json: (from: number, to: number) => string, one: (index: number, comma: string) => boolean): void {
     let wrote = false;
+    let step = first;
     for (let start = 0; start < count; ) {
       const end = Math.min(count, start + step);
       const comma = wrote ? ',' : '';
       if (end - start === 1) {
         if (one(start, comma)) wrote = true;
         start = end;
+        // One long element does not make every one after it a slice of its own.
+        step = Math.max(step, first, 2);
         continue;
       }
       const text = json(start, end);
-      step = stepFor(end - start, text.length);
+      // At most twice as many as this slice's (one nearly empty would set the rest as the next).
+      step = Math.min(2 * (end - start), stepFor(end - start, text.length));
       if (text.length > PIECE) continue;
       // A slice of members all left out is '{}'.
       if (text.length > 2) {

@@ -3,7 +3,7 @@ import { errors } from '../../errors.js';
 import { newApiKey } from '../../users/apiKey.js';
 import { EmailVisibility, Role, type UserRecord } from '../../users/records.js';
 import { userAvatarUrl } from '../../users/avatars.js';
-import { canSeeDeliveryEmail, userView, type UserView } from '../../users/view.js';
+import { canSeeDeliveryEmail, inaccessibleUserView, userView, type UserView } from '../../users/view.js';
 import { satisfies } from '../../groups/membership.js';
 import { withRealmDefaults } from '../../users/settings.js';
 import { realmGroupSetting, type RealmGroupSettingName } from '../../organization/settings.js';
@@ -14,7 +14,6 @@ import { JsonArray, membersJson } from '../jsonFields.js';
 import { checkFullName } from '../../users/names.js';
 import { subscribeUsers } from './channels.js';
 import { accessorsOf, checkCanAccess, listAs, restrictedAmong } from './userAccess.js';
-import { inaccessibleUserView } from '../../users/view.js';
 
 const emailPattern = /^[^\s@]+@[^\s@]+$/;
 
