@@ -29,6 +29,8 @@ json('short and long values come out exactly as JSON.stringify writes them', () 
     [1, ...Array.from({ length: 300 }, (_, id) => message(id, 2000))],
     // Many members (written one by one), some long, some left out.
     Object.fromEntries(Array.from({ length: 3000 }, (_, id) => [`user ${id}`, id % 7 === 0 ? undefined : id % 500 === 1 ? message(id, 70_000) : { active: id % 2 === 0, at: id * 1000 }])),
+    // A short first element, then ones each too long for a piece.
+    [1, ...Array.from({ length: 40 }, (_, id) => message(id, 70_000))],
     // A long first element, then short ones (slices grow again after it).
     [message(0, 40_000), ...Array.from({ length: 1000 }, (_, id) => message(id + 1, 500))],
     // Slices of members all left out, beside a long one.

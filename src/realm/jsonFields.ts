@@ -145,7 +145,7 @@ export class JsonWriter {
         if (one(start, comma)) wrote = true;
         start = end;
         // One long element does not make every one after it a slice of its own.
-        step = Math.max(step, first, 2);
+        step = Math.max(step, 2);
         continue;
       }
       const text = json(start, end);
