@@ -54,6 +54,8 @@ export interface RealmView {
   /** Users' entries in user lists (register's, GET /users) as JSON, by user, e-mail visibility,
    * client_gravatar and profile data, kept until the state next changes. */
   readonly listedUserJson: DerivedValues<number, string>;
+  /** Each channel's view as JSON (the same for every viewer), kept until the state next changes. */
+  readonly channelJson: DerivedValues<number, string>;
   /** Accepted Authorization headers' users, kept until the state next changes. */
   readonly principals: DerivedValues<string, Principal>;
   /** Register's `realm` state (the same for every user of the realm), kept until the state next changes. */
@@ -120,6 +122,7 @@ export class RealmState implements RealmView {
   private renderChanges = ++renderVersions;
   readonly ownUserJson = new DerivedValues<number, string>(this);
   readonly listedUserJson = new DerivedValues<number, string>(this, KEPT_USER_ENTRIES);
+  readonly channelJson = new DerivedValues<number, string>(this);
   readonly principals = new DerivedValues<string, Principal>(this, KEPT_PRINCIPALS);
   readonly realmRegisterState = new DerivedValues<null, object>(this);
   /** Active users by full name lowercased, the first of each name: a mention looks a name up per

@@ -10,6 +10,7 @@ import { renderMarkdown } from '../../markdown/index.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { userSetting } from '../../users/settings.js';
 import type { UserSettingName } from '../../users/settingDefinitions.js';
+import { JsonArray } from '../jsonFields.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { usableFolder } from './folders.js';
 import { checkGroupSetting } from './groupSettingChange.js';
@@ -453,7 +454,10 @@ export function subscriptionsInitialState(ctx: ReadContext, includeSubscribers: 
   return { subscriptions: shown(lists.subscriptions), unsubscribed: shown(lists.unsubscribed), never_subscribed: lists.neverSubscribed };
 }
 
+/** Register's `streams`: each channel the user can see, its JSON derived once per state version
+ * (a channel's view is the same for every viewer) and written as it is. */
 export function channelsInitialState(ctx: ReadContext, archived: boolean) {
   const user = ctx.user;
-  return { streams: listedChannels(ctx, archived).filter((channel) => canSeeChannel(ctx.state, channel, user)).map((channel) => channelViewOf(ctx.state, channel)) };
+  const visible = listedChannels(ctx, archived).filter((channel) => canSeeChannel(ctx.state, channel, user));
+  return { streams: new JsonArray<ChannelView>(visible.map((channel) => ctx.state.channelJson.get(channel.id, () => JSON.stringify(channelViewOf(ctx.state, channel))))) };
 }
