@@ -3,7 +3,7 @@ import type * as schemas from '../../schemas/index.js';
 import type { Params } from '../http/validation.js';
 import { waitForEvents } from '../events/longPoll.js';
 import { eventJson } from '../events/types.js';
-import { JsonFields, JsonWriter } from '../realm/jsonFields.js';
+import { JsonArray, JsonFields, membersOf } from '../realm/jsonFields.js';
 import type { UserRequest } from '../http/route.js';
 
 /** Registers a queue: the realm's state, and a queue that starts right after it. */
@@ -43,11 +43,7 @@ export async function getEvents(request: UserRequest, params: Params<typeof sche
       : await waitForEvents(queue, params.last_event_id, { ms: request.config.heartbeatSeconds * 1000, clock: request.config.clock }, request.signal);
   queue.touch();
   // Each event's JSON is made once, whatever the number of queues that get it.
-  const writer = new JsonWriter();
-  writer.add('"events":[');
-  events.forEach((event, index) => writer.add(index === 0 ? eventJson(event) : `,${eventJson(event)}`));
-  writer.add(`],"queue_id":${JSON.stringify(queue.id)}`);
-  return new JsonFields(writer.result());
+  return new JsonFields(membersOf({ events: new JsonArray(events.map(eventJson)), queue_id: queue.id }));
 }
 
 export function deleteQueue(request: UserRequest, params: Params<typeof schemas.deleteQueue>) {

@@ -64,7 +64,7 @@ export class JsonWriter {
   private text = '';
 
   /** Appends JSON text (at most a piece long, or whatever a value too long and indivisible gave). */
-  add(json: string): void {
+  private add(json: string): void {
     if (this.text.length + json.length > PIECE) this.flush();
     this.text += json;
   }

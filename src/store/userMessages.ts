@@ -696,8 +696,8 @@ export class UserMessageIndex {
     }
   }
 
-  /** The user's rows whose `bit` is set (or, not `set`, clear), newest first, from memory (of one
-   * conversation, given `recipientId`): at most `limit`, and whether more were left. A loop over
+  /** The user's rows whose `bit` is set (or, not `set`, clear), oldest first, from memory (of one
+   * conversation, given `recipientId`): the newest `limit` of them, and whether older ones were left. A loop over
    * the rows' typed arrays, no object per row passed over: register's unread and starred messages
    * (read at every register) and mark-as-read scan a user's whole history (~1 ns a row, where a
    * row yielded as a tuple cost ~70). */
@@ -714,6 +714,8 @@ export class UserMessageIndex {
       found.ids.push(ids[at]!);
       found.flags.push(first[at]!);
     }
+    found.ids.reverse();
+    found.flags.reverse();
     return found;
   }
 

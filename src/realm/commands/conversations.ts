@@ -7,7 +7,7 @@ import type { ReadContext } from '../context.js';
 const MAX_RECENT_CONVERSATIONS = 1000;
 
 export function starredInitialState(ctx: ReadContext) {
-  return { starred_messages: ctx.store.userMessages.flagged(ctx.user.id, Flag.starred, true).ids.reverse() };
+  return { starred_messages: ctx.store.userMessages.flagged(ctx.user.id, Flag.starred, true).ids };
 }
 
 /** Each direct-message conversation's newest message and its other participants, newest first. */

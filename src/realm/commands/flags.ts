@@ -190,7 +190,7 @@ function unreadEntries(ctx: CommandContext, user: UserRecord, filter: UnreadFilt
   const entries: WindowEntry[] = [];
   const channel = channelId === undefined ? undefined : ctx.state.channels.get(channelId);
   const unread = ctx.store.userMessages.flagged(user.id, Flag.read, false, { recipientId: channel?.recipientId });
-  for (let index = unread.ids.length - 1; index >= 0; index--) {
+  for (let index = 0; index < unread.ids.length; index++) {
     const id = unread.ids[index]!;
     const flags = unread.flags[index]!;
     const message = ctx.store.messages.get(id);

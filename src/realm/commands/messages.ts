@@ -349,8 +349,6 @@ const anyMention = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_
 export function messagesInitialState(ctx: ReadContext, allowEmptyTopicName: boolean) {
   const user = ctx.user;
   const unread = ctx.store.userMessages.flagged(user.id, Flag.read, false, { limit: MAX_UNREAD_MESSAGES });
-  unread.ids.reverse();
-  unread.flags.reverse();
   const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
   const pms = new Map<number, { other_user_id: number; sender_id: number; unread_message_ids: number[] }>();
   const huddles = new Map<string, { user_ids_string: string; unread_message_ids: number[] }>();
