@@ -67,9 +67,7 @@ export const createChannel = (request: UserRequest, params: Params<typeof schema
     announce: params.announce,
   });
 
-export async function getSubscriptions(request: UserRequest, params: Params<typeof schemas.getSubscriptions>) {
-  return { subscriptions: await request.realm.ask('subscriptions.list', request.user.userId, { includeSubscribers: params.include_subscribers }) };
-}
+export const getSubscriptions = (request: UserRequest, params: Params<typeof schemas.getSubscriptions>) => request.realm.askFields('subscriptions.list', request.user.userId, { includeSubscribers: params.include_subscribers });
 
 export async function getChannels(request: UserRequest, params: Params<typeof schemas.getStreams>) {
   const streams = await request.realm.ask('channels.list', request.user.userId, {

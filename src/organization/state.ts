@@ -56,6 +56,8 @@ export interface RealmView {
   readonly listedUserJson: DerivedValues<number, string>;
   /** Each channel's view as JSON (the same for every viewer), kept until the state next changes. */
   readonly channelJson: DerivedValues<number, string>;
+  /** Each channel's subscribers' IDs as JSON, kept until the state next changes. */
+  readonly subscribersJson: DerivedValues<number, string>;
   /** Accepted Authorization headers' users, kept until the state next changes. */
   readonly principals: DerivedValues<string, Principal>;
   /** Register's `realm` state (the same for every user of the realm), kept until the state next changes. */
@@ -123,6 +125,7 @@ export class RealmState implements RealmView {
   readonly ownUserJson = new DerivedValues<number, string>(this);
   readonly listedUserJson = new DerivedValues<number, string>(this, KEPT_USER_ENTRIES);
   readonly channelJson = new DerivedValues<number, string>(this);
+  readonly subscribersJson = new DerivedValues<number, string>(this);
   readonly principals = new DerivedValues<string, Principal>(this, KEPT_PRINCIPALS);
   readonly realmRegisterState = new DerivedValues<null, object>(this);
   /** Active users by full name lowercased, the first of each name: a mention looks a name up per

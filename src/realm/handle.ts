@@ -7,7 +7,7 @@ import type { CommandName, InputOf, OutputOf } from './commands/index.js';
 import type { JsonFields } from './jsonFields.js';
 
 /** The commands whose answer goes to the client as it is, which `askFields` answers as JSON fields. */
-export const FIELDS_COMMANDS = ['messages.window', 'messages.byIds', 'users.list'] as const satisfies readonly CommandName[];
+export const FIELDS_COMMANDS = ['messages.window', 'messages.byIds', 'users.list', 'subscriptions.list'] as const satisfies readonly CommandName[];
 export type FieldsCommand = (typeof FIELDS_COMMANDS)[number];
 export const isFieldsCommand = (name: CommandName): name is FieldsCommand => (FIELDS_COMMANDS as readonly CommandName[]).includes(name);
 

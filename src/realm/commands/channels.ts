@@ -2,7 +2,7 @@
 // and their part of register's initial state.
 import { canAddSubscribers, canReadChannel, canSeeChannel, canSubscribeSelf, channelObservers, hasPermission } from '../../channels/access.js';
 import { channelPermissionDefaults, channelPermissions, subscriptionColors, type ChannelPermission, type ChannelRecord, type SubscriptionRecord, type TopicsPolicy } from '../../channels/records.js';
-import { channelView, subscriptionView, type ChannelView } from '../../channels/view.js';
+import { channelView, subscriptionSettings, subscriptionView, type ChannelView } from '../../channels/view.js';
 import { errors } from '../../errors.js';
 import { satisfies } from '../../groups/membership.js';
 import type { GroupSetting, SystemGroupName } from '../../groups/records.js';
@@ -10,7 +10,7 @@ import { renderMarkdown } from '../../markdown/index.js';
 import { isAdmin, Role, type UserRecord } from '../../users/records.js';
 import { userSetting } from '../../users/settings.js';
 import type { UserSettingName } from '../../users/settingDefinitions.js';
-import { JsonArray } from '../jsonFields.js';
+import { JsonArray, membersJson } from '../jsonFields.js';
 import { readCommand, writeCommand, type CommandContext, type ReadContext } from '../context.js';
 import { usableFolder } from './folders.js';
 import { checkGroupSetting } from './groupSettingChange.js';
@@ -18,6 +18,8 @@ import type { RealmView } from '../../organization/state.js';
 import { limits } from './limits.js';
 import { sendMessage } from './messages.js';
 import { checkCanAccess, restrictedAmong, withAccessChanges } from './userAccess.js';
+
+type Subscription = ReturnType<typeof subscriptionView>;
 
 export const channelViewOf = (state: RealmView, channel: ChannelRecord): ChannelView =>
   channelView(channel, state.subscriberIds(channel.id).length, state.systemGroupNames);
@@ -367,7 +369,8 @@ export const channelCommands = {
     return { ...(input.add ? addSubscriptions(ctx, input.add) : {}), ...(input.remove ? removeSubscriptions(ctx, input.remove) : {}) };
   }),
 
-  'subscriptions.list': readCommand((ctx, input: { includeSubscribers: boolean }) => subscriptionLists(ctx, input.includeSubscribers).subscriptions),
+  /** GET /users/me/subscriptions: answered as JSON where the realm runs (a fields command). */
+  'subscriptions.list': readCommand((ctx, input: { includeSubscribers: boolean }) => ({ subscriptions: subscriptionsInitialState(ctx, input.includeSubscribers, true, true).subscriptions })),
 
   'channels.get': readCommand((ctx, input: { channelId: number }) => {
     const channel = ctx.state.channels.get(input.channelId);
@@ -409,26 +412,11 @@ export const channelCommands = {
   }),
 };
 
-/** The user's subscriptions, past subscriptions and the visible channels never subscribed to. */
 /** The channels a client is told of: without the archived_channels capability, none archived. */
 const listedChannels = (ctx: ReadContext, archived: boolean) => [...ctx.state.channels.values()].filter((channel) => archived || !channel.isArchived);
 
-function subscriptionLists(ctx: ReadContext, includeSubscribers: boolean, archived = true) {
-  const user = ctx.user;
-  const subscriptions = [];
-  const unsubscribed = [];
-  const neverSubscribed = [];
-  for (const channel of listedChannels(ctx, archived)) {
-    const subscription = ctx.state.subscription(channel.id, user.id);
-    const view = channelViewOf(ctx.state, channel);
-    const subscribers = includeSubscribers ? ctx.state.subscriberIds(channel.id) : undefined;
-    if (subscription?.active) subscriptions.push(subscriptionView(view, subscription, subscribers));
-    else if (!canSeeChannel(ctx.state, channel, user)) continue;
-    else if (subscription) unsubscribed.push(subscriptionView(view, subscription, subscribers));
-    else neverSubscribed.push(subscribers ? { ...view, subscribers } : view);
-  }
-  return { subscriptions, unsubscribed, neverSubscribed };
-}
+/** A channel's view as JSON, derived once per state version: the same for every viewer. */
+const channelJsonOf = (state: RealmView, channel: ChannelRecord): string => state.channelJson.get(channel.id, () => JSON.stringify(channelViewOf(state, channel)));
 
 /** A subscription's notification settings that follow the user's global ones (null) and the
  * global setting each follows. */
@@ -440,18 +428,33 @@ const inheritedFrom = {
   wildcard_mentions_notify: 'wildcard_mentions_notify',
 } as const;
 
-/** For a client without notification_settings_null: each inherited setting as the user's global
- * value instead of null (Zulip's). */
-function withInheritedSettings<S extends Record<keyof typeof inheritedFrom, boolean | null>>(user: UserRecord, subscription: S): S {
-  const filled = { ...subscription };
-  for (const [setting, global] of Object.entries(inheritedFrom) as [keyof typeof inheritedFrom, UserSettingName][]) filled[setting] ??= userSetting(user, global) === true;
-  return filled;
+/** A subscription's own settings under Zulip's names and `in_home_view`; for a client without
+ * notification_settings_null, each inherited one as the user's global value instead of null. */
+function subscriptionSettingsOf(user: UserRecord, subscription: SubscriptionRecord, nullSettings: boolean) {
+  const settings = { ...subscriptionSettings(subscription), in_home_view: !subscription.isMuted };
+  if (!nullSettings) for (const [setting, global] of Object.entries(inheritedFrom) as [keyof typeof inheritedFrom, UserSettingName][]) settings[setting] ??= userSetting(user, global) === true;
+  return settings;
 }
 
+/** Register's `subscriptions`, `unsubscribed` and `never_subscribed` (the visible channels never
+ * subscribed to), each entry as JSON: the channel's view and its subscribers' IDs kept per state
+ * version, joined with the user's settings (the members subscriptionView spreads, in its order). */
 export function subscriptionsInitialState(ctx: ReadContext, includeSubscribers: boolean, archived: boolean, nullSettings: boolean) {
-  const lists = subscriptionLists(ctx, includeSubscribers, archived);
-  const shown = <S extends Record<keyof typeof inheritedFrom, boolean | null>>(list: S[]) => (nullSettings ? list : list.map((subscription) => withInheritedSettings(ctx.user, subscription)));
-  return { subscriptions: shown(lists.subscriptions), unsubscribed: shown(lists.unsubscribed), never_subscribed: lists.neverSubscribed };
+  const user = ctx.user;
+  const subscriptions: string[] = [];
+  const unsubscribed: string[] = [];
+  const neverSubscribed: string[] = [];
+  for (const channel of listedChannels(ctx, archived)) {
+    const subscription = ctx.state.subscription(channel.id, user.id);
+    const past = !subscription?.active;
+    if (past && !canSeeChannel(ctx.state, channel, user)) continue;
+    const view = channelJsonOf(ctx.state, channel);
+    const settings = subscription ? `,${membersJson(subscriptionSettingsOf(user, subscription, nullSettings))}` : '';
+    const subscribers = includeSubscribers ? `,"subscribers":${ctx.state.subscribersJson.get(channel.id, () => JSON.stringify(ctx.state.subscriberIds(channel.id)))}` : '';
+    const entry = `${view.slice(0, -1)}${settings}${subscribers}}`;
+    (!subscription ? neverSubscribed : past ? unsubscribed : subscriptions).push(entry);
+  }
+  return { subscriptions: new JsonArray<Subscription>(subscriptions), unsubscribed: new JsonArray<Subscription>(unsubscribed), never_subscribed: new JsonArray<ChannelView & { subscribers?: number[] }>(neverSubscribed) };
 }
 
 /** Register's `streams`: each channel the user can see, its JSON derived once per state version
@@ -459,5 +462,5 @@ export function subscriptionsInitialState(ctx: ReadContext, includeSubscribers: 
 export function channelsInitialState(ctx: ReadContext, archived: boolean) {
   const user = ctx.user;
   const visible = listedChannels(ctx, archived).filter((channel) => canSeeChannel(ctx.state, channel, user));
-  return { streams: new JsonArray<ChannelView>(visible.map((channel) => ctx.state.channelJson.get(channel.id, () => JSON.stringify(channelViewOf(ctx.state, channel))))) };
+  return { streams: new JsonArray<ChannelView>(visible.map((channel) => channelJsonOf(ctx.state, channel))) };
 }
