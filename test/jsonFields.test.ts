@@ -14,6 +14,14 @@ const written = (value: unknown): string => {
   return text(writer.result());
 };
 
+/** Asserts two long texts are equal, naming where they first differ (uvu's diff of texts this
+ * long would take minutes). */
+const same = (actual: string, expected: string, message?: string): void => {
+  let at = 0;
+  while (at < actual.length && actual[at] === expected[at]) at++;
+  assert.ok(actual === expected, `${message ?? 'the JSON differs'}: at ${at} of ${expected.length} characters, ${JSON.stringify(actual.slice(at, at + 40))} for ${JSON.stringify(expected.slice(at, at + 40))}`);
+};
+
 /** A message-like object of about `size` characters of JSON, with text outside Latin-1. */
 const message = (id: number, size: number) => ({ id, content: `<p>${'ünïcødé ✓ '.repeat(Math.ceil(size / 11))}</p>`, flags: ['read'], reactions: [] });
 
@@ -39,7 +47,7 @@ json('short and long values come out exactly as JSON.stringify writes them', () 
     {},
     [[]],
   ];
-  for (const value of cases) assert.is(written(value), JSON.stringify(value));
+  for (const value of cases) same(written(value), JSON.stringify(value));
 });
 
 json('what JSON.stringify leaves out or writes as null stays so in a long value', () => {
@@ -52,8 +60,8 @@ json('what JSON.stringify leaves out or writes as null stays so in a long value'
     dated: { toJSON: () => ({ long }) },
     tail: 1,
   };
-  assert.is(written(value), JSON.stringify(value));
-  assert.is(written([undefined]), '[null]');
+  same(written(value), JSON.stringify(value));
+  same(written([undefined]), '[null]');
 });
 
 json('an array held as its elements\' JSON is written as JSON.stringify writes the elements', () => {
@@ -61,9 +69,9 @@ json('an array held as its elements\' JSON is written as JSON.stringify writes t
   const held = new JsonArray(users.map((user) => JSON.stringify(user)));
   const state = { realm_users: held, realm_non_active_users: new JsonArray([]), user_id: 7 };
   const expected = JSON.stringify({ realm_users: users, realm_non_active_users: [], user_id: 7 });
-  assert.is(JSON.stringify(state), expected, 'JSON.stringify reads it through toJSON');
-  assert.is(`{${text(membersOf(state))}}`, expected);
-  assert.is(written([held, 1]), JSON.stringify([users, 1]));
+  same(JSON.stringify(state), expected, 'JSON.stringify reads it through toJSON');
+  same(`{${text(membersOf(state))}}`, expected);
+  same(written([held, 1]), JSON.stringify([users, 1]));
 });
 
 json('members come without braces, as text while short and as bytes when long', () => {
@@ -72,13 +80,33 @@ json('members come without braces, as text while short and as bytes when long', 
   const long = { messages: Array.from({ length: 100 }, (_, id) => message(id, 1000)), anchor: 1 };
   const bytes = membersOf(long);
   assert.instance(bytes, Uint8Array);
-  assert.is(`{${text(bytes)}}`, JSON.stringify(long));
+  same(`{${text(bytes)}}`, JSON.stringify(long));
 });
 
 json('bytes are their own, not a view of a shared pool (a copy to another thread carries the whole buffer)', () => {
   const bytes = membersOf({ a: 'x'.repeat(40_000), b: 'y'.repeat(40_000) }) as Uint8Array;
   assert.instance(bytes, Uint8Array);
   assert.is(bytes.byteLength, bytes.buffer.byteLength);
+});
+
+json('answers made one after another, or one within another, keep their own bytes', () => {
+  const first = { a: 'ä'.repeat(70_000) };
+  const second = { b: 'b'.repeat(90_000) };
+  const one = membersOf(first);
+  const two = membersOf(second);
+  same(`{${text(one)}}`, JSON.stringify(first), 'the first answer is not overwritten by the second');
+  same(`{${text(two)}}`, JSON.stringify(second));
+  // A value whose toJSON makes an answer of its own while the outer one is being written.
+  const inner = { c: 'c'.repeat(80_000) };
+  const outer = { before: 'x'.repeat(70_000), nested: { toJSON: () => text(membersOf(inner)) }, after: 'y'.repeat(70_000) };
+  same(`{${text(membersOf(outer))}}`, JSON.stringify({ ...outer, nested: JSON.stringify(inner).slice(1, -1) }));
+});
+
+json('an answer that fails half-written leaves the next one whole', () => {
+  const failing = { long: 'x'.repeat(70_000), bad: 1n };
+  assert.throws(() => membersOf(failing), /BigInt/);
+  const next = { long: 'z'.repeat(70_000), more: 'w'.repeat(70_000) };
+  same(`{${text(membersOf(next))}}`, JSON.stringify(next));
 });
 
 json.run();

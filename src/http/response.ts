@@ -4,6 +4,7 @@ import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError, errors } from '../errors.js';
 import type { Logger } from '../ops/log.js';
 import { JsonFields, membersOf, type Json } from '../realm/jsonFields.js';
+import { ScratchBytes } from '../realm/scratchBytes.js';
 
 const statusText: Record<number, string> = {
   200: '200 OK',
@@ -166,30 +167,44 @@ const SUCCESS_HEAD_BYTES = Buffer.from(`${SUCCESS_HEAD},`);
 /** Answers `{result: 'success', msg: '', ...body}` (and the parameters ignored, if any); a body
  * given as JSON fields is joined as it is. */
 export function sendSuccess(exchange: Exchange, body: object | JsonFields, ignored: readonly string[]): void {
-  finish(exchange, 200, JSON_HEADERS, body instanceof JsonFields ? successBody(body.parts, ignored) : bodyJson(body, ignored));
+  const send = (json: Json) => finish(exchange, 200, JSON_HEADERS, json);
+  if (body instanceof JsonFields) sendFields(body.parts, ignored, send);
+  else bodyJson(body, ignored, send);
 }
 
 /** A plain body's JSON is joined to the fixed head, without copying the body into a new object;
  * anything else is copied as the spread says. */
-function bodyJson(body: object, ignored: readonly string[]): Json {
+function bodyJson(body: object, ignored: readonly string[], send: (json: Json) => void): void {
   const prototype = Object.getPrototypeOf(body) as unknown;
   if ((prototype === Object.prototype || prototype === null) && !Object.hasOwn(body, 'result') && !Object.hasOwn(body, 'msg') && !Object.hasOwn(body, IGNORED)) {
-    return successBody([membersOf(body)], ignored);
+    return sendFields([membersOf(body)], ignored, send);
   }
   const payload: Record<string, unknown> = { result: 'success', msg: '', ...body };
   if (ignored.length > 0) payload[IGNORED] = ignored;
-  return JSON.stringify(payload);
+  send(JSON.stringify(payload));
 }
 
-/** The fixed head, an object's members (JSON without braces, in parts: text, or bytes for a long
- * answer, which are not made into one string) and the parameters ignored. */
-function successBody(fields: readonly Json[], ignored: readonly string[]): Json {
+/** Sends the fixed head, an object's members (JSON without braces, in parts: text, or bytes for a
+ * long answer, which are not made into one string) and the parameters ignored: text joined, or
+ * bytes written into the kept scratch, which `send` has uWebSockets.js copy before it returns. */
+function sendFields(fields: readonly Json[], ignored: readonly string[], send: (json: Json) => void): void {
   const tail = ignored.length > 0 ? `,"${IGNORED}":${JSON.stringify(ignored)}}` : '}';
   if (fields.every((part) => typeof part === 'string')) {
     const text = fields.join('');
-    return text === '' ? SUCCESS_HEAD + tail : `${SUCCESS_HEAD},${text}${tail}`;
+    return send(text === '' ? SUCCESS_HEAD + tail : `${SUCCESS_HEAD},${text}${tail}`);
   }
-  return Buffer.concat([SUCCESS_HEAD_BYTES, ...fields.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)), Buffer.from(tail)]);
+  const scratch = ScratchBytes.take();
+  try {
+    scratch.bytes(SUCCESS_HEAD_BYTES);
+    for (const part of fields) {
+      if (typeof part === 'string') scratch.text(part);
+      else scratch.bytes(part);
+    }
+    scratch.text(tail);
+    send(scratch.view());
+  } finally {
+    scratch.release();
+  }
 }
 
 /** Answers with an error in Zulip's shape; anything but an ApiError is a bug: logged, answered 500. */

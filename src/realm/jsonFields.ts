@@ -9,7 +9,9 @@
 // making one flat there (which writing it anywhere does: JSON.stringify's result is a rope of
 // parts) cost ~700 µs for 150 KB on this machine, where fresh pages are dear, against ~60 µs for
 // 100 KB. A register's state went through that three times (its bytes for the socket, counting
-// them, and the copy to another thread).
+// them, and the copy to another thread). The bytes are written into a kept buffer
+// (scratchBytes.ts) and copied out once.
+import { ScratchBytes } from './scratchBytes.js';
 
 /** The most characters a piece of JSON text is made of before it is written out as bytes: below
  * the large-object size for one-byte strings and two-byte ones alike. */
@@ -60,7 +62,9 @@ const stepFor = (count: number, length: number): number => Math.max(1, Math.floo
  * the text is JSON.stringify's, but for a toJSON that reads its key: one of an element or member
  * is called with its place in a slice, or ''. */
 export class JsonWriter {
-  private readonly chunks: Buffer[] = [];
+  /** Where the pieces written out as bytes go: the kept scratch, or one of the writer's own while
+   * another writer holds it. */
+  private scratch: ScratchBytes | null = null;
   private text = '';
 
   /** Appends JSON text (at most a piece long, or whatever a value too long and indivisible gave). */
@@ -163,7 +167,8 @@ export class JsonWriter {
 
   private flush(): void {
     if (this.text.length === 0) return;
-    this.chunks.push(Buffer.from(this.text));
+    this.scratch ??= ScratchBytes.take();
+    this.scratch.text(this.text);
     this.text = '';
   }
 
@@ -171,17 +176,29 @@ export class JsonWriter {
    * indivisible value), else bytes of their own (more than a piece: not a view of Node's pool of
    * small buffers, which a copy to another thread would carry whole). */
   result(): Json {
-    if (this.chunks.length === 0) return this.text;
+    if (!this.scratch) return this.text;
     this.flush();
-    return Buffer.concat(this.chunks);
+    const bytes = this.scratch.copy();
+    this.release();
+    return bytes;
+  }
+
+  /** Lets the scratch go (`result` does): the writer is done. */
+  release(): void {
+    this.scratch?.release();
+    this.scratch = null;
   }
 }
 
 /** A plain object's members as JSON, without its braces. */
 export function membersOf(output: object): Json {
   const writer = new JsonWriter();
-  writer.members(output);
-  return writer.result();
+  try {
+    writer.members(output);
+    return writer.result();
+  } finally {
+    writer.release();
+  }
 }
 
 /** A plain object's members as JSON text, without its braces (a part of fields made later). */
