@@ -106,10 +106,13 @@ export const Flag = {
 } as const;
 export type FlagName = keyof typeof Flag;
 
+/** The flags by name, listed once (a window of 1,000 messages listed them 1,000 times). */
+const flagEntries = Object.entries(Flag) as [FlagName, number][];
+
 /** The flag names of a bitmask, as the API lists them (with the deprecated wildcard_mentioned). */
 export function flagNames(bits: number): string[] {
   const names: string[] = [];
-  for (const [name, bit] of Object.entries(Flag)) if (bits & bit) names.push(name);
+  for (const [name, bit] of flagEntries) if (bits & bit) names.push(name);
   if (bits & (Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned)) names.push('wildcard_mentioned');
   return names;
 }

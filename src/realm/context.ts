@@ -16,7 +16,7 @@ import type { RealmEmojiRecord } from '../emoji/custom.js';
 import type { LinkifierRecord } from '../messages/linkifiers.js';
 import type { PlaygroundRecord } from '../messages/playgrounds.js';
 import type { InviteRecord } from '../users/invites.js';
-import type { ScheduledMessageRecord } from '../messages/records.js';
+import type { MessageRecord, ScheduledMessageRecord } from '../messages/records.js';
 import type { SavedSnippetRecord } from '../messages/savedSnippets.js';
 import type { BotStorageEntry, BotStorageSize } from '../users/botStorage.js';
 import type { EmailBatchRecord } from '../messages/notifications.js';
@@ -233,6 +233,14 @@ export class CommandContext {
     this.changedMemory = true;
     this.state.realm = realm;
     this.state.changed();
+  }
+
+  /** Stores a message (Store.saveMessage's arguments) and forgets its views kept as JSON; call
+   * inside a write command. A read waits for the writes before it to be durable, so none keeps a
+   * view of the record this one replaces; a write rolled back leaves none of the new one. */
+  saveMessage(message: MessageRecord, before?: MessageRecord, contentTerms?: readonly string[]): void {
+    this.store.saveMessage(message, before, contentTerms);
+    this.state.messageJson.forget(message.id);
   }
 
   /** Every active user of the realm: who organization-wide events go to. */

@@ -110,7 +110,7 @@ function applyEdit(ctx: CommandContext, plan: EditPlan): void {
     }
     if (Object.keys(edit).length === 2) continue;
     updated.edits = [...(moved.edits ?? []), edit];
-    ctx.store.saveMessage(updated, moved, newContent ? plan.contentTerms : undefined);
+    ctx.saveMessage(updated, moved, newContent ? plan.contentTerms : undefined);
     relinkAttachments(ctx, updated, moved.renderedContent, updated.renderedContent);
     if (updated.channelId !== moved.channelId || updated.topic !== moved.topic) {
       ctx.store.unindexInChannel(moved.channelId!, moved.id, moved.topic);

@@ -446,7 +446,7 @@ function importMessages(ctx: CommandContext, batch: MessageBatch): number {
     const received = [...flagsOf.keys()];
     ctx.store.userMessages.appendMessage(message.recipientId, message.id, received, [...flagsOf.values()]);
     if (channel) for (const userId of received) channelRows.set(userId, (channelRows.get(userId) ?? new Set()).add(message.recipientId));
-    ctx.store.saveMessage(message);
+    ctx.saveMessage(message);
     if (channel) {
       ctx.store.indexInChannel(channel.id, message.id, message.topic);
       if (channel.firstMessageId === null) setFirstMessageId(ctx, channel, message.id);

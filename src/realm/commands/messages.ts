@@ -15,6 +15,7 @@ import { avatarUrlFor } from '../../users/view.js';
 import { messageWindow, type Anchor, type ChannelOf } from '../../store/window.js';
 import { hasMuted, Role, type UserRecord } from '../../users/records.js';
 import { readCommand, type CommandContext, type ReadContext } from '../context.js';
+import { JsonArray, membersJson } from '../jsonFields.js';
 import { accessibleMessage, messageAccess, narrowLookup } from './messageAccess.js';
 import { setFirstMessageId } from './firstMessage.js';
 import { limits } from './limits.js';
@@ -257,7 +258,7 @@ function writeMessage(ctx: CommandContext, sender: UserRecord, prepared: Prepare
   }
   ctx.store.userMessages.appendMessage(message.recipientId, message.id, recipients, flagsOf);
   const received: RecipientFlags = { userIds: recipients, flags: flagsOf };
-  ctx.store.saveMessage(message, undefined, prepared.contentTerms);
+  ctx.saveMessage(message, undefined, prepared.contentTerms);
   claimAttachments(ctx, sender, message);
   if (channel) {
     ctx.store.indexInChannel(channel.id, message.id, topic);
@@ -297,7 +298,7 @@ export const messageCommands = {
       found_oldest: window.foundOldest,
       found_newest: window.foundNewest,
       history_limited: false,
-      messages: window.entries.map((entry) => fetchedMessage(ctx, entry, input.view, window.search)),
+      messages: new JsonArray<FetchedMessage>(window.entries.map((entry) => fetchedMessage(ctx, entry, input.view, window.search))),
     };
   }),
 
@@ -308,7 +309,7 @@ export const messageCommands = {
     checkFetchSize(input.messageIds.length);
     const terms = resolveNarrow(ctx.state, viewer, input.narrow, ctx.fakeEmailDomain, narrowLookup(ctx, viewer));
     const search = narrowSearch(terms);
-    const messages = [];
+    const messages: string[] = [];
     for (const id of [...new Set(input.messageIds)].sort((a, b) => a - b)) {
       const message = ctx.store.messages.get(id);
       const access = message?.realmId === ctx.state.realm.id ? messageAccess(ctx, viewer, message) : null;
@@ -316,7 +317,7 @@ export const messageCommands = {
       const flags = access.flags ?? Flag.read | Flag.historical;
       if (matchesNarrow(terms, message, flags)) messages.push(fetchedMessage(ctx, { message, flags }, input.view, search));
     }
-    return { messages, history_limited: false, found_anchor: false, found_oldest: false, found_newest: false };
+    return { messages: new JsonArray<FetchedMessage>(messages), history_limited: false, found_anchor: false, found_oldest: false, found_newest: false };
   }),
 
   /** POST /messages/render: the HTML the content would get if the user sent it now. */
@@ -334,10 +335,23 @@ function checkFetchSize(count: number): void {
   if (count > MAX_MESSAGES_PER_FETCH) throw errors.badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
 }
 
-/** A message as a fetch shows it: the client's view, the viewer's flags and, for a search, the
- * matches highlighted. */
-function fetchedMessage(ctx: ReadContext, { message, flags }: { message: MessageRecord; flags: number }, view: MessageViewOptions, search: SearchQuery | undefined) {
-  return { ...messageView(ctx.state, message, ctx.fakeEmailDomain, view), flags: flagNames(flags), ...(search && searchHighlights(search, message)) };
+/** A message's view as JSON, kept (state.messageJson) by variant of the view: the same for every
+ * viewer, so the recent messages many users fetch are encoded once. */
+function messageViewJson(ctx: ReadContext, message: MessageRecord, view: MessageViewOptions): string {
+  const variants = ctx.state.messageJson.get(message.id, () => new Map());
+  const variant = (view.applyMarkdown ? 4 : 0) | (view.clientGravatar ? 2 : 0) | (view.allowEmptyTopicName ? 1 : 0);
+  let json = variants.get(variant);
+  if (json === undefined) variants.set(variant, (json = JSON.stringify(messageView(ctx.state, message, ctx.fakeEmailDomain, view))));
+  return json;
+}
+
+type FetchedMessage = ReturnType<typeof messageView> & { flags: string[]; match_content?: string; match_subject?: string };
+
+/** A message as a fetch shows it, as JSON: the client's view, the viewer's flags and, for a
+ * search, the matches highlighted. */
+function fetchedMessage(ctx: ReadContext, { message, flags }: { message: MessageRecord; flags: number }, view: MessageViewOptions, search: SearchQuery | undefined): string {
+  const highlights = search ? `,${membersJson(searchHighlights(search, message))}` : '';
+  return `${messageViewJson(ctx, message, view).slice(0, -1)},"flags":${JSON.stringify(flagNames(flags))}${highlights}}`;
 }
 
 /** Zulip's cap on unread messages in register; older ones are reported as missing. */

@@ -29,7 +29,7 @@ const isReaction = (reaction: ReactionRecord, code: string, type: string, userId
 
 /** Stores the message's new reactions and announces the change. */
 function saveReactions(ctx: CommandContext, message: MessageRecord, reactions: ReactionRecord[], change: { op: 'add' | 'remove'; reaction: ReactionRecord }): void {
-  ctx.store.saveMessage({ ...message, reactions }, message);
+  ctx.saveMessage({ ...message, reactions }, message);
   const reactor = ctx.user;
   const event: ReactionEvent = {
     type: 'reaction',

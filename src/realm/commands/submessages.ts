@@ -46,7 +46,7 @@ export const submessageCommands = {
     const problem = widgetEventProblem(widgetType, data, message.senderId === user.id);
     if (problem) throw errors.badRequest(problem);
     const submessage: SubmessageRecord = { id: ctx.store.nextId('submessage'), senderId: user.id, msgType: input.msgType, content: input.content };
-    ctx.store.saveMessage({ ...message, submessages: [...(message.submessages ?? []), submessage] }, message);
+    ctx.saveMessage({ ...message, submessages: [...(message.submessages ?? []), submessage] }, message);
     const event: SubmessageEvent = {
       type: 'submessage',
       msg_type: submessage.msgType,
