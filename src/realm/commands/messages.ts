@@ -315,7 +315,7 @@ export const messageCommands = {
       const access = message?.realmId === ctx.state.realm.id ? messageAccess(ctx, viewer, message) : null;
       if (!message || !access) continue;
       const flags = access.flags ?? Flag.read | Flag.historical;
-      if (matchesNarrow(terms, message, flags)) messages.push(fetchedMessage(ctx, { message, flags }, input.view, search));
+      if (matchesNarrow(terms, message, flags)) messages.push(fetchedMessage(ctx, { id, message, flags }, input.view, search));
     }
     return { messages: new JsonArray<FetchedMessage>(messages), history_limited: false, found_anchor: false, found_oldest: false, found_newest: false };
   }),
@@ -336,22 +336,26 @@ function checkFetchSize(count: number): void {
 }
 
 /** A message's view as JSON, kept (state.messageJson) by variant of the view: the same for every
- * viewer, so the recent messages many users fetch are encoded once. */
-function messageViewJson(ctx: ReadContext, message: MessageRecord, view: MessageViewOptions): string {
-  const variants = ctx.state.messageJson.get(message.id, () => new Map());
+ * viewer, so the recent messages many users fetch are encoded once, and their records not read
+ * again (`message` is asked for only to make the view). */
+function messageViewJson(ctx: ReadContext, entry: FetchEntry, view: MessageViewOptions): string {
+  const variants = ctx.state.messageJson.get(entry.id, () => new Map());
   const variant = (view.applyMarkdown ? 4 : 0) | (view.clientGravatar ? 2 : 0) | (view.allowEmptyTopicName ? 1 : 0);
   let json = variants.get(variant);
-  if (json === undefined) variants.set(variant, (json = JSON.stringify(messageView(ctx.state, message, ctx.fakeEmailDomain, view))));
+  if (json === undefined) variants.set(variant, (json = JSON.stringify(messageView(ctx.state, entry.message, ctx.fakeEmailDomain, view))));
   return json;
 }
+
+/** A message a fetch shows: its record read only when asked for (WindowEntry's is lazy). */
+type FetchEntry = { readonly id: number; readonly message: MessageRecord; readonly flags: number };
 
 type FetchedMessage = ReturnType<typeof messageView> & { flags: string[]; match_content?: string; match_subject?: string };
 
 /** A message as a fetch shows it, as JSON: the client's view, the viewer's flags and, for a
  * search, the matches highlighted. */
-function fetchedMessage(ctx: ReadContext, { message, flags }: { message: MessageRecord; flags: number }, view: MessageViewOptions, search: SearchQuery | undefined): string {
-  const highlights = search ? `,${membersJson(searchHighlights(search, message))}` : '';
-  return `${messageViewJson(ctx, message, view).slice(0, -1)},"flags":${JSON.stringify(flagNames(flags))}${highlights}}`;
+function fetchedMessage(ctx: ReadContext, entry: FetchEntry, view: MessageViewOptions, search: SearchQuery | undefined): string {
+  const highlights = search ? `,${membersJson(searchHighlights(search, entry.message))}` : '';
+  return `${messageViewJson(ctx, entry, view).slice(0, -1)},"flags":${JSON.stringify(flagNames(entry.flags))}${highlights}}`;
 }
 
 /** Zulip's cap on unread messages in register; older ones are reported as missing. */
