@@ -109,6 +109,30 @@ http('unsupported parameters are listed in ignored_parameters_unsupported', asyn
   assert.not.ok('ignored_parameters_unsupported' in clean.body);
 });
 
+http('long answers, one after another and many at once, each come whole (written through one kept buffer)', async ({ server }) => {
+  const hamlet = await server.as('hamlet@zulip.com');
+  const othello = await server.as('othello@zulip.com');
+  const topic = 'long answers';
+  for (let n = 0; n < 80; n++) {
+    const sent = await hamlet.post('/messages', { type: 'stream', to: 'Denmark', topic, content: `long answer ${n}: ${'ünïcødé words ✓ '.repeat(60)}` });
+    assert.is(sent.status, 200, JSON.stringify(sent.body));
+  }
+  const window = (client: typeof hamlet, apply_markdown: boolean, extra: Record<string, unknown> = {}) =>
+    client.get('/messages', { anchor: 'newest', num_before: 80, num_after: 0, narrow: [{ operator: 'channel', operand: 'Denmark' }, { operator: 'topic', operand: topic }], apply_markdown, ...extra });
+  const answers = await Promise.all([window(hamlet, true), window(othello, false), window(hamlet, false, { frobnicate: 1 }), window(othello, true), hamlet.post('/register', {})]);
+  for (const [index, answer] of answers.slice(0, 4).entries()) {
+    assert.is(answer.status, 200);
+    assert.ok(Number(answer.headers['content-length']) > 60 * 1024, `answer ${index} is long: ${String(answer.headers['content-length'])} bytes, ${String(answer.headers['transfer-encoding'])}`);
+    const messages = answer.body.messages as { content: string; content_type: string }[];
+    assert.is(messages.length, 80);
+    const type = index === 0 || index === 3 ? 'text/html' : 'text/x-markdown';
+    assert.ok(messages.every((message) => message.content_type === type && message.content.includes('ünïcødé words ✓')), `answer ${index}: every message of its own variant`);
+  }
+  assert.equal(answers[2]!.body.ignored_parameters_unsupported, ['frobnicate'], 'the tail is written after the pieces');
+  assert.is(answers[4]!.status, 200);
+  assert.type(answers[4]!.body.queue_id, 'string');
+});
+
 http('a parameter of the wrong type is a 400 naming it, in Zulip wording', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
   const response = await hamlet.get('/users', { client_gravatar: 'maybe' });

@@ -12,7 +12,7 @@ export async function register(request: UserRequest, params: Params<typeof schem
   try {
     const { state, queue: settings, position, epoch } = await request.realm.ask('events.register', request.user.userId, registerInput(params));
     const queue = registration.open(settings, position, epoch);
-    return new JsonFields(`"queue_id":${JSON.stringify(queue.id)},"last_event_id":${queue.lastEventId},"server_generation":${request.queues.serverGeneration},`, state);
+    return new JsonFields(`"queue_id":${JSON.stringify(queue.id)},"last_event_id":${queue.lastEventId},"server_generation":${request.queues.serverGeneration},`, ...state);
   } finally {
     registration.end();
   }
@@ -43,7 +43,7 @@ export async function getEvents(request: UserRequest, params: Params<typeof sche
       : await waitForEvents(queue, params.last_event_id, { ms: request.config.heartbeatSeconds * 1000, clock: request.config.clock }, request.signal);
   queue.touch();
   // Each event's JSON is made once, whatever the number of queues that get it.
-  return new JsonFields(membersOf({ events: new JsonArray(events.map(eventJson)), queue_id: queue.id }));
+  return new JsonFields(...membersOf({ events: new JsonArray(events.map(eventJson)), queue_id: queue.id }));
 }
 
 export function deleteQueue(request: UserRequest, params: Params<typeof schemas.deleteQueue>) {

@@ -7,8 +7,7 @@ import type { CommandRequest, Reply } from '../realm/replies.js';
 import { errorReply } from '../realm/replies.js';
 import type { Credentials } from './principals.js';
 
-// Binary values (an answer's JSON as bytes) are copied out: a message's bytes are not the reader's
-// to keep.
+// Binary values are copied out: a message's bytes are not the reader's to keep.
 export const codec = new Packr({ useRecords: false, structuredClone: true, copyBuffers: true });
 
 /** Kept credentials a request was admitted on, and the principal they named then. */

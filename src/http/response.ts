@@ -3,8 +3,8 @@ import type { Readable } from 'node:stream';
 import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError, errors } from '../errors.js';
 import type { Logger } from '../ops/log.js';
-import { JsonFields, membersOf, type Json } from '../realm/jsonFields.js';
-import { ScratchBytes } from '../realm/scratchBytes.js';
+import { JsonFields, membersOf, PIECE } from '../realm/jsonFields.js';
+import { ScratchBytes } from './scratchBytes.js';
 
 const statusText: Record<number, string> = {
   200: '200 OK',
@@ -162,44 +162,40 @@ const IGNORED = 'ignored_parameters_unsupported';
 
 /** What every success answer starts with, in Zulip's order. */
 const SUCCESS_HEAD = '{"result":"success","msg":""';
-const SUCCESS_HEAD_BYTES = Buffer.from(`${SUCCESS_HEAD},`);
 
 /** Answers `{result: 'success', msg: '', ...body}` (and the parameters ignored, if any); a body
  * given as JSON fields is joined as it is. */
 export function sendSuccess(exchange: Exchange, body: object | JsonFields, ignored: readonly string[]): void {
-  const send = (json: Json) => finish(exchange, 200, JSON_HEADERS, json);
+  const send = (json: string | Uint8Array) => finish(exchange, 200, JSON_HEADERS, json);
   if (body instanceof JsonFields) sendFields(body.parts, ignored, send);
   else bodyJson(body, ignored, send);
 }
 
 /** A plain body's JSON is joined to the fixed head, without copying the body into a new object;
  * anything else is copied as the spread says. */
-function bodyJson(body: object, ignored: readonly string[], send: (json: Json) => void): void {
+function bodyJson(body: object, ignored: readonly string[], send: (body: string | Uint8Array) => void): void {
   const prototype = Object.getPrototypeOf(body) as unknown;
   if ((prototype === Object.prototype || prototype === null) && !Object.hasOwn(body, 'result') && !Object.hasOwn(body, 'msg') && !Object.hasOwn(body, IGNORED)) {
-    return sendFields([membersOf(body)], ignored, send);
+    return sendFields(membersOf(body), ignored, send);
   }
   const payload: Record<string, unknown> = { result: 'success', msg: '', ...body };
   if (ignored.length > 0) payload[IGNORED] = ignored;
   send(JSON.stringify(payload));
 }
 
-/** Sends the fixed head, an object's members (JSON without braces, in parts: text, or bytes for a
- * long answer, which are not made into one string) and the parameters ignored: text joined, or
- * bytes written into the kept scratch, which `send` has uWebSockets.js copy before it returns. */
-function sendFields(fields: readonly Json[], ignored: readonly string[], send: (json: Json) => void): void {
+/** Sends the fixed head, an object's members (JSON without braces, in pieces of text, which are
+ * not made into one long string) and the parameters ignored: joined as text while short, else
+ * written into the kept scratch, which `send` has uWebSockets.js copy before it returns. */
+function sendFields(fields: readonly string[], ignored: readonly string[], send: (body: string | Uint8Array) => void): void {
   const tail = ignored.length > 0 ? `,"${IGNORED}":${JSON.stringify(ignored)}}` : '}';
-  if (fields.every((part) => typeof part === 'string')) {
-    const text = fields.join('');
-    return send(text === '' ? SUCCESS_HEAD + tail : `${SUCCESS_HEAD},${text}${tail}`);
-  }
+  let length = 0;
+  for (const part of fields) length += part.length;
+  if (length === 0) return send(SUCCESS_HEAD + tail);
+  if (length <= PIECE) return send(`${SUCCESS_HEAD},${fields.join('')}${tail}`);
   const scratch = ScratchBytes.take();
   try {
-    scratch.bytes(SUCCESS_HEAD_BYTES);
-    for (const part of fields) {
-      if (typeof part === 'string') scratch.text(part);
-      else scratch.bytes(part);
-    }
+    scratch.text(`${SUCCESS_HEAD},`);
+    for (const part of fields) scratch.text(part);
     scratch.text(tail);
     send(scratch.view());
   } finally {

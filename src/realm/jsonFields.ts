@@ -4,29 +4,25 @@
 // across, and encoded again where the request came in); http/response.ts joins them to the head of
 // a success answer as they are.
 //
-// Short JSON is kept as text; long JSON as UTF-8 bytes, made in pieces: a string longer than V8's
-// largest regular heap object (128 KiB) is made in its large-object space, in pages of its own, and
-// making one flat there (which writing it anywhere does: JSON.stringify's result is a rope of
-// parts) cost ~700 µs for 150 KB on this machine, where fresh pages are dear, against ~60 µs for
-// 100 KB. A register's state went through that three times (its bytes for the socket, counting
-// them, and the copy to another thread). The bytes are written into a kept buffer
-// (scratchBytes.ts) and copied out once.
-import { ScratchBytes } from './scratchBytes.js';
+// Long JSON is made in pieces of text, each shorter than V8's largest regular heap object
+// (128 KiB), and joined only where the answer is written (http/response.ts, into a kept buffer): a
+// longer string is made in V8's large-object space, in pages of its own, and making one flat there
+// (which writing it anywhere does: JSON.stringify's result is a rope of parts) cost ~700 µs for 150
+// KB on this machine, where fresh pages are dear, against ~60 µs for 100 KB. A register's state
+// went through that three times (its bytes for the socket, counting them, and the copy to another
+// thread); as UTF-8 bytes of its own, it still cost a new buffer as long as the answer.
 
-/** The most characters a piece of JSON text is made of before it is written out as bytes: below
- * the large-object size for one-byte strings and two-byte ones alike. */
-const PIECE = 60 * 1024;
+/** The most characters a piece of JSON text is made of: below the large-object size for one-byte
+ * strings and two-byte ones alike. */
+export const PIECE = 60 * 1024;
 
-/** JSON text, or its UTF-8 bytes when long. */
-export type Json = string | Uint8Array;
-
-/** An object's members as JSON, without its braces, in parts (each text or bytes, the commas
- * between parts included) joined only where the answer is written: kept once derived, so not
- * copied and encoded again for each request. */
+/** An object's members as JSON, without its braces, in parts (pieces of text, the commas between
+ * parts included) joined only where the answer is written: kept once derived, so not copied and
+ * encoded again for each request. */
 export class JsonFields {
-  readonly parts: readonly Json[];
+  readonly parts: readonly string[];
 
-  constructor(...parts: Json[]) {
+  constructor(...parts: string[]) {
     this.parts = parts;
   }
 }
@@ -56,15 +52,13 @@ const SHORT_ARRAY = 64;
 /** How many elements or members go in a slice of about half a piece, going by one's JSON length. */
 const stepFor = (count: number, length: number): number => Math.max(1, Math.floor((count * PIECE) / 2 / Math.max(length, 1)));
 
-/** JSON written as text while it is short, and past a piece as UTF-8 bytes from pieces of text each
- * at most PIECE characters long where the value allows: arrays and plain objects too long for one
- * piece are written in slices of their elements or members. Each part is JSON.stringify's own, so
+/** JSON written in pieces of text, each at most PIECE characters long where the value allows:
+ * arrays and plain objects too long for one piece are written in slices of their elements or
+ * members. Each part is JSON.stringify's own, so
  * the text is JSON.stringify's, but for a toJSON that reads its key: one of an element or member
  * is called with its place in a slice, or ''. */
 export class JsonWriter {
-  /** Where the pieces written out as bytes go: the kept scratch, or one of the writer's own while
-   * another writer holds it. */
-  private scratch: ScratchBytes | null = null;
+  private readonly pieces: string[] = [];
   private text = '';
 
   /** Appends JSON text (at most a piece long, or whatever a value too long and indivisible gave). */
@@ -167,42 +161,27 @@ export class JsonWriter {
 
   private flush(): void {
     if (this.text.length === 0) return;
-    this.scratch ??= ScratchBytes.take();
-    this.scratch.text(this.text);
+    this.pieces.push(this.text);
     this.text = '';
   }
 
-  /** The JSON written: the text, if no piece has been written out as bytes (short, or one long
-   * indivisible value), else bytes of their own (more than a piece: not a view of Node's pool of
-   * small buffers, which a copy to another thread would carry whole). */
-  result(): Json {
-    if (!this.scratch) return this.text;
+  /** The JSON written, in pieces of at most PIECE characters (but a value too long and indivisible,
+   * whole): one piece, or none, while it is short. */
+  result(): string[] {
     this.flush();
-    const bytes = this.scratch.copy();
-    this.release();
-    return bytes;
-  }
-
-  /** Lets the scratch go (`result` does): the writer is done. */
-  release(): void {
-    this.scratch?.release();
-    this.scratch = null;
+    return this.pieces;
   }
 }
 
-/** A plain object's members as JSON, without its braces. */
-export function membersOf(output: object): Json {
+/** A plain object's members as JSON, without its braces, in pieces. */
+export function membersOf(output: object): string[] {
   const writer = new JsonWriter();
-  try {
-    writer.members(output);
-    return writer.result();
-  } finally {
-    writer.release();
-  }
+  writer.members(output);
+  return writer.result();
 }
 
 /** A plain object's members as JSON text, without its braces (a part of fields made later). */
 export const membersJson = (output: object): string => JSON.stringify(output).slice(1, -1);
 
 /** A plain object's members as JSON fields. */
-export const fieldsOf = (output: object): JsonFields => new JsonFields(membersOf(output));
+export const fieldsOf = (output: object): JsonFields => new JsonFields(...membersOf(output));

@@ -5,14 +5,14 @@
 import { ApiError, errors, type ErrorCode } from '../errors.js';
 import { commands, type CommandName, type InputOf, type OutputOf } from './commands/index.js';
 import { isFieldsCommand, type FieldsCommand, type RealmHandle } from './handle.js';
-import { JsonFields, type Json } from './jsonFields.js';
+import { JsonFields } from './jsonFields.js';
 
 /** A command as it travels: its name, the acting user, and its input, typed by the asking side
  * against the same command table; `fields` when its answer is to come as JSON fields. */
 type RequestOf<N extends CommandName> = [name: N, userId: number | null, input: InputOf<N>, form?: 'fields'];
 export type CommandRequest = { [N in CommandName]: RequestOf<N> }[CommandName];
 type WireError = { status: number; code: ErrorCode; message: string; extra: ApiError['extra']; headers: Record<string, string> };
-export type Reply = { ok: unknown } | { fields: readonly Json[] } | { error: WireError | null };
+export type Reply = { ok: unknown } | { fields: readonly string[] } | { error: WireError | null };
 
 /** A request run on the handle: one typed call for whichever command it names. */
 const run = <N extends CommandName>(handle: RealmHandle, [name, userId, input]: RequestOf<N>): Promise<OutputOf<N>> => handle.ask(name, userId, input);

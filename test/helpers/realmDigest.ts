@@ -29,7 +29,7 @@ async function viewOf({ realm, userId }: Observer): Promise<string> {
     presenceHistoryLimitDays: null,
   });
   const messages = await realm.ask('messages.window', userId, { anchor: 'newest', numBefore: MAX_MESSAGES_PER_FETCH - 1, numAfter: 0, includeAnchor: true, narrow: [], view: { applyMarkdown: false, clientGravatar: false, allowEmptyTopicName: true } });
-  const text = typeof state === 'string' ? state : Buffer.from(state.buffer, state.byteOffset, state.byteLength).toString();
+  const text = state.join('');
   return JSON.stringify([comparable(JSON.parse(`{${text}}`) as State), messages]);
 }
 
