@@ -9,6 +9,7 @@ import type { ScheduledMessageRecord } from '../messages/records.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
 import { activeUsersByName } from '../users/names.js';
+import { MessageViews } from './messageViews.js';
 import type { Principal } from '../auth/basic.js';
 import type { RealmRecord } from './records.js';
 
@@ -58,9 +59,10 @@ export interface RealmView {
   readonly channelJson: DerivedValues<number, string>;
   /** Each channel's subscribers' IDs as JSON, kept until the state next changes. */
   readonly subscribersJson: DerivedValues<number, string>;
-  /** Messages' views as JSON by message and by variant (MessageViewOptions' bits), kept until the
-   * state next changes or the message does (CommandContext.saveMessage forgets it). */
-  readonly messageJson: DerivedValues<number, Map<number, string>>;
+  /** Messages' views as JSON by message and by variant (MessageViewOptions' bits), within a
+   * budget, good until the state next changes or the message does (CommandContext.saveMessage
+   * and removeMessage forget it). */
+  readonly messageJson: MessageViews;
   /** Accepted Authorization headers' users, kept until the state next changes. */
   readonly principals: DerivedValues<string, Principal>;
   /** Register's `realm` state (the same for every user of the realm), kept until the state next changes. */
@@ -86,11 +88,6 @@ export class DerivedValues<K, V> {
     this.values.set(key, { version: this.state.version, value });
     return value;
   }
-
-  /** Forgets what was derived for `key` (what it was derived from changed outside the state). */
-  forget(key: K): void {
-    this.values.delete(key);
-  }
 }
 
 /** How many accepted Authorization headers a realm keeps (a few per user of a large realm). */
@@ -100,10 +97,6 @@ export const KEPT_PRINCIPALS = 20_000;
  * can ask for (e-mail visibility × client_gravatar; GET /users has four more, without profile
  * data). Past it, a realm of more users makes its entries again more often. */
 const KEPT_USER_ENTRIES = 400_000;
-
-/** How many messages' views a realm keeps as JSON at most (~1 KB each, a variant or two a
- * message; reaching it forgets them all): the recent messages that many users' windows show. */
-const KEPT_MESSAGE_VIEWS = 10_000;
 
 /** Render versions, unique in the process: a realm's state reloaded after a failed write starts
  * from a number no rendering made before it carries. */
@@ -138,7 +131,7 @@ export class RealmState implements RealmView {
   readonly listedUserJson = new DerivedValues<number, string>(this, KEPT_USER_ENTRIES);
   readonly channelJson = new DerivedValues<number, string>(this);
   readonly subscribersJson = new DerivedValues<number, string>(this);
-  readonly messageJson = new DerivedValues<number, Map<number, string>>(this, KEPT_MESSAGE_VIEWS);
+  readonly messageJson = new MessageViews(this);
   readonly principals = new DerivedValues<string, Principal>(this, KEPT_PRINCIPALS);
   readonly realmRegisterState = new DerivedValues<null, object>(this);
   /** Active users by full name lowercased, the first of each name: a mention looks a name up per

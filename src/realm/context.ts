@@ -243,6 +243,13 @@ export class CommandContext {
     this.state.messageJson.forget(message.id);
   }
 
+  /** Removes a message (Store.removeMessage) and forgets its views kept as JSON; call inside a
+   * write command. */
+  removeMessage(message: MessageRecord): void {
+    this.store.removeMessage(message);
+    this.state.messageJson.forget(message.id);
+  }
+
   /** Every active user of the realm: who organization-wide events go to. */
   activeUserIds(): number[] {
     const ids: number[] = [];

@@ -30,7 +30,7 @@ export function deleteMessages(ctx: CommandContext, messages: readonly MessageRe
   }
   const touchedChannels = new Set<number>();
   for (const message of messages) {
-    ctx.store.removeMessage(message);
+    ctx.removeMessage(message);
     relinkAttachments(ctx, message, message.renderedContent, '');
     if (message.channelId !== null) {
       ctx.store.unindexInChannel(message.channelId, message.id, message.topic);

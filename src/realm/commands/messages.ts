@@ -339,11 +339,8 @@ function checkFetchSize(count: number): void {
  * viewer, so the recent messages many users fetch are encoded once, and their records not read
  * again (`message` is asked for only to make the view). */
 function messageViewJson(ctx: ReadContext, entry: FetchEntry, view: MessageViewOptions): string {
-  const variants = ctx.state.messageJson.get(entry.id, () => new Map());
   const variant = (view.applyMarkdown ? 4 : 0) | (view.clientGravatar ? 2 : 0) | (view.allowEmptyTopicName ? 1 : 0);
-  let json = variants.get(variant);
-  if (json === undefined) variants.set(variant, (json = JSON.stringify(messageView(ctx.state, entry.message, ctx.fakeEmailDomain, view))));
-  return json;
+  return ctx.state.messageJson.get(entry.id, variant, () => JSON.stringify(messageView(ctx.state, entry.message, ctx.fakeEmailDomain, view)));
 }
 
 /** A message a fetch shows: its record read only when asked for (WindowEntry's is lazy). */
