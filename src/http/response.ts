@@ -163,17 +163,20 @@ const IGNORED = 'ignored_parameters_unsupported';
 /** What every success answer starts with, in Zulip's order. */
 const SUCCESS_HEAD = '{"result":"success","msg":""';
 
+/** Sends a success answer's JSON: as text, or as UTF-8 bytes that uWebSockets.js copies. */
+type Send = (body: string | Uint8Array) => void;
+
 /** Answers `{result: 'success', msg: '', ...body}` (and the parameters ignored, if any); a body
  * given as JSON fields is joined as it is. */
 export function sendSuccess(exchange: Exchange, body: object | JsonFields, ignored: readonly string[]): void {
-  const send = (json: string | Uint8Array) => finish(exchange, 200, JSON_HEADERS, json);
+  const send: Send = (json) => finish(exchange, 200, JSON_HEADERS, json);
   if (body instanceof JsonFields) sendFields(body.parts, ignored, send);
   else bodyJson(body, ignored, send);
 }
 
 /** A plain body's JSON is joined to the fixed head, without copying the body into a new object;
  * anything else is copied as the spread says. */
-function bodyJson(body: object, ignored: readonly string[], send: (body: string | Uint8Array) => void): void {
+function bodyJson(body: object, ignored: readonly string[], send: Send): void {
   const prototype = Object.getPrototypeOf(body) as unknown;
   if ((prototype === Object.prototype || prototype === null) && !Object.hasOwn(body, 'result') && !Object.hasOwn(body, 'msg') && !Object.hasOwn(body, IGNORED)) {
     return sendFields(membersOf(body), ignored, send);
@@ -186,7 +189,7 @@ function bodyJson(body: object, ignored: readonly string[], send: (body: string 
 /** Sends the fixed head, an object's members (JSON without braces, in pieces of text, which are
  * not made into one long string) and the parameters ignored: joined as text while short, else
  * written into the kept scratch, which `send` has uWebSockets.js copy before it returns. */
-function sendFields(fields: readonly string[], ignored: readonly string[], send: (body: string | Uint8Array) => void): void {
+function sendFields(fields: readonly string[], ignored: readonly string[], send: Send): void {
   const tail = ignored.length > 0 ? `,"${IGNORED}":${JSON.stringify(ignored)}}` : '}';
   let length = 0;
   for (const part of fields) length += part.length;

@@ -2,9 +2,10 @@
 // variant of the view, within a budget of characters a realm. The recent messages many users
 // fetch are kept; past the budget the oldest go first, but one used since it was last passed over
 // is given another round (the clock algorithm: no reordering on each use, which cost a window of
-// 1,000 messages ~0.6 ms), and a view too long to be worth its room is made again each time. A view is good while the realm's state has not moved since it was made
-// (names, channels, the realm record: what a view shows besides its message) and its message was
-// not saved again (`forget`).
+// 1,000 messages ~0.6 ms), and a view too long to be worth its room is made again each time. A
+// view is good while the realm's state has not moved since it was made (names, channels, the
+// realm record: what a view shows besides its message) and its message was not saved again
+// (`forget`).
 
 /** How many characters of views a realm keeps at most: ~8,000 views of a chat line's size, 8 to 16
  * MB (one or two bytes a character). */

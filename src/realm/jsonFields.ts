@@ -54,9 +54,8 @@ const stepFor = (count: number, length: number): number => Math.max(1, Math.floo
 
 /** JSON written in pieces of text, each at most PIECE characters long where the value allows:
  * arrays and plain objects too long for one piece are written in slices of their elements or
- * members. Each part is JSON.stringify's own, so
- * the text is JSON.stringify's, but for a toJSON that reads its key: one of an element or member
- * is called with its place in a slice, or ''. */
+ * members. Each part is JSON.stringify's own, so the text is JSON.stringify's, but for a toJSON
+ * that reads its key: one of an element or member is called with its place in a slice, or ''. */
 export class JsonWriter {
   private readonly pieces: string[] = [];
   private text = '';
