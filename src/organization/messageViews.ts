@@ -2,21 +2,20 @@
 // variant of the view, within a budget of characters a realm. The recent messages many users
 // fetch are kept; past the budget the oldest go first, but one used since it was last passed over
 // is given another round (the clock algorithm: no reordering on each use, which cost a window of
-// 1,000 messages ~0.6 ms), and a view too long to be worth its room is made again each time. A
-// view is good while the realm's state has not moved since it was made (names, channels, the
-// realm record: what a view shows besides its message) and its message was not saved again
-// (`forget`).
+// 1,000 messages ~0.6 ms), and a view too long to be worth its room is made again each time. The
+// views are good while the realm's state has not moved (names, channels, the realm record: what a
+// view shows besides its message): all go when it does. A message's go when it is saved again or
+// removed (`forget`).
 
-/** How many characters of views a realm keeps at most: ~8,000 views of a chat line's size, 8 to 16
- * MB (one or two bytes a character). */
-export const KEPT_VIEW_CHARACTERS = 8_000_000;
+/** How many characters of views a realm keeps at most: ~4,000 views of a chat line's size, 9 to 12
+ * MB of memory with their maps (measured in review: 18 MB for 8 M one-byte characters, 23 MB with
+ * emoji), in each realm loaded. */
+export const KEPT_VIEW_CHARACTERS = 4_000_000;
 /** Views longer than this are not kept: a message of thousands of characters with markup (a view
  * of 100 KB is possible) would take the room of a hundred ordinary ones. */
 export const LONGEST_KEPT_VIEW = 16_000;
 
 interface Kept {
-  /** The state's version the views were made at. */
-  version: number;
   /** Each variant's JSON. */
   variants: Map<number, string>;
   /** Their characters in all. */
@@ -29,20 +28,25 @@ export class MessageViews {
   /** By message, the one kept or passed over longest ago first. */
   private readonly kept = new Map<number, Kept>();
   private characters = 0;
+  /** The state's version the views kept were made at. */
+  private version: number;
 
   constructor(
     private readonly state: { readonly version: number },
     private readonly budget = KEPT_VIEW_CHARACTERS,
     private readonly longest = LONGEST_KEPT_VIEW,
-  ) {}
+  ) {
+    this.version = state.version;
+  }
 
   /** The message's view in this variant: kept, or made by `make` (and kept if there is room). */
   get(messageId: number, variant: number, make: () => string): string {
-    let entry = this.kept.get(messageId);
-    if (entry && entry.version !== this.state.version) {
-      this.forget(messageId, entry);
-      entry = undefined;
+    if (this.version !== this.state.version) {
+      this.kept.clear();
+      this.characters = 0;
+      this.version = this.state.version;
     }
+    let entry = this.kept.get(messageId);
     const json = entry?.variants.get(variant);
     if (entry && json !== undefined) {
       entry.used = true;
@@ -50,7 +54,7 @@ export class MessageViews {
     }
     const made = make();
     if (made.length > this.longest) return made;
-    if (!entry) this.kept.set(messageId, (entry = { version: this.state.version, variants: new Map(), characters: 0, used: false }));
+    if (!entry) this.kept.set(messageId, (entry = { variants: new Map(), characters: 0, used: false }));
     entry.variants.set(variant, made);
     entry.characters += made.length;
     this.characters += made.length;
