@@ -106,6 +106,9 @@ export const Flag = {
 } as const;
 export type FlagName = keyof typeof Flag;
 
+/** The flags of a message the user has no row for (one of a channel's history they may read). */
+export const HISTORICAL_FLAGS = Flag.read | Flag.historical;
+
 /** The flags by name, listed once (a window of 1,000 messages listed them 1,000 times). */
 const flagEntries = Object.entries(Flag) as [FlagName, number][];
 

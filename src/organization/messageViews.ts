@@ -10,10 +10,10 @@
 /** How many characters of views a realm keeps at most: ~4,000 views of a chat line's size, 9 to 12
  * MB of memory with their maps (measured in review: 18 MB for 8 M one-byte characters, 23 MB with
  * emoji), in each realm loaded. */
-export const KEPT_VIEW_CHARACTERS = 4_000_000;
+const KEPT_VIEW_CHARACTERS = 4_000_000;
 /** Views longer than this are not kept: a message of thousands of characters with markup (a view
  * of 100 KB is possible) would take the room of a hundred ordinary ones. */
-export const LONGEST_KEPT_VIEW = 16_000;
+const LONGEST_KEPT_VIEW = 16_000;
 
 interface Kept {
   /** Each variant's JSON. */

@@ -4,7 +4,7 @@
 // or the user's own messages — in key order, never by scanning messages outside the index.
 import type { Store } from './store.js';
 import { isFlagOperand, matchesNarrow, narrowChannel, narrowSearch, passesFlagTest, requiredFlags, type ResolvedTerm } from '../messages/narrow.js';
-import { Flag, headerOf, type MessageHeader, type MessageRecord } from '../messages/records.js';
+import { HISTORICAL_FLAGS, headerOf, type MessageHeader, type MessageRecord } from '../messages/records.js';
 import { phrasesHold, wordsOf, type SearchQuery } from '../messages/search.js';
 import { RangeCursor } from './idCursors.js';
 import type { RowTable } from './rowTables.js';
@@ -116,9 +116,6 @@ export const headerEntry = (store: Store, headers: MessageHeaders, header: Messa
 export const rowEntry = (store: Store, headers: MessageHeaders, id: number, flags: number, recipientId: number): WindowEntry =>
   new LazyEntry(store, headers, id, flags, true, recipientId);
 
-/** The flags of a message the user has no row for (one of a channel's history). */
-const HISTORICAL = Flag.read | Flag.historical;
-
 /** Whether every term can be decided from an index row: flags and IDs always, and on a channel's
  * index its channel and topic (the index stores the topic). Then no message is decoded. */
 function decidableFromIndex(terms: readonly ResolvedTerm[], channelIndex: boolean): boolean {
@@ -181,7 +178,7 @@ function searchCandidates(store: Store, headers: MessageHeaders, request: Window
     if (!header) continue;
     const stored = flagsOf(header.recipientId, id);
     if (stored === undefined && (channel === undefined || header.channelId !== channel.id)) continue;
-    const flags = stored ?? HISTORICAL;
+    const flags = stored ?? HISTORICAL_FLAGS;
     // The message itself is read here only when the rest of the narrow or a phrase needs it.
     const record = checkRecord ? store.messages.get(id) : undefined;
     if (checkRecord && (!record || !matchesNarrow(rest, record, flags))) continue;
@@ -205,7 +202,7 @@ function candidates(store: Store, headers: MessageHeaders, request: WindowReques
   // Terms decidable from the index are checked against one record shape, refilled for each row.
   const indexed = indexedHeader(0, channel?.id ?? null, '');
   const entry = (id: number, stored: number | undefined, topic: string, recipientId: number): WindowEntry | undefined => {
-    const flags = stored ?? HISTORICAL;
+    const flags = stored ?? HISTORICAL_FLAGS;
     const record = decidable ? undefined : store.messages.get(id);
     if (!decidable && !record) return undefined;
     indexed.id = id;
@@ -232,7 +229,7 @@ function candidates(store: Store, headers: MessageHeaders, request: WindowReques
     walk(table, (at) => {
       if (spellings && !spellings.includes(table.first[at]!)) return true;
       const stored = flagsOf(table.ids[at]!);
-      if (fails(stored ?? HISTORICAL)) return true;
+      if (fails(stored ?? HISTORICAL_FLAGS)) return true;
       const found = entry(table.ids[at]!, stored, table.topicAt(at), channel.recipientId);
       return !found || visit(found);
     });

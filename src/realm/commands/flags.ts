@@ -3,7 +3,7 @@
 import { normalizeTopic } from '../../messages/emptyTopic.js';
 import { canReadChannel } from '../../channels/access.js';
 import { errors } from '../../errors.js';
-import { Flag, headerOf, type FlagName, type MessageHeader } from '../../messages/records.js';
+import { Flag, HISTORICAL_FLAGS, headerOf, type FlagName, type MessageHeader } from '../../messages/records.js';
 import type { TopicTable } from '../../store/channelTopics.js';
 import { RowChanges } from '../../store/userMessages.js';
 import { headerEntry, MessageHeaders, rowEntry, type WindowEntry } from '../../store/window.js';
@@ -64,7 +64,7 @@ function applyFlag(ctx: CommandContext, user: UserRecord, entries: readonly Wind
     if (removingRead && skippedChannel(entry.recipientId) !== null) continue;
     // A message the user never received reads as historical and read; flagging it otherwise
     // enters it into their history (Zulip's "historical").
-    const current = entry.received ? entry.flags : Flag.read | Flag.historical;
+    const current = entry.received ? entry.flags : HISTORICAL_FLAGS;
     const next = change.op === 'add' ? current | bit : current & ~bit;
     if (next === current) continue;
     applied.entries.push(entry);
@@ -164,7 +164,7 @@ function entriesFor(ctx: CommandContext, user: UserRecord, ids: readonly number[
     const flags = header && ctx.store.userMessages.get(user.id, header.recipientId, id);
     if (header && flags !== undefined) return headerEntry(ctx.store, headers, header, id, flags, true);
     const channel = header?.channelId == null ? undefined : ctx.state.channels.get(header.channelId);
-    if (header && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return headerEntry(ctx.store, headers, header, id, Flag.read | Flag.historical, false);
+    if (header && channel && channel.historyPublicToSubscribers && canReadChannel(ctx.state, channel, user)) return headerEntry(ctx.store, headers, header, id, HISTORICAL_FLAGS, false);
     throw errors.badRequest('Invalid message(s)');
   });
 }

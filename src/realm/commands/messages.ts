@@ -8,7 +8,7 @@ import { withAlertWordFlag } from '../../messages/alertWords.js';
 import { withMentionFlags } from '../../messages/mentions.js';
 import { matchesNarrow, narrowSearch, resolveNarrow, type RawTerm } from '../../messages/narrow.js';
 import { searchHighlights, type SearchQuery } from '../../messages/search.js';
-import { contentHas, Flag, flagNames, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
+import { contentHas, Flag, flagNames, HISTORICAL_FLAGS, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
 import { renderAs, renderFor, type RenderedMessage } from '../../messages/render.js';
 import { messageView, type MessageViewOptions } from '../../messages/view.js';
 import { avatarUrlFor } from '../../users/view.js';
@@ -314,7 +314,7 @@ export const messageCommands = {
       const message = ctx.store.messages.get(id);
       const access = message?.realmId === ctx.state.realm.id ? messageAccess(ctx, viewer, message) : null;
       if (!message || !access) continue;
-      const flags = access.flags ?? Flag.read | Flag.historical;
+      const flags = access.flags ?? HISTORICAL_FLAGS;
       if (matchesNarrow(terms, message, flags)) messages.push(fetchedMessage(ctx, { id, message, flags }, input.view, search));
     }
     return { messages: new JsonArray<FetchedMessage>(messages), history_limited: false, found_anchor: false, found_oldest: false, found_newest: false };
@@ -326,7 +326,7 @@ export const messageCommands = {
   'messages.get': readCommand((ctx, input: { messageId: number; applyMarkdown: boolean; allowEmptyTopicName: boolean }) => {
     const { message, flags } = accessibleMessage(ctx, ctx.user, input.messageId);
     const view = messageView(ctx.state, message, ctx.fakeEmailDomain, { applyMarkdown: input.applyMarkdown, clientGravatar: false, allowEmptyTopicName: input.allowEmptyTopicName });
-    return { message: { ...view, flags: flagNames(flags ?? Flag.read | Flag.historical) }, raw_content: message.content };
+    return { message: { ...view, flags: flagNames(flags ?? HISTORICAL_FLAGS) }, raw_content: message.content };
   }),
 };
 
