@@ -3,7 +3,6 @@
 // with the log waits for it, rather than reach only the owner before, should that one be paused,
 // not dead). The answers to one message that settle within a turn go as one message, after the
 // realm's emissions of that turn (an answer's state may include them).
-import type { Subscription } from '@nats-io/transport-node';
 import type { Principal } from '../auth/basic.js';
 import { errors } from '../errors.js';
 import type { RealmHandle } from '../realm/handle.js';
@@ -18,11 +17,20 @@ import { samePrincipal } from './principals.js';
  * before it was sent, the owner's from when it came. */
 const START_MARGIN_MS = 250;
 
+/** A realm's commands served to other nodes. `drain` takes no more, and resolves once every
+ * request taken has started on the realm: one whose kept credentials are checked again first
+ * starts only after that check, and the realm's `idle` that follows a drain must cover it (else
+ * the realm, retired meanwhile, would refuse a write its sender is never told was not run). */
+export interface CommandService {
+  drain(): Promise<void>;
+  unsubscribe(): void;
+}
+
 /** Answers the realm's commands from other nodes as the owner under `lease` (its epoch, and whether
  * the holder before gave it up), with `serving`: the local actor, once active (a promise that
  * rejects should the node not take the realm after all: what was asked meanwhile is answered as
  * not run). Answers go behind `emissions` (the event bus's batches). */
-export function serveCommands(cluster: Cluster, realmId: number, lease: TakenLease, serving: RealmHandle | Promise<RealmHandle>, emissions: { flush(): void }): Subscription {
+export function serveCommands(cluster: Cluster, realmId: number, lease: TakenLease, serving: RealmHandle | Promise<RealmHandle>, emissions: { flush(): void }): CommandService {
   // A reply that cannot be sent is dropped: the asking node's attempt times out, as if lost.
   const replies = new Gathered<undefined>(
     cluster.nc,
@@ -30,7 +38,9 @@ export function serveCommands(cluster: Cluster, realmId: number, lease: TakenLea
     () => undefined,
     { behind: emissions },
   );
-  return cluster.nc.subscribe(subjects.commands(realmId), {
+  /** The messages taken whose requests have not all started yet. */
+  const starting = new Set<Promise<void>>();
+  const subscription = cluster.nc.subscribe(subjects.commands(realmId), {
     callback: (error, message) => {
       if (error || !message.reply) return;
       const to = message.reply;
@@ -44,9 +54,18 @@ export function serveCommands(cluster: Cluster, realmId: number, lease: TakenLea
       const tell = (answered: Answered): void => {
         for (const bytes of framed(answered, maxPayload(cluster.nc))) replies.add(to, bytes, undefined);
       };
-      void answerInOrder(serving, { ...lease, received }, requests, tell);
+      const started = answerInOrder(serving, { ...lease, received }, requests, tell);
+      starting.add(started);
+      void started.finally(() => starting.delete(started));
     },
   });
+  return {
+    drain: async () => {
+      await subscription.drain();
+      await Promise.all(starting);
+    },
+    unsubscribe: () => subscription.unsubscribe(),
+  };
 }
 
 /** Starts each request sent to this owner (its epoch, or none named) in the order asked, each

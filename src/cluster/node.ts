@@ -15,7 +15,7 @@ import { realmRows } from '../store/realmData.js';
 import type { Store } from '../store/store.js';
 import { serveAdmin } from './admin.js';
 import { JetStreamAppends } from './appends.js';
-import { serveCommands } from './commandServer.js';
+import { serveCommands, type CommandService } from './commandServer.js';
 import { openCluster, type Cluster } from './connection.js';
 import { EventBus } from './events.js';
 import { ClusterHolders } from './holders.js';
@@ -45,7 +45,7 @@ function lowest(ids: Iterable<number>): number | undefined {
 /** A realm's commands answered by a node taking it over: by its actor once it `serve`s, or as not
  * run should it `abandon` the realm. */
 interface Serving {
-  commands: Subscription;
+  commands: CommandService;
   serve(actor: RealmHandle): void;
   abandon(): void;
 }
@@ -78,7 +78,7 @@ export class ClusterNode implements RealmDirectory, RealmCreator {
   private readonly snapshotting = new Set<number>();
   /** The size of the newest snapshot of each realm this node owns, in bytes (0: none yet). */
   private readonly snapshotBytes = new Map<number, number>();
-  private readonly owned = new Map<number, { commands: Subscription }>();
+  private readonly owned = new Map<number, { commands: CommandService }>();
   /** The realms this node is taking (`acquire` under way). */
   private readonly acquiring = new Map<number, Promise<void>>();
   /** The realms this node is making (`create` under way). */

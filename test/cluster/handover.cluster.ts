@@ -15,13 +15,13 @@ test('SIGTERM drains the owner under load; a fresh node rebuilds the realm from 
     const [owner, other] = cluster.nodes as [ParleyNode, ParleyNode];
     const writer = await cluster.client(other, 'iago@zulip.com');
     const acknowledged: number[] = [];
-    const failed: number[] = [];
+    const failed: string[] = [];
     let running = true;
     const load = (async () => {
       for (let serial = 0; running; serial++) {
         const response = await writer.post('/messages', { type: 'stream', to: 'Verona', topic: 'handover', content: `#${serial}` });
         if (response.status === 200) acknowledged.push(Number(response.body.id));
-        else failed.push(response.status);
+        else failed.push(`${response.status} ${String(response.body.code)}`);
       }
     })();
     // Writes before and after the drain, counted rather than timed (a loaded machine writes slowly):

@@ -2,18 +2,27 @@
 // a realm's batches of one turn as one NATS message, ahead of the owner's answers of that turn
 // (whose state may include them), and tells where the realm stands after a batch it could not
 // send; a lease given up while its renewal is under way stays given up, and one moved by the
-// node's own write whose answer was lost stays the node's.
-import { connect } from '@nats-io/transport-node';
+// node's own write whose answer was lost stays the node's; an owner's drain covers every request
+// it took.
+import { connect, createInbox } from '@nats-io/transport-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { Principal } from '../../src/auth/basic.js';
 import { decodeBatches } from '../../src/cluster/batches.js';
+import { serveCommands } from '../../src/cluster/commandServer.js';
+import { codec, type Asked } from '../../src/cluster/commandWire.js';
+import { subjects } from '../../src/cluster/connection.js';
 import { EventBus } from '../../src/cluster/events.js';
 import { Gathered } from '../../src/cluster/gathered.js';
 import { Leases, type Lease } from '../../src/cluster/leases.js';
+import type { Credentials } from '../../src/cluster/principals.js';
 import { kvCodec } from '../../src/cluster/watched.js';
 import { loadConfig } from '../../src/config.js';
 import { EventQueues, type HeardBatch } from '../../src/events/queues.js';
 import { createLogger } from '../../src/ops/log.js';
+import type { CommandName, OutputOf } from '../../src/realm/commands/index.js';
+import type { RealmHandle } from '../../src/realm/handle.js';
+import { requestOf } from '../../src/realm/replies.js';
 import { eventually, onNats } from '../helpers/cluster.js';
 import { REALM, shelf, status } from '../helpers/realmQueues.js';
 
@@ -137,6 +146,31 @@ test("a renewal or a release that finds the lease moved by this node's own write
       }
     } finally {
       leases.table.close();
+    }
+  }));
+
+test("an owner's drain resolves once every request it took has started on the realm, one whose kept credentials are checked again first included", () =>
+  onNats(async (cluster, natsUrl) => {
+    const principal: Principal = { userId: 8, role: 200, isBot: false, incomingWebhook: false };
+    const credentials: Credentials = ['auth.apiKey', { apiKey: 'kept' }];
+    const asked: CommandName[] = [];
+    // The realm: checking credentials again takes a while, as a busy realm thread would.
+    const ask = async <N extends CommandName>(name: N): Promise<OutputOf<N>> => {
+      asked.push(name);
+      if (name === 'auth.apiKey') await new Promise((resolve) => setTimeout(resolve, 200));
+      return (name === 'auth.apiKey' ? principal : {}) as OutputOf<N>;
+    };
+    const realm: RealmHandle = { realm: { id: REALM, subdomain: 'zulip' }, ask, answer: ask, askFields: () => Promise.reject(new Error('not asked')) };
+    const service = serveCommands(cluster, REALM, { epoch: 1, released: true }, realm, { flush: () => undefined });
+    const gateway = await connect({ servers: natsUrl });
+    try {
+      gateway.publish(subjects.commands(REALM), codec.pack([0, requestOf('drafts.delete', 8, { id: 1 }), [credentials, principal], 1, 5000] satisfies Asked), { reply: createInbox() });
+      await gateway.flush();
+      await eventually(async () => (asked.length > 0 ? true : undefined), 5000, 'the request taken');
+      await service.drain();
+      assert.equal(asked, ['auth.apiKey', 'drafts.delete'], 'the write started before the drain resolved');
+    } finally {
+      await gateway.close();
     }
   }));
 
