@@ -13,6 +13,7 @@ import { startHttpServer, type HttpServer } from './http/server.js';
 import { EventQueues, QUEUE_GC_INTERVAL_MS } from './events/queues.js';
 import type { RealmLog } from './realm/log.js';
 import { Realms } from './realm/registry.js';
+import { keptJson } from './organization/keptJson.js';
 import { ClusterNode } from './cluster/node.js';
 import { seedDemoRealm } from './seed/demo.js';
 import type { FileStorage } from './files/storage.js';
@@ -125,6 +126,7 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
       mailboxDepth: () => realms.waiting(),
       realmsLoaded: () => realms.loaded,
       storeBytes: () => store.fileBytes(),
+      keptJsonBytes: () => keptJson.bytes,
       realms: () => (node ? node.overview().realms : realms.overview()),
       nodes: () => (node ? node.overview().nodes : null),
     },

@@ -1,6 +1,7 @@
 // Server settings, read once from environment variables; every setting has a documented default
 // (docs/configuration.md).
 import { availableParallelism } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { systemClock, type Clock } from './clock.js';
 import { createLogger, LOG_LEVELS, type LogFormat, type Logger } from './ops/log.js';
 import { Metrics } from './ops/metrics.js';
@@ -125,6 +126,9 @@ export interface Config {
   threads: number;
   /** Worker threads that render messages off the realm's thread (standalone servers; 0: none). */
   renderThreads: number;
+  /** MiB of heap the JSON kept of realms' states may take in all (PARLEY_KEPT_JSON_MB;
+   * organization/keptJson.ts). */
+  keptJsonMb: number;
   /** Outgoing-webhook bots' requests: the addresses (IPs or CIDRs) allowed besides the public
    * internet (loopback, private, link-local and metadata addresses are refused otherwise), and how
    * long a bot's server has to answer. */
@@ -301,6 +305,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     threads: intSetting(env, 'PARLEY_THREADS', 1, 1),
     // Every core but the one the realms run on.
     renderThreads: intSetting(env, 'PARLEY_RENDER_THREADS', Math.max(0, availableParallelism() - 1)),
+    // An eighth of the heap the realms' thread may grow to.
+    keptJsonMb: intSetting(env, 'PARLEY_KEPT_JSON_MB', Math.floor(getHeapStatistics().heap_size_limit / 8 / 2 ** 20)),
     outgoingWebhooks: {
       allow: (env.PARLEY_OUTGOING_WEBHOOK_ALLOW ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
       timeoutMs: intSetting(env, 'PARLEY_OUTGOING_WEBHOOK_TIMEOUT_MS', 10_000),

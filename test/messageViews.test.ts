@@ -6,6 +6,7 @@
 // its own.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { KeptJsonLedger } from '../src/organization/keptJson.js';
 import { MessageViews } from '../src/organization/messageViews.js';
 import type { ApiClient } from './helpers/client.js';
 import { assertMatchesReference } from './helpers/reference.js';
@@ -121,7 +122,9 @@ for (const threads of [1, 2]) {
 views('the views kept stay within a budget of characters, the oldest going first unless used since', () => {
   const state = { version: 1 };
   const made: number[] = [];
-  const kept = new MessageViews(state, 1000, 300);
+  const ledger = new KeptJsonLedger(Number.POSITIVE_INFINITY);
+  const holder = { dropKeptJson: () => kept.clear() };
+  const kept = new MessageViews(state, ledger.open(holder), 1000, 300);
   const view = (id: number, variant = 0, length = 100) => kept.get(id, variant, () => (made.push(id), `"${String(id).padEnd(length - 2, '.')}"`));
   for (let id = 1; id <= 10; id++) view(id);
   assert.is(kept.size, 1000, 'ten views of 100 characters fill the budget');
@@ -129,6 +132,7 @@ views('the views kept stay within a budget of characters, the oldest going first
   assert.is(made.length, 10, 'a kept view is not made again');
   view(11);
   assert.ok(kept.size <= 1000, `${kept.size} characters kept`);
+  assert.is(ledger.characters, kept.size, 'the process counts what the realm keeps');
   view(2);
   assert.is(made.at(-1), 2, 'the oldest unused view went first (1, older, was used since)');
   made.length = 0;
@@ -147,9 +151,11 @@ views('the views kept stay within a budget of characters, the oldest going first
   view(3);
   assert.equal(made, [3], 'a view made before the state moved is made again');
   assert.is(kept.size, 100, 'the views made before the state moved no longer take room');
+  assert.is(ledger.characters, 100, 'nor count in the process');
   for (let id = 20; id < 29; id++) view(id);
   view(3);
   assert.equal(made.filter((id) => id === 3), [3], 'a view made after the state moved is kept, not passed over for older ones');
+  assert.is(ledger.characters, kept.size);
 });
 
 views.run();

@@ -120,6 +120,7 @@ ops('GET /metrics counts requests by route and status, commands, commits, delive
   assert.is(sample(after, 'parley_websockets_open'), 1);
   assert.is(sample(after, 'parley_realms_loaded'), 1);
   assert.ok(sample(after, 'parley_store_bytes') > 0);
+  assert.ok(sample(after, 'parley_kept_json_bytes') > 0, 'the JSON register kept of the realm is counted');
   assert.ok(sample(after, 'parley_process_resident_memory_bytes') > 0, "the process's own metrics");
   assert.ok(queue.queueId);
 });

@@ -275,14 +275,17 @@ test('a thread count below one stops the start with a clear message', () => {
   assert.is(loadConfig({}).threads, 1);
 });
 
-test("the metrics count the realm thread's commands and the realms it runs", async () => {
+test("the metrics count the realm thread's commands, the realms it runs and the JSON it keeps of them", async () => {
   await iago.get('/users/me');
+  // Register keeps the users' entries as JSON.
+  assert.is((await iago.post('/register', { event_types: ['message'] })).status, 200);
   const deadline = Date.now() + 5000;
   for (;;) {
     const commands = await metric(/parley_command_duration_seconds_count\{command="users\.me",outcome="ok"\} (\d+)/);
     const realms = await metric(/^parley_realms_loaded (\d+)/m);
-    if (commands > 0 && realms === 1) return;
-    if (Date.now() > deadline) assert.unreachable(`commands ${commands}, realms loaded ${realms}`);
+    const keptJson = await metric(/^parley_kept_json_bytes (\d+)/m);
+    if (commands > 0 && realms === 1 && keptJson > 0) return;
+    if (Date.now() > deadline) assert.unreachable(`commands ${commands}, realms loaded ${realms}, kept JSON bytes ${keptJson}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 });

@@ -18,7 +18,7 @@ export interface RealmOverview {
 
 /** The figures of the realms' side: where the realms run (this thread, the realm thread, a
  * cluster node) reports them. */
-export type RealmSources = Pick<MetricSources, 'mailboxDepth' | 'realmsLoaded' | 'storeBytes' | 'realms' | 'nodes'>;
+export type RealmSources = Pick<MetricSources, 'mailboxDepth' | 'realmsLoaded' | 'storeBytes' | 'keptJsonBytes' | 'realms' | 'nodes'>;
 
 /** What is read at each scrape; set once the server is assembled. */
 export interface MetricSources {
@@ -29,6 +29,8 @@ export interface MetricSources {
   realmsLoaded(): number;
   /** The bytes of the LMDB data file. */
   storeBytes(): number;
+  /** The heap the JSON kept of realms' states takes, as counted (organization/keptJson.ts). */
+  keptJsonBytes(): number;
   unhandledRejections(): number;
   /** Every realm the server knows (in a cluster, the directory's, with their owners). */
   realms(): RealmOverview[];
@@ -130,6 +132,7 @@ export class Metrics {
     gauge('parley_mailbox_depth', "Commands waiting in the realms' mailboxes", (sources) => sources.mailboxDepth());
     gauge('parley_realms_loaded', 'Realms whose actor runs in this process', (sources) => sources.realmsLoaded());
     gauge('parley_store_bytes', 'Size of the LMDB data file', (sources) => sources.storeBytes());
+    gauge('parley_kept_json_bytes', "Heap the JSON kept of realms' states takes, as counted against PARLEY_KEPT_JSON_MB", (sources) => sources.keptJsonBytes());
     gauge('parley_unhandled_rejections', 'Promise rejections nobody handled since the start (bugs: each is logged)', (sources) => sources.unhandledRejections());
   }
 

@@ -5,7 +5,8 @@
 // 1,000 messages ~0.6 ms), and a view too long to be worth its room is made again each time. The
 // views are good while the realm's state has not moved (names, channels, the realm record: what a
 // view shows besides its message): all go when it does. A message's go when it is saved again or
-// removed (`forget`).
+// removed (`forget`). What is kept counts in the process's ledger of kept JSON (keptJson.ts) too.
+import type { KeptJsonTally } from './keptJson.js';
 
 /** How many characters of views a realm keeps at most: ~4,000 views of a chat line's size, 9 to 12
  * MB of memory with their maps (measured in review: 18 MB for 8 M one-byte characters, 23 MB with
@@ -33,6 +34,7 @@ export class MessageViews {
 
   constructor(
     private readonly state: { readonly version: number },
+    private readonly tally: KeptJsonTally,
     private readonly budget = KEPT_VIEW_CHARACTERS,
     private readonly longest = LONGEST_KEPT_VIEW,
   ) {
@@ -41,15 +43,12 @@ export class MessageViews {
 
   /** The message's view in this variant: kept, or made by `make` (and kept if there is room). */
   get(messageId: number, variant: number, make: () => string): string {
-    if (this.version !== this.state.version) {
-      this.kept.clear();
-      this.characters = 0;
-      this.version = this.state.version;
-    }
+    if (this.version !== this.state.version) this.clear();
     let entry = this.kept.get(messageId);
     const json = entry?.variants.get(variant);
     if (entry && json !== undefined) {
       entry.used = true;
+      this.tally.touch();
       return json;
     }
     const made = make();
@@ -57,9 +56,20 @@ export class MessageViews {
     if (!entry) this.kept.set(messageId, (entry = { variants: new Map(), characters: 0, used: false }));
     entry.variants.set(variant, made);
     entry.characters += made.length;
+    const before = this.characters;
     this.characters += made.length;
     this.makeRoom();
+    this.tally.add(this.characters - before);
     return made;
+  }
+
+  /** Forgets every view. */
+  clear(): void {
+    const characters = this.characters;
+    this.kept.clear();
+    this.characters = 0;
+    this.version = this.state.version;
+    if (characters > 0) this.tally.add(-characters);
   }
 
   /** Forgets the oldest views until the rest fit the budget; one used since it was last passed
@@ -82,6 +92,7 @@ export class MessageViews {
     if (!entry) return;
     this.kept.delete(messageId);
     this.characters -= entry.characters;
+    this.tally.add(-entry.characters);
   }
 
   /** How many characters are kept. */

@@ -9,6 +9,7 @@ import type { ScheduledMessageRecord } from '../messages/records.js';
 import type { FieldRecord } from '../users/profileFields.js';
 import type { UserRecord } from '../users/records.js';
 import { activeUsersByName } from '../users/names.js';
+import { keptJson, type KeptJsonHolder, type KeptJsonTally } from './keptJson.js';
 import { MessageViews } from './messageViews.js';
 import type { Principal } from '../auth/basic.js';
 import type { RealmRecord } from './records.js';
@@ -69,24 +70,74 @@ export interface RealmView {
   readonly realmRegisterState: DerivedValues<null, object>;
 }
 
-/** Values derived from a realm's state and kept until it next changes (its `version` moves); at
- * most `limit` keys at once (reaching it forgets them all: keys a client chooses cannot grow it
- * without bound). A derivation that throws keeps nothing. */
+/** Values derived from a realm's state and kept until it next changes (its `version` moves: all go
+ * at the next use); at most `limit` keys at once (reaching it forgets them all: keys a client
+ * chooses cannot grow it without bound). A derivation that throws keeps nothing. */
 export class DerivedValues<K, V> {
-  private readonly values = new Map<K, { version: number; value: V }>();
+  private readonly values = new Map<K, V>();
+  private version: number;
 
   constructor(
     private readonly state: { readonly version: number },
     private readonly limit = Infinity,
-  ) {}
+  ) {
+    this.version = state.version;
+  }
 
   get(key: K, derive: () => V): V {
+    if (this.version !== this.state.version) this.clear();
     const kept = this.values.get(key);
-    if (kept?.version === this.state.version) return kept.value;
+    if (kept !== undefined) {
+      this.used();
+      return kept;
+    }
     const value = derive();
-    if (!kept && this.values.size >= this.limit) this.values.clear();
-    this.values.set(key, { version: this.state.version, value });
+    if (this.values.size >= this.limit) this.clear();
+    this.values.set(key, value);
+    this.kept(value);
     return value;
+  }
+
+  clear(): void {
+    this.values.clear();
+    this.version = this.state.version;
+    this.cleared();
+  }
+
+  /** A kept value was served. */
+  protected used(): void {}
+  /** A value was kept. */
+  protected kept(_value: V): void {}
+  /** Every value was let go of. */
+  protected cleared(): void {}
+}
+
+/** Derived JSON, counted in the process's ledger of kept JSON (keptJson.ts), which may have the
+ * realm give it up. */
+export class DerivedJson<K> extends DerivedValues<K, string> {
+  private characters = 0;
+
+  constructor(
+    state: { readonly version: number },
+    private readonly tally: KeptJsonTally,
+    limit?: number,
+  ) {
+    super(state, limit);
+  }
+
+  protected override used(): void {
+    this.tally.touch();
+  }
+
+  protected override kept(value: string): void {
+    this.characters += value.length;
+    this.tally.add(value.length);
+  }
+
+  protected override cleared(): void {
+    const characters = this.characters;
+    this.characters = 0;
+    if (characters > 0) this.tally.add(-characters);
   }
 }
 
@@ -102,7 +153,7 @@ const KEPT_USER_ENTRIES = 400_000;
  * from a number no rendering made before it carries. */
 let renderVersions = 0;
 
-export class RealmState implements RealmView {
+export class RealmState implements RealmView, KeptJsonHolder {
   readonly users = new Map<number, UserRecord>();
   private readonly byEmail = new Map<string, UserRecord>();
   readonly groups = new Map<number, GroupRecord>();
@@ -127,11 +178,13 @@ export class RealmState implements RealmView {
   /** Moved by every change to the state after it was loaded (the one save step, `changed`). */
   private changes = 0;
   private renderChanges = ++renderVersions;
-  readonly ownUserJson = new DerivedValues<number, string>(this);
-  readonly listedUserJson = new DerivedValues<number, string>(this, KEPT_USER_ENTRIES);
-  readonly channelJson = new DerivedValues<number, string>(this);
-  readonly subscribersJson = new DerivedValues<number, string>(this);
-  readonly messageJson = new MessageViews(this);
+  /** This state's count in the process's ledger of kept JSON. */
+  private readonly keptJson = keptJson.open(this);
+  readonly ownUserJson = new DerivedJson<number>(this, this.keptJson);
+  readonly listedUserJson = new DerivedJson<number>(this, this.keptJson, KEPT_USER_ENTRIES);
+  readonly channelJson = new DerivedJson<number>(this, this.keptJson);
+  readonly subscribersJson = new DerivedJson<number>(this, this.keptJson);
+  readonly messageJson = new MessageViews(this, this.keptJson);
   readonly principals = new DerivedValues<string, Principal>(this, KEPT_PRINCIPALS);
   readonly realmRegisterState = new DerivedValues<null, object>(this);
   /** Active users by full name lowercased, the first of each name: a mention looks a name up per
@@ -168,6 +221,11 @@ export class RealmState implements RealmView {
   /** Called by every change made after loading: what was derived from the state is derived anew. */
   changed(): void {
     this.changes++;
+  }
+
+  /** Gives up the JSON kept of this state (the process's ledger of kept JSON is past its budget). */
+  dropKeptJson(): void {
+    for (const kept of [this.ownUserJson, this.listedUserJson, this.channelJson, this.subscribersJson, this.messageJson]) kept.clear();
   }
 
   indexAttachment(record: AttachmentRecord): void {

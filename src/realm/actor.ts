@@ -497,7 +497,11 @@ export class RealmActor implements RealmHandle {
   private async reload(): Promise<void> {
     await this.settled(this.lastWrite);
     const realm = this.store.realms.get(this.state.realm.id);
-    if (realm) this.state = loadRealmState(this.store, realm);
+    if (realm) {
+      // What the state before kept stops counting now, not once it is collected.
+      this.state.dropKeptJson();
+      this.state = loadRealmState(this.store, realm);
+    }
     this.stale = false;
     void this.memoryChanged?.();
     this.deliveries.arm(this.state.nextDelivery());

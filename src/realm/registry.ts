@@ -1,6 +1,7 @@
 // All realms of the server: finds the realm a request's Host header names, activates its actor on
 // first use, and creates new realms. Loading reads LMDB synchronously, so two requests for the
 // same realm can never race to load it twice.
+import { BYTES_PER_KEPT_CHARACTER, keptJson } from '../organization/keptJson.js';
 import type { Config } from '../config.js';
 import type { EventSink } from '../events/queues.js';
 import type { QueueHolders } from './links.js';
@@ -63,6 +64,7 @@ export class Realms implements RealmDirectory, RealmCreator {
     private readonly options: RealmsOptions = {},
   ) {
     this.externalHostname = hostname(config.externalHost);
+    keptJson.limit = (config.keptJsonMb * 2 ** 20) / BYTES_PER_KEPT_CHARACTER;
     for (const { value } of store.realms.getRange()) this.bySubdomain.set(value.subdomain, value.id);
   }
 

@@ -23,6 +23,7 @@ export interface RealmStats {
   mailboxDepth: number;
   realmsLoaded: number;
   storeBytes: number;
+  keptJsonBytes: number;
   realms: RealmOverview[];
 }
 

@@ -14,6 +14,7 @@ import type { EventSink } from '../events/queues.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import type { Emitted } from '../events/types.js';
 import type { QueueHolders } from '../realm/links.js';
+import { keptJson } from '../organization/keptJson.js';
 import { Realms } from '../realm/registry.js';
 import { replyTo, type Reply } from '../realm/replies.js';
 import type { FileStorage } from '../files/storage.js';
@@ -105,7 +106,7 @@ class RealmSide {
     post: (message: FromRealmThread) => void,
   ) {
     this.realms = new Realms(store, config, queues, { files, memoryChanged: (realmId) => this.generations.move(realmId) });
-    this.stats = setInterval(() => post({ kind: 'stats', stats: { mailboxDepth: this.realms.waiting(), realmsLoaded: this.realms.loaded, storeBytes: store.fileBytes(), realms: this.realms.overview() } }), STATS_INTERVAL_MS);
+    this.stats = setInterval(() => post({ kind: 'stats', stats: { mailboxDepth: this.realms.waiting(), realmsLoaded: this.realms.loaded, storeBytes: store.fileBytes(), keptJsonBytes: keptJson.bytes, realms: this.realms.overview() } }), STATS_INTERVAL_MS);
     this.stats.unref();
   }
 

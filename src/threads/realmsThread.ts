@@ -44,7 +44,7 @@ export class RealmThread implements RealmDirectory, QueueShelf, RealmCommands {
   private readonly handles = new Map<number, ThreadRealm>();
   private defaultRealm: number | undefined;
   private readonly externalHostname: string;
-  private stats: RealmStats = { mailboxDepth: 0, realmsLoaded: 0, storeBytes: 0, realms: [] };
+  private stats: RealmStats = { mailboxDepth: 0, realmsLoaded: 0, storeBytes: 0, keptJsonBytes: 0, realms: [] };
   /** Set once the server ends the realm thread itself. */
   private closing = false;
 
@@ -123,6 +123,7 @@ export class RealmThread implements RealmDirectory, QueueShelf, RealmCommands {
       mailboxDepth: () => this.stats.mailboxDepth,
       realmsLoaded: () => this.stats.realmsLoaded,
       storeBytes: () => this.stats.storeBytes,
+      keptJsonBytes: () => this.stats.keptJsonBytes,
       realms: () => this.stats.realms,
       nodes: () => null,
     };
