@@ -201,6 +201,23 @@ test("a send wanting more IDs than its realm's blocks have left is refused befor
   }
 });
 
+test("a realm taking IDs over the network is idle once the write that waited for them is durable", async () => {
+  const { log, actor, send, counters, blocks, close } = await blockedRealm();
+  try {
+    leaveOnly(blocks, 'message', 1);
+    counters.delayMs = 100;
+    // The mailbox's loop takes a block before the write runs; idle() waited on the last write,
+    // settled already, in a loop of microtasks that never let the block's read come back (a drain
+    // at SIGTERM hung so).
+    const sending = send('after a block');
+    await actor.idle();
+    const { id } = await sending;
+    assert.equal(loggedMessages(log).at(-1), id, 'the write idle() waited for is in the log');
+  } finally {
+    await close();
+  }
+});
+
 test("a direct message to Welcome Bot takes the IDs of its answer too, before its first change", async () => {
   const { hamletId, store, actor, send, counters, blocks, close } = await blockedRealm();
   try {

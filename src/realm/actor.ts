@@ -69,6 +69,8 @@ export class RealmActor implements RealmHandle {
   private state: RealmState;
   private readonly mailbox: (Envelope | QuietEnvelope)[] = [];
   private draining = false;
+  /** The mailbox's loop, while `draining`. */
+  private running: Promise<void> = Promise.resolve();
   private lastWrite: Promise<unknown> = Promise.resolve();
   /** Writes whose answer is not out yet: while there are none, a read runs at once, without
    * waiting on a promise (most requests are reads). */
@@ -194,7 +196,7 @@ export class RealmActor implements RealmHandle {
         reject(error);
       };
       this.mailbox.push({ name, userId, input, resolve: answer, reject: refuse });
-      if (!this.draining) void this.drain();
+      if (!this.draining) this.running = this.drain();
     });
   }
 
@@ -207,7 +209,7 @@ export class RealmActor implements RealmHandle {
   atQuietPoint<T>(fn: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.mailbox.push({ quiet: fn, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.draining) void this.drain();
+      if (!this.draining) this.running = this.drain();
     });
   }
 
@@ -216,10 +218,14 @@ export class RealmActor implements RealmHandle {
     return this.mailbox.length;
   }
 
-  /** Resolves once every write accepted so far is durable. */
+  /** Resolves once every write accepted so far is durable. It waits for the mailbox's loop, which
+   * may wait on more than writes (a reload, IDs taken over the network): awaiting a settled write
+   * again and again, as it did, kept the event loop from ever reaching what the loop waited on. */
   async idle(): Promise<void> {
-    while (this.draining || this.mailbox.length > 0) await this.settled(this.lastWrite);
-    await this.settled(this.lastWrite);
+    do {
+      while (this.draining) await this.settled(this.running);
+      await this.settled(this.lastWrite);
+    } while (this.draining);
   }
 
   /** Stops serving the realm (it left this node): every command from now on is refused. */

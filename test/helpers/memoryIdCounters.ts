@@ -7,8 +7,11 @@ export class MemoryIdCounters implements IdCounters {
   private readonly values = new Map<string, { value: Uint8Array; revision: number }>();
   private revision = 0;
   unreachable = false;
+  /** How long a read takes (a cluster some way off). */
+  delayMs = 0;
 
   async get(kind: string): Promise<{ operation: string; value: Uint8Array; revision: number } | null> {
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     if (this.unreachable) throw new Error('the cluster is out of reach');
     const entry = this.values.get(kind);
     return entry ? { operation: 'PUT', ...entry } : null;
