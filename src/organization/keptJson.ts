@@ -6,8 +6,9 @@
 // again when next asked. A realm's state is let go of when it is reloaded or leaves the process:
 // what it kept stops counting once it is collected.
 
-/** Heap bytes a kept character takes, with its maps' share (measured in review: 18 MB for 8 M
- * one-byte characters of messages' views, 23 MB with emoji). */
+/** Heap bytes a kept character takes, with its maps' share, at most: measured in reviews, 18 MB for
+ * 8 M one-byte characters of chat lines' views (23 MB with emoji), ~1.1 bytes a character for views
+ * of 2,000 characters; short values (users' entries, chat lines) take the most. */
 export const BYTES_PER_KEPT_CHARACTER = 2.5;
 
 /** What keeps JSON: a realm's state, which gives all of it up on request. */

@@ -44,15 +44,17 @@ export class MessageViews {
   /** The message's view in this variant: kept, or made by `make` (and kept if there is room). */
   get(messageId: number, variant: number, make: () => string): string {
     if (this.version !== this.state.version) this.clear();
-    let entry = this.kept.get(messageId);
-    const json = entry?.variants.get(variant);
-    if (entry && json !== undefined) {
-      entry.used = true;
+    const found = this.kept.get(messageId);
+    const json = found?.variants.get(variant);
+    if (found && json !== undefined) {
+      found.used = true;
       this.tally.touch();
       return json;
     }
     const made = make();
     if (made.length > this.longest) return made;
+    // Looked up again: what was kept may have been given up while the view was made.
+    let entry = this.kept.get(messageId);
     if (!entry) this.kept.set(messageId, (entry = { variants: new Map(), characters: 0, used: false }));
     entry.variants.set(variant, made);
     entry.characters += made.length;
