@@ -11,6 +11,7 @@ import { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, register, StreamClient, type Event } from './helpers/events.js';
 import { devClient, tempDataDir } from './helpers/operator.js';
 import { postWebhook, webhookBot } from './helpers/webhooks.js';
+import { upload } from './helpers/files.js';
 import { spawnServer, type ServerProcess } from './helpers/process.js';
 import { assertMatchesReference } from './helpers/reference.js';
 
@@ -273,6 +274,27 @@ test('a thread count below one stops the start with a clear message', () => {
   assert.throws(() => loadConfig({ PARLEY_THREADS: '0' }), /PARLEY_THREADS must be an integer of at least 1, got '0'/);
   assert.throws(() => loadConfig({ PARLEY_THREADS: 'two' }), /PARLEY_THREADS must be an integer of at least 1, got 'two'/);
   assert.is(loadConfig({}).threads, 1);
+});
+
+/** The credentials the realm thread has checked (relayed to the serving thread's metrics within a
+ * second, so read once that has passed). */
+async function credentialChecks(): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  return metric(/parley_command_duration_seconds_count\{command="auth\.basic",outcome="ok"\} (\d+)/);
+}
+
+test('credentials stay kept on the serving thread across uploads and the messages that claim them, and are checked again after a change to users', async () => {
+  assert.is((await hamlet.get('/users/me')).status, 200);
+  const before = await credentialChecks();
+  const uploaded = await upload(hamlet, [{ name: 'kept.txt', type: 'text/plain', bytes: 'a file' }]);
+  assert.is(uploaded.status, 200);
+  const sent = await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'uploads', content: `[kept.txt](${String(uploaded.body.url)})` });
+  assert.is(sent.status, 200, JSON.stringify(sent.body));
+  assert.is((await hamlet.get('/users/me')).status, 200);
+  assert.is(await credentialChecks(), before, 'no credentials checked again after an upload and its message');
+  assert.is((await iago.post('/users/me/status', { status_text: 'checking' })).status, 200);
+  assert.is((await hamlet.get('/users/me')).status, 200);
+  assert.ok((await credentialChecks()) > before, 'checked again once a user changed');
 });
 
 test("the metrics count the realm thread's commands, the realms it runs and the JSON it keeps of them", async () => {

@@ -218,7 +218,8 @@ export class RealmState implements RealmView, KeptJsonHolder {
     this.renderChanges = ++renderVersions;
   }
 
-  /** Called by every change made after loading: what was derived from the state is derived anew. */
+  /** Called by every change made after loading to what is derived from the state (CommandContext;
+   * not for attachments and scheduled messages, which nothing derived reads): it is derived anew. */
   changed(): void {
     this.changes++;
   }

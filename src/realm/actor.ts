@@ -59,9 +59,9 @@ export interface RealmLinks {
   holders?: QueueHolders;
   /** Where data exports are stored (none: exports stay pending, as in the management CLI). */
   files?: FileStorage;
-  /** Told once a committed write changed the realm's memory, and when the memory is reloaded:
-   * what another thread or node derived from it (credentials, the rendering context) is derived
-   * again. The write is answered once what it returns settles (other nodes were told). */
+  /** Told once a committed write changed what is derived from the realm's memory (not for rows
+   * nothing derived reads: attachments, scheduled messages), and when the memory is reloaded: what
+   * another thread or node derived from it (credentials, the rendering context) is derived again. The write is answered once what it returns settles (other nodes were told). */
   memoryChanged?: () => void | Promise<void>;
 }
 
@@ -387,7 +387,7 @@ export class RealmActor implements RealmHandle {
     answered.then(
       (output) => {
         this.config.metrics.commit((performance.now() - started) / 1000);
-        const told = ctx.changedMemory ? this.memoryChanged?.() : undefined;
+        const told = ctx.changedDerived ? this.memoryChanged?.() : undefined;
         this.sink.publish(this.state.realm.id, ctx.emitted);
         if (ctx.scheduleChanged) this.deliveries.arm(this.state.nextDelivery());
         if (ctx.notifyAt !== undefined) for (const notifier of this.notifiers) notifier.wake(ctx.notifyAt);

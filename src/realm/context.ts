@@ -73,6 +73,9 @@ interface Mirror<T> {
   remove?(store: Store, realmId: number, row: T): void;
   keep?(state: RealmState, row: T): void;
   forget?(state: RealmState, row: T): void;
+  /** Kept in memory, but read by nothing derived from it (JSON kept between requests, credentials,
+   * the rendering context): saving one leaves those be. */
+  underived?: true;
   /** For rows the realm's notifier sends: when the row falls due (milliseconds on the clock). */
   dueMs?(row: T): number;
 }
@@ -103,6 +106,7 @@ const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
     remove: (store, realmId, message) => store.scheduledMessages.remove({ realmId, userId: message.senderId }, message.id),
     keep: (state, message) => state.indexScheduled(message),
     forget: (state, message) => state.pendingDeliveries.delete(message.id),
+    underived: true,
   },
   realmEmoji: {
     put: (store, _realm, emoji) => store.realmEmoji.put(emoji),
@@ -113,6 +117,7 @@ const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
     remove: (store, _realm, attachment) => store.attachments.remove(attachment),
     keep: (state, attachment) => state.indexAttachment(attachment),
     forget: (state, attachment) => state.dropAttachment(attachment),
+    underived: true,
   },
   playground: { put: (store, _realm, playground) => store.playgrounds.put(playground), remove: (store, _realm, playground) => store.playgrounds.remove(playground) },
   invite: { put: (store, _realm, invite) => store.invites.put(invite) },
@@ -163,6 +168,9 @@ export class CommandContext {
   /** Set once the command has changed the realm's memory: if it then fails, even with an expected
    * refusal, LMDB rolls its writes back and the memory must be reloaded to match. */
   changedMemory = false;
+  /** Set once the command has changed what is derived from the realm's memory: the JSON kept of it
+   * is made again, and the copies kept elsewhere (credentials, the rendering context) are told. */
+  changedDerived = false;
 
   constructor(
     readonly state: RealmState,
@@ -207,7 +215,7 @@ export class CommandContext {
     if (mirror.keep) {
       this.changedMemory = true;
       mirror.keep(this.state, row);
-      this.state.changed();
+      if (!mirror.underived) this.derivedChanged();
     }
     if (kind === 'scheduledMessage') this.scheduleChanged = true;
     const dueMs = mirror.dueMs?.(row);
@@ -221,7 +229,7 @@ export class CommandContext {
     if (mirror.forget) {
       this.changedMemory = true;
       mirror.forget(this.state, row);
-      this.state.changed();
+      if (!mirror.underived) this.derivedChanged();
     }
     if (kind === 'scheduledMessage') this.scheduleChanged = true;
   }
@@ -232,6 +240,11 @@ export class CommandContext {
     this.store.realms.put(realm.id, realm);
     this.changedMemory = true;
     this.state.realm = realm;
+    this.derivedChanged();
+  }
+
+  private derivedChanged(): void {
+    this.changedDerived = true;
     this.state.changed();
   }
 
