@@ -156,6 +156,12 @@ views('the views kept stay within a budget of characters, the oldest going first
   view(3);
   assert.equal(made.filter((id) => id === 3), [3], 'a view made after the state moved is kept, not passed over for older ones');
   assert.is(ledger.characters, kept.size);
+
+  // A view kept while it was being made (its maker fetched it too) is counted once.
+  const nested = new MessageViews(state, ledger.open({ dropKeptJson: () => nested.clear() }), 1000, 300);
+  nested.get(1, 0, () => (nested.get(1, 0, () => '"one"'), '"three"'));
+  assert.is(nested.size, '"three"'.length);
+  assert.is(ledger.characters, kept.size + nested.size);
 });
 
 views.run();

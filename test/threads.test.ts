@@ -276,8 +276,8 @@ test('a thread count below one stops the start with a clear message', () => {
   assert.is(loadConfig({}).threads, 1);
 });
 
-/** The credentials the realm thread has checked (relayed to the serving thread's metrics within a
- * second, so read once that has passed). */
+/** The credentials the realm thread has checked (relayed to the serving thread's metrics every
+ * quarter of a second, so read once more than that has passed). */
 async function credentialChecks(): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, 1500));
   return metric(/parley_command_duration_seconds_count\{command="auth\.basic",outcome="ok"\} (\d+)/);
@@ -290,6 +290,8 @@ test('credentials stay kept on the serving thread across uploads and the message
   assert.is(uploaded.status, 200);
   const sent = await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'uploads', content: `[kept.txt](${String(uploaded.body.url)})` });
   assert.is(sent.status, 200, JSON.stringify(sent.body));
+  const claimed = ((await hamlet.get('/attachments')).body.attachments as { path_id: string; messages: unknown[] }[]).find((attachment) => String(uploaded.body.url).endsWith(attachment.path_id));
+  assert.is(claimed?.messages.length, 1, 'the message claimed the file');
   assert.is((await hamlet.get('/users/me')).status, 200);
   assert.is(await credentialChecks(), before, 'no credentials checked again after an upload and its message');
   assert.is((await iago.post('/users/me/status', { status_text: 'checking' })).status, 200);

@@ -53,13 +53,15 @@ export class MessageViews {
     }
     const made = make();
     if (made.length > this.longest) return made;
-    // Looked up again: what was kept may have been given up while the view was made.
+    // Looked up again: what was kept may have been given up, or this very view kept, while the view
+    // was made.
     let entry = this.kept.get(messageId);
     if (!entry) this.kept.set(messageId, (entry = { variants: new Map(), characters: 0, used: false }));
+    const grown = made.length - (entry.variants.get(variant)?.length ?? 0);
     entry.variants.set(variant, made);
-    entry.characters += made.length;
+    entry.characters += grown;
     const before = this.characters;
-    this.characters += made.length;
+    this.characters += grown;
     this.makeRoom();
     this.tally.add(this.characters - before);
     return made;

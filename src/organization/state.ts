@@ -175,7 +175,7 @@ export class RealmState implements RealmView, KeptJsonHolder {
   readonly realmEmoji = new Map<number, RealmEmojiRecord>();
   private readonly attachmentsByPath = new Map<string, AttachmentRecord>();
   private uploadBytes = 0;
-  /** Moved by every change to the state after it was loaded (the one save step, `changed`). */
+  /** Moved by every change after loading to what is derived from the state (`changed`). */
   private changes = 0;
   private renderChanges = ++renderVersions;
   /** This state's count in the process's ledger of kept JSON. */

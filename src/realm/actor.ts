@@ -61,7 +61,8 @@ export interface RealmLinks {
   files?: FileStorage;
   /** Told once a committed write changed what is derived from the realm's memory (not for rows
    * nothing derived reads: attachments, scheduled messages), and when the memory is reloaded: what
-   * another thread or node derived from it (credentials, the rendering context) is derived again. The write is answered once what it returns settles (other nodes were told). */
+   * another thread or node derived from it (credentials, the rendering context) is derived again.
+   * The write is answered once what it returns settles (other nodes were told). */
   memoryChanged?: () => void | Promise<void>;
 }
 
