@@ -10,12 +10,12 @@ import type { ApiClient } from './helpers/client.js';
 import { startTestServer } from './helpers/server.js';
 
 /** A realm's state as the ledger sees it: JSON derived and kept until given up. */
-function holder(ledger: KeptJsonLedger): { tally: KeptJsonTally; json: DerivedJson<number>; keep(key: number, characters: number): void } {
+function holder(ledger: KeptJsonLedger): { tally: KeptJsonTally; keep(key: number, characters: number): void } {
   const state = { version: 0 };
   const kept = { dropKeptJson: () => json.clear() };
   const tally = ledger.open(kept);
   const json = new DerivedJson<number>(state, tally);
-  return { tally, json, keep: (key, characters) => void json.get(key, () => 'x'.repeat(characters)) };
+  return { tally, keep: (key, characters) => void json.get(key, () => 'x'.repeat(characters)) };
 }
 
 test('past the budget, the realm whose JSON was used longest ago gives it all up; the one in use, only when alone', () => {

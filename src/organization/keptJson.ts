@@ -73,8 +73,10 @@ export class KeptJsonLedger {
 
   added(tally: KeptJsonTally, characters: number): void {
     this.total += characters;
+    // What is given up (forgotten, cleared) is no use of the holder's JSON.
+    if (characters <= 0) return;
     tally.used = ++this.clock;
-    if (characters > 0) this.fit();
+    this.fit();
   }
 
   /** Past the limit, the holder used longest ago gives up its JSON, then the next, until the rest
