@@ -283,7 +283,7 @@ async function credentialChecks(): Promise<number> {
   return metric(/parley_command_duration_seconds_count\{command="auth\.basic",outcome="ok"\} (\d+)/);
 }
 
-test('credentials stay kept on the serving thread across uploads and the messages that claim them, and are checked again after a change to users', async () => {
+test('credentials stay kept on the serving thread across uploads, the messages that claim them and changes to subscriptions, and are checked again after a change to users', async () => {
   assert.is((await hamlet.get('/users/me')).status, 200);
   const before = await credentialChecks();
   const uploaded = await upload(hamlet, [{ name: 'kept.txt', type: 'text/plain', bytes: 'a file' }]);
@@ -292,8 +292,11 @@ test('credentials stay kept on the serving thread across uploads and the message
   assert.is(sent.status, 200, JSON.stringify(sent.body));
   const claimed = ((await hamlet.get('/attachments')).body.attachments as { path_id: string; messages: unknown[] }[]).find((attachment) => String(uploaded.body.url).endsWith(attachment.path_id));
   assert.is(claimed?.messages.length, 1, 'the message claimed the file');
+  const verona = Number((await hamlet.get('/get_stream_id', { stream: 'Verona' })).body.stream_id);
+  const recolored = await hamlet.post('/users/me/subscriptions/properties', { subscription_data: JSON.stringify([{ stream_id: verona, property: 'color', value: '#a6c7e5' }]) });
+  assert.is(recolored.status, 200, JSON.stringify(recolored.body));
   assert.is((await hamlet.get('/users/me')).status, 200);
-  assert.is(await credentialChecks(), before, 'no credentials checked again after an upload and its message');
+  assert.is(await credentialChecks(), before, 'no credentials checked again after an upload, its message and a subscription changed');
   assert.is((await iago.post('/users/me/status', { status_text: 'checking' })).status, 200);
   assert.is((await hamlet.get('/users/me')).status, 200);
   assert.ok((await credentialChecks()) > before, 'checked again once a user changed');

@@ -175,24 +175,35 @@ export class RealmState implements RealmView, KeptJsonHolder {
   readonly realmEmoji = new Map<number, RealmEmojiRecord>();
   private readonly attachmentsByPath = new Map<string, AttachmentRecord>();
   private uploadBytes = 0;
-  /** Moved by every change after loading to what is derived from the state (`changed`). */
+  /** Moved by every change after loading to what is derived from the state, but to subscriptions
+   * (`changed`). */
   private changes = 0;
+  /** Moved by every change to subscriptions after loading (`subscriptionsChanged`). */
+  private subscriptionChanges = 0;
+  /** The version of what is derived without reading subscriptions: a subscription changed leaves
+   * it be. */
+  private readonly apartFromSubscriptions = ((state: RealmState) => ({
+    get version(): number {
+      return state.changes;
+    },
+  }))(this);
   private renderChanges = ++renderVersions;
   /** This state's count in the process's ledger of kept JSON. */
   private readonly keptJson = keptJson.open(this);
-  readonly ownUserJson = new DerivedJson<number>(this, this.keptJson);
-  readonly listedUserJson = new DerivedJson<number>(this, this.keptJson, KEPT_USER_ENTRIES);
+  readonly ownUserJson = new DerivedJson<number>(this.apartFromSubscriptions, this.keptJson);
+  readonly listedUserJson = new DerivedJson<number>(this.apartFromSubscriptions, this.keptJson, KEPT_USER_ENTRIES);
+  /** A channel's view counts its subscribers. */
   readonly channelJson = new DerivedJson<number>(this, this.keptJson);
   readonly subscribersJson = new DerivedJson<number>(this, this.keptJson);
-  readonly messageJson = new MessageViews(this, this.keptJson);
-  readonly principals = new DerivedValues<string, Principal>(this, KEPT_PRINCIPALS);
-  readonly realmRegisterState = new DerivedValues<null, object>(this);
+  readonly messageJson = new MessageViews(this.apartFromSubscriptions, this.keptJson);
+  readonly principals = new DerivedValues<string, Principal>(this.apartFromSubscriptions, KEPT_PRINCIPALS);
+  readonly realmRegisterState = new DerivedValues<null, object>(this.apartFromSubscriptions);
   /** Active users by full name lowercased, the first of each name: a mention looks a name up per
    * message, which scanning every user made cost as much as the realm is large. */
-  private readonly activeUsersByName = new DerivedValues<null, Map<string, UserRecord>>(this);
+  private readonly activeUsersByName = new DerivedValues<null, Map<string, UserRecord>>(this.apartFromSubscriptions);
   private readonly subscribers = new DerivedValues<number, readonly number[]>(this);
   /** Users by API key: an incoming webhook names its bot by the key alone. */
-  private readonly usersByApiKey = new DerivedValues<null, Map<string, UserRecord>>(this);
+  private readonly usersByApiKey = new DerivedValues<null, Map<string, UserRecord>>(this.apartFromSubscriptions);
 
   constructor(private record: RealmRecord) {}
 
@@ -205,8 +216,9 @@ export class RealmState implements RealmView, KeptJsonHolder {
     this.renderingChanged();
   }
 
+  /** Moved by every change to what is derived from the state, subscriptions included. */
   get version(): number {
-    return this.changes;
+    return this.changes + this.subscriptionChanges;
   }
 
   get renderVersion(): number {
@@ -222,6 +234,12 @@ export class RealmState implements RealmView, KeptJsonHolder {
    * not for attachments and scheduled messages, which nothing derived reads): it is derived anew. */
   changed(): void {
     this.changes++;
+  }
+
+  /** Called by every change to subscriptions made after loading: what is derived from them (the
+   * channels' views and subscribers) is derived anew, the rest kept. */
+  subscriptionsChanged(): void {
+    this.subscriptionChanges++;
   }
 
   /** Gives up the JSON kept of this state (the process's ledger of kept JSON is past its budget). */

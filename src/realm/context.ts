@@ -73,9 +73,10 @@ interface Mirror<T> {
   remove?(store: Store, realmId: number, row: T): void;
   keep?(state: RealmState, row: T): void;
   forget?(state: RealmState, row: T): void;
-  /** Kept in memory, but read by nothing derived from it (JSON kept between requests, credentials,
-   * the rendering context): saving one leaves those be. */
-  underived?: true;
+  /** What is derived from the realm's memory that reads these rows, where not all of it may (JSON
+   * kept between requests, credentials, the rendering context): nothing, so that saving one leaves
+   * it all be, or only what is derived from subscriptions (channels' views and subscribers). */
+  readBy?: 'nothing' | 'subscriptionViews';
   /** For rows the realm's notifier sends: when the row falls due (milliseconds on the clock). */
   dueMs?(row: T): number;
 }
@@ -91,7 +92,7 @@ function ownedById<R extends { id: number }>(table: (store: Store) => OwnedTable
 const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
   user: { put: (store, _realm, user) => store.users.put(user), keep: (state, user) => state.indexUser(user) },
   channel: { put: (store, _realm, channel) => store.channels.put(channel), keep: (state, channel) => state.indexChannel(channel) },
-  subscription: { put: (store, _realm, subscription) => store.subscriptions.put(subscription), keep: (state, subscription) => state.indexSubscription(subscription) },
+  subscription: { put: (store, _realm, subscription) => store.subscriptions.put(subscription), keep: (state, subscription) => state.indexSubscription(subscription), readBy: 'subscriptionViews' },
   group: { put: (store, _realm, group) => store.groups.put(group), keep: (state, group) => state.indexGroup(group) },
   folder: { put: (store, _realm, folder) => store.folders.put(folder), keep: (state, folder) => state.folders.set(folder.id, folder) },
   profileField: { put: (store, _realm, field) => store.profileFields.put(field), keep: (state, field) => state.profileFields.set(field.id, field) },
@@ -106,7 +107,7 @@ const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
     remove: (store, realmId, message) => store.scheduledMessages.remove({ realmId, userId: message.senderId }, message.id),
     keep: (state, message) => state.indexScheduled(message),
     forget: (state, message) => state.pendingDeliveries.delete(message.id),
-    underived: true,
+    readBy: 'nothing',
   },
   realmEmoji: {
     put: (store, _realm, emoji) => store.realmEmoji.put(emoji),
@@ -117,7 +118,7 @@ const mirrors: { [K in RowKind]: Mirror<Rows[K]> } = {
     remove: (store, _realm, attachment) => store.attachments.remove(attachment),
     keep: (state, attachment) => state.indexAttachment(attachment),
     forget: (state, attachment) => state.dropAttachment(attachment),
-    underived: true,
+    readBy: 'nothing',
   },
   playground: { put: (store, _realm, playground) => store.playgrounds.put(playground), remove: (store, _realm, playground) => store.playgrounds.remove(playground) },
   invite: { put: (store, _realm, invite) => store.invites.put(invite) },
@@ -215,7 +216,7 @@ export class CommandContext {
     if (mirror.keep) {
       this.changedMemory = true;
       mirror.keep(this.state, row);
-      if (!mirror.underived) this.derivedChanged();
+      this.rowsChanged(mirror.readBy);
     }
     if (kind === 'scheduledMessage') this.scheduleChanged = true;
     const dueMs = mirror.dueMs?.(row);
@@ -229,7 +230,7 @@ export class CommandContext {
     if (mirror.forget) {
       this.changedMemory = true;
       mirror.forget(this.state, row);
-      if (!mirror.underived) this.derivedChanged();
+      this.rowsChanged(mirror.readBy);
     }
     if (kind === 'scheduledMessage') this.scheduleChanged = true;
   }
@@ -241,6 +242,13 @@ export class CommandContext {
     this.changedMemory = true;
     this.state.realm = realm;
     this.derivedChanged();
+  }
+
+  /** A row read by `readBy` (Mirror's) changed in memory: what is derived from it is derived anew. */
+  private rowsChanged(readBy: Mirror<unknown>['readBy']): void {
+    if (readBy === 'nothing') return;
+    if (readBy === 'subscriptionViews') this.state.subscriptionsChanged();
+    else this.derivedChanged();
   }
 
   private derivedChanged(): void {
