@@ -121,6 +121,36 @@ access('restricted: register lists placeholders, or leaves them out for a client
   }
 });
 
+access('restricted: a channel message from someone the guest cannot see shows its sender as an "Unknown user", fetched every way and as it arrives', async (context) => {
+  await restrict(context, true);
+  try {
+    const stranger = await newcomer(context);
+    const queue = await register(context.polonius, { event_types: ['message'] });
+    // A member may write to a public channel without joining it; the guest in it cannot see them.
+    const sent = await stranger.client.post('/messages', { type: 'stream', to: 'Verona', topic: 'unseen', content: 'from outside' });
+    assert.is(sent.status, 200, JSON.stringify(sent.body));
+    type Shown = { id: number; sender_id: number; sender_full_name: string; sender_email: string; avatar_url: string | null };
+    const unknown = (message: Shown | undefined, label: string) => {
+      assert.ok(message, label);
+      assert.equal([message!.sender_id, message!.sender_full_name], [stranger.id, 'Unknown user'], label);
+      assert.match(message!.sender_email, new RegExp(`^user${stranger.id}@`), label);
+      assert.not.match(JSON.stringify(message), /stranger/i, label);
+    };
+    const window = await context.polonius.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'topic', operand: 'unseen' }] });
+    assertMatchesReference('GET /messages', window.body);
+    unknown((window.body.messages as Shown[]).find((message) => message.id === sent.body.id), 'in a window');
+    unknown(((await context.polonius.get('/messages', { message_ids: JSON.stringify([sent.body.id]) })).body.messages as Shown[])[0], 'by message_ids');
+    unknown((await context.polonius.get(`/messages/${String(sent.body.id)}`)).body.message as Shown, 'by ID');
+    const [event] = (await events(context.polonius, queue)).filter((candidate) => candidate.type === 'message');
+    unknown(event?.message as Shown, 'in the message event');
+    // Those who may see everyone see the sender.
+    const seen = (await context.hamlet.get(`/messages/${String(sent.body.id)}`)).body.message as Shown;
+    assert.is(seen.sender_full_name, `Stranger ${counter}`);
+  } finally {
+    await restrict(context, false);
+  }
+});
+
 access('restricted: a guest cannot start a direct message with someone unseen; being written to lets them see the writer, announced first', async (context) => {
   await restrict(context, true);
   try {

@@ -102,7 +102,7 @@ export function userView(target: UserRecord, viewer: Pick<UserRecord, 'id' | 'ro
 export const INACCESSIBLE_USER_NAME = 'Unknown user';
 
 /** A generic silhouette: nothing about the user, not even a hash of their address. */
-const UNKNOWN_USER_AVATAR = 'https://secure.gravatar.com/avatar/?d=mp&f=y';
+export const UNKNOWN_USER_AVATAR = 'https://secure.gravatar.com/avatar/?d=mp&f=y';
 
 /** A user a guest may not see, as Zulip's get_data_for_inaccessible_user: placeholder data whose
  * only variable content is the user ID. */

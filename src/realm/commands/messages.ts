@@ -10,7 +10,7 @@ import { matchesNarrow, narrowSearch, resolveNarrow, type RawTerm } from '../../
 import { searchHighlights, type SearchQuery } from '../../messages/search.js';
 import { contentHas, Flag, flagNames, HISTORICAL_FLAGS, type MessageRecord, type RecipientFlags } from '../../messages/records.js';
 import { renderAs, renderFor, type RenderedMessage } from '../../messages/render.js';
-import { messageView, type MessageViewOptions } from '../../messages/view.js';
+import { messageView, withUnknownSender, type MessageViewOptions } from '../../messages/view.js';
 import { avatarUrlFor } from '../../users/view.js';
 import { messageWindow, type Anchor, type ChannelOf } from '../../store/window.js';
 import { hasMuted, Role, type UserRecord } from '../../users/records.js';
@@ -23,7 +23,7 @@ import { claimAttachments } from './attachments.js';
 import { notificationsAtMost, queueNotifications } from './notifications.js';
 import { queueServiceDeliveries } from './serviceTriggers.js';
 import { attachWidget } from './submessages.js';
-import { canAccessAll, restrictedAmong, withAccessChanges } from './userAccess.js';
+import { accessibleHumans, accessibleUsers, canAccessAll, restrictedAmong, withAccessChanges } from './userAccess.js';
 import type { Prerendered } from '../../messages/render.js';
 
 /** Zulip's cap on messages per fetch. */
@@ -100,9 +100,10 @@ export function dmRecipientId(ctx: CommandContext, participants: number[]): numb
 }
 
 /** Announces a new message: one event per distinct flag set, in the variant of queues with
- * apply_markdown and without client_gravatar (messageVariants.ts makes the others). A public
- * channel's message also reaches, without flags, the queues registered with all_public_streams of
- * those who did not receive it and may read the channel (Zulip's). */
+ * apply_markdown and without client_gravatar (messageVariants.ts makes the others), its sender an
+ * "Unknown user" in those of restricted guests who may not see them. A public channel's message
+ * also reaches, without flags, the queues registered with all_public_streams of those who did not
+ * receive it and may read the channel (Zulip's). */
 function emitMessage(ctx: CommandContext, message: MessageRecord, recipients: RecipientFlags, localEcho: LocalEcho | undefined): void {
   const byFlags = new Map<number, number[]>();
   recipients.userIds.forEach((userId, index) => {
@@ -113,9 +114,18 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, recipients: Re
   });
   // The empty topic as it is: queues of clients that do not take it rewrite it at delivery.
   const view = messageView(ctx.state, message, ctx.fakeEmailDomain, { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true });
-  const gravatarAvatar = avatarUrlFor(ctx.state.users.get(message.senderId)!, true, true);
+  const sender = ctx.state.users.get(message.senderId)!;
+  const gravatarAvatar = avatarUrlFor(sender, true, true);
+  // Restricted guests among the recipients who may not see the sender (a member writing to a
+  // public channel they are not in): none where guests see everyone.
+  const unseeing = new Set(sender.isBot ? [] : restrictedAmong(ctx, recipients.userIds).filter((guest) => !accessibleHumans(ctx, guest).has(sender.id)).map((guest) => guest.id));
+  const hidden = unseeing.size > 0 ? withUnknownSender(view, ctx.fakeEmailDomain) : view;
   const emitGroup = (flags: number, userIds: number[], extra: Pick<Emitted, 'allPublicStreamsOnly' | 'localEcho'>) => {
-    ctx.emit({ type: 'message', message: view, flags: flagNames(flags) }, userIds, { message: { record: message, flags, gravatarAvatar }, ...extra });
+    const seeing = unseeing.size > 0 ? userIds.filter((id) => !unseeing.has(id)) : userIds;
+    if (seeing.length > 0) ctx.emit({ type: 'message', message: view, flags: flagNames(flags) }, seeing, { message: { record: message, flags, gravatarAvatar }, ...extra });
+    if (seeing.length === userIds.length) return;
+    // Every variant shows the placeholder's avatar: client_gravatar's too.
+    ctx.emit({ type: 'message', message: hidden, flags: flagNames(flags) }, userIds.filter((id) => unseeing.has(id)), { message: { record: message, flags, gravatarAvatar: hidden.avatar_url }, ...extra });
   };
   // The sender's queues are among the recipients' (one's own message is always delivered).
   for (const [flags, userIds] of byFlags) emitGroup(flags, userIds, localEcho && userIds.includes(message.senderId) ? { localEcho } : {});
@@ -292,13 +302,14 @@ export const messageCommands = {
     const viewer = ctx.user;
     checkFetchSize(input.numBefore + input.numAfter);
     const window = narrowWindow(ctx, viewer, input);
+    const seen = accessibleUsers(ctx, viewer);
     return {
       anchor: window.anchor,
       found_anchor: window.foundAnchor,
       found_oldest: window.foundOldest,
       found_newest: window.foundNewest,
       history_limited: false,
-      messages: new JsonArray<FetchedMessage>(window.entries.map((entry) => fetchedMessage(ctx, entry, input.view, window.search))),
+      messages: new JsonArray<FetchedMessage>(window.entries.map((entry) => fetchedMessage(ctx, entry, input.view, window.search, seen))),
     };
   }),
 
@@ -309,13 +320,14 @@ export const messageCommands = {
     checkFetchSize(input.messageIds.length);
     const terms = resolveNarrow(ctx.state, viewer, input.narrow, ctx.fakeEmailDomain, narrowLookup(ctx, viewer));
     const search = narrowSearch(terms);
+    const seen = accessibleUsers(ctx, viewer);
     const messages: string[] = [];
     for (const id of [...new Set(input.messageIds)].sort((a, b) => a - b)) {
       const message = ctx.store.messages.get(id);
       const access = message?.realmId === ctx.state.realm.id ? messageAccess(ctx, viewer, message) : null;
       if (!message || !access) continue;
       const flags = access.flags ?? HISTORICAL_FLAGS;
-      if (matchesNarrow(terms, message, flags)) messages.push(fetchedMessage(ctx, { id, message, flags }, input.view, search));
+      if (matchesNarrow(terms, message, flags)) messages.push(fetchedMessage(ctx, { id, message, flags }, input.view, search, seen));
     }
     return { messages: new JsonArray<FetchedMessage>(messages), history_limited: false, found_anchor: false, found_oldest: false, found_newest: false };
   }),
@@ -326,7 +338,8 @@ export const messageCommands = {
   'messages.get': readCommand((ctx, input: { messageId: number; applyMarkdown: boolean; allowEmptyTopicName: boolean }) => {
     const { message, flags } = accessibleMessage(ctx, ctx.user, input.messageId);
     const view = messageView(ctx.state, message, ctx.fakeEmailDomain, { applyMarkdown: input.applyMarkdown, clientGravatar: false, allowEmptyTopicName: input.allowEmptyTopicName });
-    return { message: { ...view, flags: flagNames(flags ?? HISTORICAL_FLAGS) }, raw_content: message.content };
+    const shown = sendersSeen(ctx, accessibleUsers(ctx, ctx.user), message) ? view : withUnknownSender(view, ctx.fakeEmailDomain);
+    return { message: { ...shown, flags: flagNames(flags ?? HISTORICAL_FLAGS) }, raw_content: message.content };
   }),
 };
 
@@ -348,11 +361,19 @@ type FetchEntry = { readonly id: number; readonly message: MessageRecord; readon
 
 type FetchedMessage = ReturnType<typeof messageView> & { flags: string[]; match_content?: string; match_subject?: string };
 
-/** A message as a fetch shows it, as JSON: the client's view, the viewer's flags and, for a
- * search, the matches highlighted. */
-function fetchedMessage(ctx: ReadContext, entry: FetchEntry, view: MessageViewOptions, search: SearchQuery | undefined): string {
+/** Whether a viewer who sees only the users `seen` (undefined: everyone) may see the message's
+ * sender: a restricted guest sees a channel message's sender only while they share a channel. */
+function sendersSeen(ctx: ReadContext, seen: ReadonlySet<number> | undefined, message: MessageRecord): boolean {
+  return seen === undefined || seen.has(message.senderId) || ctx.state.users.get(message.senderId)?.isBot === true;
+}
+
+/** A message as a fetch shows it, as JSON: the client's view (its sender an "Unknown user" to a
+ * viewer who may not see them, `seen`), the viewer's flags and, for a search, the matches
+ * highlighted. */
+function fetchedMessage(ctx: ReadContext, entry: FetchEntry, view: MessageViewOptions, search: SearchQuery | undefined, seen: ReadonlySet<number> | undefined): string {
   const highlights = search ? `,${membersJson(searchHighlights(search, entry.message))}` : '';
-  return `${messageViewJson(ctx, entry, view).slice(0, -1)},"flags":${JSON.stringify(flagNames(entry.flags))}${highlights}}`;
+  const json = sendersSeen(ctx, seen, entry.message) ? messageViewJson(ctx, entry, view) : JSON.stringify(withUnknownSender(messageView(ctx.state, entry.message, ctx.fakeEmailDomain, view), ctx.fakeEmailDomain));
+  return `${json.slice(0, -1)},"flags":${JSON.stringify(flagNames(entry.flags))}${highlights}}`;
 }
 
 /** Zulip's cap on unread messages in register; older ones are reported as missing. */
