@@ -59,6 +59,8 @@ const basicChallenge = { 'WWW-Authenticate': 'Basic realm="zulip"' };
 
 export const errors = {
   badRequest: (msg: string) => new ApiError(400, 'BAD_REQUEST', msg),
+  /** A query for more than the user may see (every active channel, every public channel's events). */
+  queryNotAuthorized: () => new ApiError(400, 'BAD_REQUEST', 'User not authorized for this query'),
   missingArgument: (name: string) => new ApiError(400, 'REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { var_name: name }),
   invalidArgument: (name: string) => new ApiError(400, 'BAD_REQUEST', `Invalid ${name}`),
   malformedJson: (name: string) => new ApiError(400, 'BAD_REQUEST', `Argument "${name}" is not valid JSON.`),

@@ -125,7 +125,10 @@ access('restricted: a channel message from someone the guest cannot see shows it
   await restrict(context, true);
   try {
     const stranger = await newcomer(context);
-    const queue = await register(context.polonius, { event_types: ['message'] });
+    const queue = await register(context.polonius, { event_types: ['message'], client_gravatar: true });
+    const placeholderAvatar = named(await listed(context.polonius), stranger.id)!.avatar_url;
+    // Zulip's can_access_public_streams: a guest may not follow every public channel.
+    assertRefused(await context.polonius.post('/register', { event_types: JSON.stringify(['message']), all_public_streams: true }), 'User not authorized for this query', 'all_public_streams');
     // A member may write to a public channel without joining it; the guest in it cannot see them.
     const sent = await stranger.client.post('/messages', { type: 'stream', to: 'Verona', topic: 'unseen', content: 'from outside' });
     assert.is(sent.status, 200, JSON.stringify(sent.body));
@@ -135,6 +138,7 @@ access('restricted: a channel message from someone the guest cannot see shows it
       assert.equal([message!.sender_id, message!.sender_full_name], [stranger.id, 'Unknown user'], label);
       assert.match(message!.sender_email, new RegExp(`^user${stranger.id}@`), label);
       assert.not.match(JSON.stringify(message), /stranger/i, label);
+      assert.is(message!.avatar_url, placeholderAvatar, `${label}: the placeholder's avatar`);
     };
     const window = await context.polonius.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'topic', operand: 'unseen' }] });
     assertMatchesReference('GET /messages', window.body);

@@ -343,7 +343,7 @@ export const channelCommands = {
 
   'channels.list': readCommand((ctx, input: ChannelListInput) => {
     const user = ctx.user;
-    if (input.includeAllActive && !isAdmin(user)) throw errors.badRequest('User not authorized for this query');
+    if (input.includeAllActive && !isAdmin(user)) throw errors.queryNotAuthorized();
     const includeAll = input.includeAll || input.includeAllActive;
     const owner = user.botOwnerId === null ? undefined : ctx.state.users.get(user.botOwnerId);
     const defaults = new Set(ctx.state.realm.defaultChannelIds);

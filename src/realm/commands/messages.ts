@@ -116,9 +116,11 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, recipients: Re
   const view = messageView(ctx.state, message, ctx.fakeEmailDomain, { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true });
   const sender = ctx.state.users.get(message.senderId)!;
   const gravatarAvatar = avatarUrlFor(sender, true, true);
-  // Restricted guests among the recipients who may not see the sender (a member writing to a
-  // public channel they are not in): none where guests see everyone.
-  const unseeing = new Set(sender.isBot ? [] : restrictedAmong(ctx, recipients.userIds).filter((guest) => !accessibleHumans(ctx, guest).has(sender.id)).map((guest) => guest.id));
+  // Restricted guests among the recipients who may not see the sender: only when a member writes
+  // to a channel they are not in (a direct message's recipients see its sender; a subscriber's
+  // fellow subscribers see them), and none where guests see everyone.
+  const hideable = !sender.isBot && message.channelId !== null && !ctx.state.isSubscribed(message.channelId, sender.id);
+  const unseeing = new Set(hideable ? restrictedAmong(ctx, recipients.userIds).filter((guest) => !accessibleHumans(ctx, guest).has(sender.id)).map((guest) => guest.id) : []);
   const hidden = unseeing.size > 0 ? withUnknownSender(view, ctx.fakeEmailDomain) : view;
   const emitGroup = (flags: number, userIds: number[], extra: Pick<Emitted, 'allPublicStreamsOnly' | 'localEcho'>) => {
     const seeing = unseeing.size > 0 ? userIds.filter((id) => !unseeing.has(id)) : userIds;

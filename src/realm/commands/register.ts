@@ -1,6 +1,8 @@
 // POST /register: creates an event queue and returns the initial state of everything the client
 // asked for, in one step of the realm actor, after every earlier write is committed and its events
 // delivered — so the initial state plus the queue's events always equals a fresh register.
+import { errors } from '../../errors.js';
+import { Role } from '../../users/records.js';
 import { incomingWebhookBots } from '../../integrations/catalog.js';
 import { declaredCapabilities, type ClientCapabilities } from '../../events/capabilities.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../../messages/emptyTopic.js';
@@ -116,6 +118,8 @@ export const registerCommands = {
    * (EventQueues.begin), wherever it runs. */
   'events.register': readCommand((ctx, input: RegisterInput) => {
     const user = ctx.user;
+    // Zulip's can_access_public_streams: guests see only the channels they are in.
+    if (input.allPublicStreams && user.role === Role.guest) throw errors.queryNotAuthorized();
     const lifespan = Math.min(input.lifespanSecs ?? ctx.config.queueLifespanSeconds, MAX_LIFESPAN_SECONDS);
     const queue = {
       eventTypes: input.eventTypes,
