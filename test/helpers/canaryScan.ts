@@ -21,6 +21,8 @@ interface Outsider {
   queueId: string;
   /** Whether the outsider is of the canary's realm (and so hears what all of it hears). */
   sameRealm: boolean;
+  /** Whether they may follow every public channel (all_public_streams: not a guest, as in Zulip). */
+  allPublic: boolean;
 }
 
 export interface CanaryFigures {
@@ -120,8 +122,9 @@ export async function canaryScan(cast: Cast, othello: ApiClient, thorough: boole
   if (thorough) who.push(['moderator', users.moderator], ['bot', users.bot]);
   const outsiders: Outsider[] = [];
   for (const [label, client] of who) {
-    const queueId = String((await ok(client, 'POST', '/register', { all_public_streams: true })).queue_id);
-    outsiders.push({ label, client, queueId, sameRealm: client !== elsewhere.owner });
+    const allPublic = client !== users.guest;
+    const queueId = String((await ok(client, 'POST', '/register', allPublic ? { all_public_streams: true } : {})).queue_id);
+    outsiders.push({ label, client, queueId, sameRealm: client !== elsewhere.owner, allPublic });
   }
   const subscriber = (await ok(users.owner, 'GET', '/users/prospero@zulip.com')).user as { user_id: number };
   const canary = await plantCanary(cast, subscriber.user_id);
@@ -133,7 +136,7 @@ export async function canaryScan(cast: Cast, othello: ApiClient, thorough: boole
     events += received.length;
     assert.is(JSON.stringify(received).includes(CONTROL), outsider.sameRealm, `${outsider.label} heard of the realm's public status`);
     assertNoTraces(canary, `${outsider.label}'s events`, JSON.stringify(received), received);
-    for (const params of [{}, { all_public_streams: true, include_subscribers: true }]) {
+    for (const params of [{}, { all_public_streams: outsider.allPublic, include_subscribers: true }]) {
       const state = await ok(outsider.client, 'POST', '/register', params);
       assertNoTraces(canary, `${outsider.label}'s register ${JSON.stringify(params)}`, JSON.stringify(state), state);
       await ok(outsider.client, 'DELETE', '/events', { queue_id: state.queue_id });
