@@ -23,7 +23,7 @@ import { claimAttachments } from './attachments.js';
 import { notificationsAtMost, queueNotifications } from './notifications.js';
 import { queueServiceDeliveries } from './serviceTriggers.js';
 import { attachWidget } from './submessages.js';
-import { accessibleHumans, accessibleUsers, canAccessAll, restrictedAmong, withAccessChanges } from './userAccess.js';
+import { accessibleUsers, canAccessAll, restrictedAmong, sees, withAccessChanges } from './userAccess.js';
 import type { Prerendered } from '../../messages/render.js';
 
 /** Zulip's cap on messages per fetch. */
@@ -120,7 +120,7 @@ function emitMessage(ctx: CommandContext, message: MessageRecord, recipients: Re
   // to a channel they are not in (a direct message's recipients see its sender; a subscriber's
   // fellow subscribers see them), and none where guests see everyone.
   const hideable = !sender.isBot && message.channelId !== null && !ctx.state.isSubscribed(message.channelId, sender.id);
-  const unseeing = new Set(hideable ? restrictedAmong(ctx, recipients.userIds).filter((guest) => !accessibleHumans(ctx, guest).has(sender.id)).map((guest) => guest.id) : []);
+  const unseeing = new Set(hideable ? restrictedAmong(ctx, recipients.userIds).filter((guest) => !canAccessAll(ctx, guest, [sender])).map((guest) => guest.id) : []);
   const hidden = unseeing.size > 0 ? withUnknownSender(view, ctx.fakeEmailDomain) : view;
   const emitGroup = (flags: number, userIds: number[], extra: Pick<Emitted, 'allPublicStreamsOnly' | 'localEcho'>) => {
     const seeing = unseeing.size > 0 ? userIds.filter((id) => !unseeing.has(id)) : userIds;
@@ -364,10 +364,9 @@ type FetchEntry = { readonly id: number; readonly message: MessageRecord; readon
 type FetchedMessage = ReturnType<typeof messageView> & { flags: string[]; match_content?: string; match_subject?: string };
 
 /** Whether a viewer who sees only the users `seen` (undefined: everyone) may see the message's
- * sender: a restricted guest sees a channel message's sender only while they share a channel. */
-function sendersSeen(ctx: ReadContext, seen: ReadonlySet<number> | undefined, message: MessageRecord): boolean {
-  return seen === undefined || seen.has(message.senderId) || ctx.state.users.get(message.senderId)?.isBot === true;
-}
+ * sender: a restricted guest sees a channel message's sender only while they share a channel. The
+ * record is read only for such a viewer. */
+const sendersSeen = (ctx: ReadContext, seen: ReadonlySet<number> | undefined, message: MessageRecord): boolean => seen === undefined || sees(seen, ctx.state.users.get(message.senderId)!);
 
 /** A message as a fetch shows it, as JSON: the client's view (its sender an "Unknown user" to a
  * viewer who may not see them, `seen`), the viewer's flags and, for a search, the matches

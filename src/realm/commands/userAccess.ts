@@ -44,7 +44,8 @@ export function accessibleHumans(ctx: AccessContext, viewer: UserRecord): Set<nu
 /** The users a viewer can see: undefined when that is everyone. */
 export const accessibleUsers = (ctx: AccessContext, viewer: UserRecord): Set<number> | undefined => (isRestricted(ctx, viewer) ? accessibleHumans(ctx, viewer) : undefined);
 
-const sees = (accessible: Set<number> | undefined, target: UserRecord): boolean => accessible === undefined || target.isBot || accessible.has(target.id);
+/** Whether a viewer who sees the users `accessible` (undefined: everyone) sees `target`. */
+export const sees = (accessible: ReadonlySet<number> | undefined, target: UserRecord): boolean => accessible === undefined || target.isBot || accessible.has(target.id);
 
 /** Whether the viewer can see every one of these users. */
 export function canAccessAll(ctx: AccessContext, viewer: UserRecord, targets: readonly UserRecord[]): boolean {
