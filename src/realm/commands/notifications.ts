@@ -10,9 +10,10 @@ import { e2eeMessagePayload, e2eeRemovePayload, plainText, tokenMessageBody, tok
 import type { OutboxRecord, PushRoute } from '../../push/records.js';
 import { relayPaths, sealedDeliveries } from '../../push/relay.js';
 import { userAvatarUrl } from '../../users/avatars.js';
-import { apiEmail } from '../../users/view.js';
+import { apiEmail, dummyEmail, INACCESSIBLE_USER_NAME, UNKNOWN_USER_AVATAR } from '../../users/view.js';
 import { userSetting } from '../../users/settings.js';
 import type { CommandContext, ReadContext } from '../context.js';
+import { canAccessAll } from './userAccess.js';
 
 
 /** A notification the relay has not taken for this long is dropped (it would only confuse). */
@@ -140,12 +141,16 @@ function summary(ctx: ReadContext, base: PayloadBase, userId: number, messageId:
   if (!message || message.realmId !== ctx.state.realm.id) return undefined;
   const flags = ctx.store.userMessages.get(userId, message.recipientId, message.id);
   const sender = ctx.state.users.get(message.senderId);
-  if (flags === undefined || flags & Flag.read || !sender) return undefined;
-  const avatar = userAvatarUrl(sender);
+  const viewer = ctx.state.users.get(userId);
+  if (flags === undefined || flags & Flag.read || !sender || !viewer) return undefined;
+  // A restricted guest is told of a channel message from someone they may not see as from an
+  // "Unknown user", as everywhere else they meet it (Zulip's can_access_sender).
+  const seen = canAccessAll(ctx, viewer, [sender]);
+  const avatar = seen ? userAvatarUrl(sender) : UNKNOWN_USER_AVATAR;
   return {
     message,
-    senderName: sender.fullName,
-    senderEmail: apiEmail(sender, ctx.fakeEmailDomain),
+    senderName: seen ? sender.fullName : INACCESSIBLE_USER_NAME,
+    senderEmail: seen ? apiEmail(sender, ctx.fakeEmailDomain) : dummyEmail(sender.id, ctx.fakeEmailDomain),
     senderAvatarUrl: avatar.startsWith('/') ? `${base.realmUrl}${avatar}` : avatar,
     channelName: message.channelId === null ? null : (ctx.state.channels.get(message.channelId)?.name ?? null),
     text: plainText(message.renderedContent),
