@@ -19,7 +19,7 @@ import { seedDemoRealm } from './seed/demo.js';
 import type { FileStorage } from './files/storage.js';
 import type { RealmDirectory } from './realm/handle.js';
 import { guardRejections, openFiles, openStore, pidFile, unhandled } from './setup.js';
-import { RealmThread } from './threads/realmsThread.js';
+import { RealmThread, type RealmFront } from './threads/realmsThread.js';
 import { RenderPool } from './messages/renderPool.js';
 
 /** A running server, whichever threads run what. */
@@ -51,25 +51,29 @@ export interface ParleyParts {
   files?: FileStorage;
 }
 
-/** What serves clients, wherever the realms run: HTTP and the event WebSocket, the queues' garbage
- * collection, the metrics, the pid file. `stop` closes them, the queues' consumers let go. */
-async function serveClients(config: Config, directory: RealmDirectory, queues: EventQueues, files: FileStorage, realmSources: RealmSources, renders: RenderPool | null): Promise<{ http: HttpServer; metricsPort: number | null; stop(): Promise<void> }> {
+/** What serves clients, wherever the realms run: HTTP and the event WebSocket, and the queues'
+ * garbage collection. `stop` closes them, the queues' consumers let go. */
+async function serveClients(config: Config, directory: RealmDirectory, queues: EventQueues, files: FileStorage, renders: RenderPool | null): Promise<{ http: HttpServer; stop(): Promise<void> }> {
   const limits = { socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock) };
   const http = await startHttpServer({ config, realms: directory, queues, ...limits, files, renders }, routes);
-  config.metrics.watch({ ...realmSources, openSockets: () => http.openSockets, eventQueues: () => queues.size, unhandledRejections: () => unhandled.rejections, usersOnline: () => queues.usersOnline() });
-  const metricsServer = config.metricsListen && (await serveMetrics(config.metricsListen, config.metrics));
   const stopCollecting = every(config.clock, QUEUE_GC_INTERVAL_MS, () => queues.collectGarbage());
-  writeFileSync(pidFile(config.dataDir), String(process.pid));
   return {
     http,
-    metricsPort: metricsServer ? metricsServer.port : null,
     async stop() {
       stopCollecting();
-      metricsServer?.close();
       await http.close(() => queues.releaseConsumers());
       await renders?.close();
     },
   };
+}
+
+/** What a process has once, whatever serves its clients: the metrics (of the clients `http` and
+ * `queues` serve) and their server, the pid file. */
+async function watchProcess(config: Config, http: HttpServer, queues: EventQueues, realmSources: RealmSources): Promise<{ metricsPort: number | null; stop(): void }> {
+  config.metrics.watch({ ...realmSources, openSockets: () => http.openSockets, eventQueues: () => queues.size, unhandledRejections: () => unhandled.rejections, usersOnline: () => queues.usersOnline() });
+  const metricsServer = config.metricsListen && (await serveMetrics(config.metricsListen, config.metrics));
+  writeFileSync(pidFile(config.dataDir), String(process.pid));
+  return { metricsPort: metricsServer ? metricsServer.port : null, stop: () => metricsServer?.close() };
 }
 
 const renderPool = (config: Config): RenderPool | null => (config.renderThreads > 0 ? new RenderPool(config.renderThreads, config.log) : null);
@@ -80,20 +84,33 @@ export function startServer(config: Config): Promise<ParleyServer> {
   return config.threads > 1 && config.cluster === null ? startThreaded(config) : startParley(config);
 }
 
-async function startThreaded(config: Config): Promise<ParleyServer> {
+/** A server whose realms run on a thread of their own, and every front that serves its clients. */
+export interface ThreadedServer extends ParleyServer {
+  /** The HTTP servers of its fronts, the main one (`http`) first. */
+  readonly fronts: readonly HttpServer[];
+}
+
+/** The realms on a thread of their own, served by fronts on this thread: the main one on the
+ * configured port, one more on each of `morePorts` (only in the tests of the realm thread's fronts,
+ * until fronts are I/O threads sharing the port). The metrics count the main front's clients. */
+export async function startThreaded(config: Config, morePorts: readonly number[] = []): Promise<ThreadedServer> {
   guardRejections(config.log);
-  const realms = await RealmThread.start(config);
-  const { queues } = realms;
-  const front = await serveClients(config, realms, queues, await openFiles(config), realms.metricSources(), renderPool(config));
+  const realms = await RealmThread.start(config, 1 + morePorts.length);
+  const files = await openFiles(config);
+  const served = await Promise.all(realms.fronts.map((front, index) => (index === 0 ? serveClients(config, front, front.queues, files, renderPool(config)) : serveClients({ ...config, port: morePorts[index - 1]! }, front, front.queues, files, null))));
+  const [main] = realms.fronts as [RealmFront];
+  const watched = await watchProcess(config, served[0]!.http, main.queues, main.metricSources());
   return {
     config,
-    queues,
-    http: front.http,
-    metricsPort: front.metricsPort,
+    queues: main.queues,
+    http: served[0]!.http,
+    fronts: served.map(({ http }) => http),
+    metricsPort: watched.metricsPort,
     async close() {
-      await front.stop();
+      watched.stop();
+      await Promise.all(served.map((front) => front.stop()));
       await realms.stop();
-      await queues.persist();
+      for (const front of realms.fronts) await front.queues.persist();
       await realms.close();
       rmSync(pidFile(config.dataDir), { force: true });
     },
@@ -122,6 +139,13 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
     node ?? realms,
     queues,
     files,
+    // A cluster gateway has no realm state to render with: it renders where the realm lives.
+    node ? null : renderPool(config),
+  );
+  const watched = await watchProcess(
+    config,
+    front.http,
+    queues,
     {
       mailboxDepth: () => realms.waiting(),
       realmsLoaded: () => realms.loaded,
@@ -130,16 +154,15 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
       realms: () => (node ? node.overview().realms : realms.overview()),
       nodes: () => (node ? node.overview().nodes : null),
     },
-    // A cluster gateway has no realm state to render with: it renders where the realm lives.
-    node ? null : renderPool(config),
   );
   return {
     config,
     realms,
     queues,
     http: front.http,
-    metricsPort: front.metricsPort,
+    metricsPort: watched.metricsPort,
     async close() {
+      watched.stop();
       await front.stop();
       await node?.drain();
       await realms.stop();

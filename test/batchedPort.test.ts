@@ -1,14 +1,19 @@
-// The batches between the I/O thread and the realm thread: with a cap (the I/O thread's requests),
-// a burst goes in batches as they fill, so the other thread starts on the first while the rest are
-// made, and the last at the end of the turn; without one (the realm thread's events and answers),
-// a turn's messages go together. Every message once, in order.
+// The batches between the fronts and the realm thread: a front's requests go in batches as they
+// fill, so the realm thread starts on the first while the rest are made, and the last at the end of
+// the turn; the realm thread's go once a turn to each front, the emissions first. Every message
+// once, in order.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { deserialize } from 'node:v8';
+import { MessageChannel } from 'node:worker_threads';
 import { BatchedPort } from '../src/threads/batchedPort.js';
+import { Front, FrontsOutbox } from '../src/threads/fronts.js';
+import type { FromRealmThread, Published } from '../src/threads/protocol.js';
+import { waitFor } from './helpers/server.js';
 
 const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-function recorded(cap?: number): { port: BatchedPort<number>; posts: number[][] } {
+function recorded(cap: number): { port: BatchedPort<number>; posts: number[][] } {
   const posts: number[][] = [];
   return { port: new BatchedPort<number>({ postMessage: (batch) => posts.push(batch as number[]) }, cap), posts };
 }
@@ -27,12 +32,32 @@ test('with a cap, a burst goes in full batches at once and the rest at the end o
   assert.equal(posts.at(-1), [40], 'a message of a later turn goes at the end of that turn');
 });
 
-test("without a cap, a turn's messages go together at its end", async () => {
-  const { port, posts } = recorded();
-  burst.forEach((n) => port.post(n));
-  assert.is(posts.length, 0);
-  await endOfTurn();
-  assert.equal(posts, [burst]);
+test("the realm thread's posts to its fronts: once a turn to each, the turn's emissions first, encoded once for all of several, then each front's own", async () => {
+  const channels = [new MessageChannel(), new MessageChannel()];
+  const outbox = new FrontsOutbox(channels.map(({ port1 }, index) => new Front(index, port1)));
+  const heard = channels.map(({ port2 }) => {
+    const batches: FromRealmThread[][] = [];
+    port2.on('message', (batch: FromRealmThread[]) => batches.push(batch));
+    return batches;
+  });
+  const [main, second] = outbox.fronts as [Front, Front];
+  outbox.post(second, { kind: 'reply', seq: 1, reply: { ok: 'second' } });
+  outbox.publish({ realmId: 1, from: 1, emissions: [] });
+  outbox.post(main, { kind: 'reply', seq: 1, reply: { ok: 'main' } });
+  outbox.publish({ realmId: 2, from: 5, emissions: [] });
+  await waitFor(() => heard.every((batches) => batches.length > 0));
+  for (const [index, batches] of heard.entries()) {
+    assert.is(batches.length, 1, `front ${index}: one post`);
+    const [events, own, ...rest] = batches[0]!;
+    assert.is(events!.kind, 'events');
+    assert.equal(events!.kind === 'events' && 'encoded' in events! && (deserialize(events.encoded) as Published[]).map(({ realmId, from }) => [realmId, from]), [[1, 1], [2, 5]]);
+    assert.equal(own, { kind: 'reply', seq: 1, reply: { ok: index === 0 ? 'main' : 'second' } });
+    assert.equal(rest, []);
+  }
+  for (const { port1, port2 } of channels) {
+    port1.close();
+    port2.close();
+  }
 });
 
 test.run();

@@ -3,9 +3,9 @@
 // holds counted by the realms, messages rendered on the serving thread as the realm renders them,
 // and the realm thread's measurements in the metrics. (The fault and load tiers run their servers
 // this way.)
-import { createServer } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { freePort } from '../src/cli/processes.js';
 import { loadConfig } from '../src/config.js';
 import { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, register, StreamClient, type Event } from './helpers/events.js';
@@ -19,14 +19,6 @@ let server: ServerProcess;
 let metricsPort: number;
 let iago: ApiClient;
 let hamlet: ApiClient;
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 
 test.before(async () => {
   metricsPort = await freePort();

@@ -8,7 +8,7 @@
 // the gateway after the owner answered). The owner drops what nodes that stopped beating told it.
 import type { Subscription } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
-import { allHoldings, HolderSet, holdingOf, type Holding } from '../events/holders.js';
+import { allHoldings, allPublicOf, HolderSet, holdingOf, type Holding } from '../events/holders.js';
 import type { EventQueues } from '../events/queues.js';
 import type { QueueHolders } from '../realm/links.js';
 import { subjects, type Cluster } from './connection.js';
@@ -81,8 +81,8 @@ export class ClusterHolders {
         return false;
       },
       allPublicStreamsUsers: (realm) => {
-        const users = new Set(this.queues.allPublicStreamsUsers(realm));
-        for (const told of nodes.values()) for (const userId of told.allPublic) users.add(userId);
+        const users = allPublicOf(nodes.values());
+        for (const userId of this.queues.allPublicStreamsUsers(realm)) users.add(userId);
         return users;
       },
     };

@@ -25,6 +25,13 @@ export class HolderSet {
   }
 }
 
+/** The users of whom any of these sides told of an all_public_streams queue, each once. */
+export function allPublicOf(sides: Iterable<HolderSet>): Set<number> {
+  const users = new Set<number>();
+  for (const side of sides) for (const userId of side.allPublic) users.add(userId);
+  return users;
+}
+
 /** The user's holding among these queues, a registration under way counted as the queue it opens. */
 export function holdingOf(queues: EventQueues, realmId: number, userId: number): Holding {
   if (queues.hasAllPublicStreams(realmId, userId) || queues.isRegistering(realmId, userId, true)) return 'all-public';

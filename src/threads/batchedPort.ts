@@ -1,12 +1,9 @@
-// Messages between the I/O thread and the realm thread go in batches: a post has a fixed cost on
-// both sides (the copy's setup, waking the other thread), and under load a turn of the event loop
-// makes many messages (a commit answers a batch of writes, a read of the sockets brings many
-// requests). A batch goes at the end of the turn, or, where a port has a cap, as soon as it holds
-// that many: the I/O thread's requests go so, and the realm thread starts on the first of a burst
-// while the I/O thread reads the rest, where a batch per turn kept each thread idle while the other
-// worked through the whole burst. The realm thread's batches go once per turn: the answers of a
-// commit follow its events in the same batch, so the I/O thread writes them before it delivers the
-// events to the queues (queues.ts). The order of the messages is kept.
+// A front's requests to the realm thread go in batches: a post has a fixed cost on both sides (the
+// copy's setup, waking the other thread), and under load a turn of the event loop makes many
+// requests (a read of the sockets brings many). A batch goes as soon as it holds `cap` requests, and
+// the rest at the end of the turn: the realm thread starts on the first of a burst while the front
+// reads the rest, where a batch per turn kept each thread idle while the other worked through the
+// whole burst. (The realm thread's own go once per turn, fronts.ts.) The order is kept.
 export interface Poster {
   postMessage(value: unknown): void;
 }
@@ -18,7 +15,7 @@ export class BatchedPort<T> {
   constructor(
     private readonly target: Poster,
     /** The most messages a batch holds before it goes, without waiting for the end of the turn. */
-    private readonly cap = Infinity,
+    private readonly cap: number,
   ) {}
 
   post(message: T): void {

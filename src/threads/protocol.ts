@@ -1,6 +1,8 @@
-// What the I/O thread and the realm thread tell each other over the realm thread's port (PARLEY_THREADS
-// above 1): plain data, in order, in batches (batchedPort.ts). A request carries a sequence number
-// its reply names.
+// What a front (a thread that serves clients: the main thread, and more to come) and the realm
+// thread tell each other over the front's port (PARLEY_THREADS above 1): plain data, in order, in
+// batches (batchedPort.ts). A request carries a sequence number its reply names. The main thread's
+// front also stops and closes the realm thread, and hears its metrics.
+import type { MessagePort } from 'node:worker_threads';
 import type { Holding } from '../events/holders.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import type { Emitted } from '../events/types.js';
@@ -9,6 +11,12 @@ import type { CommandRequest, Reply } from '../realm/replies.js';
 
 /** The realm thread's name where the system shows threads (`top -H`, /proc/<pid>/task/<tid>/comm). */
 export const REALM_THREAD_NAME = 'parley-realms';
+
+/** What the realm thread starts with (its workerData): the ports of the fronts besides the main
+ * thread's, which is the worker's own. */
+export interface RealmThreadData {
+  fronts: MessagePort[];
+}
 
 /** The realms a Host header can name: by subdomain, and the one served when it names none; with
  * each its memory generation (one Int32 shared by both threads), which moves whenever a write
@@ -27,6 +35,13 @@ export interface RealmStats {
   realms: RealmOverview[];
 }
 
+/** A realm's emissions, the first at realm position `from`. */
+export interface Published {
+  realmId: number;
+  from: number;
+  emissions: readonly Emitted[];
+}
+
 /** A measurement the realm side made, for the server's metrics. */
 export type Observation = ['command', name: string, outcome: 'ok' | 'error', seconds: number] | ['commit', seconds: number] | ['rendered', on: 'worker' | 'realm'];
 
@@ -34,12 +49,12 @@ export type Observation = ['command', name: string, outcome: 'ok' | 'error', sec
 export type RealmRequest =
   /** A command for a realm. */
   | { kind: 'command'; seq: number; realmId: number; request: CommandRequest }
-  /** Start serving (the I/O thread's queues are restored): seed a new server, start the realms
-   * with work waiting; answered with the directory. */
+  /** Start serving (the front's queues are restored): once every front asked, seed a new server
+   * and start the realms with work waiting; answered with the directory. */
   | { kind: 'start'; seq: number }
-  /** Keep the event queues across the restart (a graceful stop). */
+  /** Keep the front's event queues across the restart (a graceful stop). */
   | { kind: 'saveQueues'; seq: number; snapshots: QueueSnapshot[] }
-  /** The queues kept by the last stop (forgotten at once). */
+  /** The front's queues kept by the last stop (forgotten at once). */
   | { kind: 'takeQueues'; seq: number }
   /** Stop the realms' timers and make every accepted write durable. */
   | { kind: 'stop'; seq: number }
@@ -48,13 +63,14 @@ export type RealmRequest =
 
 export type ToRealmThread =
   | RealmRequest
-  /** How users' queues changed on the I/O thread (before a registration asks for its state too). */
+  /** How users' queues changed on the front (before a registration asks for its state too). */
   | { kind: 'holders'; realmId: number; users: [userId: number, holding: Holding][] };
 
 export type FromRealmThread =
   | { kind: 'reply'; seq: number; reply: Reply }
-  /** A realm's emissions, the first at realm position `from`, sent before the answer of the write
-   * that made them. */
-  | { kind: 'events'; realmId: number; from: number; emissions: readonly Emitted[] }
+  /** The realms' emissions of a turn, before the answers of the writes that made them: as they
+   * are, or encoded by V8's serializer (`Published[]`) when several fronts take them (fronts.ts). */
+  | { kind: 'events'; published: Published[] }
+  | { kind: 'events'; encoded: Uint8Array }
   | { kind: 'metrics'; observations: Observation[] }
   | { kind: 'stats'; stats: RealmStats };

@@ -1,15 +1,16 @@
-// The realm thread (PARLEY_THREADS above 1): the store and every realm's actor, apart from the I/O
-// thread, which serves clients and holds their event queues. It reads the same environment as the
-// I/O thread. Commands come over the port as plain data and their answers go back
-// (realm/replies.ts); a realm's emissions go to the I/O thread as they are published, before the
-// answer of the write that made them (plain data, as emitted); each realm's memory generation, shared with
-// the I/O thread, tells it when what it derived (credentials, the rendering context) is out of
-// date; the I/O thread tells this one who holds queues (events/holders.ts), and keeps its queues in
-// this thread's store across a graceful restart.
+// The realm thread (PARLEY_THREADS above 1): the store and every realm's actor, apart from the
+// threads that serve clients and hold their event queues (its *fronts*: the main thread, and more
+// to come, each over a port of its own). It reads the same environment as they do. Commands come
+// over a front's port as plain data and their answers go back to it (realm/replies.ts); a realm's
+// emissions go to every front as they are published, encoded once, before the answer of the write
+// that made them; each realm's memory generation, shared with the fronts, tells them when what
+// they derived (credentials, the rendering context) is out of date; each front tells this one who
+// holds its queues (events/holders.ts), and keeps them in this thread's store across a graceful
+// restart.
 import { existsSync, writeFileSync } from 'node:fs';
-import { parentPort, type MessagePort } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { loadConfig, type Config } from '../config.js';
-import { HolderSet, type Holding } from '../events/holders.js';
+import { allPublicOf } from '../events/holders.js';
 import type { EventSink } from '../events/queues.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import type { Emitted } from '../events/types.js';
@@ -21,9 +22,9 @@ import type { FileStorage } from '../files/storage.js';
 import { seedDemoRealm } from '../seed/demo.js';
 import type { Store } from '../store/store.js';
 import { guardRejections, openFiles, openStore } from '../setup.js';
-import { BatchedPort } from './batchedPort.js';
+import { Front, FrontsOutbox } from './fronts.js';
 import { RelayedMetrics } from './metricsRelay.js';
-import { REALM_THREAD_NAME, type Directory, type FromRealmThread, type RealmRequest, type ToRealmThread } from './protocol.js';
+import { REALM_THREAD_NAME, type Directory, type RealmThreadData, type RealmRequest, type ToRealmThread } from './protocol.js';
 
 /** How often the realm side's figures for the metrics are sent. */
 const STATS_INTERVAL_MS = 1000;
@@ -34,19 +35,18 @@ function nameThisThread(): void {
   if (existsSync('/proc/thread-self/comm')) writeFileSync('/proc/thread-self/comm', REALM_THREAD_NAME);
 }
 
-/** What stands for the server's queues here: each publish goes to the I/O thread, at the realm's
- * position; who holds queues is what the I/O thread told. */
+/** What stands for the server's queues here: each publish goes to every front, at the realm's
+ * position; a user holds queues if any front told so. */
 class QueuesElsewhere implements EventSink, QueueHolders {
   private readonly positions = new Map<number, number>();
-  private readonly holders = new Map<number, HolderSet>();
 
-  constructor(private readonly post: (message: FromRealmThread) => void) {}
+  constructor(private readonly outbox: FrontsOutbox) {}
 
   publish(realmId: number, emitted: readonly Emitted[]): void {
     if (emitted.length === 0) return;
     const from = this.position(realmId) + 1;
     this.positions.set(realmId, from + emitted.length - 1);
-    this.post({ kind: 'events', realmId, from, emissions: emitted });
+    this.outbox.publish({ realmId, from, emissions: emitted });
   }
 
   position(realmId: number): number {
@@ -58,19 +58,16 @@ class QueuesElsewhere implements EventSink, QueueHolders {
     return 0;
   }
 
-  /** How users' queues changed on the I/O thread. */
-  told(realmId: number, users: readonly [userId: number, holding: Holding][]): void {
-    let set = this.holders.get(realmId);
-    if (!set) this.holders.set(realmId, (set = new HolderSet()));
-    set.tell(users);
-  }
-
+  /** Asked for each recipient of a message: no allocation. */
   hasQueue(realmId: number, userId: number): boolean {
-    return this.holders.get(realmId)?.users.has(userId) ?? false;
+    for (const front of this.outbox.fronts) if (front.holders.get(realmId)?.users.has(userId)) return true;
+    return false;
   }
 
   allPublicStreamsUsers(realmId: number): Iterable<number> {
-    return this.holders.get(realmId)?.allPublic ?? [];
+    const fronts = this.outbox.fronts;
+    if (fronts.length === 1) return fronts[0]!.holders.get(realmId)?.allPublic ?? [];
+    return allPublicOf(fronts.flatMap((front) => front.holders.get(realmId) ?? []));
   }
 }
 
@@ -91,38 +88,49 @@ class Generations {
   }
 }
 
-/** The realms and their store, serving the I/O thread's requests. */
+/** A saved queue, with the front that kept it. */
+type ShelvedQueue = QueueSnapshot & { front?: number };
+
+/** The realms and their store, serving the fronts' requests. */
 class RealmSide {
   private readonly generations = new Generations();
   private readonly realms: Realms;
   private readonly stats: NodeJS.Timeout;
+  /** The realms start once every front asked (each has restored its queues and told who holds
+   * them), and each is answered with the directory. */
+  private startsAsked = 0;
+  private readonly started: Promise<Directory>;
+  private begin: (() => void) | undefined;
+  /** The queues the last stop kept, by the front that kept them, until each takes its own. */
+  private shelved: Promise<Map<number, QueueSnapshot[]>> | undefined;
 
   constructor(
     private readonly config: Config,
     private readonly store: Store,
     files: FileStorage,
-    /** What stands for the I/O thread's queues here (told who holds them). */
-    readonly queues: QueuesElsewhere,
-    post: (message: FromRealmThread) => void,
+    private readonly outbox: FrontsOutbox,
   ) {
-    this.realms = new Realms(store, config, queues, { files, memoryChanged: (realmId) => this.generations.move(realmId) });
-    this.stats = setInterval(() => post({ kind: 'stats', stats: { mailboxDepth: this.realms.waiting(), realmsLoaded: this.realms.loaded, storeBytes: store.fileBytes(), keptJsonBytes: keptJson.bytes, realms: this.realms.overview() } }), STATS_INTERVAL_MS);
+    this.realms = new Realms(store, config, new QueuesElsewhere(outbox), { files, memoryChanged: (realmId) => this.generations.move(realmId) });
+    const main = outbox.fronts[0]!;
+    this.stats = setInterval(() => outbox.post(main, { kind: 'stats', stats: { mailboxDepth: this.realms.waiting(), realmsLoaded: this.realms.loaded, storeBytes: store.fileBytes(), keptJsonBytes: keptJson.bytes, realms: this.realms.overview() } }), STATS_INTERVAL_MS);
     this.stats.unref();
+    this.started = new Promise<void>((resolve) => (this.begin = resolve)).then(() => this.start());
   }
 
-  async run(request: RealmRequest): Promise<Reply> {
+  async run(front: Front, request: RealmRequest): Promise<Reply> {
     switch (request.kind) {
       case 'command': {
         const realm = this.realms.byId(request.realmId);
         return realm ? replyTo(realm, request.request) : { error: null };
       }
       case 'start':
-        return { ok: await this.start() };
+        if (++this.startsAsked === this.outbox.fronts.length) this.begin?.();
+        return { ok: await this.started };
       case 'saveQueues':
-        await this.store.saveQueues(request.snapshots);
+        await this.store.saveQueues(request.snapshots.map((snapshot): ShelvedQueue => ({ ...snapshot, front: front.index })));
         return { ok: null };
       case 'takeQueues':
-        return { ok: await this.store.takeSavedQueues<QueueSnapshot>() };
+        return { ok: await this.takeQueues(front) };
       case 'stop':
         await this.realms.stop();
         return { ok: null };
@@ -131,6 +139,24 @@ class RealmSide {
         await this.store.close();
         return { ok: null };
     }
+  }
+
+  /** A front's queues from the last stop; those of a front there is no longer, the main thread's. */
+  private async takeQueues(front: Front): Promise<QueueSnapshot[]> {
+    this.shelved ??= this.store.takeSavedQueues<ShelvedQueue>().then((saved) => {
+      const byFront = new Map<number, QueueSnapshot[]>();
+      for (const { front: keeper = 0, ...snapshot } of saved) {
+        const index = keeper < this.outbox.fronts.length ? keeper : 0;
+        const kept = byFront.get(index);
+        if (kept) kept.push(snapshot);
+        else byFront.set(index, [snapshot]);
+      }
+      return byFront;
+    });
+    const byFront = await this.shelved;
+    const mine = byFront.get(front.index) ?? [];
+    byFront.delete(front.index);
+    return mine;
   }
 
   /** Seeds a new development server, starts the realms with work waiting, and tells the directory. */
@@ -142,31 +168,33 @@ class RealmSide {
   }
 }
 
-async function serve(port: MessagePort): Promise<void> {
+async function serve(main: MessagePort, { fronts: others }: RealmThreadData): Promise<void> {
   nameThisThread();
-  const outbox = new BatchedPort<FromRealmThread>(port);
-  const post = (message: FromRealmThread) => outbox.post(message);
-  const config: Config = { ...loadConfig(), metrics: new RelayedMetrics(post) };
+  const outbox = new FrontsOutbox([main, ...others].map((port, index) => new Front(index, port)));
+  const [first] = outbox.fronts as [Front];
+  const config: Config = { ...loadConfig(), metrics: new RelayedMetrics((message) => outbox.post(first, message)) };
   guardRejections(config.log);
-  const side = new RealmSide(config, openStore(config), await openFiles(config), new QueuesElsewhere(post), post);
-  port.on('message', (batch: ToRealmThread[]) => {
-    for (const message of batch) {
-      if (message.kind === 'holders') {
-        side.queues.told(message.realmId, message.users);
-        continue;
+  const side = new RealmSide(config, openStore(config), await openFiles(config), outbox);
+  for (const front of outbox.fronts) {
+    front.port.on('message', (batch: ToRealmThread[]) => {
+      for (const message of batch) {
+        if (message.kind === 'holders') {
+          front.told(message.realmId, message.users);
+          continue;
+        }
+        // A command's reply is its answer or refusal; anything else failing here is a bug, logged,
+        // and the front's request fails.
+        void side.run(front, message).then(
+          (reply) => outbox.post(front, { kind: 'reply', seq: message.seq, reply }),
+          (error: unknown) => {
+            config.log.error({ err: error, request: message.kind }, 'realm thread: request failed');
+            outbox.post(front, { kind: 'reply', seq: message.seq, reply: { error: null } });
+          },
+        );
       }
-      // A command's reply is its answer or refusal; anything else failing here is a bug, logged,
-      // and the I/O thread's request fails.
-      void side.run(message).then(
-        (reply) => post({ kind: 'reply', seq: message.seq, reply }),
-        (error: unknown) => {
-          config.log.error({ err: error, request: message.kind }, 'realm thread: request failed');
-          post({ kind: 'reply', seq: message.seq, reply: { error: null } });
-        },
-      );
-    }
-  });
+    });
+  }
 }
 
 if (!parentPort) throw new Error('the realm thread runs as a worker of the server');
-await serve(parentPort);
+await serve(parentPort, workerData as RealmThreadData);

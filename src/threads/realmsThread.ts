@@ -1,8 +1,10 @@
-// The I/O thread's side of the realm thread (PARLEY_THREADS above 1): starts it, finds the realm a
-// Host header names from its directory, asks realms their commands (threadRealm.ts), takes their
-// emissions into the event queues at the realm's positions, tells it who holds queues, and keeps
-// the queues in its store across a graceful restart.
-import { Worker } from 'node:worker_threads';
+// The serving side of the realm thread (PARLEY_THREADS above 1): starts it, and reaches it from each
+// thread that serves clients (a front, over a port of its own): finds the realm a Host header
+// names from its directory, asks realms their commands (threadRealm.ts), takes their emissions into
+// the front's event queues at the realm's positions, tells it who holds queues there, and keeps
+// them in its store across a graceful restart.
+import { deserialize } from 'node:v8';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { allHoldings, holdingOf, type Holding } from '../events/holders.js';
 import type { QueueSnapshot } from '../events/queue.js';
@@ -13,10 +15,10 @@ import type { FieldsCommand, RealmDirectory, RealmHandle } from '../realm/handle
 import type { JsonFields } from '../realm/jsonFields.js';
 import { hostname, realmIdForHost } from '../realm/registry.js';
 import { fieldsRequest, jsonFieldsOf, outputOf, requestOf, type Reply } from '../realm/replies.js';
-import { BatchedPort } from './batchedPort.js';
+import { BatchedPort, type Poster } from './batchedPort.js';
 import { record } from './metricsRelay.js';
 import { ThreadRealm, type RealmCommands } from './threadRealm.js';
-import type { Directory, FromRealmThread, RealmRequest, RealmStats, ToRealmThread } from './protocol.js';
+import type { Directory, FromRealmThread, Published, RealmRequest, RealmStats, RealmThreadData, ToRealmThread } from './protocol.js';
 
 /** What each request to the realm thread answers. */
 interface Answers {
@@ -33,10 +35,17 @@ type Unsequenced<R> = R extends unknown ? Omit<R, 'seq'> : never;
  * to 32 did about as well, ARCHITECTURE.md). */
 const REQUESTS_PER_BATCH = 16;
 
-export class RealmThread implements RealmDirectory, QueueShelf, RealmCommands {
-  /** The event queues of this server's clients. */
+/** What a front posts to and hears from: the realm thread's worker (the main thread's front), or
+ * a port to it. */
+interface RealmPort extends Poster {
+  on(event: 'message', listener: (batch: FromRealmThread[]) => void): unknown;
+}
+
+/** A thread that serves clients (a *front*), as it reaches the realm thread: it asks the realms
+ * their commands and keeps their emissions in its event queues, at the realms' positions. */
+export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
+  /** The event queues of the clients this front serves. */
   readonly queues: EventQueues;
-  private readonly worker: Worker;
   private readonly outbox: BatchedPort<ToRealmThread>;
   private seq = 0;
   private readonly waiting = new Map<number, (reply: Reply) => void>();
@@ -45,38 +54,30 @@ export class RealmThread implements RealmDirectory, QueueShelf, RealmCommands {
   private defaultRealm: number | undefined;
   private readonly externalHostname: string;
   private stats: RealmStats = { mailboxDepth: 0, realmsLoaded: 0, storeBytes: 0, keptJsonBytes: 0, realms: [] };
-  /** Set once the server ends the realm thread itself. */
-  private closing = false;
 
-  private constructor(private readonly config: Config) {
+  constructor(
+    private readonly config: Config,
+    port: RealmPort,
+  ) {
     this.externalHostname = hostname(config.externalHost);
     this.queues = new EventQueues(this, config.clock, config.metrics);
-    this.worker = new Worker(new URL('./realmThread.js', import.meta.url), { name: 'realms' });
-    this.outbox = new BatchedPort(this.worker, REQUESTS_PER_BATCH);
-    this.worker.on('message', (batch: FromRealmThread[]) => batch.forEach((message) => this.receive(message)));
-    // Nothing can be served without the realms: should their thread fail or end before the server
-    // closes it, the process ends for its supervisor to start it again (every write answered was
-    // durable).
-    this.worker.on('error', (error) => this.lost(error));
-    this.worker.on('exit', (code) => {
-      if (!this.closing) this.lost(new Error(`the realm thread exited with code ${code}`));
-    });
+    this.outbox = new BatchedPort(port, REQUESTS_PER_BATCH);
+    port.on('message', (batch) => batch.forEach((message) => this.receive(message)));
   }
 
-  /** Starts the realm thread, restores the queues the last stop kept, and starts the realms. */
-  static async start(config: Config): Promise<RealmThread> {
-    const thread = new RealmThread(config);
-    await thread.queues.restore();
-    thread.queues.announceRestart();
-    thread.queues.onHoldersChanged = (realmId, userId) => thread.tell(realmId, [[userId, holdingOf(thread.queues, realmId, userId)]]);
-    for (const realmId of thread.queues.realmIds()) thread.tell(realmId, allHoldings(thread.queues, realmId));
-    const directory = await thread.request({ kind: 'start' });
+  /** Restores the queues the last stop kept here, tells the realm thread who holds them, and waits
+   * for the realms to start. */
+  async start(): Promise<void> {
+    await this.queues.restore();
+    this.queues.announceRestart();
+    this.queues.onHoldersChanged = (realmId, userId) => this.tell(realmId, [[userId, holdingOf(this.queues, realmId, userId)]]);
+    for (const realmId of this.queues.realmIds()) this.tell(realmId, allHoldings(this.queues, realmId));
+    const directory = await this.request({ kind: 'start' });
     for (const [id, subdomain, generation] of directory.realms) {
-      thread.bySubdomain.set(subdomain, id);
-      thread.handles.set(id, new ThreadRealm({ id, subdomain }, thread, generation, config));
+      this.bySubdomain.set(subdomain, id);
+      this.handles.set(id, new ThreadRealm({ id, subdomain }, this, generation, this.config));
     }
-    thread.defaultRealm = directory.defaultRealm;
-    return thread;
+    this.defaultRealm = directory.defaultRealm;
   }
 
   forHost(host: string): RealmHandle | undefined {
@@ -105,16 +106,9 @@ export class RealmThread implements RealmDirectory, QueueShelf, RealmCommands {
     await this.request({ kind: 'stop' });
   }
 
-  /** Closes the store and ends the realm thread. */
-  async close(): Promise<void> {
+  /** Closes the store: the realm thread's work is done. */
+  async closeStore(): Promise<void> {
     await this.request({ kind: 'close' });
-    this.closing = true;
-    await this.worker.terminate();
-  }
-
-  private lost(error: Error): void {
-    this.config.log.fatal({ err: error }, 'the realm thread failed');
-    process.exit(1);
   }
 
   /** The realm side's figures for the server's metrics. */
@@ -158,7 +152,7 @@ export class RealmThread implements RealmDirectory, QueueShelf, RealmCommands {
         this.waiting.delete(message.seq);
         return;
       case 'events':
-        this.queues.publish(message.realmId, message.emissions, message.from);
+        for (const { realmId, emissions, from } of 'encoded' in message ? (deserialize(message.encoded) as Published[]) : message.published) this.queues.publish(realmId, emissions, from);
         return;
       case 'metrics':
         record(this.config.metrics, message.observations);
@@ -167,5 +161,56 @@ export class RealmThread implements RealmDirectory, QueueShelf, RealmCommands {
         this.stats = message.stats;
         return;
     }
+  }
+}
+
+/** The realm thread, and the fronts that reach it from this thread. */
+export class RealmThread {
+  /** The first is the main thread's: it stops and closes the realm thread and hears its metrics. */
+  readonly fronts: RealmFront[];
+  private readonly worker: Worker;
+  /** Set once the server ends the realm thread itself. */
+  private closing = false;
+
+  private constructor(
+    private readonly config: Config,
+    frontCount: number,
+  ) {
+    const channels = Array.from({ length: frontCount - 1 }, () => new MessageChannel());
+    const data: RealmThreadData = { fronts: channels.map((channel) => channel.port1) };
+    this.worker = new Worker(new URL('./realmThread.js', import.meta.url), { name: 'realms', workerData: data, transferList: data.fronts });
+    this.fronts = [new RealmFront(config, this.worker), ...channels.map((channel) => new RealmFront(config, channel.port2))];
+    // Nothing can be served without the realms: should their thread fail or end before the server
+    // closes it, the process ends for its supervisor to start it again (every write answered was
+    // durable).
+    this.worker.on('error', (error) => this.lost(error));
+    this.worker.on('exit', (code) => {
+      if (!this.closing) this.lost(new Error(`the realm thread exited with code ${code}`));
+    });
+  }
+
+  /** Starts the realm thread with `frontCount` fronts on this thread; resolves once each has
+   * restored its queues and the realms have started. */
+  static async start(config: Config, frontCount = 1): Promise<RealmThread> {
+    const thread = new RealmThread(config, frontCount);
+    await Promise.all(thread.fronts.map((front) => front.start()));
+    return thread;
+  }
+
+  /** Stops the realms' timers; resolves once every accepted write is durable. */
+  stop(): Promise<void> {
+    return this.fronts[0]!.stop();
+  }
+
+  /** Closes the store and ends the realm thread. */
+  async close(): Promise<void> {
+    await this.fronts[0]!.closeStore();
+    this.closing = true;
+    await this.worker.terminate();
+  }
+
+  private lost(error: Error): void {
+    this.config.log.fatal({ err: error }, 'the realm thread failed');
+    process.exit(1);
   }
 }

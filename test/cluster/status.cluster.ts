@@ -1,21 +1,11 @@
 // The operator's status page in cluster mode: each node's /status.json names the live nodes and
 // the node that owns each realm, and says whether the realm is loaded on the node asked.
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startNode, stop, type ParleyNode } from '../../src/cli/processes.js';
+import { freePort, startNode, stop, type ParleyNode } from '../../src/cli/processes.js';
 import type { StatusSnapshot } from '../../src/ops/metrics.js';
 import { eventually, startCluster, TEST_LEASE_MS } from '../helpers/cluster.js';
-
-/** A port free now (the OS's pick), for a node's metrics. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const status = async (port: number): Promise<StatusSnapshot> => (await (await fetch(`http://127.0.0.1:${port}/status.json`)).json()) as StatusSnapshot;
 

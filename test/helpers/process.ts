@@ -30,8 +30,8 @@ export function spawnServer(env: Record<string, string>, limits: { fileSizeLimit
 }
 
 /** Runs a Node script that prints "listening on <url>" (a benchmark's bare server, say). */
-export function spawnScript(script: string): Promise<ServerProcess> {
-  return listening(spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] }));
+export function spawnScript(script: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return listening(spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] }));
 }
 
 /** Resolves once the process says where it listens. What it logs after that is read, so that a

@@ -1,0 +1,116 @@
+// The realm thread serving two fronts (threads that serve clients, each with its own event queues,
+// here both in one process on ports of their own): a write through either reaches the queues of
+// both, in the realm's order, the sender's own event with its local ID wherever its queue is; a
+// queue on either counts for the realms (all_public_streams); register + events == a fresh register
+// on the second front; a graceful restart gives each front its own queues back.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { freePort } from '../src/cli/processes.js';
+import type { ApiClient } from './helpers/client.js';
+import { applyEvent, comparable, register, type Event } from './helpers/events.js';
+import { devClient, tempDataDir } from './helpers/operator.js';
+import { spawnScript, type ServerProcess } from './helpers/process.js';
+
+const script = new URL('./fixtures/twoFronts.js', import.meta.url).pathname;
+const dataDir = tempDataDir('parley-fronts-');
+let frontPort: number;
+let server: ServerProcess;
+/** The main front's URL, and the second front's. */
+let urls: [string, string];
+
+async function start(): Promise<void> {
+  server = await spawnScript(script, { PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'development', PARLEY_HOST: '127.0.0.1', PARLEY_PORT: '0', PARLEY_RATE_LIMITS: 'false', FRONT_PORT: String(frontPort) });
+  urls = [server.baseUrl, `http://127.0.0.1:${frontPort}`];
+}
+
+async function stop(): Promise<void> {
+  server.child.kill('SIGTERM');
+  assert.is(await server.exited, 0);
+}
+
+test.before(async () => {
+  frontPort = await freePort();
+  await start();
+});
+
+test.after(stop);
+
+const eventsNow = async (client: ApiClient, queueId: string): Promise<Event[]> => {
+  const response = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+  assert.is(response.status, 200, JSON.stringify(response.body));
+  return (response.body.events as Event[]).filter((event) => event.type !== 'heartbeat');
+};
+
+const messageIds = (events: Event[]): number[] => events.filter((event) => event.type === 'message').map((event) => (event.message as { id: number }).id);
+
+test("writes through either front reach both fronts' queues in the realm's order; the sender's event has its local ID on the front that holds its queue", async () => {
+  const [hamletA, hamletB, iagoB] = await Promise.all([devClient(urls[0], 'hamlet@zulip.com'), devClient(urls[1], 'hamlet@zulip.com'), devClient(urls[1], 'iago@zulip.com')]);
+  const onA = await register(hamletA, { event_types: ['message'] });
+  const onB = await register(iagoB, { event_types: ['message'] });
+  // Hamlet's queue is on the main front; he writes through the second.
+  const own = await hamletB.post('/messages', { type: 'stream', to: 'Verona', topic: 'fronts', content: 'through the second front', queue_id: onA.queueId, local_id: '3.5' });
+  assert.is(own.status, 200, JSON.stringify(own.body));
+  const [mine] = await eventsNow(hamletA, onA.queueId);
+  assert.equal([(mine!.message as { id: number }).id, mine!.local_message_id], [own.body.id, '3.5']);
+  const [theirs] = await eventsNow(iagoB, onB.queueId);
+  assert.is((theirs!.message as { id: number }).id, own.body.id);
+  assert.not.ok('local_message_id' in theirs!);
+
+  const sent = await Promise.all(
+    Array.from({ length: 30 }, async (_, n) => {
+      const response = await (n % 2 === 0 ? hamletA : iagoB).post('/messages', { type: 'stream', to: 'Verona', topic: 'fronts', content: `burst ${n}` });
+      assert.is(response.status, 200, JSON.stringify(response.body));
+      return Number(response.body.id);
+    }),
+  );
+  const inOrder = [own.body.id as number, ...sent.sort((a, b) => a - b)];
+  assert.equal(messageIds(await eventsNow(hamletA, onA.queueId)), inOrder, 'the main front');
+  assert.equal(messageIds(await eventsNow(iagoB, onB.queueId)), inOrder, 'the second front');
+});
+
+test('an all_public_streams queue on the second front counts for the realm: it gets public messages written through the main front', async () => {
+  const [iagoA, iagoB] = await Promise.all([devClient(urls[0], 'iago@zulip.com'), devClient(urls[1], 'iago@zulip.com')]);
+  const othelloA = await devClient(urls[0], 'othello@zulip.com');
+  assert.is((await iagoA.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'Fronts public' }]), principals: JSON.stringify(['othello@zulip.com']) })).status, 200);
+  assert.is((await iagoA.delete('/users/me/subscriptions', { subscriptions: JSON.stringify(['Fronts public']) })).status, 200);
+  const { queueId } = await register(iagoB, { event_types: ['message'], all_public_streams: true });
+  const sent = await othelloA.post('/messages', { type: 'stream', to: 'Fronts public', topic: 'open', content: 'for anyone who follows every channel' });
+  assert.is(sent.status, 200, JSON.stringify(sent.body));
+  assert.equal(messageIds(await eventsNow(iagoB, queueId)), [sent.body.id]);
+});
+
+test('register + events == a fresh register on the second front, the changes made through the main one', async () => {
+  const [hamletB, iagoA, othelloA] = await Promise.all([devClient(urls[1], 'hamlet@zulip.com'), devClient(urls[0], 'iago@zulip.com'), devClient(urls[0], 'othello@zulip.com')]);
+  const hamletId = Number((await hamletB.get('/users/me')).body.user_id);
+  const options = { client_gravatar: false, include_subscribers: true };
+  const registered = await register(hamletB, options);
+  const ok = async (response: Promise<{ status: number; body: Record<string, unknown> }>) => assert.is((await response).status, 200, JSON.stringify((await response).body));
+  await ok(iagoA.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'Fronts sequence' }]), principals: JSON.stringify([hamletId]) }));
+  await ok(othelloA.post('/messages', { type: 'private', to: JSON.stringify([hamletId]), content: 'across fronts' }));
+  await ok(othelloA.patch('/settings', { full_name: 'Othello across fronts' }));
+  await ok(iagoA.post('/messages', { type: 'stream', to: 'Fronts sequence', topic: 'hello', content: '@**King Hamlet** hello' }));
+  const received = await eventsNow(hamletB, registered.queueId);
+  assert.ok(received.length >= 4, `got ${received.length} events`);
+  for (const event of received) applyEvent(registered.state, event);
+  assert.equal(comparable(registered.state), comparable((await register(hamletB, options)).state));
+});
+
+test('a graceful restart gives each front its own queues back, with the events they held', async () => {
+  const [hamletA, iagoB] = await Promise.all([devClient(urls[0], 'hamlet@zulip.com'), devClient(urls[1], 'iago@zulip.com')]);
+  const onA = await register(hamletA, { event_types: ['message'] });
+  const onB = await register(iagoB, { event_types: ['message'] });
+  const sent = await hamletA.post('/messages', { type: 'stream', to: 'Verona', topic: 'restart', content: 'before the restart' });
+  assert.is(sent.status, 200, JSON.stringify(sent.body));
+  await stop();
+  await start();
+  for (const [email, url, queue, other] of [['hamlet@zulip.com', urls[0], onA, urls[1]], ['iago@zulip.com', urls[1], onB, urls[0]]] as const) {
+    const client = await devClient(url, email);
+    const events = await eventsNow(client, queue.queueId);
+    assert.equal(messageIds(events), [sent.body.id], `${email}'s queue`);
+    assert.ok(events.some((event) => event.type === 'restart'), `${email}'s queue heard of the restart`);
+    const elsewhere = await (await devClient(other, email)).get('/events', { queue_id: queue.queueId, last_event_id: -1, dont_block: true });
+    assert.equal([elsewhere.status, elsewhere.body.code], [400, 'BAD_EVENT_QUEUE_ID'], `${email}'s queue is on its own front only`);
+  }
+});
+
+test.run();
