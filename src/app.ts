@@ -84,16 +84,11 @@ export function startServer(config: Config): Promise<ParleyServer> {
   return config.threads > 1 && config.cluster === null ? startThreaded(config) : startParley(config);
 }
 
-/** A server whose realms run on a thread of their own, and every front that serves its clients. */
-export interface ThreadedServer extends ParleyServer {
-  /** The HTTP servers of its fronts, the main one (`http`) first. */
-  readonly fronts: readonly HttpServer[];
-}
-
 /** The realms on a thread of their own, served by fronts on this thread: the main one on the
  * configured port, one more on each of `morePorts` (only in the tests of the realm thread's fronts,
- * until fronts are I/O threads sharing the port). The metrics count the main front's clients. */
-export async function startThreaded(config: Config, morePorts: readonly number[] = []): Promise<ThreadedServer> {
+ * until fronts are I/O threads sharing the port). The gauges count the main front's sockets and
+ * queues; every front records its requests and fan-outs in the one registry. */
+export async function startThreaded(config: Config, morePorts: readonly number[] = []): Promise<ParleyServer> {
   guardRejections(config.log);
   const realms = await RealmThread.start(config, 1 + morePorts.length);
   const files = await openFiles(config);
@@ -104,7 +99,6 @@ export async function startThreaded(config: Config, morePorts: readonly number[]
     config,
     queues: main.queues,
     http: served[0]!.http,
-    fronts: served.map(({ http }) => http),
     metricsPort: watched.metricsPort,
     async close() {
       watched.stop();

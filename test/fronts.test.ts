@@ -1,8 +1,9 @@
 // The realm thread serving two fronts (threads that serve clients, each with its own event queues,
 // here both in one process on ports of their own): a write through either reaches the queues of
 // both, in the realm's order, the sender's own event with its local ID wherever its queue is; a
-// queue on either counts for the realms (all_public_streams); register + events == a fresh register
-// on the second front; a graceful restart gives each front its own queues back.
+// queue on either counts for the realms (all_public_streams, and being connected: no push); register
+// + events == a fresh register on the second front; a graceful restart gives each front its own
+// queues back.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePort } from '../src/cli/processes.js';
@@ -10,16 +11,20 @@ import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, register, type Event } from './helpers/events.js';
 import { devClient, tempDataDir } from './helpers/operator.js';
 import { spawnScript, type ServerProcess } from './helpers/process.js';
+import { open, registerDevice } from './helpers/pushDevices.js';
+import { FakeRelay } from './helpers/relay.js';
+import { waitFor } from './helpers/server.js';
 
 const script = new URL('./fixtures/twoFronts.js', import.meta.url).pathname;
 const dataDir = tempDataDir('parley-fronts-');
 let frontPort: number;
 let server: ServerProcess;
+let relay: FakeRelay;
 /** The main front's URL, and the second front's. */
 let urls: [string, string];
 
 async function start(): Promise<void> {
-  server = await spawnScript(script, { PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'development', PARLEY_HOST: '127.0.0.1', PARLEY_PORT: '0', PARLEY_RATE_LIMITS: 'false', FRONT_PORT: String(frontPort) });
+  server = await spawnScript(script, { PARLEY_PUSH_RELAY_URL: relay.url, PARLEY_PUSH_RELAY_CREDENTIALS: 'uuid:key', PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'development', PARLEY_HOST: '127.0.0.1', PARLEY_PORT: '0', PARLEY_RATE_LIMITS: 'false', FRONT_PORT: String(frontPort) });
   urls = [server.baseUrl, `http://127.0.0.1:${frontPort}`];
 }
 
@@ -30,10 +35,14 @@ async function stop(): Promise<void> {
 
 test.before(async () => {
   frontPort = await freePort();
+  relay = await FakeRelay.start();
   await start();
 });
 
-test.after(stop);
+test.after(async () => {
+  await stop();
+  await relay.close();
+});
 
 const eventsNow = async (client: ApiClient, queueId: string): Promise<Event[]> => {
   const response = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
@@ -77,6 +86,26 @@ test('an all_public_streams queue on the second front counts for the realm: it g
   const sent = await othelloA.post('/messages', { type: 'stream', to: 'Fronts public', topic: 'open', content: 'for anyone who follows every channel' });
   assert.is(sent.status, 200, JSON.stringify(sent.body));
   assert.equal(messageIds(await eventsNow(iagoB, queueId)), [sent.body.id]);
+});
+
+test('a queue on the second front makes its user connected for the realm: no push for them while it lasts, with online push off', async () => {
+  const [hamletA, othelloB] = await Promise.all([devClient(urls[0], 'hamlet@zulip.com'), devClient(urls[1], 'othello@zulip.com')]);
+  const othelloId = Number((await othelloB.get('/users/me')).body.user_id);
+  const phone = await registerDevice(othelloB, 9001);
+  assert.is((await othelloB.patch('/settings', { enable_online_push_notifications: false })).status, 200);
+  const notified = () =>
+    relay.requests.flatMap((request) => ((request.body.devices ?? []) as { push_account_id: number; encrypted_data: string }[]).filter((device) => device.push_account_id === phone.pushAccountId)).map((device) => open(phone, device.encrypted_data).message_id);
+  const direct = async (content: string) => {
+    const response = await hamletA.post('/messages', { type: 'direct', to: JSON.stringify([othelloId]), content });
+    assert.is(response.status, 200, JSON.stringify(response.body));
+    return Number(response.body.id);
+  };
+  const { queueId } = await register(othelloB, { event_types: ['message'] });
+  const whileConnected = await direct('while your queue is on the second front');
+  assert.is((await othelloB.delete('/events', { queue_id: queueId })).status, 200);
+  const afterwards = await direct('once it is gone');
+  await waitFor(() => notified().includes(afterwards));
+  assert.not.ok(notified().includes(whileConnected));
 });
 
 test('register + events == a fresh register on the second front, the changes made through the main one', async () => {

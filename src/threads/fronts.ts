@@ -3,8 +3,8 @@
 // encoded once with V8's serializer (a port's structured copy walks the objects again for each
 // port) — then what is for one front alone (answers, metrics). The answers of a commit thus follow
 // its events, so a front writes them before it delivers the events to its queues (queues.ts), as
-// one thread does. Encoding each publish by itself cost the realm thread ~20 µs a message more than
-// a structured copy of the whole turn (wrk, 64 senders): V8's serializer has a fixed cost per use.
+// one thread does. (V8's serializer has a fixed cost per use: it runs once a turn, not per publish;
+// ARCHITECTURE.md has the measurements.)
 import { serialize } from 'node:v8';
 import type { MessagePort } from 'node:worker_threads';
 import { HolderSet, type Holding } from '../events/holders.js';
@@ -50,8 +50,7 @@ export class FrontsOutbox {
   }
 
   /** A turn's emissions as posted: encoded once when several fronts take them, else as they are
-   * (measured with one front, wrk, 64 senders: encoding cost the realm thread ~12 µs a message
-   * more than the port's structured copy, 118–124 against 102–111). */
+   * (with one front, encoding cost more than the port's structured copy: ARCHITECTURE.md). */
   private events(published: Published[]): FromRealmThread {
     return this.fronts.length > 1 ? { kind: 'events', encoded: serialize(published) } : { kind: 'events', published };
   }

@@ -58,6 +58,8 @@ export type RealmRequest =
   | { kind: 'takeQueues'; seq: number }
   /** Stop the realms' timers and make every accepted write durable. */
   | { kind: 'stop'; seq: number }
+  /** Answered at once: its answer comes after everything sent to the front before it. */
+  | { kind: 'sync'; seq: number }
   /** Close the store: the thread's work is done. */
   | { kind: 'close'; seq: number };
 

@@ -2,11 +2,10 @@
 // threads that serve clients and hold their event queues (its *fronts*: the main thread, and more
 // to come, each over a port of its own). It reads the same environment as they do. Commands come
 // over a front's port as plain data and their answers go back to it (realm/replies.ts); a realm's
-// emissions go to every front as they are published, encoded once, before the answer of the write
-// that made them; each realm's memory generation, shared with the fronts, tells them when what
-// they derived (credentials, the rendering context) is out of date; each front tells this one who
-// holds its queues (events/holders.ts), and keeps them in this thread's store across a graceful
-// restart.
+// emissions go to every front once a turn, before the answers of the writes that made them
+// (fronts.ts); each realm's memory generation, shared with the fronts, tells them when what they
+// derived (credentials, the rendering context) is out of date; each front tells this one who holds
+// its queues (events/holders.ts), and keeps them in this thread's store across a graceful restart.
 import { existsSync, writeFileSync } from 'node:fs';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { loadConfig, type Config } from '../config.js';
@@ -71,9 +70,9 @@ class QueuesElsewhere implements EventSink, QueueHolders {
   }
 }
 
-/** Each realm's memory generation, shared with the I/O thread: it moves before the answer of a
- * write that changed the memory goes out, and the credentials the I/O thread keeps are good while
- * it has not moved. */
+/** Each realm's memory generation, shared with the fronts: it moves before the answer of a write
+ * that changed the memory goes out, and the credentials a front keeps are good while it has not
+ * moved. */
 class Generations {
   private readonly cells = new Map<number, Int32Array>();
 
@@ -133,6 +132,8 @@ class RealmSide {
         return { ok: await this.takeQueues(front) };
       case 'stop':
         await this.realms.stop();
+        return { ok: null };
+      case 'sync':
         return { ok: null };
       case 'close':
         clearInterval(this.stats);

@@ -26,6 +26,7 @@ interface Answers {
   saveQueues: null;
   takeQueues: QueueSnapshot[];
   stop: null;
+  sync: null;
   close: null;
 }
 
@@ -104,6 +105,11 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
   /** Stops the realms' timers; resolves once every accepted write is durable. */
   async stop(): Promise<void> {
     await this.request({ kind: 'stop' });
+  }
+
+  /** Resolves once this front has everything the realm thread sent it before. */
+  async sync(): Promise<void> {
+    await this.request({ kind: 'sync' });
   }
 
   /** Closes the store: the realm thread's work is done. */
@@ -197,9 +203,11 @@ export class RealmThread {
     return thread;
   }
 
-  /** Stops the realms' timers; resolves once every accepted write is durable. */
-  stop(): Promise<void> {
-    return this.fronts[0]!.stop();
+  /** Stops the realms' timers; resolves once every accepted write is durable and each front has the
+   * emissions of those writes (ports keep no order between them). */
+  async stop(): Promise<void> {
+    await this.fronts[0]!.stop();
+    await Promise.all(this.fronts.slice(1).map((front) => front.sync()));
   }
 
   /** Closes the store and ends the realm thread. */
