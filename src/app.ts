@@ -20,6 +20,8 @@ import type { FileStorage } from './files/storage.js';
 import type { RealmDirectory } from './realm/handle.js';
 import { guardRejections, openFiles, openStore, pidFile, unhandled } from './setup.js';
 import { RealmThread, type RealmFront } from './threads/realmsThread.js';
+import { FrontPeers, peerPorts } from './threads/peers.js';
+import { answerQueueRequest } from './api/events.js';
 import { RenderPool } from './messages/renderPool.js';
 
 /** A running server, whichever threads run what. */
@@ -53,9 +55,9 @@ export interface ParleyParts {
 
 /** What serves clients, wherever the realms run: HTTP and the event WebSocket, and the queues'
  * garbage collection. `stop` closes them, the queues' consumers let go. */
-async function serveClients(config: Config, directory: RealmDirectory, queues: EventQueues, files: FileStorage, renders: RenderPool | null): Promise<{ http: HttpServer; stop(): Promise<void> }> {
+async function serveClients(config: Config, directory: RealmDirectory, queues: EventQueues, files: FileStorage, renders: RenderPool | null, peers: FrontPeers | null = null): Promise<{ http: HttpServer; stop(): Promise<void> }> {
   const limits = { socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock) };
-  const http = await startHttpServer({ config, realms: directory, queues, ...limits, files, renders }, routes);
+  const http = await startHttpServer({ config, realms: directory, queues, ...limits, files, renders, peers }, routes);
   const stopCollecting = every(config.clock, QUEUE_GC_INTERVAL_MS, () => queues.collectGarbage());
   return {
     http,
@@ -92,7 +94,9 @@ export async function startThreaded(config: Config, morePorts: readonly number[]
   guardRejections(config.log);
   const realms = await RealmThread.start(config, 1 + morePorts.length);
   const files = await openFiles(config);
-  const served = await Promise.all(realms.fronts.map((front, index) => (index === 0 ? serveClients(config, front, front.queues, files, renderPool(config)) : serveClients({ ...config, port: morePorts[index - 1]! }, front, front.queues, files, null))));
+  const ports = peerPorts(realms.fronts.length);
+  const peers = realms.fronts.map((front, index) => (realms.fronts.length > 1 ? new FrontPeers(index, realms.fronts.length, ports[index]!, (request, signal) => answerQueueRequest({ queues: front.queues, config }, request, signal), config.log) : null));
+  const served = await Promise.all(realms.fronts.map((front, index) => (index === 0 ? serveClients(config, front, front.queues, files, renderPool(config), peers[0]) : serveClients({ ...config, port: morePorts[index - 1]! }, front, front.queues, files, null, peers[index]))));
   const [main] = realms.fronts as [RealmFront];
   const watched = await watchProcess(config, served[0]!.http, main.queues, main.metricSources());
   return {
@@ -105,6 +109,7 @@ export async function startThreaded(config: Config, morePorts: readonly number[]
       await Promise.all(served.map((front) => front.stop()));
       await realms.stop();
       for (const front of realms.fronts) await front.queues.persist();
+      for (const front of peers) front?.close();
       await realms.close();
       rmSync(pidFile(config.dataDir), { force: true });
     },

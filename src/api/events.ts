@@ -4,7 +4,8 @@ import type { Params } from '../http/validation.js';
 import { waitForEvents } from '../events/longPoll.js';
 import { eventJson } from '../events/types.js';
 import { JsonArray, JsonFields, membersOf } from '../realm/jsonFields.js';
-import type { UserRequest } from '../http/route.js';
+import type { ServerContext, UserRequest } from '../http/route.js';
+import type { QueueRequest } from '../threads/peers.js';
 
 /** Registers a queue: the realm's state, and a queue that starts right after it. */
 export async function register(request: UserRequest, params: Params<typeof schemas.registerQueue>) {
@@ -33,22 +34,38 @@ const registerInput = (params: Params<typeof schemas.registerQueue>) => ({
     presenceHistoryLimitDays: params.presence_history_limit_days ?? null,
 });
 
-export async function getEvents(request: UserRequest, params: Params<typeof schemas.getEvents>) {
-  const queue = request.queues.get(params.queue_id, request.realm.realm.id, request.user.userId);
-  queue.acknowledge(params.last_event_id);
-  const ready = queue.after(params.last_event_id);
+export function getEvents(request: UserRequest, params: Params<typeof schemas.getEvents>): Promise<JsonFields> {
+  return toQueue(request, { kind: 'read', realmId: request.realm.realm.id, userId: request.user.userId, queueId: params.queue_id, lastEventId: params.last_event_id, dontBlock: params.dont_block });
+}
+
+export function deleteQueue(request: UserRequest, params: Params<typeof schemas.deleteQueue>): Promise<JsonFields> {
+  return toQueue(request, { kind: 'delete', realmId: request.realm.realm.id, userId: request.user.userId, queueId: params.queue_id });
+}
+
+/** A request about a queue, answered where the queue is: here, or on the front its ID names. */
+function toQueue(request: UserRequest, queueRequest: QueueRequest): Promise<JsonFields> {
+  const holder = request.peers?.holder(queueRequest.queueId);
+  return holder === undefined ? answerQueueRequest(request, queueRequest, () => request.signal) : request.peers!.ask(holder, queueRequest, request.signal);
+}
+
+/** Answers a request about a queue held here (for a client of this front, or one another front
+ * relayed): a long-poll, or its deletion. `signal`, asked for only by a long-poll that waits, stops
+ * the wait when the client goes away. */
+export async function answerQueueRequest(server: Pick<ServerContext, 'queues' | 'config'>, request: QueueRequest, signal: () => AbortSignal): Promise<JsonFields> {
+  const queue = server.queues.get(request.queueId, request.realmId, request.userId);
+  if (request.kind === 'delete') {
+    server.queues.delete(queue);
+    return new JsonFields();
+  }
+  queue.acknowledge(request.lastEventId);
+  const ready = queue.after(request.lastEventId);
   const events =
-    ready.length > 0 || params.dont_block || request.queues.closing
+    ready.length > 0 || request.dontBlock || server.queues.closing
       ? ready
-      : await waitForEvents(queue, params.last_event_id, { ms: request.config.heartbeatSeconds * 1000, clock: request.config.clock }, request.signal);
+      : await waitForEvents(queue, request.lastEventId, { ms: server.config.heartbeatSeconds * 1000, clock: server.config.clock }, signal());
   queue.touch();
   // Each event's JSON is made once, whatever the number of queues that get it.
   return new JsonFields(...membersOf({ events: new JsonArray(events.map(eventJson)), queue_id: queue.id }));
-}
-
-export function deleteQueue(request: UserRequest, params: Params<typeof schemas.deleteQueue>) {
-  request.queues.delete(request.queues.get(params.queue_id, request.realm.realm.id, request.user.userId));
-  return {};
 }
 
 /** A single-use token for opening the event WebSocket from a browser (docs/api.md, "Event stream"). */

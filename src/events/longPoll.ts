@@ -6,6 +6,8 @@ import type { Consumer, EventQueue } from './queue.js';
 import type { QueuedEvent } from './types.js';
 
 export function waitForEvents(queue: EventQueue, lastEventId: number, heartbeat: { ms: number; clock: Clock }, signal: AbortSignal): Promise<QueuedEvent[]> {
+  // Gone already (while its credentials were checked): nothing to wait for.
+  if (signal.aborted) return Promise.resolve([]);
   return new Promise((resolve) => {
     const finish = (outcome: () => void): void => {
       cancelHeartbeat();

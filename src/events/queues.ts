@@ -67,6 +67,12 @@ interface Kept {
   allPublicStreams: boolean;
 }
 
+/** A new queue's ID: random, with the front that holds it after a dash but for the main one's. */
+const queueIdOn = (front: number): string => (front === 0 ? randomBytes(12).toString('hex') : `${randomBytes(12).toString('hex')}-${front}`);
+
+/** The front a queue's ID names (the main one: 0). */
+export const frontOf = (queueId: string): number => Number(/-(\d+)$/.exec(queueId)?.[1] ?? 0);
+
 export class EventQueues implements EventSink {
   private readonly byId = new Map<string, EventQueue>();
   /** The newest event ID handed out (server-wide sequence, see EventIds). */
@@ -105,6 +111,9 @@ export class EventQueues implements EventSink {
     private readonly clock: Clock = systemClock,
     /** Where fan-outs are measured, if anywhere. */
     private readonly metrics?: Metrics,
+    /** The front (thread serving clients) these queues are on: the main one but where the realm
+     * thread serves several (threads/). Its queues' IDs name it. */
+    private readonly front = 0,
   ) {
     this.serverGeneration = nowSeconds(clock);
   }
@@ -144,7 +153,7 @@ export class EventQueues implements EventSink {
         this.checkRoom(realmId, userId);
         // The queue would lack emissions made after its state that never reached this server.
         if (kept.missedThrough > position) throw errors.realmMoved();
-        const queue = new EventQueue({ ...settings, realmId, userId, id: `${randomBytes(12).toString('hex')}` }, this.nextId, this.clock, this.lastId);
+        const queue = new EventQueue({ ...settings, realmId, userId, id: queueIdOn(this.front) }, this.nextId, this.clock, this.lastId);
         this.add(queue);
         opened = true;
         queue.openedAt = position;

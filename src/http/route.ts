@@ -6,6 +6,7 @@ import type { LoginLimiter } from '../auth/loginLimiter.js';
 import type { RenderPool } from '../messages/renderPool.js';
 import type { RateLimiter } from './rateLimit.js';
 import type { EventQueues } from '../events/queues.js';
+import type { FrontPeers } from '../threads/peers.js';
 import type { Grants } from '../auth/grants.js';
 import type { RealmDirectory, RealmHandle } from '../realm/handle.js';
 import type { Principal } from '../auth/basic.js';
@@ -34,6 +35,8 @@ export interface ServerContext {
   files: FileStorage;
   /** Render workers (null: the realm renders everything itself). */
   renders: RenderPool | null;
+  /** The other fronts of this process, which hold queues of their own (null: there are none). */
+  peers: FrontPeers | null;
 }
 
 export interface PublicRequest {
@@ -45,6 +48,7 @@ export interface PublicRequest {
   loginLimiter: LoginLimiter;
   files: FileStorage;
   renders: RenderPool | null;
+  peers: FrontPeers | null;
   /** Aborted when the client goes away (long-polls stop waiting). */
   signal: AbortSignal;
   /** The client's name, from its User-Agent (Zulip's "client"). */

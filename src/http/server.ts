@@ -21,6 +21,7 @@ import type { FileStorage } from '../files/storage.js';
 import type { Grants } from '../auth/grants.js';
 import type { LoginLimiter } from '../auth/loginLimiter.js';
 import type { RenderPool } from '../messages/renderPool.js';
+import type { FrontPeers } from '../threads/peers.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -334,6 +335,7 @@ class HandlerRequest implements PublicRequest {
   readonly loginLimiter: LoginLimiter;
   readonly files: FileStorage;
   readonly renders: RenderPool | null;
+  readonly peers: FrontPeers | null;
 
   constructor(
     server: ServerContext,
@@ -350,6 +352,7 @@ class HandlerRequest implements PublicRequest {
     this.loginLimiter = server.loginLimiter;
     this.files = server.files;
     this.renders = server.renders;
+    this.peers = server.peers;
   }
 
   get signal(): AbortSignal {

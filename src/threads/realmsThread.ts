@@ -59,9 +59,11 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
   constructor(
     private readonly config: Config,
     port: RealmPort,
+    /** Its place among the fronts (its queues' IDs name it). */
+    index: number,
   ) {
     this.externalHostname = hostname(config.externalHost);
-    this.queues = new EventQueues(this, config.clock, config.metrics);
+    this.queues = new EventQueues(this, config.clock, config.metrics, index);
     this.outbox = new BatchedPort(port, REQUESTS_PER_BATCH);
     port.on('message', (batch) => batch.forEach((message) => this.receive(message)));
   }
@@ -185,7 +187,7 @@ export class RealmThread {
     const channels = Array.from({ length: frontCount - 1 }, () => new MessageChannel());
     const data: RealmThreadData = { fronts: channels.map((channel) => channel.port1) };
     this.worker = new Worker(new URL('./realmThread.js', import.meta.url), { name: 'realms', workerData: data, transferList: data.fronts });
-    this.fronts = [new RealmFront(config, this.worker), ...channels.map((channel) => new RealmFront(config, channel.port2))];
+    this.fronts = [new RealmFront(config, this.worker, 0), ...channels.map((channel, index) => new RealmFront(config, channel.port2, index + 1))];
     // Nothing can be served without the realms: should their thread fail or end before the server
     // closes it, the process ends for its supervisor to start it again (every write answered was
     // durable).
