@@ -9,7 +9,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePort } from '../src/cli/processes.js';
 import type { ApiClient } from './helpers/client.js';
-import { applyEvent, comparable, register, type Event } from './helpers/events.js';
+import { CloseCode } from '../src/events/closeCodes.js';
+import { applyEvent, comparable, register, StreamClient, type Event } from './helpers/events.js';
 import { devClient, tempDataDir } from './helpers/operator.js';
 import { spawnScript, type ServerProcess } from './helpers/process.js';
 import { open, registerDevice } from './helpers/pushDevices.js';
@@ -151,6 +152,37 @@ test("a queue is read and deleted through whichever front a client's connection 
   // Deleted through the other front: gone on both.
   assert.is((await hamletB.delete('/events', { queue_id: onA.queueId })).status, 200);
   for (const client of [hamletA, hamletB]) assert.is((await client.get('/events', { queue_id: onA.queueId, last_event_id: -1, dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
+});
+
+test("the event WebSocket attaches through either front to a queue the other holds: events, acknowledgements, refusals and the queue's deletion cross", async () => {
+  const [hamletA, iagoB] = await Promise.all([devClient(urls[0], 'hamlet@zulip.com'), devClient(urls[1], 'iago@zulip.com')]);
+  const { queueId } = await register(hamletA, { event_types: ['message'] });
+  const stream = await StreamClient.open(`${urls[1].replace('http', 'ws')}/api/v1/events/socket`, hamletA.authHeader());
+  try {
+    stream.send({ op: 'attach', queue_id: queueId, last_event_id: -1 });
+    await stream.until((client) => client.frames.some((frame) => frame.control === 'attached'));
+    const sent = await Promise.all([1, 2, 3].map(async (n) => Number((await iagoB.post('/messages', { type: 'stream', to: 'Verona', topic: 'socket', content: `over a socket on the other front ${n}` })).body.id)));
+    await stream.until((client) => messageIds(client.events()).length === 3);
+    assert.equal(messageIds(stream.events()), sent.sort((a, b) => a - b));
+    // The acknowledgement reaches the queue where it is: nothing is left to long-poll.
+    stream.send({ op: 'ack', last_event_id: stream.events().at(-1)!.id });
+    const left = async () => (await hamletA.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.events as Event[];
+    const deadline = Date.now() + 5000;
+    while ((await left()).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(await left(), []);
+    // The queue deleted where it is closes the socket on the other front, as one front does (4004).
+    assert.is((await hamletA.delete('/events', { queue_id: queueId })).status, 200);
+    await stream.until((client) => client.closed !== undefined);
+    assert.is(stream.closed!.code, CloseCode.badEventQueueId);
+  } finally {
+    stream.socket.close();
+  }
+  // Another user's queue is refused as one front refuses it.
+  const { queueId: iagos } = await register(iagoB, { event_types: ['message'] });
+  const intruder = await StreamClient.open(`${urls[0].replace('http', 'ws')}/api/v1/events/socket`, hamletA.authHeader());
+  intruder.send({ op: 'attach', queue_id: iagos, last_event_id: -1 });
+  await intruder.until((client) => client.closed !== undefined);
+  assert.equal([intruder.frames[0]!.code, intruder.closed!.code], ['BAD_EVENT_QUEUE_ID', CloseCode.badEventQueueId]);
 });
 
 test('a graceful restart gives each front its own queues back, with the events they held', async () => {

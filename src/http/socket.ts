@@ -15,6 +15,7 @@ import { CloseCode } from '../events/closeCodes.js';
 import type { Consumer, DetachReason, EventQueue } from '../events/queue.js';
 import type { Grants } from '../auth/grants.js';
 import { eventFrame, type FrameFormat, type QueuedEvent } from '../events/types.js';
+import { refusalOf } from '../realm/replies.js';
 
 export const SOCKET_PATH = '/api/v1/events/socket';
 const MAX_FRAME_BYTES = 16 * 1024;
@@ -25,10 +26,17 @@ interface SocketData {
   realm: RealmHandle;
   userId: number;
   format: FrameFormat;
-  attached: SocketConsumer | null;
+  attached: Attachment | null;
 }
 
 type Socket = uWS.WebSocket<SocketData>;
+
+/** The queue a socket reads: one here, or one another front holds (threads/peerStreams.ts). */
+interface Attachment {
+  acknowledge(lastEventId: number): void;
+  /** The socket lets go: it closed, or attached to another queue. */
+  release(): void;
+}
 
 const detachCodes: Record<DetachReason, [number, string]> = {
   replaced: [CloseCode.replaced, 'another consumer attached to the queue'],
@@ -36,28 +44,27 @@ const detachCodes: Record<DetachReason, [number, string]> = {
   shutdown: [CloseCode.goingAway, 'server shutting down'],
 };
 
-/** The socket as a queue's consumer: sends every event after the last one it sent. */
-class SocketConsumer implements Consumer {
+/** Writes a queue's events to the socket as frames, each once, in order; a reader too far behind
+ * is cut off (it resumes from its last event ID when it reconnects). */
+class FrameWriter {
   closed = false;
 
   constructor(
     private readonly socket: Socket,
-    private readonly queue: EventQueue,
-    private sentUpTo: number,
-    /** A reader this far behind is cut off; it resumes from its last event ID when it reconnects. */
+    /** The last event ID written. */
+    public sentUpTo: number,
     private readonly maxBackpressure: number,
+    /** Told when the writer closes the socket, to let go of the queue. */
+    private readonly letGo: () => void,
   ) {}
 
-  notify(): void {
-    this.flush(this.queue.after(this.sentUpTo));
-  }
-
-  flush(events: QueuedEvent[]): void {
+  write(events: readonly QueuedEvent[]): void {
     if (this.closed) return;
     const { format } = this.socket.getUserData();
     let dropped = false;
     this.socket.cork(() => {
       for (const queued of events) {
+        if (queued.id <= this.sentUpTo) continue;
         const status = this.socket.send(eventFrame(queued, format), format === 'msgpack');
         if (status === SEND_DROPPED) {
           dropped = true;
@@ -69,10 +76,6 @@ class SocketConsumer implements Consumer {
     if (dropped || this.socket.getBufferedAmount() > this.maxBackpressure) this.close(CloseCode.tooSlow, 'reader too slow; resume from the last event ID');
   }
 
-  acknowledge(lastEventId: number): void {
-    this.queue.acknowledge(lastEventId);
-  }
-
   detach(reason: DetachReason): void {
     const [code, message] = detachCodes[reason];
     this.close(code, message);
@@ -81,12 +84,38 @@ class SocketConsumer implements Consumer {
   close(code: number, message: string): void {
     if (this.closed) return;
     this.closed = true;
-    this.queue.release(this);
+    this.letGo();
     this.socket.end(code, message);
+  }
+}
+
+/** The socket as the consumer of a queue here: writes every event after the last it wrote. */
+class SocketConsumer implements Consumer, Attachment {
+  private readonly writer: FrameWriter;
+
+  constructor(
+    socket: Socket,
+    private readonly queue: EventQueue,
+    sentUpTo: number,
+    maxBackpressure: number,
+  ) {
+    this.writer = new FrameWriter(socket, sentUpTo, maxBackpressure, () => this.queue.release(this));
+  }
+
+  notify(): void {
+    this.writer.write(this.queue.after(this.writer.sentUpTo));
+  }
+
+  acknowledge(lastEventId: number): void {
+    this.queue.acknowledge(lastEventId);
+  }
+
+  detach(reason: DetachReason): void {
+    this.writer.detach(reason);
   }
 
   release(): void {
-    this.closed = true;
+    this.writer.closed = true;
     this.queue.release(this);
   }
 }
@@ -122,24 +151,47 @@ function onMessage(server: ServerContext, socket: Socket, message: ArrayBuffer, 
   const fields = frame as Record<string, unknown>;
   if (op === 'attach' && typeof fields.queue_id === 'string' && isInteger(fields.last_event_id ?? -1)) {
     const lastEventId = (fields.last_event_id as number | undefined) ?? -1;
+    data.attached?.release();
+    data.attached = null;
+    const holder = server.peers?.holder(fields.queue_id);
+    if (holder !== undefined) return attachElsewhere(server, socket, holder, fields.queue_id, lastEventId);
     let queue: EventQueue;
     try {
       queue = server.queues.get(fields.queue_id, data.realm.realm.id, data.userId);
     } catch (error) {
       return refuse(socket, CloseCode.badEventQueueId, error as ApiError);
     }
-    data.attached?.release();
     queue.acknowledge(lastEventId);
     const consumer = new SocketConsumer(socket, queue, lastEventId, server.config.socketMaxBackpressureBytes);
     data.attached = consumer;
     queue.attach(consumer);
     send(socket, { control: 'attached', queue_id: queue.id, last_event_id: queue.lastEventId });
-    consumer.flush(queue.after(lastEventId));
+    consumer.notify();
   } else if (op === 'ack' && data.attached && isInteger(fields.last_event_id)) {
     data.attached.acknowledge(fields.last_event_id);
   } else {
     refuse(socket, CloseCode.badFrame, errors.badRequest('Expected {"op": "attach", "queue_id", "last_event_id"} or {"op": "ack", "last_event_id"}'));
   }
+}
+
+/** Attaches the socket to a queue another front holds: it forwards the queue's events, the socket
+ * its acknowledgements. */
+function attachElsewhere(server: ServerContext, socket: Socket, holder: number, queueId: string, lastEventId: number): void {
+  const data = socket.getUserData();
+  const writer = new FrameWriter(socket, lastEventId, server.config.socketMaxBackpressureBytes, () => link.release());
+  const link = server.peers!.attach(holder, { realmId: data.realm.realm.id, userId: data.userId, queueId, lastEventId }, {
+    attached: (id, last) => send(socket, { control: 'attached', queue_id: id, last_event_id: last }),
+    refused: (reply) => refuse(socket, CloseCode.badEventQueueId, refusalOf(reply)),
+    events: (events) => writer.write(events),
+    detached: (reason) => writer.detach(reason),
+  });
+  data.attached = {
+    acknowledge: (id) => link.acknowledge(id),
+    release: () => {
+      writer.closed = true;
+      link.release();
+    },
+  };
 }
 
 export interface EventSockets {

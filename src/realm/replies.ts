@@ -52,7 +52,8 @@ export function jsonFieldsOf(reply: Reply): JsonFields {
   throw refusalOf(reply);
 }
 
-function refusalOf(reply: Reply): ApiError {
+/** The API error a reply's refusal was (any other failure: an internal error). */
+export function refusalOf(reply: Reply): ApiError {
   if (!('error' in reply) || reply.error === null) return errors.internal();
   const { status, code, message, extra, headers } = reply.error;
   return new ApiError(status, code, message, extra, headers);

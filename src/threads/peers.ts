@@ -2,20 +2,23 @@
 // holds it (events/queues.ts); a client's connections may land on any front, so a long-poll or a
 // deletion of a queue another front holds is asked of that front over a port of their own, and
 // answered as GET /events answers (the JSON fields, or the API error it was refused with). A client
-// that goes away has the other front stop waiting.
+// that goes away has the other front stop waiting. The event WebSocket attaches to such a queue
+// through the same port (peerStreams.ts).
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { ApiError } from '../errors.js';
-import { frontOf } from '../events/queues.js';
+import type { EventQueue } from '../events/queue.js';
+import { frontOf, type EventQueues } from '../events/queues.js';
 import type { Logger } from '../ops/log.js';
 import type { JsonFields } from '../realm/jsonFields.js';
 import { errorReply, jsonFieldsOf, type Reply } from '../realm/replies.js';
+import { PeerConsumer, type AttachRequest, type RemoteReader, type StreamLink, type StreamMessage } from './peerStreams.js';
 
 /** What a front may be asked about a queue it holds, for the queue's user. */
 export type QueueRequest =
   | { kind: 'read'; realmId: number; userId: number; queueId: string; lastEventId: number; dontBlock: boolean }
   | { kind: 'delete'; realmId: number; userId: number; queueId: string };
 
-type PeerMessage = { kind: 'ask'; id: number; request: QueueRequest } | { kind: 'cancel'; id: number } | { kind: 'answer'; id: number; reply: Reply };
+type PeerMessage = { kind: 'ask'; id: number; request: QueueRequest } | { kind: 'cancel'; id: number } | { kind: 'answer'; id: number; reply: Reply } | StreamMessage;
 
 /** Answers a request about a queue this front holds. */
 export type QueueAnswerer = (request: QueueRequest, signal: () => AbortSignal) => Promise<JsonFields>;
@@ -39,6 +42,10 @@ export class FrontPeers {
   private readonly asked = new Map<number, { front: number; resolve: (reply: Reply) => void }>();
   /** Requests other fronts asked here, by front and ID: what stops each waiting. */
   private readonly serving = new Map<string, AbortController>();
+  /** Sockets here reading queues other fronts hold, by stream ID. */
+  private readonly readers = new Map<number, { front: number; reader: RemoteReader }>();
+  /** Sockets elsewhere reading queues held here, by front and stream ID. */
+  private readonly consumers = new Map<string, PeerConsumer>();
 
   constructor(
     /** This front's place among the fronts. */
@@ -48,6 +55,8 @@ export class FrontPeers {
     /** The ports to the other fronts, by their index. */
     private readonly ports: ReadonlyMap<number, MessagePort>,
     answer: QueueAnswerer,
+    /** The queues this front holds. */
+    private readonly queues: EventQueues,
     private readonly log: Logger,
   ) {
     for (const [front, port] of ports) {
@@ -55,6 +64,7 @@ export class FrontPeers {
       // A front gone (its port closed) answers nothing more: what was asked of it fails.
       port.on('close', () => {
         for (const [id, asked] of this.asked) if (asked.front === front) this.answered(id, { error: null });
+        for (const [id, stream] of this.readers) if (stream.front === front) this.readerOf(id)?.detached('shutdown');
       });
     }
   }
@@ -83,9 +93,49 @@ export class FrontPeers {
     return jsonFieldsOf(reply);
   }
 
+  /** Attaches a socket here to a queue the front `front` holds. */
+  attach(front: number, request: AttachRequest, reader: RemoteReader): StreamLink {
+    const port = this.ports.get(front)!;
+    const id = ++this.nextId;
+    this.readers.set(id, { front, reader });
+    port.postMessage({ kind: 'attach', id, request } satisfies PeerMessage);
+    return {
+      acknowledge: (lastEventId) => port.postMessage({ kind: 'ack', id, lastEventId } satisfies PeerMessage),
+      release: () => {
+        if (this.readers.delete(id)) port.postMessage({ kind: 'release', id } satisfies PeerMessage);
+      },
+    };
+  }
+
+  /** The reader of a stream, forgotten if the stream ended. */
+  private readerOf(id: number, ending = true): RemoteReader | undefined {
+    const reader = this.readers.get(id)?.reader;
+    if (ending) this.readers.delete(id);
+    return reader;
+  }
+
   private answered(id: number, reply: Reply): void {
     this.asked.get(id)?.resolve(reply);
     this.asked.delete(id);
+  }
+
+  /** A socket on another front attaches to a queue held here: its consumer forwards the events
+   * after the last the socket has, as the queue gets them. */
+  private serveStream(front: number, port: MessagePort, id: number, request: AttachRequest): void {
+    const post = (message: StreamMessage) => port.postMessage(message);
+    let queue: EventQueue;
+    try {
+      queue = this.queues.get(request.queueId, request.realmId, request.userId);
+    } catch (error) {
+      return post({ kind: 'refused', id, reply: errorReply(error) });
+    }
+    const key = `${front}:${id}`;
+    queue.acknowledge(request.lastEventId);
+    const consumer = new PeerConsumer(queue, request.lastEventId, post, id, () => this.consumers.delete(key));
+    this.consumers.set(key, consumer);
+    queue.attach(consumer);
+    post({ kind: 'attached', id, queueId: queue.id, lastEventId: queue.lastEventId });
+    consumer.notify();
   }
 
   /** Stops listening to the other fronts. */
@@ -101,6 +151,20 @@ export class FrontPeers {
       case 'cancel':
         this.serving.get(`${front}:${message.id}`)?.abort();
         return;
+      case 'attach':
+        return this.serveStream(front, port, message.id, message.request);
+      case 'attached':
+        return this.readerOf(message.id, false)?.attached(message.queueId, message.lastEventId);
+      case 'refused':
+        return this.readerOf(message.id)?.refused(message.reply);
+      case 'events':
+        return this.readerOf(message.id, false)?.events(message.events);
+      case 'detach':
+        return this.readerOf(message.id)?.detached(message.reason);
+      case 'ack':
+        return this.consumers.get(`${front}:${message.id}`)?.queue.acknowledge(message.lastEventId);
+      case 'release':
+        return this.consumers.get(`${front}:${message.id}`)?.release();
       case 'ask': {
         const key = `${front}:${message.id}`;
         const controller = new AbortController();
