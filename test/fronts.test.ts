@@ -156,14 +156,23 @@ test("a queue is read and deleted through whichever front a client's connection 
 
 test("the event WebSocket attaches through either front to a queue the other holds: events, acknowledgements, refusals and the queue's deletion cross", async () => {
   const [hamletA, iagoB] = await Promise.all([devClient(urls[0], 'hamlet@zulip.com'), devClient(urls[1], 'iago@zulip.com')]);
-  const { queueId } = await register(hamletA, { event_types: ['message'] });
+  const { queueId } = await register(hamletA, { event_types: ['message', 'update_message_flags'] });
+  const send = async (n: number) => Number((await iagoB.post('/messages', { type: 'stream', to: 'Verona', topic: 'socket', content: `over a socket on the other front ${n}` })).body.id);
+  // One message is in the queue before the socket attaches: it comes first.
+  const before = await send(0);
   const stream = await StreamClient.open(`${urls[1].replace('http', 'ws')}/api/v1/events/socket`, hamletA.authHeader());
   try {
     stream.send({ op: 'attach', queue_id: queueId, last_event_id: -1 });
     await stream.until((client) => client.frames.some((frame) => frame.control === 'attached'));
-    const sent = await Promise.all([1, 2, 3].map(async (n) => Number((await iagoB.post('/messages', { type: 'stream', to: 'Verona', topic: 'socket', content: `over a socket on the other front ${n}` })).body.id)));
-    await stream.until((client) => messageIds(client.events()).length === 3);
-    assert.equal(messageIds(stream.events()), sent.sort((a, b) => a - b));
+    const sent = await Promise.all([1, 2, 3].map(send));
+    await stream.until((client) => messageIds(client.events()).length === 4);
+    assert.equal(messageIds(stream.events()), [before, ...sent.sort((a, b) => a - b)]);
+    // An event whose field is held as JSON text (message_details) crosses as the value it encodes.
+    const verona = Number((await hamletA.get('/get_stream_id', { stream: 'Verona' })).body.stream_id);
+    for (const op of ['add', 'remove']) assert.is((await hamletA.post('/messages/flags', { op, flag: 'read', messages: JSON.stringify([before]) })).status, 200);
+    await stream.until((client) => client.events().some((event) => event.type === 'update_message_flags' && event.op === 'remove'));
+    const unread = stream.events().find((event) => event.type === 'update_message_flags' && event.op === 'remove')!;
+    assert.equal(unread.message_details, { [String(before)]: { type: 'stream', stream_id: verona, topic: 'socket' } });
     // The acknowledgement reaches the queue where it is: nothing is left to long-poll.
     stream.send({ op: 'ack', last_event_id: stream.events().at(-1)!.id });
     const left = async () => (await hamletA.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.events as Event[];

@@ -13,7 +13,7 @@ import { devClient, tempDataDir } from './helpers/operator.js';
 import { postWebhook, webhookBot } from './helpers/webhooks.js';
 import { upload } from './helpers/files.js';
 import { spawnServer, type ServerProcess } from './helpers/process.js';
-import { assertMatchesReference } from './helpers/reference.js';
+import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
 
 let server: ServerProcess;
 let metricsPort: number;
@@ -86,6 +86,18 @@ test('register + events == a fresh register, the events crossing from the realm 
   assert.ok(received.length >= 5, `got ${received.length} events`);
   for (const event of received) applyEvent(registered.state, event);
   assert.equal(comparable(registered.state), comparable((await register(hamlet, options)).state));
+});
+
+test("marking messages unread: the event's message_details crosses from the realm thread as the details, not the object that held their text", async () => {
+  const sent = await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'details', content: 'read, then unread' });
+  assert.is(sent.status, 200, JSON.stringify(sent.body));
+  assert.is((await iago.post('/messages/flags', { op: 'add', flag: 'read', messages: JSON.stringify([sent.body.id]) })).status, 200);
+  const { queueId } = await register(iago, { event_types: ['update_message_flags'] });
+  assert.is((await iago.post('/messages/flags', { op: 'remove', flag: 'read', messages: JSON.stringify([sent.body.id]) })).status, 200);
+  const [event] = await eventsNow(iago, queueId);
+  const verona = Number((await iago.get('/get_stream_id', { stream: 'Verona' })).body.stream_id);
+  assert.equal(event!.message_details, { [String(sent.body.id)]: { type: 'stream', stream_id: verona, topic: 'details' } });
+  assertEventMatchesReference(event as { type: string; id: number });
 });
 
 test("refusals keep Zulip's shape, and bad credentials are refused", async () => {

@@ -20,6 +20,34 @@ export class JsonText<T> {
   }
 }
 
+/** What a JsonText field of an event is while it crosses a port between threads: a structured copy
+ * keeps no class, so it goes as its text and is made a JsonText again on the other side. */
+const CROSSING = 'jsonTextCrossing';
+
+/** The event as it crosses a port: its top-level JsonText fields as their marked text (the event
+ * itself when it has none). */
+export function crossing<E extends object>(event: E): E {
+  const fields = event as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const key in fields) {
+    const field = fields[key];
+    if (!(field instanceof JsonText)) continue;
+    copy ??= { ...fields };
+    copy[key] = { [CROSSING]: field.text };
+  }
+  return (copy ?? event) as E;
+}
+
+/** The event as it was before it crossed: its marked texts JsonText again. */
+export function crossed<E extends object>(event: E): E {
+  const fields = event as Record<string, unknown>;
+  for (const key in fields) {
+    const field = fields[key];
+    if (typeof field === 'object' && field !== null && CROSSING in field) fields[key] = new JsonText((field as Record<typeof CROSSING, string>)[CROSSING]);
+  }
+  return event;
+}
+
 /** An object's JSON with its top-level JsonText fields spliced in as they are, not re-encoded. */
 export function jsonWithTexts(value: Record<string, unknown>): string {
   let texts = '';

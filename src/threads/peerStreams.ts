@@ -4,6 +4,7 @@
 // acknowledgements; either side letting go tells the other (the socket closed, or the queue taken
 // over, deleted or shut down).
 import type { Consumer, DetachReason, EventQueue } from '../events/queue.js';
+import { crossing } from '../events/jsonText.js';
 import type { QueuedEvent } from '../events/types.js';
 import type { Reply } from '../realm/replies.js';
 
@@ -56,7 +57,7 @@ export class PeerConsumer implements Consumer {
     const events = this.queue.after(this.sentUpTo);
     if (events.length === 0) return;
     this.sentUpTo = events.at(-1)!.id;
-    this.post({ kind: 'events', id: this.id, events });
+    this.post({ kind: 'events', id: this.id, events: events.map(({ id, event }) => ({ id, event: crossing(event) })) });
   }
 
   detach(reason: DetachReason): void {

@@ -6,6 +6,7 @@
 // through the same port (peerStreams.ts).
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { ApiError } from '../errors.js';
+import { crossed } from '../events/jsonText.js';
 import type { EventQueue } from '../events/queue.js';
 import { frontOf, type EventQueues } from '../events/queues.js';
 import type { Logger } from '../ops/log.js';
@@ -65,6 +66,9 @@ export class FrontPeers {
       port.on('close', () => {
         for (const [id, asked] of this.asked) if (asked.front === front) this.answered(id, { error: null });
         for (const [id, stream] of this.readers) if (stream.front === front) this.readerOf(id)?.detached('shutdown');
+        // And what it asked here: its waits stop, its sockets let go of the queues here.
+        for (const [key, controller] of this.serving) if (key.startsWith(`${front}:`)) controller.abort();
+        for (const [key, consumer] of this.consumers) if (key.startsWith(`${front}:`)) consumer.release();
       });
     }
   }
@@ -123,6 +127,8 @@ export class FrontPeers {
    * after the last the socket has, as the queue gets them. */
   private serveStream(front: number, port: MessagePort, id: number, request: AttachRequest): void {
     const post = (message: StreamMessage) => port.postMessage(message);
+    // Stopping: the socket is closed as one front closes its own then.
+    if (this.queues.closing) return post({ kind: 'detach', id, reason: 'shutdown' });
     let queue: EventQueue;
     try {
       queue = this.queues.get(request.queueId, request.realmId, request.userId);
@@ -158,6 +164,7 @@ export class FrontPeers {
       case 'refused':
         return this.readerOf(message.id)?.refused(message.reply);
       case 'events':
+        for (const { event } of message.events) crossed(event);
         return this.readerOf(message.id, false)?.events(message.events);
       case 'detach':
         return this.readerOf(message.id)?.detached(message.reason);

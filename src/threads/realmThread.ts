@@ -10,6 +10,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { loadConfig, type Config } from '../config.js';
 import { allPublicOf } from '../events/holders.js';
+import { crossing } from '../events/jsonText.js';
 import type { EventSink } from '../events/queues.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import type { Emitted } from '../events/types.js';
@@ -34,6 +35,12 @@ function nameThisThread(): void {
   if (existsSync('/proc/thread-self/comm')) writeFileSync('/proc/thread-self/comm', REALM_THREAD_NAME);
 }
 
+/** An emission as it crosses to the fronts (its event's JsonText fields as marked text). */
+function crossingEmission(emission: Emitted): Emitted {
+  const event = crossing(emission.event);
+  return event === emission.event ? emission : { ...emission, event };
+}
+
 /** What stands for the server's queues here: each publish goes to every front, at the realm's
  * position; a user holds queues if any front told so. */
 class QueuesElsewhere implements EventSink, QueueHolders {
@@ -45,7 +52,7 @@ class QueuesElsewhere implements EventSink, QueueHolders {
     if (emitted.length === 0) return;
     const from = this.position(realmId) + 1;
     this.positions.set(realmId, from + emitted.length - 1);
-    this.outbox.publish({ realmId, from, emissions: emitted });
+    this.outbox.publish({ realmId, from, emissions: emitted.map(crossingEmission) });
   }
 
   position(realmId: number): number {

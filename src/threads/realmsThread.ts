@@ -8,6 +8,7 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { allHoldings, holdingOf, type Holding } from '../events/holders.js';
 import type { QueueSnapshot } from '../events/queue.js';
+import { crossed } from '../events/jsonText.js';
 import { EventQueues, type QueueShelf } from '../events/queues.js';
 import type { RealmSources } from '../ops/metrics.js';
 import type { CommandName, InputOf, OutputOf } from '../realm/commands/index.js';
@@ -160,7 +161,10 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
         this.waiting.delete(message.seq);
         return;
       case 'events':
-        for (const { realmId, emissions, from } of 'encoded' in message ? (deserialize(message.encoded) as Published[]) : message.published) this.queues.publish(realmId, emissions, from);
+        for (const { realmId, emissions, from } of 'encoded' in message ? (deserialize(message.encoded) as Published[]) : message.published) {
+          for (const emission of emissions) crossed(emission.event);
+          this.queues.publish(realmId, emissions, from);
+        }
         return;
       case 'metrics':
         record(this.config.metrics, message.observations);
