@@ -96,7 +96,12 @@ export async function startThreaded(config: Config, morePorts: readonly number[]
   const files = await openFiles(config);
   const ports = peerPorts(realms.fronts.length);
   const peers = realms.fronts.map((front, index) => (realms.fronts.length > 1 ? new FrontPeers(index, realms.fronts.length, ports[index]!, (request, signal) => answerQueueRequest({ queues: front.queues, config }, request, signal), front.queues, config.log) : null));
-  const served = await Promise.all(realms.fronts.map((front, index) => (index === 0 ? serveClients(config, front, front.queues, files, renderPool(config), peers[0]) : serveClients({ ...config, port: morePorts[index - 1]! }, front, front.queues, files, null, peers[index]))));
+  const served = await Promise.all(
+    realms.fronts.map((front, index) => {
+      const main = index === 0;
+      return serveClients(main ? config : { ...config, port: morePorts[index - 1]! }, front, front.queues, files, main ? renderPool(config) : null, peers[index]);
+    }),
+  );
   const [main] = realms.fronts as [RealmFront];
   const watched = await watchProcess(config, served[0]!.http, main.queues, main.metricSources());
   return {

@@ -68,7 +68,10 @@ interface Kept {
 }
 
 /** A new queue's ID: random, with the front that holds it after a dash but for the main one's. */
-const queueIdOn = (front: number): string => (front === 0 ? randomBytes(12).toString('hex') : `${randomBytes(12).toString('hex')}-${front}`);
+function queueIdOn(front: number): string {
+  const id = randomBytes(12).toString('hex');
+  return front === 0 ? id : `${id}-${front}`;
+}
 
 /** The front a queue's ID names (the main one: 0). */
 export const frontOf = (queueId: string): number => Number(/-(\d+)$/.exec(queueId)?.[1] ?? 0);

@@ -3,7 +3,7 @@
 import { shownTopic } from './emptyTopic.js';
 import { editTimes } from './history.js';
 import type { RealmView } from '../organization/state.js';
-import { apiEmail, avatarUrlFor, dummyEmail, INACCESSIBLE_USER_NAME, UNKNOWN_USER_AVATAR } from '../users/view.js';
+import { apiEmail, avatarUrlFor, unknownUserFace } from '../users/view.js';
 import type { MessageRecord, ReactionRecord, SubmessageRecord } from './records.js';
 
 export interface MessageViewOptions {
@@ -81,5 +81,6 @@ export function messageView(state: RealmView, message: MessageRecord, fakeDomain
 /** A message's view for someone who may not see its sender (a restricted guest; Zulip's
  * finalize_payload without can_access_sender): the sender as an "Unknown user", by ID only. */
 export function withUnknownSender<V extends { sender_id: number }>(view: V, fakeDomain: string): V & { sender_email: string; sender_full_name: string; avatar_url: string } {
-  return { ...view, sender_email: dummyEmail(view.sender_id, fakeDomain), sender_full_name: INACCESSIBLE_USER_NAME, avatar_url: UNKNOWN_USER_AVATAR };
+  const face = unknownUserFace(view.sender_id, fakeDomain);
+  return { ...view, sender_email: face.email, sender_full_name: face.fullName, avatar_url: face.avatarUrl };
 }

@@ -55,13 +55,13 @@ export class FrontPeers {
     private readonly count: number,
     /** The ports to the other fronts, by their index. */
     private readonly ports: ReadonlyMap<number, MessagePort>,
-    answer: QueueAnswerer,
+    private readonly answer: QueueAnswerer,
     /** The queues this front holds. */
     private readonly queues: EventQueues,
     private readonly log: Logger,
   ) {
     for (const [front, port] of ports) {
-      port.on('message', (message: PeerMessage) => this.receive(front, port, message, answer));
+      port.on('message', (message: PeerMessage) => this.receive(front, port, message));
       // A front gone (its port closed) answers nothing more: what was asked of it fails.
       port.on('close', () => {
         for (const [id, asked] of this.asked) if (asked.front === front) this.answered(id, { error: null });
@@ -149,7 +149,7 @@ export class FrontPeers {
     for (const port of this.ports.values()) port.close();
   }
 
-  private receive(front: number, port: MessagePort, message: PeerMessage, answer: QueueAnswerer): void {
+  private receive(front: number, port: MessagePort, message: PeerMessage): void {
     switch (message.kind) {
       case 'answer':
         this.answered(message.id, message.reply);
@@ -176,7 +176,7 @@ export class FrontPeers {
         const key = `${front}:${message.id}`;
         const controller = new AbortController();
         this.serving.set(key, controller);
-        void answer(message.request, () => controller.signal)
+        void this.answer(message.request, () => controller.signal)
           .then(
             (fields): Reply => ({ fields: fields.parts }),
             (error: unknown) => {

@@ -104,8 +104,15 @@ export const INACCESSIBLE_USER_NAME = 'Unknown user';
 /** A generic silhouette: nothing about the user, not even a hash of their address. */
 export const UNKNOWN_USER_AVATAR = 'https://secure.gravatar.com/avatar/?d=mp&f=y';
 
-/** A user a guest may not see, as Zulip's get_data_for_inaccessible_user: placeholder data whose
- * only variable content is the user ID. */
+/** How a user a viewer may not see appears wherever they are named (user lists, messages' senders,
+ * notifications): an "Unknown user", whose only variable content is the user ID. */
+export const unknownUserFace = (userId: number, fakeEmailDomain: string): { email: string; fullName: string; avatarUrl: string } => ({
+  email: dummyEmail(userId, fakeEmailDomain),
+  fullName: INACCESSIBLE_USER_NAME,
+  avatarUrl: UNKNOWN_USER_AVATAR,
+});
+
+/** A user a guest may not see, as Zulip's get_data_for_inaccessible_user. */
 export const inaccessibleUserView = (userId: number, fakeEmailDomain: string): UserView => ({
   email: dummyEmail(userId, fakeEmailDomain),
   user_id: userId,

@@ -10,7 +10,7 @@ import { e2eeMessagePayload, e2eeRemovePayload, plainText, tokenMessageBody, tok
 import type { OutboxRecord, PushRoute } from '../../push/records.js';
 import { relayPaths, sealedDeliveries } from '../../push/relay.js';
 import { userAvatarUrl } from '../../users/avatars.js';
-import { apiEmail, dummyEmail, INACCESSIBLE_USER_NAME, UNKNOWN_USER_AVATAR } from '../../users/view.js';
+import { apiEmail, unknownUserFace } from '../../users/view.js';
 import { userSetting } from '../../users/settings.js';
 import type { CommandContext, ReadContext } from '../context.js';
 import { canAccessAll } from './userAccess.js';
@@ -145,13 +145,12 @@ function summary(ctx: ReadContext, base: PayloadBase, userId: number, messageId:
   if (flags === undefined || flags & Flag.read || !sender || !viewer) return undefined;
   // A restricted guest is told of a channel message from someone they may not see as from an
   // "Unknown user", as everywhere else they meet it (Zulip's can_access_sender).
-  const seen = canAccessAll(ctx, viewer, [sender]);
-  const avatar = seen ? userAvatarUrl(sender) : UNKNOWN_USER_AVATAR;
+  const face = canAccessAll(ctx, viewer, [sender]) ? { email: apiEmail(sender, ctx.fakeEmailDomain), fullName: sender.fullName, avatarUrl: userAvatarUrl(sender) } : unknownUserFace(sender.id, ctx.fakeEmailDomain);
   return {
     message,
-    senderName: seen ? sender.fullName : INACCESSIBLE_USER_NAME,
-    senderEmail: seen ? apiEmail(sender, ctx.fakeEmailDomain) : dummyEmail(sender.id, ctx.fakeEmailDomain),
-    senderAvatarUrl: avatar.startsWith('/') ? `${base.realmUrl}${avatar}` : avatar,
+    senderName: face.fullName,
+    senderEmail: face.email,
+    senderAvatarUrl: face.avatarUrl.startsWith('/') ? `${base.realmUrl}${face.avatarUrl}` : face.avatarUrl,
     channelName: message.channelId === null ? null : (ctx.state.channels.get(message.channelId)?.name ?? null),
     text: plainText(message.renderedContent),
   };
