@@ -9,7 +9,7 @@ import type { Config } from './config.js';
 import type { RealmSources } from './ops/metrics.js';
 import { RateLimiter } from './http/rateLimit.js';
 import { serveMetrics } from './http/metrics.js';
-import { startHttpServer, type HttpServer } from './http/server.js';
+import { startHttpServer, type HttpServer, type PortSharing } from './http/server.js';
 import { EventQueues, QUEUE_GC_INTERVAL_MS } from './events/queues.js';
 import type { RealmLog } from './realm/log.js';
 import { Realms } from './realm/registry.js';
@@ -20,7 +20,10 @@ import type { FileStorage } from './files/storage.js';
 import type { RealmDirectory } from './realm/handle.js';
 import { guardRejections, openFiles, openStore, pidFile, unhandled } from './setup.js';
 import { RealmThread, type RealmFront } from './threads/realmsThread.js';
+import { clientSources, gaugesOf, IoThread, type FrontGauges } from './threads/ioThreads.js';
+import { claimPort } from './threads/claimPort.js';
 import { FrontPeers, peerPorts } from './threads/peers.js';
+import type { MessagePort } from 'node:worker_threads';
 import { answerQueueRequest } from './api/events.js';
 import { RenderPool } from './messages/renderPool.js';
 
@@ -55,9 +58,9 @@ export interface ParleyParts {
 
 /** What serves clients, wherever the realms run: HTTP and the event WebSocket, and the queues'
  * garbage collection. `stop` closes them, the queues' consumers let go. */
-async function serveClients(config: Config, directory: RealmDirectory, queues: EventQueues, files: FileStorage, renders: RenderPool | null, peers: FrontPeers | null = null): Promise<{ http: HttpServer; stop(): Promise<void> }> {
+export async function serveClients(config: Config, directory: RealmDirectory, queues: EventQueues, files: FileStorage, renders: RenderPool | null, peers: FrontPeers | null = null, sharing: PortSharing = 'exclusive'): Promise<{ http: HttpServer; stop(): Promise<void> }> {
   const limits = { socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock) };
-  const http = await startHttpServer({ config, realms: directory, queues, ...limits, files, renders, peers }, routes);
+  const http = await startHttpServer({ config, realms: directory, queues, ...limits, files, renders, peers }, routes, sharing);
   const stopCollecting = every(config.clock, QUEUE_GC_INTERVAL_MS, () => queues.collectGarbage());
   return {
     http,
@@ -69,10 +72,15 @@ async function serveClients(config: Config, directory: RealmDirectory, queues: E
   };
 }
 
+/** A front's way to the other fronts (the queues they hold), when there are others. */
+export function frontPeers(config: Config, front: RealmFront, index: number, count: number, ports: ReadonlyMap<number, MessagePort>): FrontPeers | null {
+  return count > 1 ? new FrontPeers(index, count, ports, (request, signal) => answerQueueRequest({ queues: front.queues, config }, request, signal), front.queues, config.log) : null;
+}
+
 /** What a process has once, whatever serves its clients: the metrics (of the clients `http` and
  * `queues` serve) and their server, the pid file. */
-async function watchProcess(config: Config, http: HttpServer, queues: EventQueues, realmSources: RealmSources): Promise<{ metricsPort: number | null; stop(): void }> {
-  config.metrics.watch({ ...realmSources, openSockets: () => http.openSockets, eventQueues: () => queues.size, unhandledRejections: () => unhandled.rejections, usersOnline: () => queues.usersOnline() });
+async function watchProcess(config: Config, realmSources: RealmSources, fronts: () => FrontGauges[]): Promise<{ metricsPort: number | null; stop(): void }> {
+  config.metrics.watch({ ...realmSources, ...clientSources(fronts), unhandledRejections: () => unhandled.rejections });
   const metricsServer = config.metricsListen && (await serveMetrics(config.metricsListen, config.metrics));
   writeFileSync(pidFile(config.dataDir), String(process.pid));
   return { metricsPort: metricsServer ? metricsServer.port : null, stop: () => metricsServer?.close() };
@@ -86,35 +94,36 @@ export function startServer(config: Config): Promise<ParleyServer> {
   return config.threads > 1 && config.cluster === null ? startThreaded(config) : startParley(config);
 }
 
-/** The realms on a thread of their own, served by fronts on this thread: the main one on the
- * configured port, one more on each of `morePorts` (only in the tests of the realm thread's fronts,
- * until fronts are I/O threads sharing the port). The gauges count the main front's sockets and
- * queues; every front records its requests and fan-outs in the one registry. */
-export async function startThreaded(config: Config, morePorts: readonly number[] = []): Promise<ParleyServer> {
+/** The realms on a thread of their own (PARLEY_THREADS above 1), served by fronts: this thread,
+ * and as many I/O threads as PARLEY_THREADS leaves (threads/ioThreads.ts), all on the configured
+ * port, or each on one of `ownPorts` (the tests of fronts, which pick the front they talk to). */
+export async function startThreaded(config: Config, ownPorts: readonly number[] = []): Promise<ParleyServer> {
   guardRejections(config.log);
-  const realms = await RealmThread.start(config, 1 + morePorts.length);
-  const files = await openFiles(config);
-  const ports = peerPorts(realms.fronts.length);
-  const peers = realms.fronts.map((front, index) => (realms.fronts.length > 1 ? new FrontPeers(index, realms.fronts.length, ports[index]!, (request, signal) => answerQueueRequest({ queues: front.queues, config }, request, signal), front.queues, config.log) : null));
-  const served = await Promise.all(
-    realms.fronts.map((front, index) => {
-      const main = index === 0;
-      return serveClients(main ? config : { ...config, port: morePorts[index - 1]! }, front, front.queues, files, main ? renderPool(config) : null, peers[index]);
-    }),
-  );
-  const [main] = realms.fronts as [RealmFront];
-  const watched = await watchProcess(config, served[0]!.http, main.queues, main.metricSources());
+  const count = Math.max(1, config.threads - 1);
+  if (ownPorts.length > 0 && ownPorts.length !== count - 1) throw new Error(`${count - 1} I/O threads, ${ownPorts.length} ports of their own`);
+  const sharing: PortSharing = count > 1 && ownPorts.length === 0 ? 'shared' : 'exclusive';
+  const port = sharing === 'shared' ? await claimPort(config.host, config.port) : config.port;
+  const realms = new RealmThread(config, count);
+  const peers = peerPorts(count);
+  const starting = realms.otherFronts.map((realm, at) => IoThread.start(config, { index: at + 1, count, realm, peers: peers[at + 1]!, port: ownPorts[at] ?? port, sharing }));
+  const [ioThreads] = await Promise.all([Promise.all(starting), realms.main.start()]);
+  const main = realms.main;
+  const mainPeers = frontPeers(config, main, 0, count, peers[0]!);
+  const served = await serveClients({ ...config, port }, main, main.queues, await openFiles(config), renderPool(config), mainPeers, sharing);
+  const watched = await watchProcess(config, main.metricSources(), () => [gaugesOf(served.http, main.queues), ...ioThreads.map((thread) => thread.gauges)]);
   return {
     config,
     queues: main.queues,
-    http: served[0]!.http,
+    http: served.http,
     metricsPort: watched.metricsPort,
     async close() {
       watched.stop();
-      await Promise.all(served.map((front) => front.stop()));
-      await realms.stop();
-      for (const front of realms.fronts) await front.queues.persist();
-      for (const front of peers) front?.close();
+      await Promise.all([served.stop(), ...ioThreads.map((thread) => thread.stop())]);
+      await main.stop();
+      // Each I/O thread has every emission of the writes made durable before it saves its queues.
+      await Promise.all(ioThreads.map((thread) => thread.finish()));
+      await main.queues.persist();
+      mainPeers?.close();
       await realms.close();
       rmSync(pidFile(config.dataDir), { force: true });
     },
@@ -148,8 +157,6 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
   );
   const watched = await watchProcess(
     config,
-    front.http,
-    queues,
     {
       mailboxDepth: () => realms.waiting(),
       realmsLoaded: () => realms.loaded,
@@ -158,6 +165,7 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
       realms: () => (node ? node.overview().realms : realms.overview()),
       nodes: () => (node ? node.overview().nodes : null),
     },
+    () => [gaugesOf(front.http, queues)],
   );
   return {
     config,

@@ -26,7 +26,7 @@ let relay: FakeRelay;
 let urls: [string, string];
 
 async function start(): Promise<void> {
-  server = await spawnScript(script, { PARLEY_PUSH_RELAY_URL: relay.url, PARLEY_PUSH_RELAY_CREDENTIALS: 'uuid:key', PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'development', PARLEY_HOST: '127.0.0.1', PARLEY_PORT: '0', PARLEY_RATE_LIMITS: 'false', FRONT_PORT: String(frontPort) });
+  server = await spawnScript(script, { PARLEY_PUSH_RELAY_URL: relay.url, PARLEY_PUSH_RELAY_CREDENTIALS: 'uuid:key', PARLEY_DATA_DIR: dataDir, PARLEY_MODE: 'development', PARLEY_HOST: '127.0.0.1', PARLEY_PORT: '0', PARLEY_RATE_LIMITS: 'false', PARLEY_THREADS: '3', FRONT_PORT: String(frontPort) });
   urls = [server.baseUrl, `http://127.0.0.1:${frontPort}`];
 }
 

@@ -104,6 +104,9 @@ export class EventQueues implements EventSink {
    * without opening a queue, or a queue was added or deleted (a cluster tells the realm's owner, the
    * serving thread the realm thread: they count a queue from the start of its registration). */
   onHoldersChanged: ((realmId: number, userId: number) => void) | undefined;
+  /** Takes the events published here that wait to be taken (a realm thread's, on several fronts:
+   * threads/realmsThread.ts), so a queue read sees every event of a write already answered. */
+  catchUp: (() => void) | undefined;
 
   /** Zulip's server_generation: when this server process started (seconds); register returns it
    * and the restart event carries it, so clients can tell they are talking to a new server. */
@@ -246,6 +249,7 @@ export class EventQueues implements EventSink {
 
   /** The queue, if it exists and belongs to this user; else BAD_EVENT_QUEUE_ID. */
   get(queueId: string, realmId: number, userId: number): EventQueue {
+    this.catchUp?.();
     this.deliverPending();
     const queue = this.byId.get(queueId);
     if (!queue || queue.userId !== userId || queue.settings.realmId !== realmId) throw errors.badEventQueueId(queueId);
@@ -406,12 +410,11 @@ export class EventQueues implements EventSink {
   }
 
   /** Per realm, the users with a queue a client reads now (a consumer attached). */
-  usersOnline(): Map<number, number> {
-    const online = new Map<number, number>();
+  usersOnline(): Map<number, number[]> {
+    const online = new Map<number, number[]>();
     for (const [realmId, users] of this.byUser) {
-      let count = 0;
-      for (const queues of users.values()) if ([...queues].some((queue) => queue.consumer !== null)) count++;
-      if (count > 0) online.set(realmId, count);
+      const reading = [...users].filter(([, queues]) => [...queues].some((queue) => queue.consumer !== null)).map(([userId]) => userId);
+      if (reading.length > 0) online.set(realmId, reading);
     }
     return online;
   }

@@ -86,8 +86,12 @@ export function buildRouter(routes: readonly Route[]): Router<CompiledRoute> {
   return router;
 }
 
-export async function startHttpServer(server: ServerContext, routes: readonly Route[]): Promise<HttpServer> {
-  return new HttpFront(server, routes).listen();
+/** How a server holds its port: alone, or shared with the other threads that serve the same
+ * clients (PARLEY_THREADS above 2: the kernel spreads connections over them; threads/claimPort.ts). */
+export type PortSharing = 'exclusive' | 'shared';
+
+export async function startHttpServer(server: ServerContext, routes: readonly Route[], sharing: PortSharing = 'exclusive'): Promise<HttpServer> {
+  return new HttpFront(server, routes).listen(sharing);
 }
 
 /** The HTTP server: uWS's app, every request's way through routing, authentication, limits and
@@ -271,13 +275,13 @@ class HttpFront {
     else sendSuccess(exchange, result, ignored);
   }
 
-  async listen(): Promise<HttpServer> {
+  async listen(sharing: PortSharing): Promise<HttpServer> {
     const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
-      // Exclusive: without it uWS sets SO_REUSEPORT, and a second server on the same port would
-      // silently share its connections.
-      this.app.listen(this.config.host, this.config.port, uWS.LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) =>
-        socket ? resolve(socket) : reject(new Error(`cannot listen on ${this.config.host}:${this.config.port}: the address is in use or not available`)),
-      );
+      const listening = (socket: uWS.us_listen_socket | false) => (socket ? resolve(socket) : reject(new Error(`cannot listen on ${this.config.host}:${this.config.port}: the address is in use or not available`)));
+      // Exclusive unless shared: with SO_REUSEPORT (uWS's default), a second server on the same
+      // port would silently share its connections.
+      if (sharing === 'exclusive') this.app.listen(this.config.host, this.config.port, uWS.LIBUS_LISTEN_EXCLUSIVE_PORT, listening);
+      else this.app.listen(this.config.host, this.config.port, listening);
     });
     const sockets = this.sockets;
     return {

@@ -1,7 +1,7 @@
-// The realm thread's measurements go to the server's metrics on the I/O thread (which serves
-// them), gathered for a moment and sent together.
+// A worker thread's measurements (the realm thread's, an I/O thread's) go to the server's metrics
+// on the main thread (which serves them), gathered for a moment and sent together.
 import { Metrics } from '../ops/metrics.js';
-import type { FromRealmThread, Observation } from './protocol.js';
+import type { Observation } from './protocol.js';
 
 /** How long measurements gather before they are sent. */
 const RELAY_INTERVAL_MS = 250;
@@ -9,8 +9,20 @@ const RELAY_INTERVAL_MS = 250;
 export class RelayedMetrics extends Metrics {
   private observations: Observation[] = [];
 
-  constructor(private readonly post: (message: FromRealmThread) => void) {
+  constructor(private readonly post: (message: { kind: 'metrics'; observations: Observation[] }) => void) {
     super();
+  }
+
+  override request(method: string, route: string, status: number, seconds: number): void {
+    this.gather(['request', method, route, status, seconds]);
+  }
+
+  override fanout(deliveries: number, seconds: number): void {
+    this.gather(['fanout', deliveries, seconds]);
+  }
+
+  override socketClosed(code: number): void {
+    this.gather(['socketClosed', code]);
   }
 
   override command(command: string, outcome: 'ok' | 'error', seconds: number): void {
@@ -31,11 +43,28 @@ export class RelayedMetrics extends Metrics {
   }
 }
 
-/** Records what the realm thread measured in the server's metrics. */
+/** Records what a worker thread measured in the server's metrics. */
 export function record(metrics: Metrics, observations: readonly Observation[]): void {
   for (const observation of observations) {
-    if (observation[0] === 'command') metrics.command(observation[1], observation[2], observation[3]);
-    else if (observation[0] === 'commit') metrics.commit(observation[1]);
-    else metrics.rendered(observation[1]);
+    switch (observation[0]) {
+      case 'command':
+        metrics.command(observation[1], observation[2], observation[3]);
+        break;
+      case 'commit':
+        metrics.commit(observation[1]);
+        break;
+      case 'rendered':
+        metrics.rendered(observation[1]);
+        break;
+      case 'request':
+        metrics.request(observation[1], observation[2], observation[3], observation[4]);
+        break;
+      case 'fanout':
+        metrics.fanout(observation[1], observation[2]);
+        break;
+      case 'socketClosed':
+        metrics.socketClosed(observation[1]);
+        break;
+    }
   }
 }

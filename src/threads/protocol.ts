@@ -12,8 +12,11 @@ import type { CommandRequest, Reply } from '../realm/replies.js';
 /** The realm thread's name where the system shows threads (`top -H`, /proc/<pid>/task/<tid>/comm). */
 export const REALM_THREAD_NAME = 'parley-realms';
 
-/** What the realm thread starts with (its workerData): the ports of the fronts besides the main
- * thread's, which is the worker's own. */
+/** An I/O thread's name there: its place among the fronts follows. */
+export const IO_THREAD_NAME = 'parley-io-';
+
+/** What the realm thread starts with (its workerData): the port of each front, the main thread's
+ * first. */
 export interface RealmThreadData {
   fronts: MessagePort[];
 }
@@ -42,8 +45,14 @@ export interface Published {
   emissions: readonly Emitted[];
 }
 
-/** A measurement the realm side made, for the server's metrics. */
-export type Observation = ['command', name: string, outcome: 'ok' | 'error', seconds: number] | ['commit', seconds: number] | ['rendered', on: 'worker' | 'realm'];
+/** A measurement a worker thread made (the realm side's, an I/O thread's), for the server's metrics. */
+export type Observation =
+  | ['command', name: string, outcome: 'ok' | 'error', seconds: number]
+  | ['commit', seconds: number]
+  | ['rendered', on: 'worker' | 'realm']
+  | ['request', method: string, route: string, status: number, seconds: number]
+  | ['fanout', deliveries: number, seconds: number]
+  | ['socketClosed', code: number];
 
 /** Requests to the realm thread: each is answered by a reply with its `seq`. */
 export type RealmRequest =

@@ -6,8 +6,7 @@
 // (fronts.ts); each realm's memory generation, shared with the fronts, tells them when what they
 // derived (credentials, the rendering context) is out of date; each front tells this one who holds
 // its queues (events/holders.ts), and keeps them in this thread's store across a graceful restart.
-import { existsSync, writeFileSync } from 'node:fs';
-import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
 import { loadConfig, type Config } from '../config.js';
 import { allPublicOf } from '../events/holders.js';
 import { crossing } from '../events/jsonText.js';
@@ -24,16 +23,11 @@ import type { Store } from '../store/store.js';
 import { guardRejections, openFiles, openStore } from '../setup.js';
 import { Front, FrontsOutbox } from './fronts.js';
 import { RelayedMetrics } from './metricsRelay.js';
+import { nameThisThread } from './workers.js';
 import { REALM_THREAD_NAME, type Directory, type RealmThreadData, type RealmRequest, type ToRealmThread } from './protocol.js';
 
 /** How often the realm side's figures for the metrics are sent. */
 const STATS_INTERVAL_MS = 1000;
-
-/** Names this thread (Linux: a thread may rename itself through /proc/thread-self); elsewhere it
- * keeps the name it has, which nothing depends on. */
-function nameThisThread(): void {
-  if (existsSync('/proc/thread-self/comm')) writeFileSync('/proc/thread-self/comm', REALM_THREAD_NAME);
-}
 
 /** An emission as it crosses to the fronts (its event's JsonText fields as marked text). */
 function crossingEmission(emission: Emitted): Emitted {
@@ -176,9 +170,9 @@ class RealmSide {
   }
 }
 
-async function serve(main: MessagePort, { fronts: others }: RealmThreadData): Promise<void> {
-  nameThisThread();
-  const outbox = new FrontsOutbox([main, ...others].map((port, index) => new Front(index, port)));
+async function serve({ fronts }: RealmThreadData): Promise<void> {
+  nameThisThread(REALM_THREAD_NAME);
+  const outbox = new FrontsOutbox(fronts.map((port, index) => new Front(index, port)));
   const [first] = outbox.fronts as [Front];
   const config: Config = { ...loadConfig(), metrics: new RelayedMetrics((message) => outbox.post(first, message)) };
   guardRejections(config.log);
@@ -204,5 +198,5 @@ async function serve(main: MessagePort, { fronts: others }: RealmThreadData): Pr
   }
 }
 
-if (!parentPort) throw new Error('the realm thread runs as a worker of the server');
-await serve(parentPort, workerData as RealmThreadData);
+if (isMainThread) throw new Error('the realm thread runs as a worker of the server');
+await serve(workerData as RealmThreadData);

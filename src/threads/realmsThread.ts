@@ -4,7 +4,7 @@
 // the front's event queues at the realm's positions, tells it who holds queues there, and keeps
 // them in its store across a graceful restart.
 import { deserialize } from 'node:v8';
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { allHoldings, holdingOf, type Holding } from '../events/holders.js';
 import type { QueueSnapshot } from '../events/queue.js';
@@ -16,8 +16,9 @@ import type { FieldsCommand, RealmDirectory, RealmHandle } from '../realm/handle
 import type { JsonFields } from '../realm/jsonFields.js';
 import { hostname, realmIdForHost } from '../realm/registry.js';
 import { fieldsRequest, jsonFieldsOf, outputOf, requestOf, type Reply } from '../realm/replies.js';
-import { BatchedPort, type Poster } from './batchedPort.js';
+import { BatchedPort } from './batchedPort.js';
 import { record } from './metricsRelay.js';
+import { supervise } from './workers.js';
 import { ThreadRealm, type RealmCommands } from './threadRealm.js';
 import type { Directory, FromRealmThread, Published, RealmRequest, RealmStats, RealmThreadData, ToRealmThread } from './protocol.js';
 
@@ -37,12 +38,6 @@ type Unsequenced<R> = R extends unknown ? Omit<R, 'seq'> : never;
  * to 32 did about as well, ARCHITECTURE.md). */
 const REQUESTS_PER_BATCH = 16;
 
-/** What a front posts to and hears from: the realm thread's worker (the main thread's front), or
- * a port to it. */
-interface RealmPort extends Poster {
-  on(event: 'message', listener: (batch: FromRealmThread[]) => void): unknown;
-}
-
 /** A thread that serves clients (a *front*), as it reaches the realm thread: it asks the realms
  * their commands and keeps their emissions in its event queues, at the realms' positions. */
 export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
@@ -59,14 +54,20 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
 
   constructor(
     private readonly config: Config,
-    port: RealmPort,
+    private readonly port: MessagePort,
     /** Its place among the fronts (its queues' IDs name it). */
     index: number,
+    /** How many fronts there are. */
+    count: number,
   ) {
     this.externalHostname = hostname(config.externalHost);
     this.queues = new EventQueues(this, config.clock, config.metrics, index);
     this.outbox = new BatchedPort(port, REQUESTS_PER_BATCH);
-    port.on('message', (batch) => batch.forEach((message) => this.receive(message)));
+    port.on('message', (batch: FromRealmThread[]) => this.take(batch));
+    // Ports keep no order between them: a client may write through another front and read its
+    // queue here before this port's batch of that write's events is taken. Everything the realm
+    // thread posted here before is waiting on this port by then, so a read takes it first.
+    if (count > 1) this.queues.catchUp = () => this.catchUp();
   }
 
   /** Restores the queues the last stop kept here, tells the realm thread who holds them, and waits
@@ -154,6 +155,15 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
     this.outbox.post(message);
   }
 
+  private take(batch: FromRealmThread[]): void {
+    for (const message of batch) this.receive(message);
+  }
+
+  /** Takes what waits on the port now, before the event loop would. */
+  private catchUp(): void {
+    for (let waiting = receiveMessageOnPort(this.port); waiting; waiting = receiveMessageOnPort(this.port)) this.take(waiting.message as FromRealmThread[]);
+  }
+
   private receive(message: FromRealmThread): void {
     switch (message.kind) {
       case 'reply':
@@ -176,55 +186,30 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
   }
 }
 
-/** The realm thread, and the fronts that reach it from this thread. */
+/** The realm thread: the main thread's front, and the ports of the others (for the I/O threads). */
 export class RealmThread {
-  /** The first is the main thread's: it stops and closes the realm thread and hears its metrics. */
-  readonly fronts: RealmFront[];
+  /** The main thread's front: it stops and closes the realm thread and hears its metrics. */
+  readonly main: RealmFront;
+  /** The ports of the fronts besides the main one, by their index less one. */
+  readonly otherFronts: MessagePort[];
   private readonly worker: Worker;
-  /** Set once the server ends the realm thread itself. */
-  private closing = false;
+  private readonly closing: () => void;
 
-  private constructor(
-    private readonly config: Config,
-    frontCount: number,
-  ) {
-    const channels = Array.from({ length: frontCount - 1 }, () => new MessageChannel());
+  /** Starts the realm thread for `frontCount` fronts. Its realms start once every front has
+   * started (`RealmFront.start`): the main one here, the others where their ports are taken. */
+  constructor(config: Config, frontCount: number) {
+    const channels = Array.from({ length: frontCount }, () => new MessageChannel());
     const data: RealmThreadData = { fronts: channels.map((channel) => channel.port1) };
     this.worker = new Worker(new URL('./realmThread.js', import.meta.url), { name: 'realms', workerData: data, transferList: data.fronts });
-    this.fronts = [new RealmFront(config, this.worker, 0), ...channels.map((channel, index) => new RealmFront(config, channel.port2, index + 1))];
-    // Nothing can be served without the realms: should their thread fail or end before the server
-    // closes it, the process ends for its supervisor to start it again (every write answered was
-    // durable).
-    this.worker.on('error', (error) => this.lost(error));
-    this.worker.on('exit', (code) => {
-      if (!this.closing) this.lost(new Error(`the realm thread exited with code ${code}`));
-    });
-  }
-
-  /** Starts the realm thread with `frontCount` fronts on this thread; resolves once each has
-   * restored its queues and the realms have started. */
-  static async start(config: Config, frontCount = 1): Promise<RealmThread> {
-    const thread = new RealmThread(config, frontCount);
-    await Promise.all(thread.fronts.map((front) => front.start()));
-    return thread;
-  }
-
-  /** Stops the realms' timers; resolves once every accepted write is durable and each front has the
-   * emissions of those writes (ports keep no order between them). */
-  async stop(): Promise<void> {
-    await this.fronts[0]!.stop();
-    await Promise.all(this.fronts.slice(1).map((front) => front.sync()));
+    this.main = new RealmFront(config, channels[0]!.port2, 0, frontCount);
+    this.otherFronts = channels.slice(1).map((channel) => channel.port2);
+    this.closing = supervise(this.worker, 'the realm thread', config);
   }
 
   /** Closes the store and ends the realm thread. */
   async close(): Promise<void> {
-    await this.fronts[0]!.closeStore();
-    this.closing = true;
+    await this.main.closeStore();
+    this.closing();
     await this.worker.terminate();
-  }
-
-  private lost(error: Error): void {
-    this.config.log.fatal({ err: error }, 'the realm thread failed');
-    process.exit(1);
   }
 }

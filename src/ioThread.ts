@@ -1,0 +1,46 @@
+// An I/O thread (PARLEY_THREADS above 2): a front besides the main thread's. It serves clients
+// (HTTP, the event WebSocket, their event queues) as the main thread does, on the port it was
+// given — the server's, shared — and reaches the realm thread and the other fronts over the ports
+// it was given (threads/ioThreads.ts). It reads the same environment as the other threads, reports
+// its measurements and gauges to the main thread, which serves the metrics, and stops when told.
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { frontPeers, serveClients } from './app.js';
+import { loadConfig, type Config } from './config.js';
+import { guardRejections, openFiles } from './setup.js';
+import { GAUGES_INTERVAL_MS, gaugesOf, type FromIoThread, type IoThreadData, type ToIoThread } from './threads/ioThreads.js';
+import { RelayedMetrics } from './threads/metricsRelay.js';
+import { IO_THREAD_NAME } from './threads/protocol.js';
+import { RealmFront } from './threads/realmsThread.js';
+import { nameThisThread } from './threads/workers.js';
+
+if (isMainThread || !parentPort) throw new Error('an I/O thread runs as a worker of the server');
+const main = parentPort;
+const post = (message: FromIoThread) => main.postMessage(message);
+const data = workerData as IoThreadData;
+nameThisThread(`${IO_THREAD_NAME}${data.index}`);
+const config: Config = { ...loadConfig(), port: data.port, metrics: new RelayedMetrics(post) };
+guardRejections(config.log);
+const front = new RealmFront(config, data.realm, data.index, data.count);
+await front.start();
+const peers = frontPeers(config, front, data.index, data.count, data.peers);
+// Rendering stays on this thread: an I/O thread is already off the realm's.
+const served = await serveClients(config, front, front.queues, await openFiles(config), null, peers, data.sharing);
+const gauges = setInterval(() => post({ kind: 'gauges', gauges: gaugesOf(served.http, front.queues) }), GAUGES_INTERVAL_MS);
+main.on('message', (message: ToIoThread) => {
+  const step = message.kind === 'stop' ? stop() : finish();
+  void step.then(() => post({ kind: 'done', step: message.kind }));
+});
+post({ kind: 'serving' });
+
+async function stop(): Promise<void> {
+  clearInterval(gauges);
+  await served.stop();
+}
+
+/** Once the realms stopped: every emission of their durable writes reached this front, and its
+ * queues are kept across the restart. */
+async function finish(): Promise<void> {
+  await front.sync();
+  await front.queues.persist();
+  peers?.close();
+}

@@ -1,0 +1,97 @@
+// A server with I/O threads (PARLEY_THREADS=3: the realm thread, and two threads serving clients on
+// one port, the kernel spreading connections over them), as clients see it: every request opens a
+// connection of its own here, so each lands on either thread, and the server still answers as one —
+// a queue is read and deleted wherever its reader's connection lands, and a write is in every queue
+// before its answer is; the metrics count both threads' requests and queues; and the port is still
+// the server's alone.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { freePort } from '../src/cli/processes.js';
+import { frontOf } from '../src/events/queues.js';
+import type { ApiClient } from './helpers/client.js';
+import { register, type Event } from './helpers/events.js';
+import { devClient, tempDataDir } from './helpers/operator.js';
+import { spawnServer, type ServerProcess } from './helpers/process.js';
+
+let server: ServerProcess;
+let metricsPort: number;
+let hamlet: ApiClient;
+let iago: ApiClient;
+
+test.before(async () => {
+  metricsPort = await freePort();
+  server = await spawnServer({ PARLEY_DATA_DIR: tempDataDir('parley-io-'), PARLEY_MODE: 'development', PARLEY_THREADS: '3', PARLEY_METRICS_PORT: String(metricsPort) });
+  [hamlet, iago] = await Promise.all([devClient(server.baseUrl, 'hamlet@zulip.com'), devClient(server.baseUrl, 'iago@zulip.com')]);
+});
+
+test.after(async () => {
+  server.child.kill('SIGTERM');
+  assert.is(await server.exited, 0);
+});
+
+const metric = async (pattern: RegExp): Promise<number> => Number(pattern.exec(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text())?.[1] ?? 0);
+
+/** Waits for a metric to read `expected` (the I/O thread reports within a second). */
+async function metricReaches(pattern: RegExp, expected: number): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while ((await metric(pattern)) !== expected) {
+    if (Date.now() > deadline) assert.unreachable(`${pattern}: ${await metric(pattern)}, expected ${expected}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const messageIds = (events: Event[]): number[] => events.filter((event) => event.type === 'message').map((event) => (event.message as { id: number }).id);
+
+test("connections to the one port land on both threads, and each queue is read, written to and deleted through whichever a request lands on", async () => {
+  const queues = await Promise.all(Array.from({ length: 16 }, (_, n) => register(n % 2 === 0 ? hamlet : iago, { event_types: ['message'] })));
+  const holders = new Set(queues.map(({ queueId }) => frontOf(queueId)));
+  assert.equal([...holders].sort(), [0, 1], 'queues were opened on both threads');
+
+  const sent = await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'io threads', content: 'to every queue', queue_id: queues[0]!.queueId, local_id: '7.25' });
+  assert.is(sent.status, 200, JSON.stringify(sent.body));
+  for (const [n, { queueId }] of queues.entries()) {
+    const client = n % 2 === 0 ? hamlet : iago;
+    // Read without waiting, right after the write's answer, on a connection that lands anywhere.
+    const read = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+    assert.is(read.status, 200, JSON.stringify(read.body));
+    const events = read.body.events as Event[];
+    assert.equal(messageIds(events), [sent.body.id], `queue ${queueId}`);
+    assert.is(events[0]!.local_message_id, n === 0 ? '7.25' : undefined, `queue ${queueId}: the local ID goes to the queue the sender named`);
+  }
+  // Another user's queue is refused wherever the request lands.
+  const intruding = await iago.get('/events', { queue_id: queues[0]!.queueId, last_event_id: -1, dont_block: true });
+  assert.equal([intruding.status, intruding.body.code], [400, 'BAD_EVENT_QUEUE_ID']);
+  for (const [n, { queueId }] of queues.entries()) assert.is((await (n % 2 === 0 ? hamlet : iago).delete('/events', { queue_id: queueId })).status, 200);
+  for (const { queueId } of queues) assert.is((await hamlet.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
+});
+
+test("the metrics count every thread's requests and queues", async () => {
+  const requests = /parley_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/users\/me",status="200"\} (\d+)/;
+  const before = await metric(requests);
+  for (let n = 0; n < 12; n++) assert.is((await hamlet.get('/users/me')).status, 200);
+  await metricReaches(requests, before + 12);
+
+  const queues = /^parley_event_queues (\d+)/m;
+  const held = await metric(queues);
+  const opened = await Promise.all(Array.from({ length: 12 }, () => register(iago, { event_types: ['message'] })));
+  assert.equal(new Set(opened.map(({ queueId }) => frontOf(queueId))).size, 2, 'queues were opened on both threads');
+  await metricReaches(queues, held + 12);
+  for (const { queueId } of opened) await iago.delete('/events', { queue_id: queueId });
+  await metricReaches(queues, held);
+});
+
+test('a second server on the same port fails to start, with one thread or several', async () => {
+  const port = new URL(server.baseUrl).port;
+  for (const threads of ['1', '3']) {
+    const second = spawnServer({ PARLEY_DATA_DIR: tempDataDir('parley-io-second-'), PARLEY_MODE: 'development', PARLEY_THREADS: threads, PARLEY_PORT: port });
+    await second.then(
+      (started) => {
+        started.child.kill('SIGKILL');
+        assert.unreachable(`a second server (PARLEY_THREADS=${threads}) started on port ${port}`);
+      },
+      (error: Error) => assert.match(error.message, 'in use', `PARLEY_THREADS=${threads}`),
+    );
+  }
+});
+
+test.run();

@@ -1,0 +1,23 @@
+// A front of several reads a queue only after taking what the realm thread already posted it: ports
+// keep no order between them, so a client that wrote through another front (whose answer came after
+// the realm thread posted this front the write's events) may read here before this front's event
+// loop took them off its port.
+import { MessageChannel } from 'node:worker_threads';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { RealmFront } from '../src/threads/realmsThread.js';
+import type { FromRealmThread } from '../src/threads/protocol.js';
+import { HAMLET, opened, REALM, status, texts } from './helpers/realmQueues.js';
+import { testConfig } from './helpers/server.js';
+
+test("a queue read on one of several fronts has the events the realm thread posted before the read, though the event loop has not run", () => {
+  const { port1: realmSide, port2 } = new MessageChannel();
+  const front = new RealmFront(testConfig(), port2, 1, 2);
+  const queue = opened(front.queues, HAMLET, 0);
+  const batch: FromRealmThread[] = [{ kind: 'events', published: [{ realmId: REALM, from: 1, emissions: [status('posted before the read')] }] }];
+  realmSide.postMessage(batch);
+  assert.equal(texts(front.queues, queue, HAMLET), ['posted before the read']);
+  realmSide.close();
+});
+
+test.run();
