@@ -7,8 +7,9 @@
 // response's latency taken as it comes (fractions of a millisecond), and the server's CPU time per
 // message: all its threads, the main thread, and the realm thread alone (each its own clock,
 // /proc/<pid>/task/<tid>). Each load runs against a server of one thread (PARLEY_THREADS=1: the
-// realms on the main thread, which serves HTTP too) and one of two (the realms on a thread of
-// their own), from copies of one data directory, in rounds (`--rounds`, 3; `--quick`: 1) that
+// realms on the main thread, which serves HTTP too), one of two (the realms on a thread of their
+// own) and one of three (an I/O thread serving clients beside the main one, on the same port),
+// from copies of one data directory, in rounds (`--rounds`, 3; `--quick`: 1) that
 // alternate which goes first: each figure is the rounds' median, with the CPU figures' range (a
 // machine shared with the load generator, and with other guests, moves them by a quarter).
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +25,9 @@ import { LeanClient } from './lib/leanClient.js';
 import { arrivals } from './load/schedule.js';
 import { cpuSeconds, percentile, pool, printTable, threadCpuSeconds, threadNamed, writeResult, type Row } from './lib/stats.js';
 import { REALM_THREAD_NAME } from '../src/threads/protocol.js';
+
+/** The setups measured: PARLEY_THREADS of each. */
+const SETUPS = [1, 2, 3];
 
 export interface SendOptions {
   /** Subscribers of the channel, each with an event queue (the sender is one). */
@@ -204,12 +208,9 @@ export async function runSend(options: SendOptions): Promise<void> {
     ];
     // Rounds alternate which setup goes first, so that a machine growing busier or quieter over
     // the run weighs on both alike.
-    const byThreads = new Map<number, Row[][]>([
-      [1, []],
-      [2, []],
-    ]);
+    const byThreads = new Map<number, Row[][]>(SETUPS.map((threads) => [threads, []]));
     for (let round = 0; round < options.rounds; round++) {
-      for (const threads of round % 2 === 0 ? [1, 2] : [2, 1]) byThreads.get(threads)!.push(await measureServer(template, join(dataDir, `round-${round}-threads-${threads}`), threads, { owner, members }, loads));
+      for (const threads of round % 2 === 0 ? SETUPS : [...SETUPS].reverse()) byThreads.get(threads)!.push(await measureServer(template, join(dataDir, `round-${round}-threads-${threads}`), threads, { owner, members }, loads));
     }
     const rows = [...byThreads].flatMap(([threads, rounds]) => loads.map((_, index) => ({ threads, ...summary(rounds.map((loadRows) => loadRows[index]!)) })));
     printTable(`send: POST /messages through HTTP to a channel of ${options.subscribers} subscribers, each with an event queue (median of ${options.rounds} round${options.rounds === 1 ? '' : 's'})`, rows);
