@@ -18,7 +18,7 @@ import { ClusterNode } from './cluster/node.js';
 import { seedDemoRealm } from './seed/demo.js';
 import type { FileStorage } from './files/storage.js';
 import type { RealmDirectory } from './realm/handle.js';
-import { guardRejections, openFiles, openStore, pidFile, unhandled } from './setup.js';
+import { guardRejections, openFiles, openStore, pidFile } from './setup.js';
 import { RealmThread, type RealmFront } from './threads/realmsThread.js';
 import { clientSources, gaugesOf, IoThread, type FrontGauges } from './threads/ioThreads.js';
 import { claimPort } from './threads/claimPort.js';
@@ -77,10 +77,11 @@ export function frontPeers(config: Config, front: RealmFront, index: number, cou
   return count > 1 ? new FrontPeers(index, count, ports, (request, signal) => answerQueueRequest({ queues: front.queues, config }, request, signal), front.queues, config.log) : null;
 }
 
-/** What a process has once, whatever serves its clients: the metrics (of the clients `http` and
- * `queues` serve) and their server, the pid file. */
-async function watchProcess(config: Config, realmSources: RealmSources, fronts: () => FrontGauges[]): Promise<{ metricsPort: number | null; stop(): void }> {
-  config.metrics.watch({ ...realmSources, ...clientSources(fronts), unhandledRejections: () => unhandled.rejections });
+/** What a process has once, whatever serves its clients: the metrics (of the realms, of the
+ * clients every front serves, of the realm thread's unhandled rejections when it has one) and
+ * their server, the pid file. */
+async function watchProcess(config: Config, realmSources: RealmSources, fronts: () => FrontGauges[], realmThreadRejections = () => 0): Promise<{ metricsPort: number | null; stop(): void }> {
+  config.metrics.watch({ ...realmSources, ...clientSources(fronts, realmThreadRejections) });
   const metricsServer = config.metricsListen && (await serveMetrics(config.metricsListen, config.metrics));
   writeFileSync(pidFile(config.dataDir), String(process.pid));
   return { metricsPort: metricsServer ? metricsServer.port : null, stop: () => metricsServer?.close() };
@@ -110,7 +111,7 @@ export async function startThreaded(config: Config, ownPorts: readonly number[] 
   const main = realms.main;
   const mainPeers = frontPeers(config, main, 0, count, peers[0]!);
   const served = await serveClients({ ...config, port }, main, main.queues, await openFiles(config), renderPool(config), mainPeers, sharing);
-  const watched = await watchProcess(config, main.metricSources(), () => [gaugesOf(served.http, main.queues), ...ioThreads.map((thread) => thread.gauges)]);
+  const watched = await watchProcess(config, main.metricSources(), () => [gaugesOf(served.http, main.queues), ...ioThreads.map((thread) => thread.gauges)], () => main.realmThreadRejections);
   return {
     config,
     queues: main.queues,

@@ -7,6 +7,7 @@
 import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import type { EventQueues } from '../events/queues.js';
+import { unhandled } from '../setup.js';
 import type { MetricSources } from '../ops/metrics.js';
 import { record } from './metricsRelay.js';
 import { supervise } from './workers.js';
@@ -33,6 +34,8 @@ export interface FrontGauges {
   eventQueues: number;
   /** Per realm, the users reading a queue here now. */
   usersOnline: [realmId: number, userIds: number[]][];
+  /** Promise rejections nobody handled on this thread. */
+  unhandledRejections: number;
 }
 
 /** How often an I/O thread reports its gauges. */
@@ -40,16 +43,18 @@ export const GAUGES_INTERVAL_MS = 1000;
 
 /** A front's gauges now: its server's sockets, its queues. */
 export function gaugesOf(http: { readonly openSockets: number }, queues: EventQueues): FrontGauges {
-  return { openSockets: http.openSockets, eventQueues: queues.size, usersOnline: [...queues.usersOnline()] };
+  return { openSockets: http.openSockets, eventQueues: queues.size, usersOnline: [...queues.usersOnline()], unhandledRejections: unhandled.rejections };
 }
 
 /** The server's gauges of the clients it serves, from every front's (a user reading queues on two
- * fronts is online once). */
-export function clientSources(fronts: () => FrontGauges[]): Pick<MetricSources, 'openSockets' | 'eventQueues' | 'usersOnline'> {
+ * fronts is online once), and of the promise rejections nobody handled on any thread (`elsewhere`:
+ * those of threads other than the fronts). */
+export function clientSources(fronts: () => FrontGauges[], elsewhere: () => number): Pick<MetricSources, 'openSockets' | 'eventQueues' | 'usersOnline' | 'unhandledRejections'> {
   const sum = (of: (front: FrontGauges) => number) => fronts().reduce((total, front) => total + of(front), 0);
   return {
     openSockets: () => sum((front) => front.openSockets),
     eventQueues: () => sum((front) => front.eventQueues),
+    unhandledRejections: () => sum((front) => front.unhandledRejections) + elsewhere(),
     usersOnline: () => {
       const online = new Map<number, Set<number>>();
       for (const front of fronts()) {
@@ -72,7 +77,7 @@ export type FromIoThread = { kind: 'serving' } | { kind: 'done'; step: ToIoThrea
 /** The main thread's handle on an I/O thread. */
 export class IoThread {
   /** Its latest gauges. */
-  gauges: FrontGauges = { openSockets: 0, eventQueues: 0, usersOnline: [] };
+  gauges: FrontGauges = { openSockets: 0, eventQueues: 0, usersOnline: [], unhandledRejections: 0 };
   private readonly worker: Worker;
   private readonly closing: () => void;
   /** Resolves the step asked of it, when it says it is done. */

@@ -36,6 +36,8 @@ export interface RealmStats {
   storeBytes: number;
   keptJsonBytes: number;
   realms: RealmOverview[];
+  /** Promise rejections nobody handled on the realm thread. */
+  unhandledRejections: number;
 }
 
 /** A realm's emissions, the first at realm position `from`. */

@@ -20,7 +20,7 @@ import { replyTo, type Reply } from '../realm/replies.js';
 import type { FileStorage } from '../files/storage.js';
 import { seedDemoRealm } from '../seed/demo.js';
 import type { Store } from '../store/store.js';
-import { guardRejections, openFiles, openStore } from '../setup.js';
+import { guardRejections, openFiles, openStore, unhandled } from '../setup.js';
 import { Front, FrontsOutbox } from './fronts.js';
 import { RelayedMetrics } from './metricsRelay.js';
 import { nameThisThread } from './workers.js';
@@ -112,7 +112,7 @@ class RealmSide {
   ) {
     this.realms = new Realms(store, config, new QueuesElsewhere(outbox), { files, memoryChanged: (realmId) => this.generations.move(realmId) });
     const main = outbox.fronts[0]!;
-    this.stats = setInterval(() => outbox.post(main, { kind: 'stats', stats: { mailboxDepth: this.realms.waiting(), realmsLoaded: this.realms.loaded, storeBytes: store.fileBytes(), keptJsonBytes: keptJson.bytes, realms: this.realms.overview() } }), STATS_INTERVAL_MS);
+    this.stats = setInterval(() => outbox.post(main, { kind: 'stats', stats: { mailboxDepth: this.realms.waiting(), realmsLoaded: this.realms.loaded, storeBytes: store.fileBytes(), keptJsonBytes: keptJson.bytes, realms: this.realms.overview(), unhandledRejections: unhandled.rejections } }), STATS_INTERVAL_MS);
     this.stats.unref();
     this.started = new Promise<void>((resolve) => (this.begin = resolve)).then(() => this.start());
   }

@@ -50,7 +50,7 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
   private readonly handles = new Map<number, ThreadRealm>();
   private defaultRealm: number | undefined;
   private readonly externalHostname: string;
-  private stats: RealmStats = { mailboxDepth: 0, realmsLoaded: 0, storeBytes: 0, keptJsonBytes: 0, realms: [] };
+  private stats: RealmStats = { mailboxDepth: 0, realmsLoaded: 0, storeBytes: 0, keptJsonBytes: 0, realms: [], unhandledRejections: 0 };
 
   constructor(
     private readonly config: Config,
@@ -119,6 +119,11 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
   /** Closes the store: the realm thread's work is done. */
   async closeStore(): Promise<void> {
     await this.request({ kind: 'close' });
+  }
+
+  /** Promise rejections nobody handled on the realm thread, as it last reported. */
+  get realmThreadRejections(): number {
+    return this.stats.unhandledRejections;
   }
 
   /** The realm side's figures for the server's metrics. */
