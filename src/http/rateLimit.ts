@@ -1,32 +1,51 @@
 // API rate limits (Zulip's: each user 200 requests a minute; each address 100 a minute for
-// requests without credentials and for failed authentication), as token buckets in memory: a key
-// may spend `limit` requests at once and earns them back evenly over `windowSeconds`. Every
-// limited response carries Zulip's X-RateLimit-* headers; a refused one is 429 RATE_LIMIT_HIT.
+// requests without credentials and for failed authentication), as token buckets: a key may spend
+// `limit` requests at once and earns them back evenly over `windowSeconds`. Every limited response
+// carries Zulip's X-RateLimit-* headers; a refused one is 429 RATE_LIMIT_HIT. The buckets live in a
+// table in shared memory (`RateLimitShare`), so that the I/O threads given one share allow, and
+// count as refused, what one thread would.
 import { systemClock, type Clock } from '../clock.js';
 import type { RateLimitSettings, RateRule } from '../config.js';
 import { errors } from '../errors.js';
+import { SharedTable, type SharedTableShare } from '../sharedTable.js';
 
-interface Bucket {
-  tokens: number;
-  /** When the tokens were counted (ms). */
-  at: number;
-  /** When the bucket is full again if nothing is spent (ms): then it can be forgotten. */
-  fullAt: number;
+/** Plain data, for a worker's `workerData` or a port. */
+export interface RateLimitShare {
+  readonly buckets: SharedTableShare;
+  /** BigInt64: requests refused since start (for operators). */
+  readonly refused: SharedArrayBuffer;
 }
 
-/** How often full buckets are forgotten. */
-const SWEEP_INTERVAL_MS = 60_000;
+/** Keys with a bucket not yet full again that the table holds (users and addresses active in the
+ * last minute or so; beyond, see sharedTable.ts). */
+const BUCKETS = 1 << 15;
+// A bucket's numbers: its tokens, when they were counted and when it is full again if nothing is
+// spent (ms): from then on it reads as a new key's, and its entry is free.
+const TOKENS = 0;
+const COUNTED_AT = 1;
+const FULL_AT = 2;
+const BUCKET_WIDTH = 3;
+
+/** A share of a table of at least `buckets` entries (a test's may be small enough to fill). */
+export const rateLimitShare = (buckets = BUCKETS): RateLimitShare => ({ buckets: SharedTable.share(buckets, BUCKET_WIDTH), refused: new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT) });
 
 export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
-  private lastSweep = 0;
-  /** Requests refused since start (for operators). */
-  hits = 0;
+  private readonly buckets: SharedTable;
+  private readonly refused: BigInt64Array;
 
   constructor(
     readonly settings: RateLimitSettings,
     private readonly clock: Clock = systemClock,
-  ) {}
+    readonly share: RateLimitShare = rateLimitShare(),
+  ) {
+    this.buckets = new SharedTable(share.buckets, BUCKET_WIDTH);
+    this.refused = new BigInt64Array(share.refused);
+  }
+
+  /** Requests refused since start, by every limiter of this share (for operators). */
+  get hits(): number {
+    return Number(Atomics.load(this.refused, 0));
+  }
 
   userRule(subdomain: string): RateRule {
     return this.settings.realms[subdomain] ?? this.settings.user;
@@ -36,26 +55,25 @@ export class RateLimiter {
   spend(key: string, rule: RateRule): Record<string, string> {
     if (!this.settings.enabled) return {};
     const now = this.clock.now();
-    this.sweep(now);
     const rate = rule.limit / (rule.windowSeconds * 1000);
-    const previous = this.buckets.get(key);
-    const tokens = previous ? Math.min(rule.limit, previous.tokens + (now - previous.at) * rate) : rule.limit;
-    const fullAt = (left: number) => now + (rule.limit - left) / rate;
+    const values = this.buckets.values;
+    const full = (bucket: number) => values[bucket + FULL_AT]! <= now;
+    const tokens = this.buckets.with(key, full, (bucket) => {
+      // A bucket full again is a new one, whichever key left it: that is why its entry is free.
+      const tokens = full(bucket) ? rule.limit : Math.min(rule.limit, values[bucket + TOKENS]! + (now - values[bucket + COUNTED_AT]!) * rate);
+      const left = tokens < 1 ? tokens : tokens - 1;
+      values[bucket + TOKENS] = left;
+      values[bucket + COUNTED_AT] = now;
+      values[bucket + FULL_AT] = now + (rule.limit - left) / rate;
+      return tokens;
+    });
+    const reset = (left: number) => String(Math.ceil((now + (rule.limit - left) / rate) / 1000));
     if (tokens < 1) {
-      this.hits++;
-      this.buckets.set(key, { tokens, at: now, fullAt: fullAt(tokens) });
-      const retryAfter = (1 - tokens) / rate / 1000;
-      const error = errors.rateLimited(retryAfter);
-      Object.assign(error.headers, { 'X-RateLimit-Limit': String(rule.limit), 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Math.ceil(fullAt(tokens) / 1000)) });
+      Atomics.add(this.refused, 0, 1n);
+      const error = errors.rateLimited((1 - tokens) / rate / 1000);
+      Object.assign(error.headers, { 'X-RateLimit-Limit': String(rule.limit), 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': reset(tokens) });
       throw error;
     }
-    this.buckets.set(key, { tokens: tokens - 1, at: now, fullAt: fullAt(tokens - 1) });
-    return { 'X-RateLimit-Limit': String(rule.limit), 'X-RateLimit-Remaining': String(Math.floor(tokens - 1)), 'X-RateLimit-Reset': String(Math.ceil(fullAt(tokens - 1) / 1000)) };
-  }
-
-  private sweep(now: number): void {
-    if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
-    this.lastSweep = now;
-    for (const [key, bucket] of this.buckets) if (bucket.fullAt <= now) this.buckets.delete(key);
+    return { 'X-RateLimit-Limit': String(rule.limit), 'X-RateLimit-Remaining': String(Math.floor(tokens - 1)), 'X-RateLimit-Reset': reset(tokens - 1) };
   }
 }
