@@ -2,12 +2,12 @@
 // the entry point and by tests, which start it on a free port with a temporary data directory.
 import { rmSync, writeFileSync } from 'node:fs';
 import { routes } from './api/routes.js';
-import { Grants } from './auth/grants.js';
-import { LoginLimiter } from './auth/loginLimiter.js';
+import { Grants, newGrantsShare, type GrantsShare } from './auth/grants.js';
+import { LoginLimiter, loginLimitShare, type LoginLimitShare } from './auth/loginLimiter.js';
 import { every } from './clock.js';
 import type { Config } from './config.js';
 import type { RealmSources } from './ops/metrics.js';
-import { RateLimiter } from './http/rateLimit.js';
+import { RateLimiter, rateLimitShare, type RateLimitShare } from './http/rateLimit.js';
 import { serveMetrics } from './http/metrics.js';
 import { startHttpServer, type HttpServer, type PortSharing } from './http/server.js';
 import { EventQueues, QUEUE_GC_INTERVAL_MS } from './events/queues.js';
@@ -56,10 +56,40 @@ export interface ParleyParts {
   files?: FileStorage;
 }
 
+/** What every front of a process shares with the others, as plain data a worker is started with:
+ * the state of its limits, so that the fronts grant each token once and limit as one. */
+export interface FrontShares {
+  socketTokens: GrantsShare;
+  callAuthorizations: GrantsShare;
+  logins: LoginLimitShare;
+  rates: RateLimitShare;
+}
+
+/** New shares, for a process's first front. */
+export const newFrontShares = (): FrontShares => ({ socketTokens: newGrantsShare(), callAuthorizations: newGrantsShare(), logins: loginLimitShare(), rates: rateLimitShare() });
+
+/** What a front serves its clients with. */
+export interface FrontParts {
+  directory: RealmDirectory;
+  queues: EventQueues;
+  files: FileStorage;
+  /** Render workers (null: renders where the directory's realms say). */
+  renders: RenderPool | null;
+  /** The other fronts, when there are. */
+  peers: FrontPeers | null;
+  sharing: PortSharing;
+  shares: FrontShares;
+}
+
 /** What serves clients, wherever the realms run: HTTP and the event WebSocket, and the queues'
  * garbage collection. `stop` closes them, the queues' consumers let go. */
-export async function serveClients(config: Config, directory: RealmDirectory, queues: EventQueues, files: FileStorage, renders: RenderPool | null, peers: FrontPeers | null = null, sharing: PortSharing = 'exclusive'): Promise<{ http: HttpServer; stop(): Promise<void> }> {
-  const limits = { socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock), callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock), loginLimiter: new LoginLimiter(config.clock), rateLimiter: new RateLimiter(config.rateLimits, config.clock) };
+export async function serveClients(config: Config, { directory, queues, files, renders, peers, sharing, shares }: FrontParts): Promise<{ http: HttpServer; stop(): Promise<void> }> {
+  const limits = {
+    socketTokens: new Grants(SOCKET_TOKEN_TTL_SECONDS, config.clock, shares.socketTokens),
+    callAuthorizations: new Grants(CALL_AUTHORIZATION_TTL_SECONDS, config.clock, shares.callAuthorizations),
+    loginLimiter: new LoginLimiter(config.clock, shares.logins),
+    rateLimiter: new RateLimiter(config.rateLimits, config.clock, shares.rates),
+  };
   const http = await startHttpServer({ config, realms: directory, queues, ...limits, files, renders, peers }, routes, sharing);
   const stopCollecting = every(config.clock, QUEUE_GC_INTERVAL_MS, () => queues.collectGarbage());
   return {
@@ -106,11 +136,12 @@ export async function startThreaded(config: Config, ownPorts: readonly number[] 
   const port = sharing === 'shared' ? await claimPort(config.host, config.port) : config.port;
   const realms = new RealmThread(config, count);
   const peers = peerPorts(count);
-  const starting = realms.otherFronts.map((realm, at) => IoThread.start(config, { index: at + 1, count, realm, peers: peers[at + 1]!, port: ownPorts[at] ?? port, sharing }));
+  const shares = newFrontShares();
+  const starting = realms.otherFronts.map((realm, at) => IoThread.start(config, { index: at + 1, count, realm, peers: peers[at + 1]!, port: ownPorts[at] ?? port, sharing, shares }));
   const [ioThreads] = await Promise.all([Promise.all(starting), realms.main.start()]);
   const main = realms.main;
   const mainPeers = frontPeers(config, main, 0, count, peers[0]!);
-  const served = await serveClients({ ...config, port }, main, main.queues, await openFiles(config), renderPool(config), mainPeers, sharing);
+  const served = await serveClients({ ...config, port }, { directory: main, queues: main.queues, files: await openFiles(config), renders: renderPool(config), peers: mainPeers, sharing, shares });
   const watched = await watchProcess(config, main.metricSources(), () => [gaugesOf(served.http, main.queues), ...ioThreads.map((thread) => thread.gauges)], () => main.realmThreadRejections);
   return {
     config,
@@ -148,14 +179,16 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
     if (config.mode === 'development' && realms.isEmpty) await seedDemoRealm(realms, config.passwordHashCost);
     realms.activateScheduled();
   }
-  const front = await serveClients(
-    config,
-    node ?? realms,
+  const front = await serveClients(config, {
+    directory: node ?? realms,
     queues,
     files,
     // A cluster gateway has no realm state to render with: it renders where the realm lives.
-    node ? null : renderPool(config),
-  );
+    renders: node ? null : renderPool(config),
+    peers: null,
+    sharing: 'exclusive',
+    shares: newFrontShares(),
+  });
   const watched = await watchProcess(
     config,
     {

@@ -4,7 +4,7 @@
 // it was given (threads/ioThreads.ts). It reads the same environment as the other threads, reports
 // its measurements and gauges to the main thread, which serves the metrics, and stops when told.
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { frontPeers, serveClients } from './app.js';
+import { frontPeers, serveClients, type FrontShares } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { guardRejections, openFiles } from './setup.js';
 import { GAUGES_INTERVAL_MS, gaugesOf, type FromIoThread, type IoThreadData, type ToIoThread } from './threads/ioThreads.js';
@@ -16,7 +16,7 @@ import { nameThisThread } from './threads/workers.js';
 if (isMainThread || !parentPort) throw new Error('an I/O thread runs as a worker of the server');
 const main = parentPort;
 const post = (message: FromIoThread) => main.postMessage(message);
-const data = workerData as IoThreadData;
+const data = workerData as IoThreadData<FrontShares>;
 nameThisThread(`${IO_THREAD_NAME}${data.index}`);
 const config: Config = { ...loadConfig(), port: data.port, metrics: new RelayedMetrics(post) };
 guardRejections(config.log);
@@ -24,7 +24,7 @@ const front = new RealmFront(config, data.realm, data.index, data.count);
 await front.start();
 const peers = frontPeers(config, front, data.index, data.count, data.peers);
 // Rendering stays on this thread: an I/O thread is already off the realm's.
-const served = await serveClients(config, front, front.queues, await openFiles(config), null, peers, data.sharing);
+const served = await serveClients(config, { directory: front, queues: front.queues, files: await openFiles(config), renders: null, peers, sharing: data.sharing, shares: data.shares });
 const gauges = setInterval(() => post({ kind: 'gauges', gauges: gaugesOf(served.http, front.queues) }), GAUGES_INTERVAL_MS);
 main.on('message', (message: ToIoThread) => {
   const step = message.kind === 'stop' ? stop() : finish();

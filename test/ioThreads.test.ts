@@ -2,14 +2,16 @@
 // one port, the kernel spreading connections over them), as clients see it: every request opens a
 // connection of its own here, so each lands on either thread, and the server still answers as one —
 // a queue is read and deleted wherever its reader's connection lands, and a write is in every queue
-// before its answer is; the metrics count both threads' requests and queues; and the port is still
-// the server's alone.
+// before its answer is; a WebSocket token or a rate limit is one server's, whichever thread issued
+// or counted it; the metrics count both threads' requests and queues; and the port is still the
+// server's alone.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePort } from '../src/cli/processes.js';
 import { frontOf } from '../src/events/queues.js';
 import type { ApiClient } from './helpers/client.js';
-import { register, type Event } from './helpers/events.js';
+import { rejects } from './helpers/assert.js';
+import { register, StreamClient, type Event } from './helpers/events.js';
 import { devClient, tempDataDir } from './helpers/operator.js';
 import { spawnServer, type ServerProcess } from './helpers/process.js';
 
@@ -63,6 +65,40 @@ test("connections to the one port land on both threads, and each queue is read, 
   assert.equal([intruding.status, intruding.body.code], [400, 'BAD_EVENT_QUEUE_ID']);
   for (const [n, { queueId }] of queues.entries()) assert.is((await (n % 2 === 0 ? hamlet : iago).delete('/events', { queue_id: queueId })).status, 200);
   for (const { queueId } of queues) assert.is((await hamlet.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.code, 'BAD_EVENT_QUEUE_ID');
+});
+
+test('a WebSocket token issued through either thread opens the event socket through either, once', async () => {
+  const { queueId } = await register(hamlet, { event_types: ['message'] });
+  const socketUrl = (token: string) => `${server.baseUrl.replace('http', 'ws')}/api/v1/events/socket?token=${encodeURIComponent(token)}`;
+  // Each request and each socket opens a connection of its own: the token's thread and the
+  // socket's are the same about half of the time.
+  for (let n = 0; n < 8; n++) {
+    const issued = await hamlet.post('/events/socket_token');
+    assert.is(issued.status, 200, JSON.stringify(issued.body));
+    const token = String(issued.body.token);
+    const stream = await StreamClient.open(socketUrl(token));
+    try {
+      stream.send({ op: 'attach', queue_id: queueId, last_event_id: -1 });
+      await stream.until((client) => client.frames.length >= 1);
+      assert.is(stream.frames[0]!.control, 'attached', JSON.stringify(stream.frames[0]));
+    } finally {
+      stream.close();
+    }
+    for (let again = 0; again < 2; again++) await rejects(() => StreamClient.open(socketUrl(token)), /upgrade refused: 401/, 'a token works once, whichever thread it reaches');
+  }
+});
+
+test("a user's rate limit counts requests on both threads together", async () => {
+  const limited = await spawnServer({ PARLEY_DATA_DIR: tempDataDir('parley-io-limits-'), PARLEY_MODE: 'development', PARLEY_THREADS: '3', PARLEY_RATE_LIMITS: 'true', PARLEY_RATE_LIMIT_USER: '12/600' });
+  try {
+    const othello = await devClient(limited.baseUrl, 'othello@zulip.com');
+    const statuses = [];
+    for (let n = 0; n < 20; n++) statuses.push((await othello.get('/users/me')).status);
+    assert.equal(statuses, [...Array<number>(12).fill(200), ...Array<number>(8).fill(429)]);
+  } finally {
+    limited.child.kill('SIGTERM');
+    assert.is(await limited.exited, 0);
+  }
 });
 
 test("the metrics count every thread's requests and queues", async () => {

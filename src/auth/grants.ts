@@ -29,6 +29,9 @@ const USED = -1;
 const PAYLOAD_BYTES = 3 * 8 + 4;
 const MAC_BYTES = 16;
 
+/** A share of its own, for a process's first instance. */
+export const newGrantsShare = (): GrantsShare => ({ key: randomBytes(32), serial: new SharedArrayBuffer(Uint32Array.BYTES_PER_ELEMENT), slots: new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT) });
+
 export class Grants {
   private readonly key: KeyObject;
   private readonly serial: Uint32Array;
@@ -37,7 +40,7 @@ export class Grants {
   constructor(
     readonly ttlSeconds: number,
     private readonly clock: Clock = systemClock,
-    readonly share: GrantsShare = { key: randomBytes(32), serial: new SharedArrayBuffer(Uint32Array.BYTES_PER_ELEMENT), slots: new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT) },
+    readonly share: GrantsShare = newGrantsShare(),
   ) {
     this.key = createSecretKey(share.key);
     this.serial = new Uint32Array(share.serial);

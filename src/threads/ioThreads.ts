@@ -13,8 +13,9 @@ import { record } from './metricsRelay.js';
 import { supervise } from './workers.js';
 import type { Observation } from './protocol.js';
 
-/** What an I/O thread starts with (its workerData). */
-export interface IoThreadData {
+/** What an I/O thread starts with (its workerData); `Shares`, what every front shares with the
+ * others (plain data: src/app.ts's). */
+export interface IoThreadData<Shares> {
   /** Its place among the fronts (1 and on: the main thread's is 0). */
   index: number;
   /** How many fronts there are. */
@@ -26,6 +27,7 @@ export interface IoThreadData {
   /** The port it listens on, and whether it shares it (its own port: the tests of fronts). */
   port: number;
   sharing: 'exclusive' | 'shared';
+  shares: Shares;
 }
 
 /** What an I/O thread reports for the server's gauges, every second. */
@@ -83,7 +85,7 @@ export class IoThread {
   /** Resolves the step asked of it, when it says it is done. */
   private stepDone: (() => void) | undefined;
 
-  private constructor(config: Config, data: IoThreadData) {
+  private constructor(config: Config, data: IoThreadData<unknown>) {
     this.worker = new Worker(new URL('../ioThread.js', import.meta.url), { name: `io-${data.index}`, workerData: data, transferList: [data.realm, ...data.peers.values()] });
     this.closing = supervise(this.worker, `I/O thread ${data.index}`, config);
     this.worker.on('message', (message: FromIoThread) => {
@@ -94,7 +96,7 @@ export class IoThread {
   }
 
   /** Resolves once it serves clients (after the realms started). */
-  static async start(config: Config, data: IoThreadData): Promise<IoThread> {
+  static async start<Shares>(config: Config, data: IoThreadData<Shares>): Promise<IoThread> {
     const thread = new IoThread(config, data);
     await thread.awaitStep();
     return thread;
