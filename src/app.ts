@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import type { RealmSources } from './ops/metrics.js';
 import { RateLimiter, rateLimitShare, type RateLimitShare } from './http/rateLimit.js';
 import { serveMetrics } from './http/metrics.js';
+import { newBodyBudget } from './http/body.js';
 import { startHttpServer, type HttpServer, type PortSharing } from './http/server.js';
 import { EventQueues, QUEUE_GC_INTERVAL_MS } from './events/queues.js';
 import type { RealmLog } from './realm/log.js';
@@ -63,10 +64,11 @@ export interface FrontShares {
   callAuthorizations: GrantsShare;
   logins: LoginLimitShare;
   rates: RateLimitShare;
+  bodies: SharedArrayBuffer;
 }
 
 /** New shares, for a process's first front. */
-export const newFrontShares = (): FrontShares => ({ socketTokens: newGrantsShare(), callAuthorizations: newGrantsShare(), logins: loginLimitShare(), rates: rateLimitShare() });
+export const newFrontShares = (): FrontShares => ({ socketTokens: newGrantsShare(), callAuthorizations: newGrantsShare(), logins: loginLimitShare(), rates: rateLimitShare(), bodies: newBodyBudget() });
 
 /** What a front serves its clients with. */
 export interface FrontParts {
@@ -90,7 +92,7 @@ export async function serveClients(config: Config, { directory, queues, files, r
     loginLimiter: new LoginLimiter(config.clock, shares.logins),
     rateLimiter: new RateLimiter(config.rateLimits, config.clock, shares.rates),
   };
-  const http = await startHttpServer({ config, realms: directory, queues, ...limits, files, renders, peers }, routes, sharing);
+  const http = await startHttpServer({ config, realms: directory, queues, ...limits, bodyBudget: shares.bodies, files, renders, peers }, routes, sharing);
   const stopCollecting = every(config.clock, QUEUE_GC_INTERVAL_MS, () => queues.collectGarbage());
   return {
     http,

@@ -3,8 +3,9 @@
 // connection of its own here, so each lands on either thread, and the server still answers as one —
 // a queue is read and deleted wherever its reader's connection lands, and a write is in every queue
 // before its answer is; a WebSocket token or a rate limit is one server's, whichever thread issued
-// or counted it; the metrics count both threads' requests and queues; and the port is still the
+// or counted it, and so are the bytes request bodies hold at once; the metrics count both threads' requests and queues; and the port is still the
 // server's alone.
+import { connect, type Socket } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePort } from '../src/cli/processes.js';
@@ -98,6 +99,38 @@ test("a user's rate limit counts requests on both threads together", async () =>
   } finally {
     limited.child.kill('SIGTERM');
     assert.is(await limited.exited, 0);
+  }
+});
+
+test('the bytes request bodies may hold at once are counted on both threads together', async () => {
+  const busy = await spawnServer({ PARLEY_DATA_DIR: tempDataDir('parley-io-bodies-'), PARLEY_MODE: 'development', PARLEY_THREADS: '3', PARLEY_MAX_BUFFERED_BODY_BYTES: '1000000' });
+  const sockets: Socket[] = [];
+  try {
+    const othello = await devClient(busy.baseUrl, 'othello@zulip.com');
+    const { port } = new URL(busy.baseUrl);
+    const head = [`POST /api/v1/messages HTTP/1.1`, `Host: 127.0.0.1:${port}`, `Authorization: ${othello.authHeader().Authorization}`, 'Content-Type: application/x-www-form-urlencoded', 'Content-Length: 400000', '', ''].join('\r\n');
+    // Six requests, each on a connection of its own, declare 400,000-byte bodies and send none of
+    // their bytes: two fit in the budget and wait for their bodies, the other four are turned away
+    // at once, whichever thread each reached.
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        new Promise<string>((resolve) => {
+          const socket = connect(Number(port), '127.0.0.1', () => socket.write(head));
+          sockets.push(socket);
+          let text = '';
+          socket.on('data', (data: Buffer) => {
+            text += data.toString();
+            if (text.includes('\r\n')) resolve(text.split('\r\n')[0]!);
+          });
+          setTimeout(() => resolve('still reading its body'), 1000);
+        }),
+      ),
+    );
+    assert.equal(answers.sort(), [...Array<string>(4).fill('HTTP/1.1 503 Service Unavailable'), 'still reading its body', 'still reading its body']);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    busy.child.kill('SIGTERM');
+    assert.is(await busy.exited, 0);
   }
 });
 

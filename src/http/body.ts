@@ -1,7 +1,8 @@
 // Request bodies: read whole within the per-request limit, into one buffer of the declared length
 // (no chunk list to join: a body costs its size once while it is read), and counted against a
-// budget of bytes buffered across every request in flight, so many large bodies at once are
-// refused (503) instead of growing the process without bound.
+// budget of bytes buffered across every request in flight — on every thread that serves clients,
+// counted in shared memory — so many large bodies at once are refused (503) instead of growing the
+// process without bound.
 import { errors } from '../errors.js';
 import type { Exchange } from './response.js';
 
@@ -13,20 +14,25 @@ export interface BodyHead {
 /** The body of a request without one. */
 export const NO_BODY = Buffer.alloc(0);
 
+/** Where the bytes bodies hold are counted: one per process, shared by the threads that serve
+ * clients (a worker's `workerData` carries it). */
+export const newBodyBudget = (): SharedArrayBuffer => new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT);
+
 export class BodyReader {
-  private buffered = 0;
+  /** BigInt64: the bytes held by bodies being read or handled right now, on every thread. */
+  private readonly buffered: BigInt64Array;
+  private readonly budgetBytes: bigint;
   private readonly reserved = new WeakMap<Exchange, number>();
 
   constructor(
     /** The largest body one request may have. */
     private readonly maxBytes: number,
     /** The most bytes all requests in flight may hold at once. */
-    private readonly budgetBytes: number,
-  ) {}
-
-  /** Bytes held by bodies being read or handled right now. */
-  get inFlightBytes(): number {
-    return this.buffered;
+    budgetBytes: number,
+    budget: SharedArrayBuffer,
+  ) {
+    this.buffered = new BigInt64Array(budget);
+    this.budgetBytes = BigInt(budgetBytes);
   }
 
   /** The whole body; a request without one has it at once (no promise). */
@@ -63,15 +69,20 @@ export class BodyReader {
 
   /** Gives the request's bytes back to the budget; call once it is answered. */
   release(exchange: Exchange): void {
-    this.buffered -= this.reserved.get(exchange) ?? 0;
+    Atomics.sub(this.buffered, 0, BigInt(this.reserved.get(exchange) ?? 0));
     this.reserved.delete(exchange);
   }
 
   /** Holds `total` bytes for the exchange (replacing what it held), if the budget allows. */
   private reserve(exchange: Exchange, total: number): boolean {
-    const held = this.reserved.get(exchange) ?? 0;
-    if (this.buffered - held + total > this.budgetBytes) return false;
-    this.buffered += total - held;
+    const more = BigInt(total - (this.reserved.get(exchange) ?? 0));
+    // Another thread may change the count between the read and the write: then read it again.
+    for (let now = Atomics.load(this.buffered, 0); ; ) {
+      if (now + more > this.budgetBytes) return false;
+      const found = Atomics.compareExchange(this.buffered, 0, now, now + more);
+      if (found === now) break;
+      now = found;
+    }
     this.reserved.set(exchange, total);
     return true;
   }

@@ -31,6 +31,8 @@ export interface ServerContext {
   callAuthorizations: Grants;
   loginLimiter: LoginLimiter;
   rateLimiter: RateLimiter;
+  /** Where the bytes of request bodies in flight are counted (http/body.ts). */
+  bodyBudget: SharedArrayBuffer;
   /** Where uploaded files are kept. */
   files: FileStorage;
   /** Render workers (null: the realm renders everything itself). */

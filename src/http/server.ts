@@ -120,7 +120,7 @@ class HttpFront {
     this.rateLimiter = server.rateLimiter;
     this.files = server.files;
     this.router = buildRouter(routes);
-    this.bodies = new BodyReader(this.config.maxBodyBytes, this.config.maxBufferedBodyBytes);
+    this.bodies = new BodyReader(this.config.maxBodyBytes, this.config.maxBufferedBodyBytes, server.bodyBudget);
     this.sockets = addEventSocket(this.app, server, server.socketTokens);
     // Every method of every path; the router decides.
     this.app.any('/*', (res, req) => this.accept(res, req)); // uWebSockets.js's route for every HTTP method, not TypeScript's `any` type
