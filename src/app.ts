@@ -12,6 +12,7 @@ import { serveMetrics } from './http/metrics.js';
 import { newBodyBudget } from './http/body.js';
 import { startHttpServer, type HttpServer, type PortSharing } from './http/server.js';
 import { EventQueues, QUEUE_GC_INTERVAL_MS } from './events/queues.js';
+import { newQueueCountsShare, QueueCounts } from './events/queueCounts.js';
 import type { RealmLog } from './realm/log.js';
 import { Realms } from './realm/registry.js';
 import { keptJson } from './organization/keptJson.js';
@@ -65,10 +66,12 @@ export interface FrontShares {
   logins: LoginLimitShare;
   rates: RateLimitShare;
   bodies: SharedArrayBuffer;
+  /** How many event queues each user holds. */
+  queues: SharedArrayBuffer;
 }
 
 /** New shares, for a process's first front. */
-export const newFrontShares = (): FrontShares => ({ socketTokens: newGrantsShare(), callAuthorizations: newGrantsShare(), logins: loginLimitShare(), rates: rateLimitShare(), bodies: newBodyBudget() });
+export const newFrontShares = (): FrontShares => ({ socketTokens: newGrantsShare(), callAuthorizations: newGrantsShare(), logins: loginLimitShare(), rates: rateLimitShare(), bodies: newBodyBudget(), queues: newQueueCountsShare() });
 
 /** What a front serves its clients with. */
 export interface FrontParts {
@@ -136,9 +139,9 @@ export async function startThreaded(config: Config, ownPorts: readonly number[] 
   if (ownPorts.length > 0 && ownPorts.length !== count - 1) throw new Error(`${count - 1} I/O threads, ${ownPorts.length} ports of their own`);
   const sharing: PortSharing = count > 1 && ownPorts.length === 0 ? 'shared' : 'exclusive';
   const port = sharing === 'shared' ? await claimPort(config.host, config.port) : config.port;
-  const realms = new RealmThread(config, count);
-  const peers = peerPorts(count);
   const shares = newFrontShares();
+  const realms = new RealmThread(config, count, new QueueCounts(shares.queues));
+  const peers = peerPorts(count);
   const starting = realms.otherFronts.map((realm, at) => IoThread.start(config, { index: at + 1, count, realm, peers: peers[at + 1]!, port: ownPorts[at] ?? port, sharing, shares }));
   const [ioThreads] = await Promise.all([Promise.all(starting), realms.main.start()]);
   const main = realms.main;
@@ -168,7 +171,8 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
   guardRejections(config.log);
   const files = parts.files ?? (await openFiles(config));
   const store = openStore(config);
-  const queues = new EventQueues(store, config.clock, config.metrics);
+  const shares = newFrontShares();
+  const queues = new EventQueues(store, config.clock, config.metrics, 0, new QueueCounts(shares.queues));
   // A cluster node's queues do not outlive it: the batches other nodes sent meanwhile are lost.
   if (!config.cluster) await queues.restore();
   queues.announceRestart();
@@ -189,7 +193,7 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
     renders: node ? null : renderPool(config),
     peers: null,
     sharing: 'exclusive',
-    shares: newFrontShares(),
+    shares,
   });
   const watched = await watchProcess(
     config,

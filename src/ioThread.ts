@@ -6,6 +6,7 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { frontPeers, serveClients, type FrontShares } from './app.js';
 import { loadConfig, type Config } from './config.js';
+import { QueueCounts } from './events/queueCounts.js';
 import { guardRejections, openFiles } from './setup.js';
 import { GAUGES_INTERVAL_MS, gaugesOf, type FromIoThread, type IoThreadData, type ToIoThread } from './threads/ioThreads.js';
 import { RelayedMetrics } from './threads/metricsRelay.js';
@@ -20,7 +21,7 @@ const data = workerData as IoThreadData<FrontShares>;
 nameThisThread(`${IO_THREAD_NAME}${data.index}`);
 const config: Config = { ...loadConfig(), port: data.port, metrics: new RelayedMetrics(post) };
 guardRejections(config.log);
-const front = new RealmFront(config, data.realm, data.index, data.count);
+const front = new RealmFront(config, data.realm, data.index, data.count, new QueueCounts(data.shares.queues));
 await front.start();
 const peers = frontPeers(config, front, data.index, data.count, data.peers);
 // Rendering stays on this thread: an I/O thread is already off the realm's.

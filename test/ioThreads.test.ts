@@ -3,13 +3,14 @@
 // connection of its own here, so each lands on either thread, and the server still answers as one —
 // a queue is read and deleted wherever its reader's connection lands, and a write is in every queue
 // before its answer is; a WebSocket token or a rate limit is one server's, whichever thread issued
-// or counted it, and so are the bytes request bodies hold at once; the metrics count both threads' requests and queues; and the port is still the
+// or counted it, and so are a user's event queues and the bytes request bodies hold at once; the
+// metrics count both threads' requests and queues; and the port is still the
 // server's alone.
 import { connect, type Socket } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePort } from '../src/cli/processes.js';
-import { frontOf } from '../src/events/queues.js';
+import { frontOf, MAX_QUEUES_PER_USER } from '../src/events/queues.js';
 import type { ApiClient } from './helpers/client.js';
 import { rejects } from './helpers/assert.js';
 import { register, StreamClient, type Event } from './helpers/events.js';
@@ -100,6 +101,19 @@ test("a user's rate limit counts requests on both threads together", async () =>
     limited.child.kill('SIGTERM');
     assert.is(await limited.exited, 0);
   }
+});
+
+test("a user's event queues on both threads count against one limit", async () => {
+  const cordelia = await devClient(server.baseUrl, 'cordelia@zulip.com');
+  const opened = await Promise.all(Array.from({ length: MAX_QUEUES_PER_USER }, () => register(cordelia, { fetch_event_types: [] })));
+  assert.equal(new Set(opened.map(({ queueId }) => frontOf(queueId))).size, 2, 'queues were opened on both threads');
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const refused = await cordelia.post('/register', { fetch_event_types: [] });
+    assert.equal([refused.status, refused.body.code], [400, 'BAD_REQUEST'], 'one more, wherever it lands');
+  }
+  assert.is((await cordelia.delete('/events', { queue_id: opened[0]!.queueId })).status, 200);
+  const again = await register(cordelia, { fetch_event_types: [] });
+  for (const { queueId } of [...opened.slice(1), again]) assert.is((await cordelia.delete('/events', { queue_id: queueId })).status, 200);
 });
 
 test('the bytes request bodies may hold at once are counted on both threads together', async () => {

@@ -5,6 +5,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { QueueCounts } from '../src/events/queueCounts.js';
 import { RealmFront } from '../src/threads/realmsThread.js';
 import type { FromRealmThread } from '../src/threads/protocol.js';
 import { HAMLET, opened, REALM, status, texts } from './helpers/realmQueues.js';
@@ -12,7 +13,7 @@ import { testConfig } from './helpers/server.js';
 
 test("a queue read on one of several fronts has the events the realm thread posted before the read, though the event loop has not run", () => {
   const { port1: realmSide, port2 } = new MessageChannel();
-  const front = new RealmFront(testConfig(), port2, 1, 2);
+  const front = new RealmFront(testConfig(), port2, 1, 2, new QueueCounts());
   const queue = opened(front.queues, HAMLET, 0);
   const batch: FromRealmThread[] = [{ kind: 'events', published: [{ realmId: REALM, from: 1, emissions: [status('posted before the read')] }] }];
   realmSide.postMessage(batch);

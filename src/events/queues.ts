@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Metrics } from '../ops/metrics.js';
 import { nowSeconds, systemClock, type Clock } from '../clock.js';
 import { errors } from '../errors.js';
+import { QueueCounts } from './queueCounts.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 import { EventQueue, type QueueSnapshot } from './queue.js';
 import type { RestartEvent } from './catalogue.js';
@@ -120,6 +121,8 @@ export class EventQueues implements EventSink {
     /** The front (thread serving clients) these queues are on: the main one but where the realm
      * thread serves several (threads/). Its queues' IDs name it. */
     private readonly front = 0,
+    /** How many queues each user holds, here and on the other fronts (threads/). */
+    private readonly counts = new QueueCounts(),
   ) {
     this.serverGeneration = nowSeconds(clock);
   }
@@ -141,7 +144,7 @@ export class EventQueues implements EventSink {
 
   /** Starts registering a queue for a user (refused when the user holds too many). */
   begin(realmId: number, userId: number, allPublicStreams = false): Registration {
-    this.checkRoom(realmId, userId);
+    this.checkRoom(userId);
     const kept: Kept = { realmId, userId, emissions: [], missedThrough: -1, allPublicStreams };
     let registering = this.registering.get(realmId);
     if (!registering) this.registering.set(realmId, (registering = new Set()));
@@ -156,9 +159,9 @@ export class EventQueues implements EventSink {
         // A state from an owner since deposed; one from a new owner starts its epoch here.
         if (epoch < this.epoch(realmId)) throw errors.realmMoved();
         this.newEpoch(realmId, epoch);
-        this.checkRoom(realmId, userId);
         // The queue would lack emissions made after its state that never reached this server.
         if (kept.missedThrough > position) throw errors.realmMoved();
+        if (!this.counts.take(userId, MAX_QUEUES_PER_USER)) throw errors.tooManyQueues(MAX_QUEUES_PER_USER);
         const queue = new EventQueue({ ...settings, realmId, userId, id: queueIdOn(this.front) }, this.nextId, this.clock, this.lastId);
         this.add(queue);
         opened = true;
@@ -175,9 +178,8 @@ export class EventQueues implements EventSink {
     };
   }
 
-  private checkRoom(realmId: number, userId: number): void {
-    const held = this.byUser.get(realmId)?.get(userId)?.size ?? 0;
-    if (held >= MAX_QUEUES_PER_USER) throw errors.tooManyQueues(MAX_QUEUES_PER_USER);
+  private checkRoom(userId: number): void {
+    if (this.counts.held(userId) >= MAX_QUEUES_PER_USER) throw errors.tooManyQueues(MAX_QUEUES_PER_USER);
   }
 
   /** The realm's position: how many emissions it has published. */
@@ -258,6 +260,7 @@ export class EventQueues implements EventSink {
 
   delete(queue: EventQueue): void {
     if (!this.byId.delete(queue.id)) return;
+    this.counts.release(queue.userId);
     const { realmId, allPublicStreams } = queue.settings;
     this.byUser.get(realmId)?.get(queue.userId)?.delete(queue);
     if (allPublicStreams) this.countAllPublic(realmId, queue.userId, -1);
@@ -443,7 +446,9 @@ export class EventQueues implements EventSink {
    * later crash they are not resurrected with events missing. */
   async restore(): Promise<void> {
     for (const { events, lastEventId, ...settings } of await this.shelf.takeSavedQueues()) {
-      this.add(new EventQueue(settings, this.nextId, this.clock, lastEventId, events));
+      const queue = new EventQueue(settings, this.nextId, this.clock, lastEventId, events);
+      this.counts.add(queue.userId);
+      this.add(queue);
       this.lastId = Math.max(this.lastId, lastEventId);
     }
   }

@@ -10,6 +10,7 @@ import { allHoldings, holdingOf, type Holding } from '../events/holders.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import { crossed } from '../events/jsonText.js';
 import { EventQueues, type QueueShelf } from '../events/queues.js';
+import type { QueueCounts } from '../events/queueCounts.js';
 import type { RealmSources } from '../ops/metrics.js';
 import type { CommandName, InputOf, OutputOf } from '../realm/commands/index.js';
 import type { FieldsCommand, RealmDirectory, RealmHandle } from '../realm/handle.js';
@@ -59,9 +60,11 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
     index: number,
     /** How many fronts there are. */
     count: number,
+    /** How many queues each user holds on every front. */
+    counts: QueueCounts,
   ) {
     this.externalHostname = hostname(config.externalHost);
-    this.queues = new EventQueues(this, config.clock, config.metrics, index);
+    this.queues = new EventQueues(this, config.clock, config.metrics, index, counts);
     this.outbox = new BatchedPort(port, REQUESTS_PER_BATCH);
     port.on('message', (batch: FromRealmThread[]) => this.take(batch));
     // Ports keep no order between them: a client may write through another front and read its
@@ -202,11 +205,11 @@ export class RealmThread {
 
   /** Starts the realm thread for `frontCount` fronts. Its realms start once every front has
    * started (`RealmFront.start`): the main one here, the others where their ports are taken. */
-  constructor(config: Config, frontCount: number) {
+  constructor(config: Config, frontCount: number, counts: QueueCounts) {
     const channels = Array.from({ length: frontCount }, () => new MessageChannel());
     const data: RealmThreadData = { fronts: channels.map((channel) => channel.port1) };
     this.worker = new Worker(new URL('./realmThread.js', import.meta.url), { name: 'realms', workerData: data, transferList: data.fronts });
-    this.main = new RealmFront(config, channels[0]!.port2, 0, frontCount);
+    this.main = new RealmFront(config, channels[0]!.port2, 0, frontCount, counts);
     this.otherFronts = channels.slice(1).map((channel) => channel.port2);
     this.closing = supervise(this.worker, 'the realm thread', config);
   }
