@@ -138,7 +138,8 @@ export async function startThreaded(config: Config, ownPorts: readonly number[] 
   const count = Math.max(1, config.threads - 1);
   if (ownPorts.length > 0 && ownPorts.length !== count - 1) throw new Error(`${count - 1} I/O threads, ${ownPorts.length} ports of their own`);
   const sharing: PortSharing = count > 1 && ownPorts.length === 0 ? 'shared' : 'exclusive';
-  const port = sharing === 'shared' ? await claimPort(config.host, config.port) : config.port;
+  const claimed = sharing === 'shared' ? await claimPort(config.host, config.port) : undefined;
+  const port = claimed?.port ?? config.port;
   const shares = newFrontShares();
   const realms = new RealmThread(config, count, new QueueCounts(shares.queues));
   const peers = peerPorts(count);
@@ -155,13 +156,19 @@ export async function startThreaded(config: Config, ownPorts: readonly number[] 
     metricsPort: watched.metricsPort,
     async close() {
       watched.stop();
-      await Promise.all([served.stop(), ...ioThreads.map((thread) => thread.stop())]);
+      // A front that fails to stop is logged, and the server stops all the same: every write
+      // answered is durable already, and its queues' clients register again.
+      const logFailures = (steps: PromiseSettledResult<void>[]) => {
+        for (const step of steps) if (step.status === 'rejected') config.log.error({ err: step.reason }, 'a thread serving clients failed to stop');
+      };
+      logFailures(await Promise.allSettled([served.stop(), ...ioThreads.map((thread) => thread.stop())]));
       await main.stop();
       // Each I/O thread has every emission of the writes made durable before it saves its queues.
-      await Promise.all(ioThreads.map((thread) => thread.finish()));
+      logFailures(await Promise.allSettled(ioThreads.map((thread) => thread.finish())));
       await main.queues.persist();
       mainPeers?.close();
       await realms.close();
+      claimed?.release();
       rmSync(pidFile(config.dataDir), { force: true });
     },
   };

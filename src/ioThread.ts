@@ -29,7 +29,11 @@ const served = await serveClients(config, { directory: front, queues: front.queu
 const gauges = setInterval(() => post({ kind: 'gauges', gauges: gaugesOf(served.http, front.queues) }), GAUGES_INTERVAL_MS);
 main.on('message', (message: ToIoThread) => {
   const step = message.kind === 'stop' ? stop() : finish();
-  void step.then(() => post({ kind: 'done', step: message.kind }));
+  // A step that failed is told too: the server stops all the same, the failure logged.
+  void step.then(
+    () => post({ kind: 'done', step: message.kind }),
+    (error: unknown) => post({ kind: 'done', step: message.kind, failure: String((error as Error | undefined)?.stack ?? error) }),
+  );
 });
 post({ kind: 'serving' });
 

@@ -29,8 +29,10 @@ export interface SharedTableShare {
 
 const GROUP_SIZE = 8;
 /** The sections under a lock only compute and cannot throw, so a lock still held after this many
- * tries (a fraction of a second) was left by a thread stopped inside one (Worker.terminate): the
- * waiting thread goes on rather than hang. */
+ * tries (a fraction of a second) was left by a thread stopped inside one (Worker.terminate), or its
+ * holder was paused that long (a garbage collection, the scheduler): the waiting thread goes on
+ * rather than hang. Two threads may then change one group at once, which can miscount a limit
+ * for a moment, no worse. */
 const SPINS_BEFORE_TAKEOVER = 1 << 24;
 
 export class SharedTable {

@@ -32,27 +32,40 @@ test('with a cap, a burst goes in full batches at once and the rest at the end o
   assert.equal(posts.at(-1), [40], 'a message of a later turn goes at the end of that turn');
 });
 
-test("the realm thread's posts to its fronts: once a turn to each, the turn's emissions first, encoded once for all of several, then each front's own", async () => {
-  const channels = [new MessageChannel(), new MessageChannel()];
-  const outbox = new FrontsOutbox(channels.map(({ port1 }, index) => new Front(index, port1)));
+test("the realm thread's posts to its fronts: the turn's emissions to every front, encoded once for all of several, before any front's own, each front's own after its emissions", async () => {
+  const channels = [new MessageChannel(), new MessageChannel(), new MessageChannel()];
+  // The order of the posts to all fronts: a client answered through one front may read at once on another.
+  const posted: [front: number, kinds: string[]][] = [];
+  const outbox = new FrontsOutbox(
+    channels.map(({ port1 }, index) => {
+      const post = port1.postMessage.bind(port1);
+      port1.postMessage = (batch: FromRealmThread[]) => {
+        posted.push([index, batch.map((message) => message.kind)]);
+        post(batch);
+      };
+      return new Front(index, port1);
+    }),
+  );
   const heard = channels.map(({ port2 }) => {
-    const batches: FromRealmThread[][] = [];
-    port2.on('message', (batch: FromRealmThread[]) => batches.push(batch));
-    return batches;
+    const messages: FromRealmThread[] = [];
+    port2.on('message', (batch: FromRealmThread[]) => messages.push(...batch));
+    return messages;
   });
-  const [main, second] = outbox.fronts as [Front, Front];
+  const [main, second, third] = outbox.fronts as [Front, Front, Front];
   outbox.post(second, { kind: 'reply', seq: 1, reply: { ok: 'second' } });
   outbox.publish({ realmId: 1, from: 1, emissions: [] });
   outbox.post(main, { kind: 'reply', seq: 1, reply: { ok: 'main' } });
+  outbox.post(third, { kind: 'reply', seq: 1, reply: { ok: 'third' } });
   outbox.publish({ realmId: 2, from: 5, emissions: [] });
-  await waitFor(() => heard.every((batches) => batches.length > 0));
-  for (const [index, batches] of heard.entries()) {
-    assert.is(batches.length, 1, `front ${index}: one post`);
-    const [events, own, ...rest] = batches[0]!;
-    assert.is(events!.kind, 'events');
-    assert.equal(events!.kind === 'events' && 'encoded' in events! && (deserialize(events.encoded) as Published[]).map(({ realmId, from }) => [realmId, from]), [[1, 1], [2, 5]]);
-    assert.equal(own, { kind: 'reply', seq: 1, reply: { ok: index === 0 ? 'main' : 'second' } });
-    assert.equal(rest, []);
+  await waitFor(() => heard.every((messages) => messages.length === 2));
+  const firstAnswer = posted.findIndex(([, kinds]) => kinds.includes('reply'));
+  const lastEvents = posted.map(([, kinds]) => kinds.includes('events')).lastIndexOf(true);
+  assert.ok(lastEvents <= firstAnswer, `every front's emissions before any answer: ${JSON.stringify(posted)}`);
+  assert.is(posted.length, 5, 'one post a front, and one more for each front but the last that has both');
+  for (const [index, [events, own]] of heard.entries()) {
+    assert.ok(events?.kind === 'events' && 'encoded' in events, `front ${index}: the emissions, encoded`);
+    assert.equal((deserialize(events.encoded) as Published[]).map(({ realmId, from }) => [realmId, from]), [[1, 1], [2, 5]]);
+    assert.equal(own, { kind: 'reply', seq: 1, reply: { ok: ['main', 'second', 'third'][index] } });
   }
   for (const { port1, port2 } of channels) {
     port1.close();

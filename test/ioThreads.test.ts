@@ -163,7 +163,7 @@ test("the metrics count every thread's requests and queues", async () => {
   await metricReaches(queues, held);
 });
 
-test('a second server on the same port fails to start, with one thread or several', async () => {
+test('a second server on the same port fails to start, with one thread or several, even while the first is starting', async () => {
   const port = new URL(server.baseUrl).port;
   for (const threads of ['1', '3']) {
     const second = spawnServer({ PARLEY_DATA_DIR: tempDataDir('parley-io-second-'), PARLEY_MODE: 'development', PARLEY_THREADS: threads, PARLEY_PORT: port });
@@ -175,6 +175,14 @@ test('a second server on the same port fails to start, with one thread or severa
       (error: Error) => assert.match(error.message, 'in use', `PARLEY_THREADS=${threads}`),
     );
   }
+  // Two started at once: the port is free for both at first, and its threads listen only once the
+  // realms started.
+  const shared = String(await freePort());
+  const both = await Promise.allSettled([0, 1].map((n) => spawnServer({ PARLEY_DATA_DIR: tempDataDir(`parley-io-both-${n}-`), PARLEY_MODE: 'development', PARLEY_THREADS: '3', PARLEY_PORT: shared })));
+  for (const outcome of both) if (outcome.status === 'fulfilled') outcome.value.child.kill('SIGTERM');
+  assert.equal(both.map((outcome) => outcome.status).sort(), ['fulfilled', 'rejected']);
+  const refused = both.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
+  assert.match((refused.reason as Error).message, 'in use');
 });
 
 test.run();

@@ -1,9 +1,10 @@
 // The realm thread's side of its fronts (the threads that serve clients). What it sends them goes
-// once per turn of its event loop: the realms' emissions of the turn first — for several fronts
-// encoded once with V8's serializer (a port's structured copy walks the objects again for each
-// port) — then what is for one front alone (answers, metrics). The answers of a commit thus follow
-// its events, so a front writes them before it delivers the events to its queues (queues.ts), as
-// one thread does. (V8's serializer has a fixed cost per use: it runs once a turn, not per publish;
+// once per turn of its event loop: the realms' emissions of the turn to every front first — for
+// several fronts encoded once with V8's serializer (a port's structured copy walks the objects
+// again for each port) — then what is for one front alone (answers, metrics). The answers of a
+// commit thus follow its events on every front, so a front writes them before it delivers the
+// events to its queues (queues.ts), as one thread does, and a client answered anywhere finds the
+// events wherever it reads. (V8's serializer has a fixed cost per use: it runs once a turn, not per publish;
 // ARCHITECTURE.md has the measurements.)
 import { serialize } from 'node:v8';
 import type { MessagePort } from 'node:worker_threads';
@@ -66,10 +67,17 @@ export class FrontsOutbox {
 
   private flush(): void {
     const events = this.published.length > 0 ? this.events(this.published.splice(0)) : undefined;
-    for (const front of this.fronts) {
+    // Every front has the turn's events before any front gets an answer: a client answered through
+    // one front may read its queue on another at once (which takes what waits on its port first,
+    // realmsThread.ts). The last front's events go with its own answers, in one post, before the
+    // others' answers.
+    const others = this.fronts.slice(0, -1);
+    const last = this.fronts.at(-1)!;
+    if (events) for (const front of others) front.port.postMessage([events]);
+    for (const front of [last, ...others]) {
       const own = front.pending.splice(0);
-      if (events) front.port.postMessage([events, ...own]);
-      else if (own.length > 0) front.port.postMessage(own);
+      const batch = events && front === last ? [events, ...own] : own;
+      if (batch.length > 0) front.port.postMessage(batch);
     }
   }
 }

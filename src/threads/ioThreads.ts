@@ -74,7 +74,7 @@ export function clientSources(fronts: () => FrontGauges[], elsewhere: () => numb
 /** Stop serving clients; then (once the realms stopped) keep the queues across the restart. */
 export type ToIoThread = { kind: 'stop' } | { kind: 'finish' };
 
-export type FromIoThread = { kind: 'serving' } | { kind: 'done'; step: ToIoThread['kind'] } | { kind: 'metrics'; observations: Observation[] } | { kind: 'gauges'; gauges: FrontGauges };
+export type FromIoThread = { kind: 'serving' } | { kind: 'done'; step: ToIoThread['kind']; failure?: string } | { kind: 'metrics'; observations: Observation[] } | { kind: 'gauges'; gauges: FrontGauges };
 
 /** The main thread's handle on an I/O thread. */
 export class IoThread {
@@ -82,8 +82,8 @@ export class IoThread {
   gauges: FrontGauges = { openSockets: 0, eventQueues: 0, usersOnline: [], unhandledRejections: 0 };
   private readonly worker: Worker;
   private readonly closing: () => void;
-  /** Resolves the step asked of it, when it says it is done. */
-  private stepDone: (() => void) | undefined;
+  /** Settles the step asked of it, when it says it is done. */
+  private stepDone: ((failure?: string) => void) | undefined;
 
   private constructor(config: Config, data: IoThreadData<unknown>) {
     this.worker = new Worker(new URL('../ioThread.js', import.meta.url), { name: `io-${data.index}`, workerData: data, transferList: [data.realm, ...data.peers.values()] });
@@ -91,7 +91,7 @@ export class IoThread {
     this.worker.on('message', (message: FromIoThread) => {
       if (message.kind === 'metrics') record(config.metrics, message.observations);
       else if (message.kind === 'gauges') this.gauges = message.gauges;
-      else this.stepDone?.();
+      else this.stepDone?.(message.kind === 'done' ? message.failure : undefined);
     });
   }
 
@@ -109,9 +109,12 @@ export class IoThread {
 
   /** Keeps its queues across the restart, once the realms stopped; then ends the thread. */
   async finish(): Promise<void> {
-    await this.ask({ kind: 'finish' });
-    this.closing();
-    await this.worker.terminate();
+    try {
+      await this.ask({ kind: 'finish' });
+    } finally {
+      this.closing();
+      await this.worker.terminate();
+    }
   }
 
   private ask(message: ToIoThread): Promise<void> {
@@ -121,6 +124,6 @@ export class IoThread {
   }
 
   private awaitStep(): Promise<void> {
-    return new Promise((resolve) => (this.stepDone = resolve));
+    return new Promise((resolve, reject) => (this.stepDone = (failure) => (failure === undefined ? resolve() : reject(new Error(`I/O thread: ${failure}`)))));
   }
 }
