@@ -5,7 +5,7 @@
 // give messages per second (group commit), and the same connections offering 1,500 messages a
 // second together give what a message costs below saturation. Every load is autocannon's for `seconds`, with each
 // response's latency taken as it comes (fractions of a millisecond), and the server's CPU time per
-// message: all its threads, the main thread, and the realm thread alone (each its own clock,
+// message: all its threads, the main thread, the realm thread alone, the I/O threads (each its own clock,
 // /proc/<pid>/task/<tid>). Each load runs against a server of one thread (PARLEY_THREADS=1: the
 // realms on the main thread, which serves HTTP too), one of two (the realms on a thread of their
 // own) and one of three (an I/O thread serving clients beside the main one, on the same port),
@@ -23,8 +23,8 @@ import { longMessage, shortMessage } from './render.js';
 import { buildChannelRealm, type Member } from './lib/dataset.js';
 import { LeanClient } from './lib/leanClient.js';
 import { arrivals } from './load/schedule.js';
-import { cpuSeconds, percentile, pool, printTable, threadCpuSeconds, threadNamed, writeResult, type Row } from './lib/stats.js';
-import { REALM_THREAD_NAME } from '../src/threads/protocol.js';
+import { cpuSeconds, percentile, pool, printTable, threadCpuSeconds, threadNamed, threadsNamed, writeResult, type Row } from './lib/stats.js';
+import { IO_THREAD_NAME, REALM_THREAD_NAME } from '../src/threads/protocol.js';
 
 /** The setups measured: PARLEY_THREADS of each. */
 const SETUPS = [1, 2, 3];
@@ -54,10 +54,12 @@ interface Load {
 /** The rate of the paced load: about half of what this machine's slower setup takes at saturation. */
 const OFFERED_RATE = 1500;
 
-/** The server's threads whose CPU is measured: the main thread, and the one the realms run on. */
+/** The server's threads whose CPU is measured: the main thread, the one the realms run on, and the
+ * I/O threads. */
 interface Threads {
   pid: number;
   realms: number;
+  io: number[];
 }
 
 /** What a load did: each answered message's latency (ms), and the requests that failed. */
@@ -116,17 +118,20 @@ async function paced(baseUrl: string, sender: Member, body: string, load: Load, 
   return sent;
 }
 
-async function send(baseUrl: string, sender: Member, { pid, realms }: Threads, load: Load): Promise<Row> {
+async function send(baseUrl: string, sender: Member, { pid, realms, io }: Threads, load: Load): Promise<Row> {
+  const ioCpuSeconds = () => io.reduce((total, thread) => total + threadCpuSeconds(pid, thread), 0);
   const body = formEncode({ type: 'stream', to: 'send', topic: 'bench', content: load.content });
   const cpuBefore = cpuSeconds(pid);
   const mainBefore = threadCpuSeconds(pid);
   const realmBefore = threadCpuSeconds(pid, realms);
+  const ioBefore = ioCpuSeconds();
   const started = performance.now();
   const { latencies, failures } = load.rate === undefined ? await flatOut(baseUrl, sender, body, load) : await paced(baseUrl, sender, body, load, load.rate);
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuSeconds(pid) - cpuBefore;
   const mainCpu = threadCpuSeconds(pid) - mainBefore;
   const realmCpu = threadCpuSeconds(pid, realms) - realmBefore;
+  const ioCpu = ioCpuSeconds() - ioBefore;
   if (failures > 0) throw new Error(`${load.name}: ${failures} requests failed or answered other than 2xx`);
   return {
     load: load.name,
@@ -137,6 +142,8 @@ async function send(baseUrl: string, sender: Member, { pid, realms }: Threads, l
     'p99 ms': percentile(latencies, 99),
     'server CPU µs/message': (cpu * 1e6) / latencies.length,
     'main thread CPU µs/message': (mainCpu * 1e6) / latencies.length,
+    // The threads serving clients beside the main one (PARLEY_THREADS above 2), together.
+    'I/O threads CPU µs/message': (ioCpu * 1e6) / latencies.length,
     // The realms' thread (with one thread, the main thread): issue #35's ≤ 100 µs.
     'realm thread CPU µs/message': (realmCpu * 1e6) / latencies.length,
   };
@@ -153,7 +160,7 @@ async function measureServer(template: string, copy: string, threads: number, re
       if (registered.status !== 200) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
     });
     const pid = server.child.pid!;
-    const measured = { pid, realms: threadNamed(pid, REALM_THREAD_NAME) ?? pid };
+    const measured = { pid, realms: threadNamed(pid, REALM_THREAD_NAME) ?? pid, io: threadsNamed(pid, (name) => name.startsWith(IO_THREAD_NAME)) };
     const rows: Row[] = [];
     for (const load of [{ name: 'warm-up', content: shortMessage, connections: 1, seconds: 1 }, ...loads]) {
       const row = await send(server.baseUrl, realm.owner, measured, load);

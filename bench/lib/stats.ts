@@ -108,8 +108,14 @@ export function threadCpuSeconds(pid: number, thread = pid): number {
 
 /** The ID of the process's thread of that name (/proc/<pid>/task/<tid>/comm), if it has one. */
 export function threadNamed(pid: number, name: string): number | undefined {
-  const thread = readdirSync(`/proc/${pid}/task`).find((tid) => readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() === name);
-  return thread === undefined ? undefined : Number(thread);
+  return threadsNamed(pid, (comm) => comm === name)[0];
+}
+
+/** The IDs of the process's threads whose names pass `test`. */
+export function threadsNamed(pid: number, test: (name: string) => boolean): number[] {
+  return readdirSync(`/proc/${pid}/task`)
+    .filter((tid) => test(readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()))
+    .map(Number);
 }
 
 /** CPU time a process has used so far, all its threads together, in seconds (Linux: each thread's
