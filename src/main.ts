@@ -17,9 +17,17 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   lifecycle.info({ signal }, 'finishing in-flight requests and closing the store');
-  await parley.close();
-  lifecycle.info('stopped');
-  process.exit(0);
+  // A stop that fails still ends the process (every write answered was durable), for its
+  // supervisor to start it again.
+  const stopped = await parley.close().then(
+    () => true,
+    (error: unknown) => {
+      config.log.fatal({ err: error }, 'Parley could not stop cleanly');
+      return false;
+    },
+  );
+  if (stopped) lifecycle.info('stopped');
+  process.exit(stopped ? 0 : 1);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,8 +1,8 @@
 // A server with its realms on a thread of their own (PARLEY_THREADS=2), as clients see it: answers
 // and errors as one thread gives them, events after their write's answer, the queues the I/O thread
 // holds counted by the realms, messages rendered on the serving thread as the realm renders them,
-// and the realm thread's measurements in the metrics. (The fault and load tiers run their servers
-// this way.)
+// and the realm thread's measurements in the metrics. (The load tier runs its servers this way, the
+// fault tier with an I/O thread besides.)
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePort } from '../src/cli/processes.js';

@@ -1,5 +1,6 @@
 // The realm thread's side of its fronts (the threads that serve clients). What it sends them goes
-// once per turn of its event loop: the realms' emissions of the turn to every front first — for
+// at the end of each turn of its event loop (one post to a front, two when several fronts take
+// both emissions and answers): the realms' emissions of the turn to every front first — for
 // several fronts encoded once with V8's serializer (a port's structured copy walks the objects
 // again for each port) — then what is for one front alone (answers, metrics). The answers of a
 // commit thus follow its events on every front, so a front writes them before it delivers the
