@@ -2,10 +2,10 @@
 // one port, the kernel spreading connections over them), as clients see it: every request opens a
 // connection of its own here, so each lands on either thread, and the server still answers as one —
 // a queue is read and deleted wherever its reader's connection lands, and a write is in every queue
-// before its answer is; a WebSocket token or a rate limit is one server's, whichever thread issued
-// or counted it, and so are a user's event queues and the bytes request bodies hold at once; the
-// metrics count both threads' requests and queues; and the port is still the
-// server's alone.
+// before its answer is; a long-poll abandoned or a socket closed lets go of its queue wherever that
+// is; a WebSocket token or a rate limit is one server's, whichever thread issued or counted it, and
+// so are a user's event queues and the bytes request bodies hold at once; the metrics count both
+// threads' requests and queues; and the port is still the server's alone.
 import { connect, type Socket } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -87,6 +87,53 @@ test('a WebSocket token issued through either thread opens the event socket thro
       stream.close();
     }
     for (let again = 0; again < 2; again++) await rejects(() => StreamClient.open(socketUrl(token)), /upgrade refused: 401/, 'a token works once, whichever thread it reaches');
+  }
+});
+
+/** The users reading a queue now (a socket attached or a long-poll waiting), as the status page
+ * counts them over both threads. */
+async function usersOnline(): Promise<number> {
+  const status = (await (await fetch(`http://127.0.0.1:${metricsPort}/status.json`)).json()) as { realms: { usersOnline: number }[] };
+  return status.realms.reduce((total, realm) => total + realm.usersOnline, 0);
+}
+
+async function onlineReaches(expected: number, why: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while ((await usersOnline()) !== expected) {
+    if (Date.now() > deadline) assert.unreachable(`${why}: ${await usersOnline()} users online, expected ${expected}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test('a long-poll its client abandons lets go of the queue, whichever thread it landed on and whichever holds the queue', async () => {
+  const prospero = await devClient(server.baseUrl, 'prospero@zulip.com');
+  await onlineReaches(0, 'nobody reads a queue before');
+  // The queue and the poll land on either thread: in half the rounds the poll is relayed to the
+  // thread that holds the queue, which must stop waiting when the client goes.
+  for (let round = 0; round < 4; round++) {
+    const { queueId } = await register(prospero, { event_types: ['message'] });
+    const client = new AbortController();
+    const poll = fetch(`${server.baseUrl}/api/v1/events?queue_id=${queueId}&last_event_id=-1`, { headers: prospero.authHeader(), signal: client.signal }).catch(() => undefined);
+    await onlineReaches(1, `round ${round}: the waiting poll makes its user online`);
+    client.abort();
+    await poll;
+    await onlineReaches(0, `round ${round}: the abandoned poll no longer holds the queue`);
+    assert.is((await prospero.delete('/events', { queue_id: queueId })).status, 200);
+  }
+});
+
+test('an event socket that closes lets go of the queue, whichever thread it landed on and whichever holds the queue', async () => {
+  const prospero = await devClient(server.baseUrl, 'prospero@zulip.com');
+  await onlineReaches(0, 'nobody reads a queue before');
+  for (let round = 0; round < 4; round++) {
+    const { queueId } = await register(prospero, { event_types: ['message'] });
+    const stream = await StreamClient.open(`${server.baseUrl.replace('http', 'ws')}/api/v1/events/socket`, prospero.authHeader());
+    stream.send({ op: 'attach', queue_id: queueId, last_event_id: -1 });
+    await stream.until((client) => client.frames.some((frame) => frame.control === 'attached'));
+    await onlineReaches(1, `round ${round}: the attached socket makes its user online`);
+    stream.close();
+    await onlineReaches(0, `round ${round}: the closed socket no longer holds the queue`);
+    assert.is((await prospero.delete('/events', { queue_id: queueId })).status, 200);
   }
 });
 
