@@ -161,6 +161,9 @@ export async function startThreaded(config: Config, ownPorts: readonly number[] 
       const logFailures = (steps: PromiseSettledResult<void>[]) => {
         for (const step of steps) if (step.status === 'rejected') config.log.error({ err: step.reason }, 'a thread serving clients failed to stop');
       };
+      // Every thread stops accepting connections before any closes those it has (HttpServer).
+      served.http.stopListening();
+      logFailures(await Promise.allSettled(ioThreads.map((thread) => thread.stopListening())));
       logFailures(await Promise.allSettled([served.stop(), ...ioThreads.map((thread) => thread.stop())]));
       await main.stop();
       // Each I/O thread has every emission of the writes made durable before it saves its queues.

@@ -27,8 +27,9 @@ const peers = frontPeers(config, front, data.index, data.count, data.peers);
 // Rendering stays on this thread: an I/O thread is already off the realm's.
 const served = await serveClients(config, { directory: front, queues: front.queues, files: await openFiles(config), renders: null, peers, sharing: data.sharing, shares: data.shares });
 const gauges = setInterval(() => post({ kind: 'gauges', gauges: gaugesOf(served.http, front.queues) }), GAUGES_INTERVAL_MS);
+const steps: Record<ToIoThread['kind'], () => Promise<void>> = { stopListening: async () => served.http.stopListening(), stop, finish };
 main.on('message', (message: ToIoThread) => {
-  const step = message.kind === 'stop' ? stop() : finish();
+  const step = steps[message.kind]();
   // A step that failed is told too: the server stops all the same, the failure logged.
   void step.then(
     () => post({ kind: 'done', step: message.kind }),

@@ -61,12 +61,23 @@ test("the realm thread's posts to its fronts: the turn's emissions to every fron
   const firstAnswer = posted.findIndex(([, kinds]) => kinds.includes('reply'));
   const lastEvents = posted.map(([, kinds]) => kinds.includes('events')).lastIndexOf(true);
   assert.ok(lastEvents <= firstAnswer, `every front's emissions before any answer: ${JSON.stringify(posted)}`);
-  assert.is(posted.length, 5, 'one post a front, and one more for each front but the last that has both');
+  assert.is(posted.length, 5, 'one post a front, and one more for each front but one that has both');
   for (const [index, [events, own]] of heard.entries()) {
     assert.ok(events?.kind === 'events' && 'encoded' in events, `front ${index}: the emissions, encoded`);
     assert.equal((deserialize(events.encoded) as Published[]).map(({ realmId, from }) => [realmId, from]), [[1, 1], [2, 5]]);
     assert.equal(own, { kind: 'reply', seq: 1, reply: { ok: ['main', 'second', 'third'][index] } });
   }
+
+  // A turn with answers for one front only: one post to each front, that front's last.
+  posted.length = 0;
+  outbox.publish({ realmId: 1, from: 2, emissions: [] });
+  outbox.post(second, { kind: 'reply', seq: 2, reply: { ok: 'second again' } });
+  await waitFor(() => heard.map((messages) => messages.length).join() === '3,4,3');
+  assert.equal(posted, [
+    [0, ['events']],
+    [2, ['events']],
+    [1, ['events', 'reply']],
+  ]);
   for (const { port1, port2 } of channels) {
     port1.close();
     port2.close();

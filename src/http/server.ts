@@ -68,6 +68,11 @@ export interface HttpServer {
   readonly port: number;
   /** Event WebSockets open now. */
   readonly openSockets: number;
+  /** Stops accepting connections; requests on those open go on being served. (With threads that
+   * share the port, every thread stops accepting before any closes its connections: a connection
+   * the kernel queued for a thread as it stops is reset, and clients whose connections close come
+   * back at once.) */
+  stopListening(): void;
   /** Stops accepting connections, runs `release` (which lets parked long-polls and sockets go),
    * and resolves when every in-flight request has been answered. */
   close(release: () => void): Promise<void>;
@@ -108,6 +113,7 @@ class HttpFront {
   private readonly sockets: ReturnType<typeof addEventSocket>;
   private drained: (() => void) | undefined;
   private closing = false;
+  private listening = true;
   /** When the last request arrived (performance.now()): a shutdown waits for a quiet moment. */
   private lastArrival = 0;
 
@@ -289,13 +295,19 @@ class HttpFront {
       get openSockets() {
         return sockets.size;
       },
+      stopListening: () => this.stopListening(listenSocket),
       close: (release) => this.close(listenSocket, release),
     };
   }
 
+  private stopListening(listenSocket: uWS.us_listen_socket): void {
+    if (this.listening) uWS.us_listen_socket_close(listenSocket);
+    this.listening = false;
+  }
+
   private async close(listenSocket: uWS.us_listen_socket, release: () => void): Promise<void> {
     this.closing = true;
-    uWS.us_listen_socket_close(listenSocket);
+    this.stopListening(listenSocket);
     // Requests in flight finish, then their connections close rather than wait for more.
     for (const exchange of this.inFlight) exchange.closeConnection = true;
     release();

@@ -1,6 +1,6 @@
 // The realm thread's side of its fronts (the threads that serve clients). What it sends them goes
-// at the end of each turn of its event loop (one post to a front, two when several fronts take
-// both emissions and answers): the realms' emissions of the turn to every front first — for
+// at the end of each turn of its event loop (one post to a front; with several fronts, two to each
+// but one of those with both emissions and answers): the realms' emissions of the turn to every front first — for
 // several fronts encoded once with V8's serializer (a port's structured copy walks the objects
 // again for each port) — then what is for one front alone (answers, metrics). The answers of a
 // commit thus follow its events on every front, so a front writes them before it delivers the
@@ -70,14 +70,13 @@ export class FrontsOutbox {
     const events = this.published.length > 0 ? this.events(this.published.splice(0)) : undefined;
     // Every front has the turn's events before any front gets an answer: a client answered through
     // one front may read its queue on another at once (which takes what waits on its port first,
-    // realmsThread.ts). The last front's events go with its own answers, in one post, before the
-    // others' answers.
-    const others = this.fronts.slice(0, -1);
-    const last = this.fronts.at(-1)!;
-    if (events) for (const front of others) front.port.postMessage([events]);
-    for (const front of [last, ...others]) {
+    // realmsThread.ts). One front with answers takes its events with them, in one post, once every
+    // other front has its events and before any other front's answers.
+    const carrier = this.fronts.find((front) => front.pending.length > 0) ?? this.fronts[0]!;
+    if (events) for (const front of this.fronts) if (front !== carrier) front.port.postMessage([events]);
+    for (const front of [carrier, ...this.fronts.filter((other) => other !== carrier)]) {
       const own = front.pending.splice(0);
-      const batch = events && front === last ? [events, ...own] : own;
+      const batch = events && front === carrier ? [events, ...own] : own;
       if (batch.length > 0) front.port.postMessage(batch);
     }
   }

@@ -71,8 +71,9 @@ export function clientSources(fronts: () => FrontGauges[], elsewhere: () => numb
   };
 }
 
-/** Stop serving clients; then (once the realms stopped) keep the queues across the restart. */
-export type ToIoThread = { kind: 'stop' } | { kind: 'finish' };
+/** Stop accepting connections; stop serving clients; then (once the realms stopped) keep the
+ * queues across the restart. */
+export type ToIoThread = { kind: 'stopListening' } | { kind: 'stop' } | { kind: 'finish' };
 
 export type FromIoThread = { kind: 'serving' } | { kind: 'done'; step: ToIoThread['kind']; failure?: string } | { kind: 'metrics'; observations: Observation[] } | { kind: 'gauges'; gauges: FrontGauges };
 
@@ -100,6 +101,11 @@ export class IoThread {
     const thread = new IoThread(config, data);
     await thread.awaitStep();
     return thread;
+  }
+
+  /** Stops accepting connections (those open are still served). */
+  stopListening(): Promise<void> {
+    return this.ask({ kind: 'stopListening' });
   }
 
   /** Stops serving clients: resolves once every request in flight is answered. */
