@@ -33,7 +33,7 @@ main.on('message', (message: ToIoThread) => {
   // A step that failed is told too: the server stops all the same, the failure logged.
   void step.then(
     () => post({ kind: 'done', step: message.kind }),
-    (error: unknown) => post({ kind: 'done', step: message.kind, failure: String((error as Error | undefined)?.stack ?? error) }),
+    (error: unknown) => post({ kind: 'done', step: message.kind, failure: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
   );
 });
 post({ kind: 'serving' });
