@@ -21,7 +21,8 @@ import { seedDemoRealm } from './seed/demo.js';
 import type { FileStorage } from './files/storage.js';
 import type { RealmDirectory } from './realm/handle.js';
 import { guardRejections, openFiles, openStore, pidFile } from './setup.js';
-import { RealmThread, type RealmFront } from './threads/realmsThread.js';
+import { shardsOnDisk } from './store/shards.js';
+import { RealmThreads, type RealmFront } from './threads/realmsThread.js';
 import { clientSources, gaugesOf, IoThread, type FrontGauges } from './threads/ioThreads.js';
 import { claimPort } from './threads/claimPort.js';
 import { FrontPeers, peerPorts } from './threads/peers.js';
@@ -141,9 +142,10 @@ export async function startThreaded(config: Config, ownPorts: readonly number[] 
   const claimed = sharing === 'shared' ? await claimPort(config.host, config.port) : undefined;
   const port = claimed?.port ?? config.port;
   const shares = newFrontShares();
-  const realms = new RealmThread(config, count, new QueueCounts(shares.queues));
+  // Every shard on disk is served, however few realm threads were asked for.
+  const realms = new RealmThreads(config, count, new QueueCounts(shares.queues), Math.max(config.realmThreads, shardsOnDisk(config.dataDir)));
   const peers = peerPorts(count);
-  const starting = realms.otherFronts.map((realm, at) => IoThread.start(config, { index: at + 1, count, realm, peers: peers[at + 1]!, port: ownPorts[at] ?? port, sharing, shares }));
+  const starting = realms.otherFronts.map((realm, at) => IoThread.start(config, { index: at + 1, count, realms: realm, peers: peers[at + 1]!, port: ownPorts[at] ?? port, sharing, shares }));
   const [ioThreads] = await Promise.all([Promise.all(starting), realms.main.start()]);
   const main = realms.main;
   const mainPeers = frontPeers(config, main, 0, count, peers[0]!);

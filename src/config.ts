@@ -124,6 +124,9 @@ export interface Config {
   /** Threads of a standalone server (PARLEY_THREADS): above 1, the realms run on a thread of their
    * own, apart from the one that serves clients (docs/ARCHITECTURE.md, "Threads"). */
   threads: number;
+  /** Realm threads of a standalone server with `threads` above 1 (PARLEY_REALM_THREADS), each with
+   * a shard of the data directory; a server opens every shard on disk, so there may be more. */
+  realmThreads: number;
   /** Worker threads that render messages off the realm's thread (standalone servers; 0: none). */
   renderThreads: number;
   /** MiB of heap the JSON kept of realms' states may take in all (PARLEY_KEPT_JSON_MB;
@@ -303,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     videoProvider: videoProviderSetting(env.PARLEY_VIDEO_PROVIDER),
     bigBlueButton: bigBlueButtonSetting(env),
     threads: intSetting(env, 'PARLEY_THREADS', 1, 1),
+    realmThreads: intSetting(env, 'PARLEY_REALM_THREADS', 1, 1),
     // Every core but the one the realms run on.
     renderThreads: intSetting(env, 'PARLEY_RENDER_THREADS', Math.max(0, availableParallelism() - 1)),
     // An eighth of the heap the realms' thread may grow to.

@@ -2,23 +2,61 @@
 // opening, the guard on promise rejections nobody handled, and the file that says a server has the
 // data directory open.
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { open } from 'lmdb';
 import type { Config } from './config.js';
 import type { Logger } from './ops/log.js';
 import { LocalFileStorage } from './files/local.js';
 import { S3FileStorage } from './files/s3.js';
 import type { FileStorage } from './files/storage.js';
+import { newIdCountersShare, SharedIdCounters } from './store/idCounters.js';
+import { shardFile, shardsOnDisk } from './store/shards.js';
 import { Store, STORE_FORMAT } from './store/store.js';
 
 /** The file that tells the management CLI a server has this data directory open. */
 export const pidFile = (dataDir: string): string => join(dataDir, 'parley.pid');
 
+/** The data directory's store (shard 0), when one thread holds every realm. */
 export function openStore(config: Config): Store {
-  mkdirSync(config.dataDir, { recursive: true });
+  refuseShards(config);
+  return openShard(config, 0);
+}
+
+/** Shard `index` of the data directory; with `counters`, it takes its IDs from those the process's
+ * shards share (else from its own), and has raised them to those it recorded. */
+export function openShard(config: Config, index: number, counters?: SharedIdCounters): Store {
+  const file = shardFile(config.dataDir, index);
+  mkdirSync(dirname(file), { recursive: true });
   // Building the search index of an older data directory takes a while on a large one: told as it goes.
-  const store = new Store(join(config.dataDir, 'parley.mdb'), { progress: (indexed, total) => config.log.info({ indexed, total }, 'indexing messages for search'), sync: config.storeSync });
-  if (store.migratedFrom !== null) config.log.info({ from: store.migratedFrom, to: STORE_FORMAT }, 'data directory migrated to the current format');
+  const store = new Store(file, { progress: (indexed, total) => config.log.info({ indexed, total, shard: index }, 'indexing messages for search'), sync: config.storeSync, counters });
+  if (store.migratedFrom !== null) config.log.info({ from: store.migratedFrom, to: STORE_FORMAT, shard: index }, 'data directory migrated to the current format');
+  counters?.opened((kind) => store.lastId(kind), store.realms.getKeysCount());
   return store;
+}
+
+/** Every shard of the data directory in this thread (the management CLI on a stopped server): as
+ * many as PARLEY_REALM_THREADS asks, or as are on disk, whichever is more. */
+export function openShards(config: Config): Store[] {
+  const counters = new SharedIdCounters(newIdCountersShare());
+  return Array.from({ length: Math.max(config.realmThreads, shardsOnDisk(config.dataDir)) }, (_, index) => openShard(config, index, counters));
+}
+
+export class ShardsError extends Error {}
+
+/** Stops a server that would hold every realm on one store from opening a data directory with
+ * realms in other shards too (they would not be served). */
+function refuseShards(config: Config): void {
+  for (let index = 1; index < shardsOnDisk(config.dataDir); index++) {
+    const env = open({ path: shardFile(config.dataDir, index), readOnly: true });
+    try {
+      const realms = env.openDB({ name: 'realms' });
+      if (realms.getKeysCount({ limit: 1 }) > 0) {
+        throw new ShardsError(`${config.dataDir} has realms in shard ${index}: run it with PARLEY_THREADS of 2 or more (and PARLEY_REALM_THREADS up to ${shardsOnDisk(config.dataDir)}), standalone`);
+      }
+    } finally {
+      void env.close();
+    }
+  }
 }
 
 /** Where uploads and exports are kept: S3 when it is configured, else the data directory. */

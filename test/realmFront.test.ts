@@ -11,14 +11,17 @@ import type { FromRealmThread } from '../src/threads/protocol.js';
 import { HAMLET, opened, REALM, status, texts } from './helpers/realmQueues.js';
 import { testConfig } from './helpers/server.js';
 
-test("a queue read on one of several fronts has the events the realm thread posted before the read, though the event loop has not run", () => {
+test("a queue read on one of several fronts has the events a realm thread posted before the read, though the event loop has not run", () => {
+  const shard0 = new MessageChannel();
   const { port1: realmSide, port2 } = new MessageChannel();
-  const front = new RealmFront(testConfig(), port2, 1, 2, new QueueCounts());
+  // Two realm threads: the realm's is the second.
+  const front = new RealmFront(testConfig(), [shard0.port2, port2], 1, 2, new QueueCounts());
   const queue = opened(front.queues, HAMLET, 0);
   const batch: FromRealmThread[] = [{ kind: 'events', published: [{ realmId: REALM, from: 1, emissions: [status('posted before the read')] }] }];
   realmSide.postMessage(batch);
   assert.equal(texts(front.queues, queue, HAMLET), ['posted before the read']);
   realmSide.close();
+  shard0.port1.close();
 });
 
 test.run();

@@ -3,7 +3,7 @@
 // with PARLEY_NATS_URL set, its realm and user commands go to the running cluster instead.
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { openStore, pidFile } from '../setup.js';
+import { openShards, pidFile } from '../setup.js';
 import { backup, BackupError, restore, verify, type Manifest } from './backup.js';
 import { ClusterAdmin } from '../cluster/admin.js';
 import { loadConfig, type ClusterSettings, type Config } from '../config.js';
@@ -11,6 +11,7 @@ import { EventQueues } from '../events/queues.js';
 import { ApiError } from '../errors.js';
 import type { RealmHandle } from '../realm/handle.js';
 import { InvalidRealmError, Realms, type RealmCreator } from '../realm/registry.js';
+import { RealmShards } from '../realm/shards.js';
 import { realmDigest } from '../store/realmData.js';
 import { hashNewPassword } from '../users/password.js';
 import { exportRealm, ExportError } from './zulipExport.js';
@@ -88,24 +89,29 @@ interface Organizations extends RealmCreator {
   close(): Promise<void>;
 }
 
+/** The data directory's organizations: every shard's (ARCHITECTURE.md, "Several realm threads"). */
 async function onDataDirectory(config: Config): Promise<Organizations> {
   if (serverRunning(config.dataDir)) throw new UsageError(`a server is running on ${config.dataDir}; stop it first`);
-  const store = openStore(config);
-  // The queues a stopped server saved get the events of what the CLI changes, as they would live.
-  const queues = new EventQueues(store);
+  const stores = openShards(config);
+  // The queues a stopped server saved (in shard 0) get the events of what the CLI changes, as they would live.
+  const queues = new EventQueues(stores[0]!);
   await queues.restore();
-  const realms = new Realms(store, config, queues);
+  const realms = new RealmShards(stores.map((store) => new Realms(store, config, queues)));
+  const storeOf = (realmId: number) => stores.find((store) => store.realms.get(realmId) !== undefined)!;
   return {
-    realm: async (subdomain) => (subdomain === undefined ? realms.forHost('') : realms.bySubdomainName(subdomain)),
+    realm: async (subdomain) => (subdomain === undefined ? realms.defaultRealm() : realms.bySubdomainName(subdomain)),
     create: (input) => realms.create(input),
-    list: async () => [...store.realms.getRange()].map(({ value: { id, subdomain, name } }) => ({ id, subdomain, name })),
-    digest: (realm) => realmDigest(store, realm.realm.id),
-    rebuildSearchIndex: (progress) => store.rebuildSearchIndex(progress),
+    list: async () =>
+      stores
+        .flatMap((store) => [...store.realms.getRange()].map(({ value: { id, subdomain, name } }) => ({ id, subdomain, name })))
+        .sort((a, b) => a.id - b.id),
+    digest: (realm) => realmDigest(storeOf(realm.realm.id), realm.realm.id),
+    rebuildSearchIndex: (progress) => stores.reduce((indexed, store) => indexed + store.rebuildSearchIndex(progress), 0),
     importRealm: (from, subdomain) => importRealm(realms, from, subdomain),
     async close() {
       await realms.idle();
       await queues.persist();
-      await store.close();
+      await Promise.all(stores.map((store) => store.close()));
     },
   };
 }

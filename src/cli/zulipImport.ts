@@ -11,7 +11,7 @@ import { ApiError } from '../errors.js';
 import { checkLinkifier } from '../messages/linkifiers.js';
 import { FieldType } from '../users/profileFields.js';
 import type { RealmActor } from '../realm/actor.js';
-import type { Realms } from '../realm/registry.js';
+import type { RealmsHere } from '../realm/registry.js';
 import { messageFileName, RecipientType, type ZulipMessageFile, type ZulipRealmTables } from '../realm/zulipFormat.js';
 
 export class ImportError extends Error {}
@@ -238,7 +238,7 @@ async function exportDirectory(from: string, scratch: string): Promise<string> {
 }
 
 /** Imports the export at `from` as a new realm with this subdomain. */
-export async function importRealm(realms: Realms, from: string, subdomain: string): Promise<ImportSummary> {
+export async function importRealm(realms: RealmsHere, from: string, subdomain: string): Promise<ImportSummary> {
   if (realms.bySubdomainName(subdomain)) throw new ImportError(`a realm with subdomain '${subdomain}' exists; import makes a new realm`);
   const scratch = mkdtempSync(join(tmpdir(), 'parley-import-'));
   try {

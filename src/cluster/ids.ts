@@ -8,7 +8,8 @@
 // changed nothing, and from then on the blocks are topped up before each write to hold the most a
 // write wanted (a new block joins what is left of the old).
 import { IdsExhausted, type IdSupply } from '../realm/log.js';
-import { idKinds, type IdKind, type IdSource } from '../store/store.js';
+import { idKinds, type IdKind } from '../store/idCounters.js';
+import type { IdSource } from '../store/store.js';
 import { kvCodec } from './watched.js';
 
 /** How many IDs a block holds, and how few may be left before a write tops it up. */

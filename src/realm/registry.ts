@@ -32,6 +32,13 @@ export interface RealmCreator {
   create(input: NewRealm): Promise<RealmHandle>;
 }
 
+/** What finds realms by subdomain and makes new ones in this process: a standalone server's
+ * Realms, or those of every shard (shards.ts, the management CLI). */
+export interface RealmsHere {
+  bySubdomainName(subdomain: string): RealmActor | undefined;
+  create(input: NewRealm): Promise<RealmActor>;
+}
+
 /** How a realm is created in a cluster: its ID and the cluster ties of its actor. */
 export interface Placement {
   id: number;
@@ -50,7 +57,7 @@ export interface RealmsOptions {
   memoryChanged?: (realmId: number) => void;
 }
 
-export class Realms implements RealmDirectory, RealmCreator {
+export class Realms implements RealmDirectory, RealmCreator, RealmsHere {
   private readonly actors = new Map<number, RealmActor>();
   private readonly bySubdomain = new Map<string, number>();
   private defaultRealmId: number | undefined;

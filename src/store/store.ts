@@ -4,7 +4,8 @@
 // Key layout (sub-database: key → value). Rows of the realm and of its users are typed tables
 // (tables.ts) that build these keys; commands save through CommandContext.save, which updates
 // the realm's memory in the same step.
-//   meta     'ids:<kind>'                 → last ID handed out for <kind> (server-wide counters)
+//   meta     'ids:<kind>'                 → last ID this store handed out for <kind> (server-wide
+//                                          counters; with shards, the shared counters' floor: idCounters.ts)
 //            'defaultRealm'               → realm ID served when the Host header names no realm
 //            'dm:<realmId>:<participant IDs, sorted, comma-separated>' → a direct-message group's
 //                                          recipient ID; past KEY_TEXT_LIMIT bytes the list is
@@ -104,9 +105,7 @@ import { BoundedCache } from './boundedCache.js';
 import { hasKeys, OwnedTable, RealmTable } from './tables.js';
 import { RowChanges, UserMessageIndex } from './userMessages.js';
 import { ChannelTopics } from './channelTopics.js';
-
-export const idKinds = ['realm', 'user', 'channel', 'group', 'message', 'recipient', 'field', 'draft', 'scheduled', 'folder', 'linkifier', 'attachment', 'realmEmoji', 'savedSnippet', 'playground', 'navigationView', 'invite', 'notification', 'submessage', 'realmExport'] as const;
-export type IdKind = (typeof idKinds)[number];
+import type { IdKind, SharedIdCounters } from './idCounters.js';
 
 /** Where IDs come from instead of the store's own counters (a cluster's blocks of IDs). */
 export interface IdSource {
@@ -305,6 +304,9 @@ export class Store {
   private readonly presence: Database<PresenceSnapshot, number>;
   private readonly logPositions: Database<LogPosition, number>;
   private readonly lastIds = new Map<IdKind, number>();
+  /** The counters this store shares with the process's other shards, if it has any: it records
+   * the IDs it takes from them. */
+  private readonly counters: SharedIdCounters | undefined;
   /** Where the write under way takes its IDs from, when not from the store's counters. */
   private ids: IdSource | undefined;
   /** Headers of recently sent or read messages (flag updates read thousands at once). */
@@ -328,8 +330,9 @@ export class Store {
 
   constructor(
     readonly path: string,
-    { progress, sync = true }: { progress?: IndexProgress; sync?: boolean } = {},
+    { progress, sync = true, counters }: { progress?: IndexProgress; sync?: boolean; counters?: SharedIdCounters } = {},
   ) {
+    this.counters = counters;
     // overlappingSync flushes outside the write lock; without separateFlushed a write's promise
     // resolves only once its commit is flushed to disk, which is when a reply may be sent.
     // Without sync (PARLEY_STORE_SYNC=false, the tests) a commit is in the OS's page cache, which
@@ -866,10 +869,16 @@ export class Store {
   nextId(kind: IdKind): number {
     if (this.ids) return this.ids.next(kind);
     const key = `ids:${kind}`;
-    const id = (this.lastIds.get(kind) ?? this.meta.get(key) ?? 0) + 1;
-    this.lastIds.set(kind, id);
+    let id: number;
+    if (this.counters) id = this.counters.next(kind);
+    else this.lastIds.set(kind, (id = (this.lastIds.get(kind) ?? this.meta.get(key) ?? 0) + 1));
     this.meta.put(key, id);
     return id;
+  }
+
+  /** The last ID of a kind this store recorded (0: none yet). */
+  lastId(kind: IdKind): number {
+    return this.meta.get(`ids:${kind}`) ?? 0;
   }
 
   async close(): Promise<void> {

@@ -20,8 +20,8 @@ export interface IoThreadData<Shares> {
   index: number;
   /** How many fronts there are. */
   count: number;
-  /** Its port to the realm thread. */
-  realm: MessagePort;
+  /** Its port to each realm thread, by shard. */
+  realms: MessagePort[];
   /** Its ports to the other fronts, by their index. */
   peers: Map<number, MessagePort>;
   /** The port it listens on, and whether it shares it (its own port: the tests of fronts). */
@@ -87,7 +87,7 @@ export class IoThread {
   private stepDone: ((failure?: string) => void) | undefined;
 
   private constructor(config: Config, data: IoThreadData<unknown>) {
-    this.worker = new Worker(new URL('../ioThread.js', import.meta.url), { name: `io-${data.index}`, workerData: data, transferList: [data.realm, ...data.peers.values()] });
+    this.worker = new Worker(new URL('../ioThread.js', import.meta.url), { name: `io-${data.index}`, workerData: data, transferList: [...data.realms, ...data.peers.values()] });
     this.closing = supervise(this.worker, `I/O thread ${data.index}`, config);
     this.worker.on('message', (message: FromIoThread) => {
       if (message.kind === 'metrics') record(config.metrics, message.observations);

@@ -9,16 +9,20 @@ import type { Emitted } from '../events/types.js';
 import type { RealmOverview } from '../ops/metrics.js';
 import type { CommandRequest, Reply } from '../realm/replies.js';
 
-/** The realm thread's name where the system shows threads (`top -H`, /proc/<pid>/task/<tid>/comm). */
+/** The realm thread's name where the system shows threads (`top -H`, /proc/<pid>/task/<tid>/comm);
+ * with several, shard 0's (the others add `-<shard>`). */
 export const REALM_THREAD_NAME = 'parley-realms';
 
 /** An I/O thread's name there: its place among the fronts follows. */
 export const IO_THREAD_NAME = 'parley-io-';
 
-/** What the realm thread starts with (its workerData): the port of each front, the main thread's
- * first. */
+/** What a realm thread starts with (its workerData): the port of each front, the main thread's
+ * first; the shard it holds, of how many; the ID counters the shards share (idCounters.ts). */
 export interface RealmThreadData {
   fronts: MessagePort[];
+  shard: number;
+  shards: number;
+  ids: SharedArrayBuffer;
 }
 
 /** The realms a Host header can name: by subdomain, and the one served when it names none; with
@@ -60,6 +64,9 @@ export type Observation =
 export type RealmRequest =
   /** A command for a realm. */
   | { kind: 'command'; seq: number; realmId: number; request: CommandRequest }
+  /** The realms of the shard as it opened (answered at once), so that the front tells each
+   * realm's thread who holds queues there before the realms start. */
+  | { kind: 'directory'; seq: number }
   /** Start serving (the front's queues are restored): once every front asked, seed a new server
    * and start the realms with work waiting; answered with the directory. */
   | { kind: 'start'; seq: number }

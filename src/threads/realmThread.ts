@@ -1,11 +1,13 @@
-// The realm thread (PARLEY_THREADS above 1): the store and every realm's actor, apart from the
-// threads that serve clients and hold their event queues (its *fronts*: the main thread, and more
-// to come, each over a port of its own). It reads the same environment as they do. Commands come
-// over a front's port as plain data and their answers go back to it (realm/replies.ts); a realm's
-// emissions go to every front once a turn, before the answers of the writes that made them
-// (fronts.ts); each realm's memory generation, shared with the fronts, tells them when what they
-// derived (credentials, the rendering context) is out of date; each front tells this one who holds
-// its queues (events/holders.ts), and keeps them in this thread's store across a graceful restart.
+// A realm thread (PARLEY_THREADS above 1): a shard of the data directory (one store; shard 0 is the
+// data directory's own, PARLEY_REALM_THREADS more) and the actors of the realms that live in it,
+// apart from the threads that serve clients and hold their event queues (its *fronts*: the main
+// thread and the I/O threads, each over a port of its own). Commands come over a front's port as
+// plain data and their answers go back to it (realm/replies.ts); a realm's emissions go to every
+// front once a turn, before the answers of the writes that made them (fronts.ts); each realm's
+// memory generation, shared with the fronts, tells them when what they derived (credentials, the
+// rendering context) is out of date; each front tells the thread of a realm who holds its queues
+// there (events/holders.ts), and keeps them in shard 0's store across a graceful restart. The
+// shards take IDs from counters they share (store/idCounters.ts).
 import { isMainThread, workerData } from 'node:worker_threads';
 import { loadConfig, type Config } from '../config.js';
 import { allPublicOf } from '../events/holders.js';
@@ -20,7 +22,8 @@ import { replyTo, type Reply } from '../realm/replies.js';
 import type { FileStorage } from '../files/storage.js';
 import { seedDemoRealm } from '../seed/demo.js';
 import type { Store } from '../store/store.js';
-import { guardRejections, openFiles, openStore, unhandled } from '../setup.js';
+import { SharedIdCounters } from '../store/idCounters.js';
+import { guardRejections, openFiles, openShard, unhandled } from '../setup.js';
 import { Front, FrontsOutbox } from './fronts.js';
 import { RelayedMetrics } from './metricsRelay.js';
 import { nameThisThread } from './workers.js';
@@ -109,6 +112,8 @@ class RealmSide {
     private readonly store: Store,
     files: FileStorage,
     private readonly outbox: FrontsOutbox,
+    /** Which shard this thread holds, of how many, and the IDs they share. */
+    private readonly shard: { index: number; count: number; ids: SharedIdCounters },
   ) {
     this.realms = new Realms(store, config, new QueuesElsewhere(outbox), { files, memoryChanged: (realmId) => this.generations.move(realmId) });
     const main = outbox.fronts[0]!;
@@ -123,6 +128,8 @@ class RealmSide {
         const realm = this.realms.byId(request.realmId);
         return realm ? replyTo(realm, request.request) : { error: null };
       }
+      case 'directory':
+        return { ok: this.directory() };
       case 'start':
         if (++this.startsAsked === this.outbox.fronts.length) this.begin?.();
         return { ok: await this.started };
@@ -161,22 +168,32 @@ class RealmSide {
     return mine;
   }
 
-  /** Seeds a new development server, starts the realms with work waiting, and tells the directory. */
+  /** Once every shard opened (no ID any of them recorded is handed out again), seeds a new
+   * development server (on shard 0), starts the realms with work waiting, and tells the directory
+   * of this shard. */
   private async start(): Promise<Directory> {
-    if (this.config.mode === 'development' && this.realms.isEmpty) await seedDemoRealm(this.realms, this.config.passwordHashCost);
+    const realmsInAll = await this.shard.ids.allOpened(this.shard.count);
+    if (this.config.mode === 'development' && this.shard.index === 0 && realmsInAll === 0) await seedDemoRealm(this.realms, this.config.passwordHashCost);
     this.realms.activateScheduled();
+    return this.directory();
+  }
+
+  /** The realms of this shard, with their memory generations. */
+  private directory(): Directory {
     const { realms, defaultRealm } = this.realms.directory();
     return { realms: realms.map(([id, subdomain]) => [id, subdomain, this.generations.of(id)]), defaultRealm };
   }
 }
 
-async function serve({ fronts }: RealmThreadData): Promise<void> {
-  nameThisThread(REALM_THREAD_NAME);
+async function serve({ fronts, shard, shards, ids }: RealmThreadData): Promise<void> {
+  nameThisThread(shard === 0 ? REALM_THREAD_NAME : `${REALM_THREAD_NAME}-${shard}`);
   const outbox = new FrontsOutbox(fronts.map((port, index) => new Front(index, port)));
   const [first] = outbox.fronts as [Front];
   const config: Config = { ...loadConfig(), metrics: new RelayedMetrics((message) => outbox.post(first, message)) };
   guardRejections(config.log);
-  const side = new RealmSide(config, openStore(config), await openFiles(config), outbox);
+  const counters = new SharedIdCounters(ids);
+  const store = openShard(config, shard, counters);
+  const side = new RealmSide(config, store, await openFiles(config), outbox, { index: shard, count: shards, ids: counters });
   for (const front of outbox.fronts) {
     front.port.on('message', (batch: ToRealmThread[]) => {
       for (const message of batch) {

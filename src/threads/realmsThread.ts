@@ -1,8 +1,9 @@
-// The serving side of the realm thread (PARLEY_THREADS above 1): starts it, and reaches it from each
-// thread that serves clients (a front, over a port of its own): finds the realm a Host header
-// names from its directory, asks realms their commands (threadRealm.ts), takes their emissions into
-// the front's event queues at the realm's positions, tells it who holds queues there, and keeps
-// them in its store across a graceful restart.
+// The serving side of the realm threads (PARLEY_THREADS above 1; one a shard, PARLEY_REALM_THREADS):
+// starts them, and reaches them from each thread that serves clients (a front, over a port of its
+// own to each): finds the realm a Host header names from the union of the shards' directories, asks
+// realms their commands on their shard's thread (threadRealm.ts), takes their emissions into the
+// front's event queues at the realm's positions, tells each realm's thread who holds queues there,
+// and keeps them in shard 0's store across a graceful restart.
 import { deserialize } from 'node:v8';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { Config } from '../config.js';
@@ -20,11 +21,13 @@ import { fieldsRequest, jsonFieldsOf, outputOf, requestOf, type Reply } from '..
 import { BatchedPort } from './batchedPort.js';
 import { record } from './metricsRelay.js';
 import { supervise } from './workers.js';
+import { newIdCountersShare } from '../store/idCounters.js';
 import { ThreadRealm, type RealmCommands } from './threadRealm.js';
 import type { Directory, FromRealmThread, Published, RealmRequest, RealmStats, RealmThreadData, ToRealmThread } from './protocol.js';
 
-/** What each request to the realm thread answers. */
+/** What each request to a realm thread answers. */
 interface Answers {
+  directory: Directory;
   start: Directory;
   saveQueues: null;
   takeQueues: QueueSnapshot[];
@@ -35,27 +38,82 @@ interface Answers {
 
 type Unsequenced<R> = R extends unknown ? Omit<R, 'seq'> : never;
 
-/** The most requests a batch to the realm thread holds before it goes (batchedPort.ts; measured: 4
+/** The most requests a batch to a realm thread holds before it goes (batchedPort.ts; measured: 4
  * to 32 did about as well, ARCHITECTURE.md). */
 const REQUESTS_PER_BATCH = 16;
 
-/** A thread that serves clients (a *front*), as it reaches the realm thread: it asks the realms
- * their commands and keeps their emissions in its event queues, at the realms' positions. */
-export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
-  /** The event queues of the clients this front serves. */
-  readonly queues: EventQueues;
+const NO_STATS: RealmStats = { mailboxDepth: 0, realmsLoaded: 0, storeBytes: 0, keptJsonBytes: 0, realms: [], unhandledRejections: 0 };
+
+/** A front's way to one realm thread (one shard): its batches of requests, the replies they wait
+ * for, and the figures it last reported. Everything else it sends goes to `receive`. */
+class ShardLink {
   private readonly outbox: BatchedPort<ToRealmThread>;
   private seq = 0;
   private readonly waiting = new Map<number, (reply: Reply) => void>();
+  stats = NO_STATS;
+
+  constructor(
+    readonly index: number,
+    private readonly port: MessagePort,
+    private readonly receive: (message: Exclude<FromRealmThread, { kind: 'reply' | 'stats' }>) => void,
+  ) {
+    this.outbox = new BatchedPort(port, REQUESTS_PER_BATCH);
+    port.on('message', (batch: FromRealmThread[]) => this.take(batch));
+  }
+
+  async request<K extends keyof Answers>(message: Unsequenced<RealmRequest> & { kind: K }): Promise<Answers[K]> {
+    const reply = await this.send(message);
+    if (!('ok' in reply)) throw new Error(`realm thread ${this.index} failed to ${message.kind}`);
+    return reply.ok as Answers[K];
+  }
+
+  send(message: Unsequenced<RealmRequest>): Promise<Reply> {
+    const seq = ++this.seq;
+    return new Promise((resolve) => {
+      this.waiting.set(seq, resolve);
+      this.post({ ...message, seq } as RealmRequest);
+    });
+  }
+
+  post(message: ToRealmThread): void {
+    this.outbox.post(message);
+  }
+
+  /** Takes what waits on the port now, before the event loop would. */
+  catchUp(): void {
+    for (let waiting = receiveMessageOnPort(this.port); waiting; waiting = receiveMessageOnPort(this.port)) this.take(waiting.message as FromRealmThread[]);
+  }
+
+  private take(batch: FromRealmThread[]): void {
+    for (const message of batch) {
+      if (message.kind === 'reply') {
+        this.waiting.get(message.seq)?.(message.reply);
+        this.waiting.delete(message.seq);
+      } else if (message.kind === 'stats') this.stats = message.stats;
+      else this.receive(message);
+    }
+  }
+}
+
+/** A thread that serves clients (a *front*), as it reaches the realm threads: it asks each realm
+ * its commands on its shard's thread, and keeps their emissions in its event queues, at the
+ * realms' positions. */
+export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
+  /** The event queues of the clients this front serves. */
+  readonly queues: EventQueues;
+  /** Its link to each realm thread, by shard. */
+  private readonly links: ShardLink[];
+  /** The link to the shard each realm lives on. */
+  private readonly shardOf = new Map<number, ShardLink>();
   private readonly bySubdomain = new Map<string, number>();
   private readonly handles = new Map<number, ThreadRealm>();
   private defaultRealm: number | undefined;
   private readonly externalHostname: string;
-  private stats: RealmStats = { mailboxDepth: 0, realmsLoaded: 0, storeBytes: 0, keptJsonBytes: 0, realms: [], unhandledRejections: 0 };
 
   constructor(
     private readonly config: Config,
-    private readonly port: MessagePort,
+    /** Its port to each realm thread, by shard. */
+    ports: readonly MessagePort[],
     /** Its place among the fronts (its queues' IDs name it). */
     index: number,
     /** How many fronts there are. */
@@ -65,27 +123,39 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
   ) {
     this.externalHostname = hostname(config.externalHost);
     this.queues = new EventQueues(this, config.clock, config.metrics, index, counts);
-    this.outbox = new BatchedPort(port, REQUESTS_PER_BATCH);
-    port.on('message', (batch: FromRealmThread[]) => this.take(batch));
+    this.links = ports.map((port, shard) => new ShardLink(shard, port, (message) => this.receive(message)));
     // Ports keep no order between them: a client may write through another front and read its
-    // queue here before this port's batch of that write's events is taken. Everything the realm
-    // thread posted here before is waiting on this port by then, so a read takes it first.
+    // queue here before this port's batch of that write's events is taken. Everything a realm
+    // thread posted here before is waiting on its port by then, so a read takes it first.
     if (count > 1) this.queues.catchUp = () => this.catchUp();
   }
 
-  /** Restores the queues the last stop kept here, tells the realm thread who holds them, and waits
-   * for the realms to start. */
+  /** Restores the queues the last stop kept here, tells each realm's thread who holds them, and
+   * waits for the realms to start. */
   async start(): Promise<void> {
     await this.queues.restore();
     this.queues.announceRestart();
+    this.place(await Promise.all(this.links.map((link) => link.request({ kind: 'directory' }))));
     this.queues.onHoldersChanged = (realmId, userId) => this.tell(realmId, [[userId, holdingOf(this.queues, realmId, userId)]]);
     for (const realmId of this.queues.realmIds()) this.tell(realmId, allHoldings(this.queues, realmId));
-    const directory = await this.request({ kind: 'start' });
-    for (const [id, subdomain, generation] of directory.realms) {
-      this.bySubdomain.set(subdomain, id);
-      this.handles.set(id, new ThreadRealm({ id, subdomain }, this, generation, this.config));
+    this.place(await Promise.all(this.links.map((link) => link.request({ kind: 'start' }))));
+  }
+
+  /** Takes each shard's directory: the union is this front's; the default realm is the first
+   * created, the lowest ID of any shard's. */
+  private place(directories: readonly Directory[]): void {
+    for (const [shard, directory] of directories.entries()) {
+      for (const [id, subdomain, generation] of directory.realms) {
+        const placed = this.shardOf.get(id);
+        const named = this.bySubdomain.get(subdomain);
+        if ((placed && placed !== this.links[shard]) || (named !== undefined && named !== id)) throw new Error(`realm ${id} ('${subdomain}') is in two shards of ${this.config.dataDir}`);
+        this.shardOf.set(id, this.links[shard]!);
+        this.bySubdomain.set(subdomain, id);
+        if (!this.handles.has(id)) this.handles.set(id, new ThreadRealm({ id, subdomain }, this, generation, this.config));
+      }
     }
-    this.defaultRealm = directory.defaultRealm;
+    const defaults = directories.flatMap((directory) => (directory.defaultRealm === undefined ? [] : [directory.defaultRealm]));
+    this.defaultRealm = defaults.length > 0 ? Math.min(...defaults) : undefined;
   }
 
   forHost(host: string): RealmHandle | undefined {
@@ -94,90 +164,78 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
   }
 
   command<N extends CommandName>(realmId: number, name: N, userId: number | null, input: InputOf<N>): Promise<OutputOf<N>> {
-    return this.send({ kind: 'command', realmId, request: requestOf(name, userId, input) }).then((reply) => outputOf<N>(reply));
+    return this.linkOf(realmId).send({ kind: 'command', realmId, request: requestOf(name, userId, input) }).then((reply) => outputOf<N>(reply));
   }
 
   commandFields<N extends FieldsCommand>(realmId: number, name: N, userId: number | null, input: InputOf<N>): Promise<JsonFields> {
-    return this.send({ kind: 'command', realmId, request: fieldsRequest(name, userId, input) }).then(jsonFieldsOf);
+    return this.linkOf(realmId).send({ kind: 'command', realmId, request: fieldsRequest(name, userId, input) }).then(jsonFieldsOf);
   }
 
+  /** The queues are kept in shard 0's store. */
   async saveQueues(snapshots: readonly QueueSnapshot[]): Promise<void> {
-    await this.request({ kind: 'saveQueues', snapshots: [...snapshots] });
+    await this.links[0]!.request({ kind: 'saveQueues', snapshots: [...snapshots] });
   }
 
   takeSavedQueues(): Promise<QueueSnapshot[]> {
-    return this.request({ kind: 'takeQueues' });
+    return this.links[0]!.request({ kind: 'takeQueues' });
   }
 
   /** Stops the realms' timers; resolves once every accepted write is durable. */
   async stop(): Promise<void> {
-    await this.request({ kind: 'stop' });
+    await this.everyShard({ kind: 'stop' });
   }
 
-  /** Resolves once this front has everything the realm thread sent it before. */
+  /** Resolves once this front has everything the realm threads sent it before. */
   async sync(): Promise<void> {
-    await this.request({ kind: 'sync' });
+    await this.everyShard({ kind: 'sync' });
   }
 
-  /** Closes the store: the realm thread's work is done. */
+  /** Closes the stores: the realm threads' work is done. */
   async closeStore(): Promise<void> {
-    await this.request({ kind: 'close' });
+    await this.everyShard({ kind: 'close' });
   }
 
-  /** Promise rejections nobody handled on the realm thread, as it last reported. */
+  /** Promise rejections nobody handled on the realm threads, as they last reported. */
   get realmThreadRejections(): number {
-    return this.stats.unhandledRejections;
+    return this.sum((stats) => stats.unhandledRejections);
   }
 
-  /** The realm side's figures for the server's metrics. */
+  /** The realm side's figures for the server's metrics, every shard's added up. */
   metricSources(): RealmSources {
     return {
-      mailboxDepth: () => this.stats.mailboxDepth,
-      realmsLoaded: () => this.stats.realmsLoaded,
-      storeBytes: () => this.stats.storeBytes,
-      keptJsonBytes: () => this.stats.keptJsonBytes,
-      realms: () => this.stats.realms,
+      mailboxDepth: () => this.sum((stats) => stats.mailboxDepth),
+      realmsLoaded: () => this.sum((stats) => stats.realmsLoaded),
+      storeBytes: () => this.sum((stats) => stats.storeBytes),
+      keptJsonBytes: () => this.sum((stats) => stats.keptJsonBytes),
+      realms: () => this.links.flatMap((link) => link.stats.realms).sort((a, b) => a.id - b.id),
       nodes: () => null,
     };
   }
 
+  private sum(of: (stats: RealmStats) => number): number {
+    return this.links.reduce((total, link) => total + of(link.stats), 0);
+  }
+
+  private async everyShard(message: { kind: 'stop' | 'sync' | 'close' }): Promise<void> {
+    await Promise.all(this.links.map((link) => link.request(message)));
+  }
+
+  /** The link to a realm's shard (shard 0's for a realm no shard told of: it answers that there
+   * is no such realm). */
+  private linkOf(realmId: number): ShardLink {
+    return this.shardOf.get(realmId) ?? this.links[0]!;
+  }
+
   private tell(realmId: number, users: [userId: number, holding: Holding][]): void {
-    if (users.length > 0) this.post({ kind: 'holders', realmId, users });
+    if (users.length > 0) this.shardOf.get(realmId)?.post({ kind: 'holders', realmId, users });
   }
 
-  private async request<K extends keyof Answers>(message: Unsequenced<RealmRequest> & { kind: K }): Promise<Answers[K]> {
-    const reply = await this.send(message);
-    if (!('ok' in reply)) throw new Error(`the realm thread failed to ${message.kind}`);
-    return reply.ok as Answers[K];
-  }
-
-  private send(message: Unsequenced<RealmRequest>): Promise<Reply> {
-    const seq = ++this.seq;
-    return new Promise((resolve) => {
-      this.waiting.set(seq, resolve);
-      this.post({ ...message, seq } as RealmRequest);
-    });
-  }
-
-  private post(message: ToRealmThread): void {
-    this.outbox.post(message);
-  }
-
-  private take(batch: FromRealmThread[]): void {
-    for (const message of batch) this.receive(message);
-  }
-
-  /** Takes what waits on the port now, before the event loop would. */
   private catchUp(): void {
-    for (let waiting = receiveMessageOnPort(this.port); waiting; waiting = receiveMessageOnPort(this.port)) this.take(waiting.message as FromRealmThread[]);
+    for (const link of this.links) link.catchUp();
   }
 
-  private receive(message: FromRealmThread): void {
+  private receive(message: Exclude<FromRealmThread, { kind: 'reply' | 'stats' }>): void {
     switch (message.kind) {
-      case 'reply':
-        this.waiting.get(message.seq)?.(message.reply);
-        this.waiting.delete(message.seq);
-        return;
       case 'events':
         for (const { realmId, emissions, from } of 'encoded' in message ? (deserialize(message.encoded) as Published[]) : message.published) {
           for (const emission of emissions) crossed(emission.event);
@@ -187,37 +245,39 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
       case 'metrics':
         record(this.config.metrics, message.observations);
         return;
-      case 'stats':
-        this.stats = message.stats;
-        return;
     }
   }
 }
 
-/** The realm thread: the main thread's front, and the ports of the others (for the I/O threads). */
-export class RealmThread {
-  /** The main thread's front: it stops and closes the realm thread and hears its metrics. */
+/** The realm threads, one a shard: the main thread's front, and the ports of the others (for the
+ * I/O threads). */
+export class RealmThreads {
+  /** The main thread's front: it stops and closes the realm threads and hears their metrics. */
   readonly main: RealmFront;
-  /** The ports of the fronts besides the main one, by their index less one. */
-  readonly otherFronts: MessagePort[];
-  private readonly worker: Worker;
-  private readonly closing: () => void;
+  /** The ports of the fronts besides the main one (by their index less one), to each shard. */
+  readonly otherFronts: MessagePort[][];
+  private readonly workers: { worker: Worker; closing: () => void }[];
 
-  /** Starts the realm thread for `frontCount` fronts. Its realms start once every front has
-   * started (`RealmFront.start`): the main one here, the others where their ports are taken. */
-  constructor(config: Config, frontCount: number, counts: QueueCounts) {
-    const channels = Array.from({ length: frontCount }, () => new MessageChannel());
-    const data: RealmThreadData = { fronts: channels.map((channel) => channel.port1) };
-    this.worker = new Worker(new URL('./realmThread.js', import.meta.url), { name: 'realms', workerData: data, transferList: data.fronts });
-    this.main = new RealmFront(config, channels[0]!.port2, 0, frontCount, counts);
-    this.otherFronts = channels.slice(1).map((channel) => channel.port2);
-    this.closing = supervise(this.worker, 'the realm thread', config);
+  /** Starts a realm thread for each of `shards` shards, each with a port for each of `frontCount`
+   * fronts. The realms start once every front has started (`RealmFront.start`): the main one
+   * here, the others where their ports are taken. */
+  constructor(config: Config, frontCount: number, counts: QueueCounts, shards: number) {
+    const ids = newIdCountersShare();
+    const channels = Array.from({ length: shards }, () => Array.from({ length: frontCount }, () => new MessageChannel()));
+    this.workers = channels.map((ofShard, shard) => {
+      const data: RealmThreadData = { fronts: ofShard.map((channel) => channel.port1), shard, shards, ids };
+      const worker = new Worker(new URL('./realmThread.js', import.meta.url), { name: shard === 0 ? 'realms' : `realms-${shard}`, workerData: data, transferList: data.fronts });
+      return { worker, closing: supervise(worker, shard === 0 ? 'the realm thread' : `realm thread ${shard}`, config) };
+    });
+    const portsOf = (front: number) => channels.map((ofShard) => ofShard[front]!.port2);
+    this.main = new RealmFront(config, portsOf(0), 0, frontCount, counts);
+    this.otherFronts = Array.from({ length: frontCount - 1 }, (_, at) => portsOf(at + 1));
   }
 
-  /** Closes the store and ends the realm thread. */
+  /** Closes the stores and ends the realm threads. */
   async close(): Promise<void> {
     await this.main.closeStore();
-    this.closing();
-    await this.worker.terminate();
+    for (const { closing } of this.workers) closing();
+    await Promise.all(this.workers.map(({ worker }) => worker.terminate()));
   }
 }
