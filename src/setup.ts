@@ -3,14 +3,13 @@
 // data directory open.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { open } from 'lmdb';
 import type { Config } from './config.js';
 import type { Logger } from './ops/log.js';
 import { LocalFileStorage } from './files/local.js';
 import { S3FileStorage } from './files/s3.js';
 import type { FileStorage } from './files/storage.js';
 import { newIdCountersShare, SharedIdCounters } from './store/idCounters.js';
-import { shardFile, shardsOnDisk } from './store/shards.js';
+import { shardFile, shardRealms, shardsOnDisk } from './store/shards.js';
 import { Store, STORE_FORMAT } from './store/store.js';
 
 /** The file that tells the management CLI a server has this data directory open. */
@@ -41,20 +40,15 @@ export function openShards(config: Config): Store[] {
   return Array.from({ length: Math.max(config.realmThreads, shardsOnDisk(config.dataDir)) }, (_, index) => openShard(config, index, counters));
 }
 
-export class ShardsError extends Error {}
+class ShardsError extends Error {}
 
 /** Stops a server that would hold every realm on one store from opening a data directory with
  * realms in other shards too (they would not be served). */
 function refuseShards(config: Config): void {
-  for (let index = 1; index < shardsOnDisk(config.dataDir); index++) {
-    const env = open({ path: shardFile(config.dataDir, index), readOnly: true });
-    try {
-      const realms = env.openDB({ name: 'realms' });
-      if (realms.getKeysCount({ limit: 1 }) > 0) {
-        throw new ShardsError(`${config.dataDir} has realms in shard ${index}: run it with PARLEY_THREADS of 2 or more (and PARLEY_REALM_THREADS up to ${shardsOnDisk(config.dataDir)}), standalone`);
-      }
-    } finally {
-      void env.close();
+  const shards = shardsOnDisk(config.dataDir);
+  for (let index = 1; index < shards; index++) {
+    if (shardRealms(config.dataDir, index).length > 0) {
+      throw new ShardsError(`${config.dataDir} has realms in shard ${index}: run it with PARLEY_THREADS of 2 or more (and PARLEY_REALM_THREADS up to ${shards}), standalone`);
     }
   }
 }

@@ -1,24 +1,45 @@
 // Backup, verification and restore of a data directory. A backup is taken while the server runs:
-// LMDB copies the store from one read transaction (a consistent moment, compacted), writes go on
-// meanwhile; uploads are copied after it. A manifest records the format, each realm's digest and
-// the store file's checksum, so that `verify` can tell a whole backup from a damaged one.
+// LMDB copies each shard's store from one read transaction (a consistent moment, compacted; a
+// realm's rows are all in its shard), writes go on meanwhile; uploads are copied after them. A
+// manifest records the format, each store file's checksum and each realm's digest, so that
+// `verify` can tell a whole backup from a damaged one.
 import { createHash } from 'node:crypto';
 import { cpSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { open } from 'lmdb';
 import { realmDigest } from '../store/realmData.js';
+import { shardFile, shardsOnDisk } from '../store/shards.js';
 import { Store } from '../store/store.js';
 
-export const BACKUP_FORMAT = 1;
-export const STORE_FILE = 'parley.mdb';
+/** 2: a store file a shard (ARCHITECTURE.md, "Several realm threads"); 1, before shards, had one. */
+export const BACKUP_FORMAT = 2;
 const UPLOADS = 'uploads';
 const MANIFEST = 'manifest.json';
+
+/** A store file in the backup: the shard it is (as in a data directory, relative to the backup),
+ * its data format (see STORE_FORMAT), its size and checksum. */
+interface StoreEntry {
+  shard: number;
+  file: string;
+  format: number;
+  bytes: number;
+  sha256: string;
+}
 
 export interface Manifest {
   format: number;
   createdAt: string;
-  /** The store's data format (see STORE_FORMAT). */
-  store: { file: string; format: number; bytes: number; sha256: string };
+  /** Each shard's store, shard 0's first (a shard not on disk has none). */
+  stores: StoreEntry[];
+  /** Every realm, with its digest and the shard that holds it. */
+  realms: { id: number; subdomain: string; digest: string; shard: number }[];
+}
+
+/** A manifest of format 1: one store, no shards. */
+interface ManifestBeforeShards {
+  format: 1;
+  createdAt: string;
+  store: Omit<StoreEntry, 'shard'>;
   realms: { id: number; subdomain: string; digest: string }[];
 }
 
@@ -35,45 +56,62 @@ async function sha256(file: string): Promise<string> {
 }
 
 /** A store file's data format, and each realm in it with its digest. */
-async function contentsOf(file: string): Promise<{ format: number; realms: Manifest['realms'] }> {
+async function contentsOf(file: string, shard: number): Promise<{ format: number; realms: Manifest['realms'] }> {
   const store = new Store(file);
   try {
-    return { format: store.format, realms: [...store.realms.getRange()].map(({ value }) => ({ id: value.id, subdomain: value.subdomain, digest: realmDigest(store, value.id) })) };
+    return { format: store.format, realms: [...store.realms.getRange()].map(({ value }) => ({ id: value.id, subdomain: value.subdomain, digest: realmDigest(store, value.id), shard })) };
   } finally {
     await store.close();
   }
 }
 
-/** Copies `dataDir` (a server may be running on it) into the empty directory `to`. */
+/** Copies `dataDir` (a server may be running on it) into the empty directory `to`: each shard's
+ * store from one read transaction of its own (a realm's rows are all in its shard), then the
+ * uploads. */
 export async function backup(dataDir: string, to: string): Promise<Manifest> {
-  const source = join(dataDir, STORE_FILE);
-  if (!existsSync(source)) throw new BackupError(`no store in ${dataDir}`);
+  if (!existsSync(shardFile(dataDir, 0))) throw new BackupError(`no store in ${dataDir}`);
   if (!emptyOrAbsent(to)) throw new BackupError(`${to} is not empty`);
-  mkdirSync(to, { recursive: true });
-  const env = open({ path: source, readOnly: true });
-  try {
-    await env.backup(join(to, STORE_FILE), true);
-  } finally {
-    await env.close();
+  const manifest: Manifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), stores: [], realms: [] };
+  for (let shard = 0; shard < shardsOnDisk(dataDir); shard++) {
+    const source = shardFile(dataDir, shard);
+    if (!existsSync(source)) continue;
+    const copy = shardFile(to, shard);
+    mkdirSync(dirname(copy), { recursive: true });
+    const env = open({ path: source, readOnly: true });
+    try {
+      await env.backup(copy, true);
+    } finally {
+      await env.close();
+    }
+    const { format, realms } = await contentsOf(copy, shard);
+    manifest.stores.push({ shard, file: relative(to, copy), format, bytes: statSync(copy).size, sha256: await sha256(copy) });
+    manifest.realms.push(...realms);
   }
   if (existsSync(join(dataDir, UPLOADS))) cpSync(join(dataDir, UPLOADS), join(to, UPLOADS), { recursive: true });
-  const copy = join(to, STORE_FILE);
-  const { format, realms } = await contentsOf(copy);
-  const manifest: Manifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), store: { file: STORE_FILE, format, bytes: statSync(copy).size, sha256: await sha256(copy) }, realms };
   writeFileSync(join(to, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }
 
-/** Checks a backup against its manifest: the store file's size and checksum, then every realm's digest. */
+/** A manifest as this version writes it, from either format. */
+function current(read: Manifest | ManifestBeforeShards): Manifest {
+  if (read.format === BACKUP_FORMAT) return read as Manifest;
+  if (read.format !== 1) throw new BackupError(`backup format ${read.format}; this version reads formats 1 and ${BACKUP_FORMAT}`);
+  const before = read as ManifestBeforeShards;
+  return { format: 1, createdAt: before.createdAt, stores: [{ ...before.store, shard: 0 }], realms: before.realms.map((realm) => ({ ...realm, shard: 0 })) };
+}
+
+/** Checks a backup against its manifest: each store file's size and checksum, then every realm's digest. */
 export async function verify(from: string): Promise<Manifest> {
   const manifestFile = join(from, MANIFEST);
   if (!existsSync(manifestFile)) throw new BackupError(`${from} has no ${MANIFEST}: not a backup`);
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
-  if (manifest.format !== BACKUP_FORMAT) throw new BackupError(`backup format ${manifest.format}; this version reads format ${BACKUP_FORMAT}`);
-  const file = join(from, manifest.store.file);
-  if (!existsSync(file)) throw new BackupError(`${manifest.store.file} is missing`);
-  if (statSync(file).size !== manifest.store.bytes || (await sha256(file)) !== manifest.store.sha256) throw new BackupError(`${manifest.store.file} does not match its checksum: the backup is damaged`);
-  const { realms } = await contentsOf(file);
+  const manifest = current(JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest | ManifestBeforeShards);
+  const realms: Manifest['realms'] = [];
+  for (const entry of manifest.stores) {
+    const file = join(from, entry.file);
+    if (!existsSync(file)) throw new BackupError(`${entry.file} is missing`);
+    if (statSync(file).size !== entry.bytes || (await sha256(file)) !== entry.sha256) throw new BackupError(`${entry.file} does not match its checksum: the backup is damaged`);
+    realms.push(...(await contentsOf(file, entry.shard)).realms);
+  }
   if (JSON.stringify(realms) !== JSON.stringify(manifest.realms)) throw new BackupError('the realms in the store differ from the manifest');
   return manifest;
 }
@@ -82,8 +120,11 @@ export async function verify(from: string): Promise<Manifest> {
 export async function restore(from: string, dataDir: string): Promise<Manifest> {
   if (!emptyOrAbsent(dataDir)) throw new BackupError(`${dataDir} is not empty; restore goes into an empty data directory`);
   const manifest = await verify(from);
-  mkdirSync(dataDir, { recursive: true });
-  cpSync(join(from, manifest.store.file), join(dataDir, STORE_FILE));
+  for (const entry of manifest.stores) {
+    const target = shardFile(dataDir, entry.shard);
+    mkdirSync(dirname(target), { recursive: true });
+    cpSync(join(from, entry.file), target);
+  }
   if (existsSync(join(from, UPLOADS))) cpSync(join(from, UPLOADS), join(dataDir, UPLOADS), { recursive: true });
   return manifest;
 }

@@ -137,7 +137,7 @@ async function main(argv: string[]): Promise<void> {
   const command = positionals[0];
   const config = loadConfig();
   // A backup reads what a running server writes; verify and restore need no server at all.
-  const summary = (manifest: Manifest) => console.log(JSON.stringify({ format: manifest.format, realms: manifest.realms.length, bytes: manifest.store.bytes, sha256: manifest.store.sha256 }));
+  const summary = (manifest: Manifest) => console.log(JSON.stringify({ format: manifest.format, realms: manifest.realms.length, stores: manifest.stores.length, bytes: manifest.stores.reduce((bytes, store) => bytes + store.bytes, 0) }));
   if (command === 'backup') return summary(await backup(config.dataDir, required(values.to, 'to')));
   if (command === 'verify') return summary(await verify(required(values.from, 'from')));
   if (command === 'restore') return summary(await restore(required(values.from, 'from'), config.dataDir));

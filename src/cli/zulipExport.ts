@@ -1,13 +1,14 @@
 // `manage export`: one realm of a data directory in Zulip's export format (realm/zulipExport.ts).
-// The realm is read from a compacted copy of the store taken in one LMDB read transaction, so the
-// export is of one moment while a server goes on writing.
+// The realm is read from a compacted copy of its shard's store taken in one LMDB read transaction,
+// so the export is of one moment while a server goes on writing.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { writeZulipExport, type ExportSummary } from '../realm/zulipExport.js';
 import { Store } from '../store/store.js';
-import { emptyOrAbsent, STORE_FILE } from './backup.js';
+import { emptyOrAbsent } from './backup.js';
+import { shardFile, shardRealms, shardsOnDisk, STORE_FILE } from '../store/shards.js';
 
 export class ExportError extends Error {}
 
@@ -19,7 +20,9 @@ export async function exportRealm(dataDir: string, subdomain: string, to: string
   if (existsSync(tarball)) throw new ExportError(`${tarball} exists`);
   const scratch = mkdtempSync(join(tmpdir(), 'parley-export-'));
   try {
-    const env = open({ path: join(dataDir, STORE_FILE), readOnly: true });
+    const shard = Array.from({ length: shardsOnDisk(dataDir) }, (_, index) => index).find((index) => shardRealms(dataDir, index).some((realm) => realm.subdomain === subdomain));
+    if (shard === undefined) throw new ExportError(`no realm '${subdomain}'`);
+    const env = open({ path: shardFile(dataDir, shard), readOnly: true });
     try {
       await env.backup(join(scratch, STORE_FILE), true);
     } finally {

@@ -3,6 +3,7 @@
 // data directory from before shards opens as one shard; shard k beyond it is in shards/k/.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { open } from 'lmdb';
 
 /** A shard's store file's name, in its directory. */
 export const STORE_FILE = 'parley.mdb';
@@ -21,4 +22,17 @@ export function shardsOnDisk(dataDir: string): number {
     .filter((name) => /^[1-9]\d*$/.test(name) && existsSync(join(dir, name, STORE_FILE)))
     .map(Number);
   return Math.max(0, ...indexes) + 1;
+}
+
+/** Shard `index`'s realms (ID and subdomain), read without opening its store: a server may be
+ * writing it. A shard not on disk has none. */
+export function shardRealms(dataDir: string, index: number): { id: number; subdomain: string }[] {
+  const file = shardFile(dataDir, index);
+  if (!existsSync(file)) return [];
+  const env = open({ path: file, readOnly: true });
+  try {
+    return [...env.openDB<{ id: number; subdomain: string }, number>({ name: 'realms' }).getRange()].map(({ value }) => ({ id: value.id, subdomain: value.subdomain }));
+  } finally {
+    void env.close();
+  }
 }
