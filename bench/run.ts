@@ -1,4 +1,4 @@
-// Benchmark runner: `npm run bench -- <fanout|flags|render|send|startup|http|cluster|search|webhooks|all|instructions> [--quick] [--clients N] [--repeats R] [--rounds R] [--messages N]`.
+// Benchmark runner: `npm run bench -- <fanout|flags|realms|render|send|startup|http|cluster|search|webhooks|all|instructions> [--quick] [--clients N] [--repeats R] [--rounds R] [--messages N]`.
 // Every benchmark targets loopback only and is bounded in count and time. `all` runs the timed
 // ones; `instructions` needs valgrind and runs on its own.
 import { parseArgs } from 'node:util';
@@ -7,6 +7,7 @@ import { runFanout } from './fanout.js';
 import { runFlags } from './flags.js';
 import { runHttp } from './http.js';
 import { runInstructions } from './instructions.js';
+import { runRealms } from './realms.js';
 import { runRender } from './render.js';
 import { runSearch } from './search.js';
 import { runSend } from './send.js';
@@ -35,6 +36,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
       repeats: Number(values.repeats ?? (values.quick ? 4 : 20)),
       quick: values.quick,
     }),
+  realms: () => runRealms({ realms: 4, subscribers: 25, senders: 64, seconds: values.quick ? 3 : 10, rounds: Number(values.rounds ?? (values.quick ? 1 : 3)), quick: values.quick }),
   render: async () => runRender({ iterations: values.quick ? 2_000 : 20_000, quick: values.quick }),
   send: () => runSend({ subscribers: 100, senders: 64, seconds: values.quick ? 3 : 10, rounds: Number(values.rounds ?? (values.quick ? 1 : 3)), quick: values.quick }),
   startup: () => runStartup({ users: values.quick ? 50 : 1_000, messages: values.quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000], quick: values.quick }),

@@ -63,18 +63,19 @@ interface Threads {
 }
 
 /** What a load did: each answered message's latency (ms), and the requests that failed. */
-interface Sent {
+export interface Sent {
   latencies: number[];
   failures: number;
 }
 
-/** As many requests as the connections can make for the load's seconds (autocannon). */
-async function flatOut(baseUrl: string, sender: Member, body: string, load: Load): Promise<Sent> {
+/** As many requests as the connections can make for the load's seconds (autocannon), to the realm
+ * `host` names (else the default realm). */
+export async function flatOut(baseUrl: string, sender: Member, body: string, load: Pick<Load, 'connections' | 'seconds'>, host?: string): Promise<Sent> {
   const latencies: number[] = [];
   const result = await autocannon({
     url: `${baseUrl}/api/v1/messages`,
     method: 'POST',
-    headers: { ...new ApiClient(baseUrl, sender).authHeader(), 'Content-Type': 'application/x-www-form-urlencoded' },
+    headers: { ...new ApiClient(baseUrl, sender, host).identity(), 'Content-Type': 'application/x-www-form-urlencoded' },
     body,
     connections: load.connections,
     pipelining: 1,
@@ -184,7 +185,7 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-function summary(rounds: readonly Row[]): Row {
+export function summary(rounds: readonly Row[]): Row {
   const first = rounds[0]!;
   const row: Row = {};
   for (const [column, value] of Object.entries(first)) {

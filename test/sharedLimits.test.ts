@@ -189,8 +189,10 @@ test("the shares cross a worker thread: its grants, requests and failed logins c
   logins.fail('7:hamlet@zulip.com');
   const input: ShareHolderInput = { grants: grants.share, token, realmId: REALM, userId: 9, rateLimits: limiter.share, settings, logins: logins.share, failures: MAX_FAILED_LOGINS - 2, username: '7:hamlet@zulip.com' };
   const worker = new Worker(new URL('./fixtures/shareHolder.js', import.meta.url), { workerData: input });
+  // Listened for from the start: a worker's exit may come before the code after its last message runs.
+  const exited = once(worker, 'exit');
   const [output] = (await once(worker, 'message')) as [ShareHolderOutput];
-  await once(worker, 'exit');
+  await exited;
   assert.is(output.redeemed, 42, 'a grant issued here is redeemed there');
   assert.is(grants.redeem(token, REALM), undefined, 'and not again here');
   assert.is(grants.redeem(output.issued, REALM), 9, 'a grant issued there is redeemed here');
@@ -206,13 +208,14 @@ test('threads spending one key at the same moment are granted its limit in all, 
   const start = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
   const input: SpendingRaceInput = { rateLimits: limiter.share, settings, key: 'address:10.0.0.1', rule, start };
   const worker = new Worker(new URL('./fixtures/spendingRace.js', import.meta.url), { workerData: input });
+  const exited = once(worker, 'exit');
   await once(worker, 'message');
   const granted = once(worker, 'message');
   Atomics.store(new Int32Array(start), 0, 1);
   Atomics.notify(new Int32Array(start), 0);
   const here = spendUntilRefused(limiter, input.key, rule).length;
   const [there] = (await granted) as [number];
-  await once(worker, 'exit');
+  await exited;
   assert.is(here + there, rule.limit, `${here} here and ${there} there`);
   assert.is(limiter.hits, 2);
 });

@@ -2,12 +2,14 @@
 // history: users, channels (each user in `perUser` consecutive channels, the first user, the
 // owner, in all), and messages sent by the owner round-robin over the channels and ten topics,
 // half of them unread by the owner (or the newest few, `ownerUnread`). Long builds report their
-// progress. Also the one-channel realm of the fan-out and send benchmarks.
-import { openStore } from '../../src/setup.js';
+// progress. Also the one-channel realm of the fan-out and send benchmarks, and the one-channel
+// realms, spread over shards, of the realms benchmark.
+import { openShards, openStore } from '../../src/setup.js';
 import { loadConfig } from '../../src/config.js';
 import { EventQueues } from '../../src/events/queues.js';
 import type { RealmActor } from '../../src/realm/actor.js';
 import { Realms } from '../../src/realm/registry.js';
+import { RealmShards } from '../../src/realm/shards.js';
 import { Role } from '../../src/users/records.js';
 
 export interface DatasetShape {
@@ -97,14 +99,37 @@ export async function buildChannelRealm(dataDir: string, count: number, channel:
   const config = { ...loadConfig({}), dataDir, mode: 'production' as const };
   const store = openStore(config);
   const realms = new Realms(store, config, new EventQueues(store));
-  const realm = await realms.create({ subdomain: '', name: channel });
-  const owner = await addUser(realm, `owner@${channel}.test`, Role.owner);
-  const members = await Promise.all(Array.from({ length: count }, (_, i) => addUser(realm, `member${i}@${channel}.test`, Role.member)));
-  await addChannel(realm, owner.userId, channel, [owner.userId, ...members.map((member) => member.userId)]);
+  const built = await populate(await realms.create({ subdomain: '', name: channel }), channel, count, channel);
   await realms.idle();
   await store.close();
+  return built;
+}
+
+/** An owner and `count` members (e-mail addresses at `domain`.test) in one channel. */
+async function populate(realm: RealmActor, domain: string, count: number, channel: string): Promise<{ owner: Member; members: Member[] }> {
+  const owner = await addUser(realm, `owner@${domain}.test`, Role.owner);
+  const members = await Promise.all(Array.from({ length: count }, (_, i) => addUser(realm, `member${i}@${domain}.test`, Role.member)));
+  await addChannel(realm, owner.userId, channel, [owner.userId, ...members.map((member) => member.userId)]);
   return {
-    owner: { email: `owner@${channel}.test`, apiKey: owner.apiKey },
-    members: members.map((member, i) => ({ email: `member${i}@${channel}.test`, apiKey: member.apiKey })),
+    owner: { email: `owner@${domain}.test`, apiKey: owner.apiKey },
+    members: members.map((member, i) => ({ email: `member${i}@${domain}.test`, apiKey: member.apiKey })),
   };
+}
+
+/** Builds `count` one-channel realms (subdomains r0, r1, …; `members` members each besides the
+ * owner, all in a channel named `channel`) into a data directory of `shards` shards, placed as the
+ * management CLI places them (the emptiest shard first). */
+export async function buildChannelRealms(dataDir: string, shards: number, count: number, members: number, channel: string): Promise<{ subdomain: string; owner: Member; members: Member[] }[]> {
+  const config = { ...loadConfig({}), dataDir, mode: 'production' as const, realmThreads: shards };
+  const stores = openShards(config);
+  const queues = new EventQueues(stores[0]!);
+  const realms = new RealmShards(stores.map((store) => new Realms(store, config, queues)));
+  const built = [];
+  for (let index = 0; index < count; index++) {
+    const subdomain = `r${index}`;
+    built.push({ subdomain, ...(await populate(await realms.create({ subdomain, name: subdomain }), subdomain, members, channel)) });
+  }
+  await realms.idle();
+  await Promise.all(stores.map((store) => store.close()));
+  return built;
 }
