@@ -127,8 +127,11 @@ const renderPool = (config: Config): RenderPool | null => (config.renderThreads 
 
 /** The server `npm start` runs: standalone with PARLEY_THREADS above 1, the realms on a thread of
  * their own; otherwise every realm on the thread that serves clients. */
-export function startServer(config: Config): Promise<ParleyServer> {
-  return config.threads > 1 && config.cluster === null ? startThreaded(config) : startParley(config);
+export async function startServer(config: Config): Promise<ParleyServer> {
+  const threaded = config.threads > 1 && config.cluster === null;
+  // Realm threads are a threaded standalone server's: elsewhere the setting would do nothing.
+  if (config.realmThreads > 1 && !threaded) throw new Error('PARLEY_REALM_THREADS above 1 needs PARLEY_THREADS of 2 or more, on a standalone server');
+  return threaded ? startThreaded(config) : startParley(config);
 }
 
 /** The realms on a thread of their own (PARLEY_THREADS above 1), served by fronts: this thread,
