@@ -307,7 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bigBlueButton: bigBlueButtonSetting(env),
     threads: intSetting(env, 'PARLEY_THREADS', 1, 1),
     realmThreads: intSetting(env, 'PARLEY_REALM_THREADS', 1, 1),
-    // Every core but the one the realms run on.
+    // Every core but one, the realm thread's (the render pool is for one realm's long messages).
     renderThreads: intSetting(env, 'PARLEY_RENDER_THREADS', Math.max(0, availableParallelism() - 1)),
     // An eighth of the heap the realms' thread may grow to.
     keptJsonMb: intSetting(env, 'PARLEY_KEPT_JSON_MB', Math.floor(getHeapStatistics().heap_size_limit / 8 / 2 ** 20)),

@@ -33,14 +33,12 @@ export function openShard(config: Config, index: number, counters?: SharedIdCoun
   return store;
 }
 
-/** Every shard of the data directory in this thread (the management CLI on a stopped server): as
- * many as PARLEY_REALM_THREADS asks, or as are on disk, whichever is more. */
-export function openShards(config: Config): Store[] {
+/** Every shard of the data directory in this thread (the management CLI on a stopped server): those
+ * on disk, and (`placing`: for a new realm) as many as PARLEY_REALM_THREADS asks. */
+export function openShards(config: Config, { placing = false } = {}): Store[] {
   const counters = new SharedIdCounters(newIdCountersShare());
-  return Array.from({ length: Math.max(config.realmThreads, shardsOnDisk(config.dataDir)) }, (_, index) => openShard(config, index, counters));
+  return Array.from({ length: Math.max(placing ? config.realmThreads : 1, shardsOnDisk(config.dataDir)) }, (_, index) => openShard(config, index, counters));
 }
-
-class ShardsError extends Error {}
 
 /** Stops a server that would hold every realm on one store from opening a data directory with
  * realms in other shards too (they would not be served). */
@@ -48,7 +46,7 @@ function refuseShards(config: Config): void {
   const shards = shardsOnDisk(config.dataDir);
   for (let index = 1; index < shards; index++) {
     if (shardRealms(config.dataDir, index).length > 0) {
-      throw new ShardsError(`${config.dataDir} has realms in shard ${index}: run it with PARLEY_THREADS of 2 or more (and PARLEY_REALM_THREADS up to ${shards}), standalone`);
+      throw new Error(`${config.dataDir} has realms in shard ${index}: run it with PARLEY_THREADS of 2 or more (and PARLEY_REALM_THREADS up to ${shards}), standalone`);
     }
   }
 }

@@ -4,8 +4,9 @@
 // subdomain, each realm's writes, events (long-poll and socket) and history its own; IDs stay
 // unique server-wide and keep growing across a restart (the shards' counters are raised from every
 // shard), and queues outlive it; a server on one thread refuses a data directory with realms beyond
-// shard 0, but not one whose other shards are empty; and a server told of fewer realm threads than
-// there are shards on disk still serves them all.
+// shard 0, but not one whose other shards are empty, where the CLI puts no realm unless told of
+// realm threads; and a server told of fewer realm threads than there are shards on disk still serves
+// them all.
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -280,11 +281,14 @@ test('realm threads asked of a server on one thread are refused, not ignored', a
   }
 });
 
-test('with one realm thread asked for, the CLI and the server still use every shard on disk', async () => {
-  // Shard 0 holds two realms, shard 1 one: the new realm goes to shard 1.
-  orgs.push(createRealm('west', 1, oneRealmThread));
-  assert.equal(realmsInShard(1), [org('south').realmId, org('west').realmId]);
-  assert.equal(realmsInShard(2), [], 'no shard beyond those on disk');
+test('with one realm thread asked for, the CLI puts a new realm in shard 0, and the server still serves every shard on disk', async () => {
+  // Shard 1 holds fewer realms, but a server told of one realm thread holds shard 0's alone.
+  orgs.push(createRealm('west', 0, oneRealmThread));
+  assert.equal(realmsInShard(0), [org('north').realmId, org('east').realmId, org('west').realmId]);
+  assert.equal(realmsInShard(1), [org('south').realmId]);
+  // A command that makes no realm makes no shard, whatever PARLEY_REALM_THREADS says.
+  assert.is(runManage(['list-realms'], { ...baseEnv, PARLEY_REALM_THREADS: '3' }).status, 0);
+  assert.not.ok(existsSync(join(dataDir, 'shards', '2')), 'list-realms made no shard 2');
 
   const before = Math.max(...sentIds());
   await withServer({ ...oneRealmThread, PARLEY_THREADS: '2' }, async () => {
@@ -315,6 +319,10 @@ test('a data directory whose other shards hold no realm still opens on one threa
     assert.is(realmsInShard(1, dir).length, 0, 'shard 1 holds no realm');
     const listed = runManage(['list-realms'], env);
     assert.is(listed.stdout.trim().split('\n').length, 1, `one demo realm, not one a shard: ${listed.stdout}`);
+    // A realm made without realm threads asked for goes to shard 0, though shard 1 is empty: the
+    // server on one thread below still opens the directory.
+    const made = createRealm('solo', 0, env);
+    assert.equal(realmsInShard(1, dir), [], `shard 1 still holds no realm, realm ${made.realmId} went to shard 0`);
 
     await withServer({ ...env, PARLEY_THREADS: '1' }, async () => {
       const hamlet = await hamletOn(server!.baseUrl);

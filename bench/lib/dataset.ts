@@ -121,9 +121,12 @@ async function populate(realm: RealmActor, domain: string, count: number, channe
  * management CLI places them (the emptiest shard first). */
 export async function buildChannelRealms(dataDir: string, shards: number, count: number, members: number, channel: string): Promise<{ subdomain: string; owner: Member; members: Member[] }[]> {
   const config = { ...loadConfig({}), dataDir, mode: 'production' as const, realmThreads: shards };
-  const stores = openShards(config);
+  const stores = openShards(config, { placing: true });
   const queues = new EventQueues(stores[0]!);
-  const realms = new RealmShards(stores.map((store) => new Realms(store, config, queues)));
+  const realms = new RealmShards(
+    stores.map((store) => new Realms(store, config, queues)),
+    shards,
+  );
   const built = [];
   for (let index = 0; index < count; index++) {
     const subdomain = `r${index}`;

@@ -85,18 +85,22 @@ interface Organizations extends RealmCreator {
   /** Only on a data directory (the server stopped): a Zulip export made a new realm. */
   importRealm?(from: string, subdomain: string): Promise<ImportSummary>;
   /** Only on a data directory: the full-text index built anew; answers how many messages it holds. */
-  rebuildSearchIndex?(progress: (done: number, total: number) => void): number;
+  rebuildSearchIndex?(progress: (done: number, total: number, shard?: number) => void): number;
   close(): Promise<void>;
 }
 
 /** The data directory's organizations: every shard's (ARCHITECTURE.md, "Several realm threads"). */
-async function onDataDirectory(config: Config): Promise<Organizations> {
+async function onDataDirectory(config: Config, command: string | undefined): Promise<Organizations> {
   if (serverRunning(config.dataDir)) throw new UsageError(`a server is running on ${config.dataDir}; stop it first`);
-  const stores = openShards(config);
+  // Only a command that makes a realm opens the shards PARLEY_REALM_THREADS asks for that are not on disk yet.
+  const stores = openShards(config, { placing: command === 'create-realm' || command === 'import' });
   // The queues a stopped server saved (in shard 0) get the events of what the CLI changes, as they would live.
   const queues = new EventQueues(stores[0]!);
   await queues.restore();
-  const realms = new RealmShards(stores.map((store) => new Realms(store, config, queues)));
+  const realms = new RealmShards(
+    stores.map((store) => new Realms(store, config, queues)),
+    config.realmThreads,
+  );
   const storeOf = (realmId: number) => stores.find((store) => store.realms.get(realmId) !== undefined)!;
   return {
     realm: async (subdomain) => (subdomain === undefined ? realms.defaultRealm() : realms.bySubdomainName(subdomain)),
@@ -106,7 +110,7 @@ async function onDataDirectory(config: Config): Promise<Organizations> {
         .flatMap((store) => [...store.realms.getRange()].map(({ value: { id, subdomain, name } }) => ({ id, subdomain, name })))
         .sort((a, b) => a.id - b.id),
     digest: (realm) => realmDigest(storeOf(realm.realm.id), realm.realm.id),
-    rebuildSearchIndex: (progress) => stores.reduce((indexed, store) => indexed + store.rebuildSearchIndex(progress), 0),
+    rebuildSearchIndex: (progress) => stores.reduce((indexed, store, shard) => indexed + store.rebuildSearchIndex((done, total) => progress(done, total, stores.length > 1 ? shard : undefined)), 0),
     importRealm: (from, subdomain) => importRealm(realms, from, subdomain),
     async close() {
       await realms.idle();
@@ -142,7 +146,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'verify') return summary(await verify(required(values.from, 'from')));
   if (command === 'restore') return summary(await restore(required(values.from, 'from'), config.dataDir));
   if (command === 'export') return console.log(JSON.stringify(await exportRealm(config.dataDir, required(values.realm, 'realm'), required(values.to, 'to'), config.externalHost)));
-  const organizations = config.cluster ? await onCluster(config.cluster, config) : await onDataDirectory(config);
+  const organizations = config.cluster ? await onCluster(config.cluster, config) : await onDataDirectory(config, command);
   const realmOf = async (): Promise<RealmHandle> => {
     const realm = await organizations.realm(values.realm);
     if (!realm) throw new UsageError(`no realm '${values.realm ?? '(default)'}'`);
@@ -196,7 +200,7 @@ async function main(argv: string[]): Promise<void> {
       }
       case 'rebuild-search-index': {
         if (!organizations.rebuildSearchIndex) throw new UsageError('rebuild-search-index writes a data directory: run it without PARLEY_NATS_URL, on a stopped node\'s directory');
-        const indexed = organizations.rebuildSearchIndex((done, total) => console.error(`indexed ${done} of ${total} messages`));
+        const indexed = organizations.rebuildSearchIndex((done, total, shard) => console.error(`indexed ${done} of ${total} messages${shard === undefined ? '' : ` in shard ${shard}`}`));
         console.log(JSON.stringify({ indexed }));
         break;
       }

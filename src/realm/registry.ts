@@ -240,6 +240,13 @@ function createSystemGroups(store: Store, realmId: number, now: number): Map<Sys
   return ids;
 }
 
+/** The default realm of a server whose realms are in several shards: the first created, the lowest
+ * of the shards' defaults (IDs only grow). */
+export function firstCreated(defaults: readonly (number | undefined)[]): number | undefined {
+  const ids = defaults.filter((id) => id !== undefined);
+  return ids.length > 0 ? Math.min(...ids) : undefined;
+}
+
 export const hostname = (host: string): string => host.toLowerCase().replace(/:\d+$/, '');
 
 /** The realm a Host header names: its subdomain of the external host, else the default realm. */

@@ -239,8 +239,10 @@ function span(prefix: (number | string)[], from: number, reverse: boolean) {
  * Format 8 records in each message what its rendering holds (MessageRecord.has) for the has:
  * narrows; older messages are given theirs at open. Format 9 writes the conversation logs' records
  * compactly (conversationLog.ts); format 8's are read as they are, but a version before it would
- * not read them. */
-export const STORE_FORMAT = 9;
+ * not read them. Format 10 changes no row: a data directory may have shards from then on (shards.ts),
+ * and a version before it, which would open shard 0 alone and hand out IDs the other shards hold,
+ * refuses it. */
+export const STORE_FORMAT = 10;
 /** The first format whose messages record what their rendering holds. */
 const HAS_BITS_FORMAT = 8;
 /** The first format with the full-text index in its layout of today: older directories are

@@ -1,5 +1,5 @@
 // A realm thread (PARLEY_THREADS above 1): a shard of the data directory (one store; shard 0 is the
-// data directory's own, PARLEY_REALM_THREADS more) and the actors of the realms that live in it,
+// data directory's own parley.mdb; PARLEY_REALM_THREADS realm threads in all) and the actors of the realms that live in it,
 // apart from the threads that serve clients and hold their event queues (its *fronts*: the main
 // thread and the I/O threads, each over a port of its own). Commands come over a front's port as
 // plain data and their answers go back to it (realm/replies.ts); a realm's emissions go to every
@@ -189,7 +189,9 @@ async function serve({ fronts, shard, shards, ids }: RealmThreadData): Promise<v
   nameThisThread(shard === 0 ? REALM_THREAD_NAME : `${REALM_THREAD_NAME}-${shard}`);
   const outbox = new FrontsOutbox(fronts.map((port, index) => new Front(index, port)));
   const [first] = outbox.fronts as [Front];
-  const config: Config = { ...loadConfig(), metrics: new RelayedMetrics((message) => outbox.post(first, message)) };
+  const loaded = loadConfig();
+  // The kept JSON's budget is the process's, split evenly among the realm threads.
+  const config: Config = { ...loaded, keptJsonMb: loaded.keptJsonMb / shards, metrics: new RelayedMetrics((message) => outbox.post(first, message)) };
   guardRejections(config.log);
   const counters = new SharedIdCounters(ids);
   const store = openShard(config, shard, counters);

@@ -16,7 +16,7 @@ import type { RealmSources } from '../ops/metrics.js';
 import type { CommandName, InputOf, OutputOf } from '../realm/commands/index.js';
 import type { FieldsCommand, RealmDirectory, RealmHandle } from '../realm/handle.js';
 import type { JsonFields } from '../realm/jsonFields.js';
-import { hostname, realmIdForHost } from '../realm/registry.js';
+import { firstCreated, hostname, realmIdForHost } from '../realm/registry.js';
 import { fieldsRequest, jsonFieldsOf, outputOf, requestOf, type Reply } from '../realm/replies.js';
 import { BatchedPort } from './batchedPort.js';
 import { record } from './metricsRelay.js';
@@ -154,8 +154,7 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
         if (!this.handles.has(id)) this.handles.set(id, new ThreadRealm({ id, subdomain }, this, generation, this.config));
       }
     }
-    const defaults = directories.flatMap((directory) => (directory.defaultRealm === undefined ? [] : [directory.defaultRealm]));
-    this.defaultRealm = defaults.length > 0 ? Math.min(...defaults) : undefined;
+    this.defaultRealm = firstCreated(directories.map((directory) => directory.defaultRealm));
   }
 
   forHost(host: string): RealmHandle | undefined {
