@@ -13,6 +13,8 @@ import { userSetting } from '../../users/settings.js';
 import { unsubscribePath } from '../../users/unsubscribe.js';
 import type { UserRecord } from '../../users/records.js';
 import type { CommandContext, ReadContext } from '../context.js';
+import { INACCESSIBLE_USER_NAME } from '../../users/view.js';
+import { accessibleUsers, sees } from './userAccess.js';
 import { backoff } from '../../clock.js';
 
 /** Retries of an e-mail the SMTP server did not take wait 1, 2, 4, … minutes, at most 30. */
@@ -28,7 +30,7 @@ export interface DueEmail {
   mail: Mail;
 }
 
-function conversationOf(ctx: ReadContext, user: UserRecord, message: MessageRecord, base: string): Omit<MissedConversation, 'messages'> & { key: string } {
+function conversationOf(ctx: ReadContext, user: UserRecord, message: MessageRecord, base: string, nameOf: (userId: number) => string): Omit<MissedConversation, 'messages'> & { key: string } {
   if (message.channelId !== null) {
     const name = ctx.state.channels.get(message.channelId)?.name ?? '';
     return {
@@ -38,7 +40,7 @@ function conversationOf(ctx: ReadContext, user: UserRecord, message: MessageReco
     };
   }
   const others = message.participants.filter((id) => id !== user.id);
-  const names = others.map((id) => ctx.state.users.get(id)?.fullName ?? 'Unknown user');
+  const names = others.map(nameOf);
   return {
     key: `dm:${message.recipientId}`,
     title: others.length === 1 ? `DMs with ${names[0]}` : `Group DMs with ${names.join(', ')}`,
@@ -53,16 +55,23 @@ function missedMail(ctx: ReadContext, batch: EmailBatchRecord): DueEmail | undef
   if (!user?.isActive || userSetting(user, 'enable_offline_email_notifications') !== true || batch.attempts >= MAX_ATTEMPTS) return undefined;
   const withContent = realmProperty(ctx.state, 'message_content_allowed_in_email_notifications') && userSetting(user, 'message_content_in_email_notifications') === true;
   const base = realmUrl(ctx.state.realm, ctx.config);
+  // A user the recipient may not see (a restricted guest's) is an "Unknown user" here too, as in
+  // push notifications and the API.
+  const accessible = accessibleUsers(ctx, user);
+  const nameOf = (id: number): string => {
+    const other = ctx.state.users.get(id);
+    return other && sees(accessible, other) ? other.fullName : INACCESSIBLE_USER_NAME;
+  };
   const conversations = new Map<string, MissedConversation>();
   const messageIds: number[] = [];
   for (const id of batch.messageIds) {
     const message = ctx.store.messages.get(id);
     const flags = message && ctx.store.userMessages.get(user.id, message.recipientId, id);
     if (!message || flags === undefined || flags & Flag.read) continue;
-    const { key, ...where } = conversationOf(ctx, user, message, base);
+    const { key, ...where } = conversationOf(ctx, user, message, base, nameOf);
     let conversation = conversations.get(key);
     if (!conversation) conversations.set(key, (conversation = { ...where, messages: [] }));
-    const senderName = ctx.state.users.get(message.senderId)?.fullName ?? 'Unknown user';
+    const senderName = nameOf(message.senderId);
     conversation.messages.push(withContent ? { senderName, text: plainText(message.renderedContent), html: message.renderedContent } : { senderName, text: null, html: null });
     messageIds.push(id);
   }
