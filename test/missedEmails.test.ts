@@ -12,6 +12,7 @@ import { applyEvent, comparable, pollEvents, register } from './helpers/events.j
 import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
 import { nextSettlement, settlements } from './helpers/notifier.js';
 import { FakeSmtp, type ReceivedMail } from './helpers/smtp.js';
+import { withUnseenWriter } from './helpers/restrictedGuests.js';
 import { startTestServer, testConfig, waitFor, type TestServer } from './helpers/server.js';
 
 const FROM = 'Parley Notifications <noreply@parley.test>';
@@ -182,16 +183,7 @@ emails('no e-mail for a connected user, nor with e-mail notifications off; a que
 
 emails("a restricted guest's e-mail names a sender they may not see as an Unknown user, as their push notifications do", async (context) => {
   const { server, smtp } = context;
-  const iago = await server.as('iago@zulip.com');
-  const groups = (await iago.get('/user_groups')).body.user_groups as { id: number; name: string }[];
-  const group = (name: string) => groups.find((candidate) => candidate.name === name)!.id;
-  assert.is((await iago.patch('/realm', { can_access_all_users_group: { new: group('role:members') } })).status, 200);
-  try {
-    const created = await iago.post('/users', { email: 'emailer@zulip.com', full_name: 'Outside Emailer', password: 'long enough' });
-    assert.is(created.status, 200, JSON.stringify(created.body));
-    const outsider = await server.as('emailer@zulip.com');
-    // Out of Verona, where the guest is, they write there: the guest cannot see them.
-    assert.is((await outsider.delete('/users/me/subscriptions', { subscriptions: JSON.stringify(['Verona']) })).status, 200);
+  await withUnseenWriter(server, { email: 'emailer@zulip.com', fullName: 'Outside Emailer' }, async (outsider) => {
     await send(outsider, { type: 'stream', to: 'Verona', topic: 'visitors', content: '@**Polonius** hello from outside' });
     await afterPeriod(context);
     const [mail] = smtp.to('polonius@zulip.com') as [ReceivedMail];
@@ -199,9 +191,7 @@ emails("a restricted guest's e-mail names a sender they may not see as an Unknow
     const text = mail.parsed.text ?? '';
     assert.match(text, /Unknown user: @Polonius hello from outside/);
     assert.not.match(`${text}${String(mail.parsed.html)}`, /outside emailer|emailer@/i);
-  } finally {
-    assert.is((await iago.patch('/realm', { can_access_all_users_group: { new: group('role:everyone') } })).status, 200);
-  }
+  });
 });
 
 emails('the batching period is the user\'s setting, which register reports', async (context) => {

@@ -5,6 +5,7 @@
 // relay took is not sent again.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { withUnseenWriter } from './helpers/restrictedGuests.js';
 import { BotService } from './helpers/botService.js';
 import type { ApiClient } from './helpers/client.js';
 import { TestClock } from './helpers/clock.js';
@@ -192,30 +193,19 @@ notifications('notifications never reach someone who cannot read the message', a
 });
 
 notifications('a restricted guest is notified of a message from someone they may not see as from an "Unknown user"', async ({ server, relay, phone }) => {
-  const iago = await server.as('iago@zulip.com');
   const polonius = await server.as('polonius@zulip.com');
   const guestPhone = await registerDevice(polonius, 778);
-  const groups = (await iago.get('/user_groups')).body.user_groups as { id: number; name: string }[];
-  const group = (name: string) => groups.find((candidate) => candidate.name === name)!.id;
-  assert.is((await iago.patch('/realm', { can_access_all_users_group: { new: group('role:members') } })).status, 200);
-  try {
-    const created = await iago.post('/users', { email: 'outsider@zulip.com', full_name: 'Outside Writer', password: 'long enough' });
-    assert.is(created.status, 200, JSON.stringify(created.body));
-    const outsider = await server.as('outsider@zulip.com');
-    // Out of Verona, where the guest is, they write there: the guest cannot see them.
-    assert.is((await outsider.delete('/users/me/subscriptions', { subscriptions: JSON.stringify(['Verona']) })).status, 200);
+  await withUnseenWriter(server, { email: 'outsider@zulip.com', fullName: 'Outside Writer' }, async (outsider, outsiderId) => {
     const id = await send(outsider, { type: 'stream', to: 'Verona', topic: 'visitors', content: '@**Polonius** hello from outside' });
     await waitFor(() => received(relay, guestPhone).some((payload) => payload.message_id === id));
     const payload = received(relay, guestPhone).find((candidate) => candidate.message_id === id)!;
-    assert.equal([payload.sender_id, payload.sender_full_name], [Number(created.body.user_id), 'Unknown user']);
+    assert.equal([payload.sender_id, payload.sender_full_name], [outsiderId, 'Unknown user']);
     assert.not.match(JSON.stringify(payload), /outside writer|outsider@/i);
     // A member is told who wrote.
     const toMember = await send(outsider, { type: 'stream', to: 'Verona', topic: 'visitors', content: '@**Othello, the Moor of Venice** and you' });
     await waitFor(() => received(relay, phone).some((candidate) => candidate.message_id === toMember));
     assert.is(received(relay, phone).find((candidate) => candidate.message_id === toMember)!.sender_full_name, 'Outside Writer');
-  } finally {
-    assert.is((await iago.patch('/realm', { can_access_all_users_group: { new: group('role:everyone') } })).status, 200);
-  }
+  });
 });
 
 notifications('reading notified messages sends a removal with their IDs; unread ones stay', async ({ server, relay, phone, othelloId }) => {
