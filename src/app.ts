@@ -1,6 +1,5 @@
 // Assembles a Parley server from a configuration: the store, the realms, the HTTP server. Used by
 // the entry point and by tests, which start it on a free port with a temporary data directory.
-import { rmSync, writeFileSync } from 'node:fs';
 import { routes } from './api/routes.js';
 import { Grants, newGrantsShare, type GrantsShare } from './auth/grants.js';
 import { LoginLimiter, loginLimitShare, type LoginLimitShare } from './auth/loginLimiter.js';
@@ -20,7 +19,7 @@ import { ClusterNode } from './cluster/node.js';
 import { seedDemoRealm } from './seed/demo.js';
 import type { FileStorage } from './files/storage.js';
 import type { RealmDirectory } from './realm/handle.js';
-import { guardRejections, openFiles, openStore, pidFile } from './setup.js';
+import { claimDataDir, guardRejections, openFiles, openStore } from './setup.js';
 import { shardsOnDisk } from './store/shards.js';
 import { RealmThreads, type RealmFront } from './threads/realmsThread.js';
 import { clientSources, gaugesOf, IoThread, type FrontGauges } from './threads/ioThreads.js';
@@ -115,11 +114,10 @@ export function frontPeers(config: Config, front: RealmFront, index: number, cou
 
 /** What a process has once, whatever serves its clients: the metrics (of the realms, of the
  * clients every front serves, of the realm thread's unhandled rejections when it has one) and
- * their server, the pid file. */
+ * their server. */
 async function watchProcess(config: Config, realmSources: RealmSources, fronts: () => FrontGauges[], realmThreadRejections = () => 0): Promise<{ metricsPort: number | null; stop(): void }> {
   config.metrics.watch({ ...realmSources, ...clientSources(fronts, realmThreadRejections) });
   const metricsServer = config.metricsListen && (await serveMetrics(config.metricsListen, config.metrics));
-  writeFileSync(pidFile(config.dataDir), String(process.pid));
   return { metricsPort: metricsServer ? metricsServer.port : null, stop: () => metricsServer?.close() };
 }
 
@@ -131,7 +129,23 @@ export async function startServer(config: Config): Promise<ParleyServer> {
   const threaded = config.threads > 1 && config.cluster === null;
   // Realm threads are a threaded standalone server's: elsewhere the setting would do nothing.
   if (config.realmThreads > 1 && !threaded) throw new Error('PARLEY_REALM_THREADS above 1 needs PARLEY_THREADS of 2 or more, on a standalone server');
-  return threaded ? startThreaded(config) : startParley(config);
+  const release = claimDataDir(config.dataDir);
+  try {
+    const server = await (threaded ? startThreaded(config) : startParley(config));
+    return {
+      ...server,
+      async close() {
+        try {
+          await server.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
 /** The realms on a thread of their own (PARLEY_THREADS above 1), served by fronts: this thread,
@@ -177,7 +191,6 @@ export async function startThreaded(config: Config, ownPorts: readonly number[] 
       mainPeers?.close();
       await realms.close();
       claimed?.release();
-      rmSync(pidFile(config.dataDir), { force: true });
     },
   };
 }
@@ -236,7 +249,6 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
       await node?.close();
       if (!config.cluster) await queues.persist();
       await store.close();
-      rmSync(pidFile(config.dataDir), { force: true });
     },
   };
 }

@@ -1,7 +1,7 @@
 // What every server process sets up, whichever thread runs what: the store's and the file storage's
 // opening, the guard on promise rejections nobody handled, and the file that says a server has the
 // data directory open.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Config } from './config.js';
 import type { Logger } from './ops/log.js';
@@ -12,8 +12,43 @@ import { newIdCountersShare, SharedIdCounters } from './store/idCounters.js';
 import { shardFile, shardRealms, shardsOnDisk } from './store/shards.js';
 import { Store, STORE_FORMAT } from './store/store.js';
 
-/** The file that tells the management CLI a server has this data directory open. */
+/** The file that says which process holds a data directory (a server, or the management CLI). */
 export const pidFile = (dataDir: string): string => join(dataDir, 'parley.pid');
+
+export class DataDirInUse extends Error {}
+
+/** Whether a process with this ID runs (one whose ID is not a positive whole number does not). */
+function running(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Claims the data directory for this process before it opens any store, so that a server and the
+ * management CLI (or two servers) never write it at once: each would hand out IDs from its own
+ * counters. The pid file is made exclusively; one left by a process no longer running (kill -9, a
+ * crash) is taken over, as is one of this process's own (servers the tests start in turn). Returns
+ * what lets the directory go. */
+export function claimDataDir(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const file = pidFile(dataDir);
+  for (;;) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = Number(readFileSync(file, 'utf8').trim());
+    if (holder !== process.pid && running(holder)) throw new DataDirInUse(`${dataDir} is in use by process ${holder} (a Parley server, or the management CLI): stop it first`);
+    rmSync(file, { force: true });
+  }
+}
 
 /** The data directory's store (shard 0), when one thread holds every realm. */
 export function openStore(config: Config): Store {

@@ -1,9 +1,8 @@
 // Management CLI: `npm run manage -- <command> [options]`. Works on the data directory directly,
 // so it refuses to run while a server has that directory open (the server keeps realms in memory);
 // with PARLEY_NATS_URL set, its realm and user commands go to the running cluster instead.
-import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { openShards, pidFile } from '../setup.js';
+import { claimDataDir, DataDirInUse, openShards } from '../setup.js';
 import { backup, BackupError, restore, verify, type Manifest } from './backup.js';
 import { ClusterAdmin } from '../cluster/admin.js';
 import { loadConfig, type ClusterSettings, type Config } from '../config.js';
@@ -13,6 +12,7 @@ import type { RealmHandle } from '../realm/handle.js';
 import { InvalidRealmError, Realms, type RealmCreator } from '../realm/registry.js';
 import { RealmShards } from '../realm/shards.js';
 import { realmDigest } from '../store/realmData.js';
+import type { Store } from '../store/store.js';
 import { hashNewPassword } from '../users/password.js';
 import { exportRealm, ExportError } from './zulipExport.js';
 import { importRealm, ImportError, type ImportSummary } from './zulipImport.js';
@@ -63,17 +63,6 @@ function required(value: string | undefined, flag: string): string {
   return value;
 }
 
-function serverRunning(dataDir: string): boolean {
-  const file = pidFile(dataDir);
-  if (!existsSync(file)) return false;
-  try {
-    process.kill(Number(readFileSync(file, 'utf8')), 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The organizations realm and user commands reach: the data directory's, or (PARLEY_NATS_URL set)
  * a running cluster's, each realm asked through its owner. */
 interface Organizations extends RealmCreator {
@@ -91,9 +80,15 @@ interface Organizations extends RealmCreator {
 
 /** The data directory's organizations: every shard's (ARCHITECTURE.md, "Several realm threads"). */
 async function onDataDirectory(config: Config, command: string | undefined): Promise<Organizations> {
-  if (serverRunning(config.dataDir)) throw new UsageError(`a server is running on ${config.dataDir}; stop it first`);
+  const release = claimDataDir(config.dataDir);
   // Only a command that makes a realm opens the shards PARLEY_REALM_THREADS asks for that are not on disk yet.
-  const stores = openShards(config, { placing: command === 'create-realm' || command === 'import' });
+  let stores: Store[];
+  try {
+    stores = openShards(config, { placing: command === 'create-realm' || command === 'import' });
+  } catch (error) {
+    release();
+    throw error;
+  }
   // The queues a stopped server saved (in shard 0) get the events of what the CLI changes, as they would live.
   const queues = new EventQueues(stores[0]!);
   await queues.restore();
@@ -116,6 +111,7 @@ async function onDataDirectory(config: Config, command: string | undefined): Pro
       await realms.idle();
       await queues.persist();
       await Promise.all(stores.map((store) => store.close()));
+      release();
     },
   };
 }
@@ -219,7 +215,7 @@ try {
   await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof UsageError) console.error(`${error.message}\n\n${usage}`);
-  else if (error instanceof ApiError || error instanceof InvalidRealmError || error instanceof BackupError || error instanceof ExportError || error instanceof ImportError) console.error(`error: ${error.message}`);
+  else if (error instanceof ApiError || error instanceof DataDirInUse || error instanceof InvalidRealmError || error instanceof BackupError || error instanceof ExportError || error instanceof ImportError) console.error(`error: ${error.message}`);
   else throw error;
   process.exitCode = 2;
 }

@@ -1,7 +1,10 @@
 // The server as an operator runs it: graceful shutdown on SIGTERM keeps every user and key, a
 // crash right after an acknowledged write loses nothing, the management CLI creates realms and
-// users for production (which never seeds), and the Host header selects the realm.
-import { rmSync } from 'node:fs';
+// users for production (which never seeds), the Host header selects the realm, and one process at a
+// time holds a data directory.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiClient, rawRequest } from '../helpers/client.js';
@@ -104,6 +107,43 @@ test('production: no seed; the CLI creates realms and users; the Host header sel
     const regenerated = runManage(['regenerate-api-key', '--realm', 'acme', '--email', 'ann@acme.test'], env);
     assert.is(regenerated.status, 0);
     assert.is.not(regenerated.stdout.trim(), key);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a data directory is held by one process: a live holder refuses a server and the CLI; a dead one is taken over, and a stop lets go', async () => {
+  const dataDir = tempDataDir();
+  const env = { PARLEY_DATA_DIR: dataDir };
+  const holder = join(dataDir, 'parley.pid');
+  try {
+    // This test's own process holds it (a CLI or a server still starting would).
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(holder, String(process.pid));
+    const refused = await spawnServer(env).then(
+      async (server) => {
+        server.child.kill('SIGTERM');
+        await server.exited;
+        return 'started';
+      },
+      (error: unknown) => String(error),
+    );
+    assert.is.not(refused, 'started', 'a server does not start on a directory another process holds');
+    const cli = runManage(['list-realms'], env);
+    assert.is(cli.status, 2);
+    assert.match(cli.stderr, new RegExp(`in use by process ${process.pid}`));
+    // A holder that no longer runs (kill -9) is taken over.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(holder, String(gone));
+    const server = await spawnServer(env);
+    assert.is(readFileSync(holder, 'utf8'), String(server.child.pid), 'the server holds it now');
+    assert.is(runManage(['list-realms'], env).status, 2, 'the CLI refuses it while the server runs');
+    server.child.kill('SIGTERM');
+    assert.is(await server.exited, 0);
+    assert.not.ok(existsSync(holder), 'a stop lets it go');
+    const listed = runManage(['list-realms'], env);
+    assert.is(listed.status, 0, listed.stderr);
+    assert.not.ok(existsSync(holder), 'and so does the CLI');
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
