@@ -78,10 +78,9 @@ export function openShards(config: Config, { placing = false } = {}): Store[] {
 /** Stops a server that would hold every realm on one store from opening a data directory with
  * realms in other shards too (they would not be served). */
 function refuseShards(config: Config): void {
-  const shards = shardsOnDisk(config.dataDir);
-  for (let index = 1; index < shards; index++) {
+  for (let index = 1; index < shardsOnDisk(config.dataDir); index++) {
     if (shardRealms(config.dataDir, index).length > 0) {
-      throw new Error(`${config.dataDir} has realms in shard ${index}: run it with PARLEY_THREADS of 2 or more (and PARLEY_REALM_THREADS up to ${shards}), standalone`);
+      throw new Error(`${config.dataDir} has realms in shard ${index}: run it with PARLEY_THREADS of 2 or more, standalone, which serves every shard`);
     }
   }
 }

@@ -1,7 +1,7 @@
-// A realm thread (PARLEY_THREADS above 1): a shard of the data directory (one store; shard 0 is the
-// data directory's own parley.mdb; PARLEY_REALM_THREADS realm threads in all) and the actors of the realms that live in it,
-// apart from the threads that serve clients and hold their event queues (its *fronts*: the main
-// thread and the I/O threads, each over a port of its own). Commands come over a front's port as
+// A realm thread (PARLEY_THREADS above 1; PARLEY_REALM_THREADS of them): a shard of the data
+// directory (one store; shard 0 is the data directory's own parley.mdb) and the actors of the realms
+// that live in it, apart from the threads that serve clients and hold their event queues (its
+// *fronts*: the main thread and the I/O threads, each over a port of its own). Commands come over a front's port as
 // plain data and their answers go back to it (realm/replies.ts); a realm's emissions go to every
 // front once a turn, before the answers of the writes that made them (fronts.ts); each realm's
 // memory generation, shared with the fronts, tells them when what they derived (credentials, the
