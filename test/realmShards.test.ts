@@ -8,10 +8,11 @@
 // realm threads; and a server told of fewer realm threads than there are shards on disk still serves
 // them all.
 import { spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { test } from 'uvu';
+import { freePort } from '../src/cli/processes.js';
 import * as assert from 'uvu/assert';
 import { ApiClient } from './helpers/client.js';
 import { register, StreamClient, type Event } from './helpers/events.js';
@@ -148,7 +149,8 @@ test('with two realm threads, the CLI puts each new realm in the shard with the 
 });
 
 test('a server with I/O threads and two realm threads serves every realm by its subdomain: its own users, channels, events and messages', async () => {
-  await withServer({ ...twoShards, PARLEY_THREADS: '3' }, async () => {
+  const metricsPort = await freePort();
+  await withServer({ ...twoShards, PARLEY_THREADS: '3', PARLEY_METRICS_PORT: String(metricsPort) }, async () => {
     for (const o of orgs) {
       const me = await ok(clientOf(o).get('/users/me'));
       assert.equal([me.user_id, me.email], [o.ownerId, o.email], `${o.subdomain}: its owner`);
@@ -204,6 +206,16 @@ test('a server with I/O threads and two realm threads serves every realm by its 
       const seen = await everyMessageId(o);
       assert.ok(o.sent.every(({ id }) => seen.includes(id)));
       assert.equal(seen.filter((id) => others.has(id)), [], `${o.subdomain}: no other realm's message`);
+    }
+    // The operator's figures are every shard's: each realm thread reports its own, a second old at most.
+    const status = async () => (await (await fetch(`http://127.0.0.1:${metricsPort}/status.json`)).json()) as { realms: { id: number; loaded: boolean }[]; storeBytes: number };
+    const shardBytes = [0, 1].reduce((total, shard) => total + statSync(shard === 0 ? join(dataDir, 'parley.mdb') : join(dataDir, 'shards', '1', 'parley.mdb')).size, 0);
+    const deadline = Date.now() + 5000;
+    for (let seen = await status(); ; seen = await status()) {
+      const loaded = seen.realms.filter((realm) => realm.loaded).map((realm) => realm.id);
+      if (JSON.stringify(loaded) === JSON.stringify(orgs.map((o) => o.realmId)) && seen.storeBytes >= shardBytes) break;
+      if (Date.now() > deadline) assert.unreachable(`status: realms loaded ${JSON.stringify(loaded)}, store bytes ${seen.storeBytes} of ${shardBytes}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const onSocket = () => stream.events().flatMap((event) => (event.type === 'message' ? [(event.message as { id: number }).id] : []));
     try {
