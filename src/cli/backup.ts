@@ -107,7 +107,9 @@ export async function verify(from: string): Promise<Manifest> {
   const manifest = current(JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest | ManifestBeforeShards);
   const realms: Manifest['realms'] = [];
   for (const entry of manifest.stores) {
-    const file = join(from, entry.file);
+    // A shard's file is where the shard's store is in a data directory, and nowhere else.
+    const file = shardFile(from, entry.shard);
+    if (!Number.isInteger(entry.shard) || entry.shard < 0 || file !== join(from, entry.file)) throw new BackupError(`${entry.file} is not where shard ${entry.shard} is kept`);
     if (!existsSync(file)) throw new BackupError(`${entry.file} is missing`);
     if (statSync(file).size !== entry.bytes || (await sha256(file)) !== entry.sha256) throw new BackupError(`${entry.file} does not match its checksum: the backup is damaged`);
     realms.push(...(await contentsOf(file, entry.shard)).realms);
@@ -123,7 +125,7 @@ export async function restore(from: string, dataDir: string): Promise<Manifest> 
   for (const entry of manifest.stores) {
     const target = shardFile(dataDir, entry.shard);
     mkdirSync(dirname(target), { recursive: true });
-    cpSync(join(from, entry.file), target);
+    cpSync(shardFile(from, entry.shard), target);
   }
   if (existsSync(join(from, UPLOADS))) cpSync(join(from, UPLOADS), join(dataDir, UPLOADS), { recursive: true });
   return manifest;

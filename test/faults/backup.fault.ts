@@ -150,6 +150,14 @@ test('a data directory with realms on two shards backs up, verifies, restores an
     again.child.kill('SIGTERM');
     await again.exited;
   }
+  // A manifest naming a file elsewhere for a shard is refused, not followed.
+  const manifestFile = join(backupDir, 'manifest.json');
+  const written = readFileSync(manifestFile, 'utf8');
+  writeFileSync(manifestFile, written.replace(JSON.stringify(join('shards', '1', 'parley.mdb')), JSON.stringify(join('..', 'restored', 'parley.mdb'))));
+  const elsewhere = runManage(['verify', '--from', backupDir], {});
+  assert.is(elsewhere.status, 2);
+  assert.match(elsewhere.stderr, /is not where shard 1 is kept/);
+  writeFileSync(manifestFile, written);
   // Shard 1's file damaged: verify names it.
   const file = join(backupDir, 'shards', '1', 'parley.mdb');
   const bytes = readFileSync(file);
