@@ -317,6 +317,34 @@ test('with one realm thread asked for, the CLI puts a new realm in shard 0, and 
   });
 });
 
+test('manage move-realm moves a realm whole to another shard: the same digest, its history and IDs served from there', async () => {
+  const south = org('south');
+  const digest = () => runManage(['digest', '--realm', 'south'], twoShards).stdout.trim();
+  const before = digest();
+  const moved = runManage(['move-realm', '--realm', 'south', '--to-shard', '0'], twoShards);
+  assert.is(moved.status, 0, moved.stderr);
+  const summary = JSON.parse(moved.stdout) as { realm_id: number; from: number; to: number; rows: number };
+  assert.equal([summary.realm_id, summary.from, summary.to], [south.realmId, 1, 0]);
+  assert.ok(realmsInShard(0).includes(south.realmId));
+  assert.equal(realmsInShard(1), [], 'shard 1 let go of it');
+  assert.is(digest(), before, 'every row of the realm, as it was');
+  for (const [args, refusal] of [
+    [['--to-shard', '0'], /in shard 0 already/],
+    [['--to-shard', '2'], /no shard 2/],
+  ] as const) {
+    const refused = runManage(['move-realm', '--realm', 'south', ...args], twoShards);
+    assert.is(refused.status, 2, refused.stdout);
+    assert.match(refused.stderr, refusal);
+  }
+  // Shard 1 holds no realm now: a server on one thread opens the directory and serves the realm.
+  const last = Math.max(...sentIds());
+  await withServer({ ...baseEnv, PARLEY_THREADS: '1' }, async () => {
+    assert.equal(await channelHistory(south), south.sent, "south's messages, from shard 0");
+    const id = await send(south, 'south from shard 0');
+    assert.ok(id > last, `message ${id} is above ${last}`);
+  });
+});
+
 test('a data directory whose other shards hold no realm still opens on one thread: the demo realm, seeded once, in shard 0', async () => {
   const dir = tempDataDir('parley-shards-empty-');
   const env = { ...baseEnv, PARLEY_DATA_DIR: dir };

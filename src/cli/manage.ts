@@ -16,6 +16,7 @@ import type { Store } from '../store/store.js';
 import { hashNewPassword } from '../users/password.js';
 import { exportRealm, ExportError } from './zulipExport.js';
 import { importRealm, ImportError, type ImportSummary } from './zulipImport.js';
+import { MoveError, moveRealm, type MoveSummary } from './moveRealm.js';
 import { Role } from '../users/records.js';
 
 const usage = `usage: npm run manage -- <command> [options]
@@ -35,11 +36,14 @@ const usage = `usage: npm run manage -- <command> [options]
                                            DIR, and DIR.tar.gz (works while the server runs)
   import --from DIR|FILE.tar.gz --subdomain S
                                            import a Zulip export as a new realm
+  move-realm --realm S --to-shard K        move the realm whole to shard K (PARLEY_REALM_THREADS:
+                                           shards 0 to its value less one); run it again if it
+                                           stopped half-way
 --realm names a realm by subdomain; without it, the default realm. The data directory is
 PARLEY_DATA_DIR (default ./data). With PARLEY_NATS_URL set, the realm and user commands go to the
 running cluster (a node makes the realm; each realm is asked through its owner); digest, backup,
-verify, restore, export, import and rebuild-search-index always work on this machine's data
-directory.`;
+verify, restore, export, import, move-realm and rebuild-search-index always work on this machine's
+data directory.`;
 
 const options = {
   subdomain: { type: 'string' },
@@ -52,6 +56,7 @@ const options = {
   'owner-name': { type: 'string' },
   to: { type: 'string' },
   from: { type: 'string' },
+  'to-shard': { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
@@ -73,6 +78,8 @@ interface Organizations extends RealmCreator {
   digest?(realm: RealmHandle): string;
   /** Only on a data directory (the server stopped): a Zulip export made a new realm. */
   importRealm?(from: string, subdomain: string): Promise<ImportSummary>;
+  /** Only on a data directory (the server stopped): the realm moved whole to another shard. */
+  moveRealm?(subdomain: string, shard: number): Promise<MoveSummary>;
   /** Only on a data directory: the full-text index built anew; answers how many messages it holds. */
   rebuildSearchIndex?(progress: (done: number, total: number, shard?: number) => void): number;
   close(): Promise<void>;
@@ -81,10 +88,10 @@ interface Organizations extends RealmCreator {
 /** The data directory's organizations: every shard's (ARCHITECTURE.md, "Several realm threads"). */
 async function onDataDirectory(config: Config, command: string | undefined): Promise<Organizations> {
   const release = claimDataDir(config.dataDir);
-  // Only a command that makes a realm opens the shards PARLEY_REALM_THREADS asks for that are not on disk yet.
+  // Only a command that places a realm opens the shards PARLEY_REALM_THREADS asks for that are not on disk yet.
   let stores: Store[];
   try {
-    stores = openShards(config, { placing: command === 'create-realm' || command === 'import' });
+    stores = openShards(config, { placing: command === 'create-realm' || command === 'import' || command === 'move-realm' });
   } catch (error) {
     release();
     throw error;
@@ -107,6 +114,7 @@ async function onDataDirectory(config: Config, command: string | undefined): Pro
     digest: (realm) => realmDigest(storeOf(realm.realm.id), realm.realm.id),
     rebuildSearchIndex: (progress) => stores.reduce((indexed, store, shard) => indexed + store.rebuildSearchIndex((done, total) => progress(done, total, stores.length > 1 ? shard : undefined)), 0),
     importRealm: (from, subdomain) => importRealm(realms, from, subdomain),
+    moveRealm: (subdomain, shard) => moveRealm(stores, subdomain, shard),
     async close() {
       await realms.idle();
       await queues.persist();
@@ -189,6 +197,12 @@ async function main(argv: string[]): Promise<void> {
         console.log(JSON.stringify(await organizations.importRealm(required(values.from, 'from'), required(values.subdomain, 'subdomain'))));
         break;
       }
+      case 'move-realm': {
+        if (!organizations.moveRealm) throw new UsageError('move-realm writes a data directory: run it without PARLEY_NATS_URL, with the server stopped');
+        if (values.realm === undefined) throw new UsageError('--realm is required');
+        console.log(JSON.stringify(await organizations.moveRealm(values.realm, Number(required(values['to-shard'], 'to-shard')))));
+        break;
+      }
       case 'digest': {
         if (!organizations.digest) throw new UsageError('digest reads a data directory: run it without PARLEY_NATS_URL, on a stopped node\'s directory');
         console.log(organizations.digest(await realmOf()));
@@ -215,7 +229,7 @@ try {
   await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof UsageError) console.error(`${error.message}\n\n${usage}`);
-  else if (error instanceof ApiError || error instanceof DataDirInUse || error instanceof InvalidRealmError || error instanceof BackupError || error instanceof ExportError || error instanceof ImportError) console.error(`error: ${error.message}`);
+  else if (error instanceof ApiError || error instanceof DataDirInUse || error instanceof MoveError || error instanceof InvalidRealmError || error instanceof BackupError || error instanceof ExportError || error instanceof ImportError) console.error(`error: ${error.message}`);
   else throw error;
   process.exitCode = 2;
 }
