@@ -4,11 +4,12 @@
 // manifest records the format, each store file's checksum and each realm's digest, so that
 // `verify` can tell a whole backup from a damaged one.
 import { createHash } from 'node:crypto';
-import { cpSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { open } from 'lmdb';
 import { realmDigest } from '../store/realmData.js';
-import { shardFile, shardsOnDisk } from '../store/shards.js';
+import { shardFile, shardsOnDisk, STORE_FILE } from '../store/shards.js';
 import { Store } from '../store/store.js';
 
 /** 2: a store file a shard (ARCHITECTURE.md, "Several realm threads"); 1, before shards, had one. */
@@ -55,13 +56,20 @@ async function sha256(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** A store file's data format, and each realm in it with its digest. */
+/** A store file's data format, and each realm in it with its digest, read from a copy: opening a
+ * store of an older data format brings it up to date, which would change the backup's file. */
 async function contentsOf(file: string, shard: number): Promise<{ format: number; realms: Manifest['realms'] }> {
-  const store = new Store(file);
+  const scratch = mkdtempSync(join(tmpdir(), 'parley-verify-'));
   try {
-    return { format: store.format, realms: [...store.realms.getRange()].map(({ value }) => ({ id: value.id, subdomain: value.subdomain, digest: realmDigest(store, value.id), shard })) };
+    copyFileSync(file, join(scratch, STORE_FILE));
+    const store = new Store(join(scratch, STORE_FILE));
+    try {
+      return { format: store.format, realms: [...store.realms.getRange()].map(({ value }) => ({ id: value.id, subdomain: value.subdomain, digest: realmDigest(store, value.id), shard })) };
+    } finally {
+      await store.close();
+    }
   } finally {
-    await store.close();
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 

@@ -2,12 +2,13 @@
 // ARCHITECTURE.md, "Several realm threads"), on a stopped server's data directory. Its rows keep
 // their bytes and its IDs (unique server-wide), so the realm is the same realm, with the same
 // digest. The copy goes in frames with the realm's own row last, so a shard holds the realm only
-// once all of it is there; then the old shard lets go of the realm's row first and its other rows
-// after. A move that stopped half-way is finished by the same command: a copy without the realm's
+// once all of it is there (the ID records its IDs need with it); then the old shard lets go of the
+// realm's row first and its other rows after, in an order that a rerun can always finish. A move that stopped half-way is finished by the same command: a copy without the realm's
 // row is dropped and made again, and a realm in two shards (copied, not yet let go of) is let go of
 // where it is not going. Uploads and exports stay where they are (the file storage is the server's).
 import { realmRows } from '../store/realmData.js';
 import type { Change } from '../store/changes.js';
+import { idKinds } from '../store/idCounters.js';
 import type { Store } from '../store/store.js';
 
 /** Rows written (or removed) a transaction. */
@@ -39,10 +40,24 @@ async function inFrames(store: Store, changes: Iterable<Change>): Promise<number
   return count;
 }
 
-/** Every row the realm has in the store, removed: its own row first (the shard no longer holds the
- * realm from then on), the others after. Answers how many there were. */
-function letGo(store: Store, realmId: number): Promise<number> {
-  return inFrames(store, [...realmRows(store, realmId, { form: 'stored' })].map(([table, key]): Change => [table, key]));
+/** Every row the realm has in the store, removed: its own row first, in a transaction of its own
+ * (the shard no longer holds the realm from then on), then the others in the reverse of the order
+ * realmRows finds them. realmRows finds a row through rows it found before it (a message through
+ * its sender's rows, a user's rows through the user), so whatever a removal that stopped half-way
+ * left is still found by the next. Only the keys are kept. Answers how many rows there were. */
+async function letGo(store: Store, realmId: number): Promise<number> {
+  const keys: Change[] = [];
+  for (const [table, key] of realmRows(store, realmId, { form: 'stored' })) keys.push([table, key]);
+  const [own] = keys;
+  if (own?.[0] === 'realms') await store.applyChanges([keys.shift()!], { form: 'stored' });
+  return (own?.[0] === 'realms' ? 1 : 0) + (await inFrames(store, keys.reverse()));
+}
+
+/** The target's ID records raised to the source's, where the source's are higher: every shard's
+ * records are what the shared counters start from, and a shard may come to hold all the realms
+ * (a one-thread server then counts from its records alone). */
+function idRecords(source: Store, target: Store): Change[] {
+  return idKinds.filter((kind) => source.lastId(kind) > target.lastId(kind)).map((kind): Change => ['meta', `ids:${kind}`, source.storedForm('meta').get(`ids:${kind}`)!]);
 }
 
 export async function moveRealm(stores: readonly Store[], subdomain: string, to: number): Promise<MoveSummary> {
@@ -62,7 +77,9 @@ export async function moveRealm(stores: readonly Store[], subdomain: string, to:
     })());
     const presence = source.savedPresence(from.id);
     if (presence) await target.savePresence(from.id, presence);
-    rows += await inFrames(target, [['realms', from.id, source.storedForm('realms').get(from.id)!]]);
+    // The realm's row, last, with the ID records its IDs need.
+    await target.applyChanges([['realms', from.id, source.storedForm('realms').get(from.id)!], ...idRecords(source, target)], { form: 'stored' });
+    rows++;
   }
   // The realm's rows go from every other shard: those of this move, and any a move that stopped
   // half-way left behind once the realm's row had gone.
