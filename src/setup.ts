@@ -1,7 +1,7 @@
 // What every server process sets up, whichever thread runs what: the store's and the file storage's
 // opening, the guard on promise rejections nobody handled, and the file that says a server has the
 // data directory open.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Config } from './config.js';
 import type { Logger } from './ops/log.js';
@@ -17,36 +17,89 @@ export const pidFile = (dataDir: string): string => join(dataDir, 'parley.pid');
 
 export class DataDirInUse extends Error {}
 
-/** Whether a process with this ID runs (one whose ID is not a positive whole number does not). */
-function running(pid: number): boolean {
+/** When a process started, in clock ticks since boot (Linux's /proc/<pid>/stat, field 22): with its
+ * ID it names the process, where an ID alone may be a later process's. '' where it cannot be read. */
+function startTimeOf(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Whether the process a pid file names runs: its ID, and (where it was recorded) its start time. */
+function holds(record: string): boolean {
+  const [id = '', started = ''] = record.trim().split(' ');
+  const pid = Number(id);
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return started === '' || startTimeOf(pid) === started;
+}
+
+/** A file's text, or undefined when it is not there (any more). */
+function readIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }
 
 /** Claims the data directory for this process before it opens any store, so that a server and the
  * management CLI (or two servers) never write it at once: each would hand out IDs from its own
- * counters. The pid file is made exclusively; one left by a process no longer running (kill -9, a
- * crash) is taken over, as is one of this process's own (servers the tests start in turn). Returns
- * what lets the directory go. */
+ * counters. Returns what lets it go. */
 export function claimDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
-  const file = pidFile(dataDir);
-  for (;;) {
-    try {
-      writeFileSync(file, String(process.pid), { flag: 'wx' });
-      return () => rmSync(file, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  return claimFile(pidFile(dataDir), (holder) => new DataDirInUse(`${dataDir} is in use by process ${holder} (a Parley server, or the management CLI): stop it first`));
+}
+
+/** A backup copies the shards at different moments: while a realm moves between them (`manage
+ * move-realm`) it could find the realm in none or in two. Each says it runs in a file of its own,
+ * claims it, then looks for the other's (so of the two starting at once, one sees the other). */
+export const movingFile = (dataDir: string): string => join(dataDir, 'parley.moving');
+export const backingUpFile = (dataDir: string): string => join(dataDir, 'parley.backup');
+
+/** The process that holds a claim file (its ID), while it runs. */
+export function holderOf(file: string): number | undefined {
+  const record = readIfThere(file);
+  return record !== undefined && holds(record) ? Number(record.split(' ')[0]) : undefined;
+}
+
+/** Claims `file` for this process (refused with `inUse(holder)` while another holds it). The file
+ * (this process's ID and start time) is written whole, then linked into place, which fails if one
+ * is there: no process reads a half-written claim. One left by a process that no longer runs
+ * (kill -9, a crash, its ID since taken by another program) is taken over, as is one of this
+ * process's own (servers the tests start in turn); two processes taking over the same stale file at
+ * the same moment could both proceed (a race left open: it needs a crash first). Returns what lets
+ * it go (the file, while it still holds this claim). */
+export function claimFile(file: string, inUse: (holder: number) => Error): () => void {
+  const record = `${process.pid} ${startTimeOf(process.pid)}`;
+  const draft = `${file}.${process.pid}`;
+  writeFileSync(draft, record);
+  try {
+    for (;;) {
+      try {
+        linkSync(draft, file);
+        return () => {
+          if (readIfThere(file) === record) rmSync(file, { force: true });
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const holder = readIfThere(file);
+      if (holder === undefined) continue;
+      if (!holder.startsWith(`${process.pid} `) && holds(holder)) throw inUse(Number(holder.split(' ')[0]));
+      rmSync(file, { force: true });
     }
-    const holder = Number(readFileSync(file, 'utf8').trim());
-    if (holder !== process.pid && running(holder)) throw new DataDirInUse(`${dataDir} is in use by process ${holder} (a Parley server, or the management CLI): stop it first`);
-    rmSync(file, { force: true });
+  } finally {
+    rmSync(draft, { force: true });
   }
 }
 

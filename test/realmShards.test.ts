@@ -8,7 +8,7 @@
 // realm threads; and a server told of fewer realm threads than there are shards on disk still serves
 // them all.
 import { spawn } from 'node:child_process';
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { test } from 'uvu';
@@ -321,6 +321,13 @@ test('manage move-realm moves a realm whole to another shard: the same digest, i
   const south = org('south');
   const digest = () => runManage(['digest', '--realm', 'south'], twoShards).stdout.trim();
   const before = digest();
+  // Not while a backup runs (this process stands for it): it copies the shards at different moments.
+  writeFileSync(join(dataDir, 'parley.backup'), String(process.pid));
+  const waiting = runManage(['move-realm', '--realm', 'south', '--to-shard', '0'], twoShards);
+  assert.is(waiting.status, 2, waiting.stdout);
+  assert.match(waiting.stderr, new RegExp(`process ${process.pid} is backing up`));
+  assert.equal(realmsInShard(1), [south.realmId], 'nothing moved');
+  rmSync(join(dataDir, 'parley.backup'));
   const moved = runManage(['move-realm', '--realm', 'south', '--to-shard', '0'], twoShards);
   assert.is(moved.status, 0, moved.stderr);
   const summary = JSON.parse(moved.stdout) as { realm_id: number; from: number; to: number; rows: number };

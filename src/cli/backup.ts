@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { open } from 'lmdb';
 import { realmDigest } from '../store/realmData.js';
+import { backingUpFile, claimFile, holderOf, movingFile } from '../setup.js';
 import { shardFile, shardsOnDisk, STORE_FILE } from '../store/shards.js';
 import { Store } from '../store/store.js';
 
@@ -79,6 +80,18 @@ async function contentsOf(file: string, shard: number): Promise<{ format: number
 export async function backup(dataDir: string, to: string): Promise<Manifest> {
   if (!existsSync(shardFile(dataDir, 0))) throw new BackupError(`no store in ${dataDir}`);
   if (!emptyOrAbsent(to)) throw new BackupError(`${to} is not empty`);
+  const backingUp = claimFile(backingUpFile(dataDir), (holder) => new BackupError(`process ${holder} is backing up ${dataDir}`));
+  try {
+    const mover = holderOf(movingFile(dataDir));
+    if (mover !== undefined) throw new BackupError(`process ${mover} is moving a realm between shards (manage move-realm): back up once it is done`);
+    return await copyShards(dataDir, to);
+  } finally {
+    backingUp();
+  }
+}
+
+/** Every shard's store into `to`, then the uploads, and the manifest. */
+async function copyShards(dataDir: string, to: string): Promise<Manifest> {
   const manifest: Manifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), stores: [], realms: [] };
   for (let shard = 0; shard < shardsOnDisk(dataDir); shard++) {
     const source = shardFile(dataDir, shard);

@@ -2,7 +2,7 @@
 // so it refuses to run while a server has that directory open (the server keeps realms in memory);
 // with PARLEY_NATS_URL set, its realm and user commands go to the running cluster instead.
 import { parseArgs } from 'node:util';
-import { claimDataDir, DataDirInUse, openShards } from '../setup.js';
+import { backingUpFile, claimDataDir, claimFile, DataDirInUse, holderOf, movingFile, openShards } from '../setup.js';
 import { backup, BackupError, restore, verify, type Manifest } from './backup.js';
 import { ClusterAdmin } from '../cluster/admin.js';
 import { loadConfig, type ClusterSettings, type Config } from '../config.js';
@@ -114,7 +114,17 @@ async function onDataDirectory(config: Config, command: string | undefined): Pro
     digest: (realm) => realmDigest(storeOf(realm.realm.id), realm.realm.id),
     rebuildSearchIndex: (progress) => stores.reduce((indexed, store, shard) => indexed + store.rebuildSearchIndex((done, total) => progress(done, total, stores.length > 1 ? shard : undefined)), 0),
     importRealm: (from, subdomain) => importRealm(realms, from, subdomain),
-    moveRealm: (subdomain, shard) => moveRealm(stores, subdomain, shard),
+    async moveRealm(subdomain, shard) {
+      // A backup started meanwhile refuses: it would copy the shards at different moments.
+      const moving = claimFile(movingFile(config.dataDir), (holder) => new MoveError(`process ${holder} is moving a realm`));
+      try {
+        const backup = holderOf(backingUpFile(config.dataDir));
+        if (backup !== undefined) throw new MoveError(`process ${backup} is backing up ${config.dataDir}: move the realm once it is done`);
+        return await moveRealm(stores, subdomain, shard);
+      } finally {
+        moving();
+      }
+    },
     async close() {
       await realms.idle();
       await queues.persist();

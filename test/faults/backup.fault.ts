@@ -135,6 +135,13 @@ test('a data directory with realms on two shards backs up, verifies, restores an
       }
       sent.set(subdomain, ids);
     }
+    // Not while a realm moves between shards (this process stands for the move).
+    writeFileSync(join(dataDir, 'parley.moving'), String(process.pid));
+    const waiting = runManage(['backup', '--to', backupDir], { PARLEY_DATA_DIR: dataDir });
+    assert.is(waiting.status, 2);
+    assert.match(waiting.stderr, new RegExp(`process ${process.pid} is moving a realm`));
+    rmSync(join(dataDir, 'parley.moving'));
+    rmSync(backupDir, { recursive: true, force: true });
     const summary = JSON.parse(await runManageAsync(['backup', '--to', backupDir], { PARLEY_DATA_DIR: dataDir })) as { realms: number; stores: number };
     assert.equal(summary, { ...summary, realms: 2, stores: 2 });
     const exported = runManage(['export', '--realm', 'south', '--to', exportDir], { PARLEY_DATA_DIR: dataDir });
