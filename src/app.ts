@@ -19,8 +19,7 @@ import { ClusterNode } from './cluster/node.js';
 import { seedDemoRealm } from './seed/demo.js';
 import type { FileStorage } from './files/storage.js';
 import type { RealmDirectory } from './realm/handle.js';
-import { claimDataDir, guardRejections, openFiles, openStore } from './setup.js';
-import { shardsOnDisk } from './store/shards.js';
+import { claimDataDir, guardRejections, openFiles, openStore, shardCount } from './setup.js';
 import { RealmThreads, type RealmFront } from './threads/realmsThread.js';
 import { clientSources, gaugesOf, IoThread, type FrontGauges } from './threads/ioThreads.js';
 import { claimPort } from './threads/claimPort.js';
@@ -160,7 +159,7 @@ export async function startThreaded(config: Config, ownPorts: readonly number[] 
   const port = claimed?.port ?? config.port;
   const shares = newFrontShares();
   // Every shard on disk is served, however few realm threads were asked for.
-  const realms = new RealmThreads(config, count, new QueueCounts(shares.queues), Math.max(config.realmThreads, shardsOnDisk(config.dataDir)));
+  const realms = new RealmThreads(config, count, new QueueCounts(shares.queues), shardCount(config));
   const peers = peerPorts(count);
   const starting = realms.otherFronts.map((realm, at) => IoThread.start(config, { index: at + 1, count, realms: realm, peers: peers[at + 1]!, port: ownPorts[at] ?? port, sharing, shares }));
   const [ioThreads] = await Promise.all([Promise.all(starting), realms.main.start()]);

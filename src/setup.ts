@@ -1,6 +1,6 @@
-// What every server process sets up, whichever thread runs what: the store's and the file storage's
-// opening, the guard on promise rejections nobody handled, and the file that says a server has the
-// data directory open.
+// What every server process sets up, whichever thread runs what: the stores' and the file storage's
+// opening, the guard on promise rejections nobody handled, and the claim files that say which
+// process holds the data directory (and whether a backup or a realm's move runs).
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Config } from './config.js';
@@ -121,17 +121,22 @@ export function openShard(config: Config, index: number, counters?: SharedIdCoun
   return store;
 }
 
+/** How many shards a process opens: those on disk, and as many as it `asks` (a server, or a CLI
+ * command placing a realm: PARLEY_REALM_THREADS), whichever is more. */
+export const shardCount = (config: Config, asks = config.realmThreads): number => Math.max(asks, shardsOnDisk(config.dataDir));
+
 /** Every shard of the data directory in this thread (the management CLI on a stopped server): those
  * on disk, and (`placing`: for a new realm) as many as PARLEY_REALM_THREADS asks. */
 export function openShards(config: Config, { placing = false } = {}): Store[] {
   const counters = new SharedIdCounters(newIdCountersShare());
-  return Array.from({ length: Math.max(placing ? config.realmThreads : 1, shardsOnDisk(config.dataDir)) }, (_, index) => openShard(config, index, counters));
+  return Array.from({ length: shardCount(config, placing ? config.realmThreads : 1) }, (_, index) => openShard(config, index, counters));
 }
 
 /** Stops a server that would hold every realm on one store from opening a data directory with
  * realms in other shards too (they would not be served). */
 function refuseShards(config: Config): void {
-  for (let index = 1; index < shardsOnDisk(config.dataDir); index++) {
+  const shards = shardsOnDisk(config.dataDir);
+  for (let index = 1; index < shards; index++) {
     if (shardRealms(config.dataDir, index).length > 0) {
       throw new Error(`${config.dataDir} has realms in shard ${index}: run it with PARLEY_THREADS of 2 or more, standalone, which serves every shard`);
     }

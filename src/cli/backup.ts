@@ -57,20 +57,21 @@ async function sha256(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** A store file's data format, and each realm in it with its digest, read from a copy: opening a
- * store of an older data format brings it up to date, which would change the backup's file. */
-async function contentsOf(file: string, shard: number): Promise<{ format: number; realms: Manifest['realms'] }> {
-  const scratch = mkdtempSync(join(tmpdir(), 'parley-verify-'));
+/** A store file's data format, and each realm in it with its digest. Opening a store of an older
+ * data format brings it up to date: a backup's own file is read from a copy (`copied`). */
+async function contentsOf(file: string, shard: number, { copied = false } = {}): Promise<{ format: number; realms: Manifest['realms'] }> {
+  const scratch = copied ? mkdtempSync(join(tmpdir(), 'parley-verify-')) : undefined;
   try {
-    copyFileSync(file, join(scratch, STORE_FILE));
-    const store = new Store(join(scratch, STORE_FILE));
+    const opened = scratch ? join(scratch, STORE_FILE) : file;
+    if (scratch) copyFileSync(file, opened);
+    const store = new Store(opened);
     try {
       return { format: store.format, realms: [...store.realms.getRange()].map(({ value }) => ({ id: value.id, subdomain: value.subdomain, digest: realmDigest(store, value.id), shard })) };
     } finally {
       await store.close();
     }
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   }
 }
 
@@ -93,7 +94,8 @@ export async function backup(dataDir: string, to: string): Promise<Manifest> {
 /** Every shard's store into `to`, then the uploads, and the manifest. */
 async function copyShards(dataDir: string, to: string): Promise<Manifest> {
   const manifest: Manifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), stores: [], realms: [] };
-  for (let shard = 0; shard < shardsOnDisk(dataDir); shard++) {
+  const shards = shardsOnDisk(dataDir);
+  for (let shard = 0; shard < shards; shard++) {
     const source = shardFile(dataDir, shard);
     if (!existsSync(source)) continue;
     const copy = shardFile(to, shard);
@@ -104,6 +106,7 @@ async function copyShards(dataDir: string, to: string): Promise<Manifest> {
     } finally {
       await env.close();
     }
+    // The copy, made by this version from one read transaction, is read where it is.
     const { format, realms } = await contentsOf(copy, shard);
     manifest.stores.push({ shard, file: relative(to, copy), format, bytes: statSync(copy).size, sha256: await sha256(copy) });
     manifest.realms.push(...realms);
@@ -133,7 +136,7 @@ export async function verify(from: string): Promise<Manifest> {
     if (!Number.isInteger(entry.shard) || entry.shard < 0 || file !== join(from, entry.file)) throw new BackupError(`${entry.file} is not where shard ${entry.shard} is kept`);
     if (!existsSync(file)) throw new BackupError(`${entry.file} is missing`);
     if (statSync(file).size !== entry.bytes || (await sha256(file)) !== entry.sha256) throw new BackupError(`${entry.file} does not match its checksum: the backup is damaged`);
-    realms.push(...(await contentsOf(file, entry.shard)).realms);
+    realms.push(...(await contentsOf(file, entry.shard, { copied: true })).realms);
   }
   if (JSON.stringify(realms) !== JSON.stringify(manifest.realms)) throw new BackupError('the realms in the store differ from the manifest');
   return manifest;

@@ -306,7 +306,7 @@ export class Store {
   private readonly presence: Database<PresenceSnapshot, number>;
   private readonly logPositions: Database<LogPosition, number>;
   private readonly lastIds = new Map<IdKind, number>();
-  /** The counters this store shares with the process's other shards, if it has any: it records
+  /** The counters this store shares with the process's other shards, when it has them: it records
    * the IDs it takes from them. */
   private readonly counters: SharedIdCounters | undefined;
   /** Where the write under way takes its IDs from, when not from the store's counters. */
@@ -870,11 +870,9 @@ export class Store {
    * same transaction as the row that uses it. */
   nextId(kind: IdKind): number {
     if (this.ids) return this.ids.next(kind);
-    const key = `ids:${kind}`;
-    let id: number;
-    if (this.counters) id = this.counters.next(kind);
-    else this.lastIds.set(kind, (id = (this.lastIds.get(kind) ?? this.meta.get(key) ?? 0) + 1));
-    this.meta.put(key, id);
+    const id = this.counters?.next(kind) ?? (this.lastIds.get(kind) ?? this.lastId(kind)) + 1;
+    this.lastIds.set(kind, id);
+    this.meta.put(`ids:${kind}`, id);
     return id;
   }
 

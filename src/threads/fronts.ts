@@ -1,12 +1,12 @@
 // The realm thread's side of its fronts (the threads that serve clients). What it sends them goes
 // at the end of each turn of its event loop (one post to a front; with several fronts, two to each
-// but one of those with both emissions and answers): the realms' emissions of the turn to every front first — for
-// several fronts encoded once with V8's serializer (a port's structured copy walks the objects
-// again for each port) — then what is for one front alone (answers, metrics). The answers of a
-// commit thus follow its events on every front, so a front writes them before it delivers the
-// events to its queues (queues.ts), as one thread does, and a client answered anywhere finds the
-// events wherever it reads. (V8's serializer has a fixed cost per use: it runs once a turn, not per publish;
-// ARCHITECTURE.md has the measurements.)
+// of those with both emissions and answers but one): the realms' emissions of the turn to every
+// front first — for several fronts encoded once with V8's serializer (a port's structured copy
+// walks the objects again for each port) — then what is for one front alone (answers, metrics).
+// The answers of a commit thus follow its events on every front, so a front writes them before it
+// delivers the events to its queues (queues.ts), as one thread does, and a client answered anywhere
+// finds the events wherever it reads. (V8's serializer has a fixed cost per use: it runs once a
+// turn, not per publish; ARCHITECTURE.md has the measurements.)
 import { serialize } from 'node:v8';
 import type { MessagePort } from 'node:worker_threads';
 import { HolderSet, type Holding } from '../events/holders.js';
