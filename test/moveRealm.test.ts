@@ -1,9 +1,9 @@
 // `manage move-realm` finishes a move that stopped half-way, wherever it stopped: with a partial
-// copy in the new shard (no realm row yet: dropped and made again from the realm as it is now), with the realm whole in both
-// shards (the old one lets go), and with rows the old shard left behind once its realm row had gone
-// (they go). Each time the realm ends whole in its new shard, with the digest it had, and nothing of
-// it elsewhere. (The command as operators run it, and a server serving the moved realm, are in
-// realmShards.test.ts.)
+// copy in the new shard (no realm row yet: dropped and made again from the realm as it is now),
+// with the realm whole in both shards (the old one lets go), and with rows the old shard left
+// behind once its realm row had gone (they go). Each time the realm ends whole in its new shard,
+// with the digest it had and its saved presence, and nothing of it elsewhere. (The command as
+// operators run it, and a server serving the moved realm, are in realmShards.test.ts.)
 import { rmSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -17,6 +17,7 @@ import { openShards } from '../src/setup.js';
 import type { Change } from '../src/store/changes.js';
 import { realmDigest, realmRows } from '../src/store/realmData.js';
 import type { Store } from '../src/store/store.js';
+import type { PresenceSnapshot } from '../src/users/presence.js';
 import { testConfig } from './helpers/server.js';
 
 const config = testConfig({ realmThreads: 2 });
@@ -44,15 +45,23 @@ test.after(async () => {
   rmSync(config.dataDir, { recursive: true, force: true });
 });
 
-/** The realm is whole in shard `to` and has nothing left in the other. */
+/** The realm's presence as its actor saved it. */
+const presence: PresenceSnapshot = { lastUpdateId: 7, users: [[1, { lastActive: 1_700_000_000, lastConnected: 1_700_000_000, lastUpdateId: 7 }]] };
+
+/** The realm is whole in shard `to`, its presence with it, and has nothing left in the other. */
 function wholeIn(to: number): void {
   assert.is(realmDigest(stores[to]!, realmId), digest, `the realm in shard ${to} is as it was`);
+  assert.equal(stores[to]!.savedPresence(realmId), presence, `its presence is in shard ${to}`);
   assert.equal(rowsIn(stores[1 - to]!), [], `shard ${1 - to} holds nothing of it`);
+  assert.is(stores[1 - to]!.savedPresence(realmId), undefined, `shard ${1 - to} holds no presence of it`);
 }
 
 test('a partial copy in the new shard (its realm row not yet there) is made again whole, as the realm is now', async () => {
   const copied = rowsIn(stores[0]!).filter(([table]) => table !== 'realms');
   await apply(stores[1]!, copied);
+  // The copy had taken presence that is older than what the realm saved since.
+  await stores[1]!.savePresence(realmId, { lastUpdateId: 3, users: [] });
+  await stores[0]!.savePresence(realmId, presence);
   // Meanwhile a server served the realm from its shard (the copy holds no realm yet): a message went.
   const [, gone] = copied.find(([table]) => table === 'messages')!;
   await apply(stores[0]!, [['messages', gone]]);

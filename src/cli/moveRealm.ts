@@ -40,17 +40,21 @@ async function inFrames(store: Store, changes: Iterable<Change>): Promise<number
   return count;
 }
 
-/** Every row the realm has in the store, removed: its own row first, in a transaction of its own
- * (the shard no longer holds the realm from then on), then the others in the reverse of the order
- * realmRows finds them. realmRows finds a row through rows it found before it (a message through
- * its sender's rows, a user's rows through the user), so whatever a removal that stopped half-way
- * left is still found by the next. Only the keys are kept. Answers how many rows there were. */
+/** Every row the realm has in the store, removed: its saved presence (a copy left behind would
+ * come back as the realm's presence, should the realm return to the shard), then its own row, each
+ * in a transaction of its own (the shard no longer holds the realm from then on), then the others
+ * in the reverse of the order realmRows finds them. realmRows finds a row through rows it found
+ * before it (a message through its sender's rows, a user's rows through the user), so whatever a
+ * removal that stopped half-way left is still found by the next. Only the keys are kept. Answers
+ * how many rows there were. */
 async function letGo(store: Store, realmId: number): Promise<number> {
+  const presence = store.savedPresence(realmId) ? 1 : 0;
+  if (presence) await store.savePresence(realmId, undefined);
   const keys: Change[] = [];
   for (const [table, key] of realmRows(store, realmId, { form: 'stored' })) keys.push([table, key]);
   const [own] = keys;
   if (own?.[0] === 'realms') await store.applyChanges([keys.shift()!], { form: 'stored' });
-  return (own?.[0] === 'realms' ? 1 : 0) + (await inFrames(store, keys.reverse()));
+  return presence + (own?.[0] === 'realms' ? 1 : 0) + (await inFrames(store, keys.reverse()));
 }
 
 /** The target's ID records raised to the source's, where the source's are higher: every shard's

@@ -848,8 +848,9 @@ export class Store {
     return this.presence.get(realmId);
   }
 
-  async savePresence(realmId: number, snapshot: PresenceSnapshot): Promise<void> {
-    await this.write(() => this.presence.put(realmId, snapshot));
+  /** Saves a realm's presence table, or (undefined) forgets it: the shard no longer holds the realm. */
+  async savePresence(realmId: number, snapshot: PresenceSnapshot | undefined): Promise<void> {
+    await this.write(() => (snapshot ? this.presence.put(realmId, snapshot) : this.presence.remove(realmId)));
   }
 
   /** The key of a direct-message group's recipient ID (participants sorted): see the layout above. */
