@@ -15,7 +15,7 @@ const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 function recorded(cap: number): { port: BatchedPort<number>; posts: number[][] } {
   const posts: number[][] = [];
-  return { port: new BatchedPort<number>({ postMessage: (batch) => posts.push(batch as number[]) }, cap), posts };
+  return { port: new BatchedPort<number>({ postMessage: (batch) => posts.push(batch as number[]) }, cap, () => assert.unreachable('nothing is refused')), posts };
 }
 
 const burst = Array.from({ length: 40 }, (_, n) => n);
@@ -30,6 +30,22 @@ test('with a cap, a burst goes in full batches at once and the rest at the end o
   port.post(40);
   await endOfTurn();
   assert.equal(posts.at(-1), [40], 'a message of a later turn goes at the end of that turn');
+});
+
+test('a message that cannot be copied is refused alone: the rest of its batch goes, in order, and the thread goes on', async () => {
+  const { port1, port2 } = new MessageChannel();
+  const heard: unknown[] = [];
+  port2.on('message', (batch: unknown[]) => heard.push(...batch));
+  const refused: unknown[] = [];
+  const port = new BatchedPort<unknown>(port1, 4, (message, error) => refused.push([message, (error as Error).name]));
+  // Deeper than a structured copy goes (a client's JSON is bounded far below it, http/json.ts).
+  const tooDeep = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown;
+  for (const message of ['a', 'b', tooDeep, 'c', 'd', 'e']) port.post(message);
+  await waitFor(() => heard.length === 5);
+  assert.equal(heard, ['a', 'b', 'c', 'd', 'e']);
+  assert.equal(refused, [[tooDeep, 'RangeError']]);
+  port1.close();
+  port2.close();
 });
 
 test("the realm thread's posts to its fronts: the turn's emissions to every front, encoded once for all of several, before any front's own, each front's own after its emissions", async () => {

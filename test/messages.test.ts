@@ -2,6 +2,7 @@
 // per-recipient flags, the message events and their client variants, and fetching windows.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { MAX_JSON_DEPTH } from '../src/http/json.js';
 import { assertRequiresCredentials } from './helpers/assert.js';
 import { rawRequest, type ApiClient } from './helpers/client.js';
 import { register, type Event } from './helpers/events.js';
@@ -274,15 +275,24 @@ messages('GET /messages refuses unknown operators, channels and oversized window
   assert.is((await hamlet.get('/messages', { anchor: 'newest' })).body.code, 'REQUEST_VARIABLE_MISSING');
 });
 
-messages('a narrow operand of the wrong kind is a 400, however deeply nested (it was a 500)', async ({ server }) => {
+messages('a narrow operand of the wrong kind is a 400, however deeply nested (it was a 500); JSON nested deeper than Zulip parses is not valid JSON', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
-  const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
-  for (const narrow of [`[{"operator": "search", "operand": ${deep}}]`, `[{"operator": "id", "operand": ${deep}}]`, '[["topic", ["a", "b"]]]', '[{"operator": "dm", "operand": [{"id": 1}]}]']) {
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  // As deep as a client's JSON may go (1,024 with the narrow's own two levels).
+  const deep = nested(MAX_JSON_DEPTH - 2);
+  const requests = (narrow: string) => {
     const window = { anchor: 'newest', num_before: 1, num_after: 0, narrow };
-    for (const response of [await hamlet.get('/messages', window), await hamlet.post('/messages/flags/narrow', { ...window, op: 'add', flag: 'read' }), await hamlet.post('/register', { narrow })]) {
+    return Promise.all([hamlet.get('/messages', window), hamlet.post('/messages/flags/narrow', { ...window, op: 'add', flag: 'read' }), hamlet.post('/register', { narrow })]);
+  };
+  for (const narrow of [`[{"operator": "search", "operand": ${deep}}]`, `[{"operator": "id", "operand": ${deep}}]`, '[["topic", ["a", "b"]]]', '[{"operator": "dm", "operand": [{"id": 1}]}]']) {
+    for (const response of await requests(narrow)) {
       assert.is(response.status, 400, `${narrow.slice(0, 60)}: ${JSON.stringify(response.body)}`);
       assert.match(String(response.body.msg), /^(operand|narrow\[0\]\[1\]) is not a string/);
     }
+  }
+  for (const response of await requests(`[{"operator": "search", "operand": ${nested(MAX_JSON_DEPTH - 1)}}]`)) {
+    assert.is(response.status, 400);
+    assert.is(response.body.msg, 'Argument "narrow" is not valid JSON.');
   }
 });
 

@@ -1,6 +1,7 @@
 // Custom profile fields and PATCH /users/me/profile_data (spec endpoint 14).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { MAX_JSON_DEPTH } from '../src/http/json.js';
 import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, register, type Event } from './helpers/events.js';
@@ -49,10 +50,14 @@ profile('administrators define fields; the list comes back in order, in Zulip\'s
 profile('a field of a type without choices keeps no field_data, as in Zulip', async ({ server, fields }) => {
   const iago = await server.as('iago@zulip.com');
   // Once stored as sent: nesting 10,000 deep overflowed the stack of the store's encoder (a 500).
-  const updated = await iago.patch(`/realm/profile_fields/${fields.phone}`, { field_data: `{"a": ${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}` });
+  // A client's JSON now nests at most MAX_JSON_DEPTH deep; deeper is not valid JSON.
+  const nested = (depth: number) => `{"a": ${'{"a":'.repeat(depth - 1)}1${'}'.repeat(depth - 1)}}`;
+  const updated = await iago.patch(`/realm/profile_fields/${fields.phone}`, { field_data: nested(MAX_JSON_DEPTH) });
   assert.is(updated.status, 200, JSON.stringify(updated.body));
   const listed = (await iago.get('/realm/profile_fields')).body.custom_fields as { id: number; field_data: string }[];
   assert.is(listed.find((field) => field.id === fields.phone)!.field_data, '');
+  const deeper = await iago.patch(`/realm/profile_fields/${fields.phone}`, { field_data: nested(10_000) });
+  assert.equal([deeper.status, deeper.body.msg], [400, 'Argument "field_data" is not valid JSON.']);
 });
 
 profile('field definitions are checked', async ({ server }) => {
@@ -63,8 +68,9 @@ profile('field definitions are checked', async ({ server }) => {
     [{ name: 'Odd', field_type: 42 }, 'Invalid field type.'],
     [{ name: '  ', field_type: 1 }, 'Label cannot be blank.'],
     [{ name: 'No order', field_type: 3, field_data: { a: { text: 'A' } } }, 'field_data is not a valid list of choices'],
-    // Options are {text, order} and nothing more (nesting 10,000 deep in an option was a 500).
-    [{ name: 'Nested', field_type: 3, field_data: `{"a": {"text": "A", "order": "1", "x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}}` }, 'field_data is not a valid list of choices'],
+    // Options are {text, order} and nothing more (nesting 10,000 deep in an option was a 500; a
+    // client's JSON now nests at most MAX_JSON_DEPTH deep, which this reaches).
+    [{ name: 'Nested', field_type: 3, field_data: `{"a": {"text": "A", "order": "1", "x": ${'['.repeat(MAX_JSON_DEPTH - 2)}${']'.repeat(MAX_JSON_DEPTH - 2)}}}` }, 'field_data is not a valid list of choices'],
     [{ name: 'Account', field_type: 7, field_data: { subtype: 'github', extra: { deep: [] } } }, 'field_data is not a valid external account'],
   ] as const) {
     const response = await iago.post('/realm/profile_fields', params);

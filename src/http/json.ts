@@ -8,8 +8,39 @@ const surrogateEscape = /\\u[dD][89a-fA-F]/;
 
 const wellFormed = (text: string): string => text.replace(loneSurrogate, '\ufffd');
 
-/** JSON.parse, with every string and key well formed. Throws what JSON.parse throws. */
+/** How deep a client's JSON may nest, as Zulip's parser (orjson) allows: no request needs more,
+ * and what is parsed goes on to code that walks it recursively — a structured copy to another
+ * thread (PARLEY_THREADS), JSON.stringify — which a document nested thousands deep overflows. */
+export const MAX_JSON_DEPTH = 1024;
+
+const QUOTE = 0x22; // "
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b; // [
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b; // {
+const CLOSE_OBJECT = 0x7d;
+
+/** Whether JSON text nests arrays and objects deeper than `limit` (strings skipped). */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === QUOTE) {
+      for (at++; at < text.length && text.charCodeAt(at) !== QUOTE; at++) if (text.charCodeAt(at) === BACKSLASH) at++;
+    } else if (code === OPEN_ARRAY || code === OPEN_OBJECT) {
+      if (++depth > limit) return true;
+    } else if (code === CLOSE_ARRAY || code === CLOSE_OBJECT) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** JSON.parse, with every string and key well formed, and nested at most MAX_JSON_DEPTH deep.
+ * Throws what JSON.parse throws (a SyntaxError, also for a document nested deeper). */
 export function parseClientJson(text: string): unknown {
+  // Nesting deeper than the limit takes more characters than the limit: shorter text is not read twice.
+  if (text.length > MAX_JSON_DEPTH && nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new SyntaxError(`JSON nested more than ${MAX_JSON_DEPTH} deep`);
   const parsed: unknown = JSON.parse(text);
   if (!surrogateEscape.test(text)) return parsed;
   if (typeof parsed === 'string') return wellFormed(parsed);

@@ -3,7 +3,9 @@
 // requests (a read of the sockets brings many). A batch goes as soon as it holds `cap` requests, and
 // the rest at the end of the turn: the realm thread starts on the first of a burst while the front
 // reads the rest, where a batch per turn kept each thread idle while the other worked through the
-// whole burst. (The realm thread's own go once per turn, fronts.ts.) The order is kept.
+// whole burst. (The realm thread's own go once per turn, fronts.ts.) The order is kept. A message
+// that cannot be copied (nested deeper than the copy's stack goes: the parameters of a request are
+// bounded, http/json.ts, so a bug) is refused alone, to its sender, and the rest of its batch goes.
 export interface Poster {
   postMessage(value: unknown): void;
 }
@@ -16,6 +18,8 @@ export class BatchedPort<T> {
     private readonly target: Poster,
     /** The most messages a batch holds before it goes, without waiting for the end of the turn. */
     private readonly cap: number,
+    /** Told of a message that could not be copied, which did not go. */
+    private readonly refused: (message: T, error: unknown) => void,
   ) {}
 
   post(message: T): void {
@@ -27,20 +31,23 @@ export class BatchedPort<T> {
       });
     }
     this.pending.push(message);
-    if (this.pending.length >= this.cap) {
-      try {
-        this.flush();
-      } catch (error) {
-        // A message that cannot be copied is a bug: it ends the thread, as it does from the end of
-        // the turn, rather than failing whichever request happened to fill the batch.
-        setImmediate(() => {
-          throw error;
-        });
-      }
-    }
+    if (this.pending.length >= this.cap) this.flush();
   }
 
   private flush(): void {
-    if (this.pending.length > 0) this.target.postMessage(this.pending.splice(0));
+    if (this.pending.length === 0) return;
+    const batch = this.pending.splice(0);
+    try {
+      this.target.postMessage(batch);
+    } catch {
+      // Nothing of a batch goes when a message of it cannot be copied: each goes on its own.
+      for (const message of batch) {
+        try {
+          this.target.postMessage([message]);
+        } catch (error) {
+          this.refused(message, error);
+        }
+      }
+    }
   }
 }

@@ -12,6 +12,7 @@ import type { QueueSnapshot } from '../events/queue.js';
 import { crossed } from '../events/jsonText.js';
 import { EventQueues, type QueueShelf } from '../events/queues.js';
 import type { QueueCounts } from '../events/queueCounts.js';
+import type { Logger } from '../ops/log.js';
 import type { RealmSources } from '../ops/metrics.js';
 import type { CommandName, InputOf, OutputOf } from '../realm/commands/index.js';
 import type { FieldsCommand, RealmDirectory, RealmHandle } from '../realm/handle.js';
@@ -56,8 +57,14 @@ class ShardLink {
     readonly index: number,
     private readonly port: MessagePort,
     private readonly receive: (message: Exclude<FromRealmThread, { kind: 'reply' | 'stats' }>) => void,
+    log: Logger,
   ) {
-    this.outbox = new BatchedPort(port, REQUESTS_PER_BATCH);
+    // A request that cannot be copied (a bug) fails alone, as a command that fails on the realm
+    // thread does: logged, and its caller answered with an internal error.
+    this.outbox = new BatchedPort(port, REQUESTS_PER_BATCH, (message, error) => {
+      log.error({ err: error, kind: message.kind, shard: index }, 'a request could not be copied to its realm thread');
+      if ('seq' in message) this.answered(message.seq, { error: null });
+    });
     port.on('message', (batch: FromRealmThread[]) => this.take(batch));
   }
 
@@ -84,12 +91,15 @@ class ShardLink {
     for (let waiting = receiveMessageOnPort(this.port); waiting; waiting = receiveMessageOnPort(this.port)) this.take(waiting.message as FromRealmThread[]);
   }
 
+  private answered(seq: number, reply: Reply): void {
+    this.waiting.get(seq)?.(reply);
+    this.waiting.delete(seq);
+  }
+
   private take(batch: FromRealmThread[]): void {
     for (const message of batch) {
-      if (message.kind === 'reply') {
-        this.waiting.get(message.seq)?.(message.reply);
-        this.waiting.delete(message.seq);
-      } else if (message.kind === 'stats') this.stats = message.stats;
+      if (message.kind === 'reply') this.answered(message.seq, message.reply);
+      else if (message.kind === 'stats') this.stats = message.stats;
       else this.receive(message);
     }
   }
@@ -123,7 +133,7 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
   ) {
     this.externalHostname = hostname(config.externalHost);
     this.queues = new EventQueues(this, config.clock, config.metrics, index, counts);
-    this.links = ports.map((port, shard) => new ShardLink(shard, port, (message) => this.receive(message)));
+    this.links = ports.map((port, shard) => new ShardLink(shard, port, (message) => this.receive(message), config.log));
     // Ports keep no order between them: a client may write through another front and read its
     // queue here before this port's batch of that write's events is taken. Everything a realm
     // thread posted here before is waiting on its port by then, so a read takes it first.
