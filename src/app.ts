@@ -3,7 +3,7 @@
 import { routes } from './api/routes.js';
 import { Grants, newGrantsShare, type GrantsShare } from './auth/grants.js';
 import { LoginLimiter, loginLimitShare, type LoginLimitShare } from './auth/loginLimiter.js';
-import { every } from './clock.js';
+import { every, nowSeconds, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { RealmSources } from './ops/metrics.js';
 import { RateLimiter, rateLimitShare, type RateLimitShare } from './http/rateLimit.js';
@@ -67,10 +67,13 @@ export interface FrontShares {
   bodies: SharedArrayBuffer;
   /** How many event queues each user holds. */
   queues: SharedArrayBuffer;
+  /** Zulip's server_generation (seconds): when the server started, the same on every front, or a
+   * client registering through another thread would take the server for a restarted one. */
+  generation: number;
 }
 
 /** New shares, for a process's first front. */
-export const newFrontShares = (): FrontShares => ({ socketTokens: newGrantsShare(), callAuthorizations: newGrantsShare(), logins: loginLimitShare(), rates: rateLimitShare(), bodies: newBodyBudget(), queues: newQueueCountsShare() });
+export const newFrontShares = (clock: Clock): FrontShares => ({ socketTokens: newGrantsShare(), callAuthorizations: newGrantsShare(), logins: loginLimitShare(), rates: rateLimitShare(), bodies: newBodyBudget(), queues: newQueueCountsShare(), generation: nowSeconds(clock) });
 
 /** What a front serves its clients with. */
 export interface FrontParts {
@@ -157,9 +160,9 @@ export async function startThreaded(config: Config, ownPorts: readonly number[] 
   const sharing: PortSharing = count > 1 && ownPorts.length === 0 ? 'shared' : 'exclusive';
   const claimed = sharing === 'shared' ? await claimPort(config.host, config.port) : undefined;
   const port = claimed?.port ?? config.port;
-  const shares = newFrontShares();
+  const shares = newFrontShares(config.clock);
   // Every shard on disk is served, however few realm threads were asked for.
-  const realms = new RealmThreads(config, count, new QueueCounts(shares.queues), shardCount(config));
+  const realms = new RealmThreads(config, count, new QueueCounts(shares.queues), shares.generation, shardCount(config));
   const peers = peerPorts(count);
   const starting = realms.otherFronts.map((realm, at) => IoThread.start(config, { index: at + 1, count, realms: realm, peers: peers[at + 1]!, port: ownPorts[at] ?? port, sharing, shares }));
   const [ioThreads] = await Promise.all([Promise.all(starting), realms.main.start()]);
@@ -198,8 +201,8 @@ export async function startParley(config: Config, parts: ParleyParts = {}): Prom
   guardRejections(config.log);
   const files = parts.files ?? (await openFiles(config));
   const store = openStore(config);
-  const shares = newFrontShares();
-  const queues = new EventQueues(store, config.clock, config.metrics, 0, new QueueCounts(shares.queues));
+  const shares = newFrontShares(config.clock);
+  const queues = new EventQueues(store, config.clock, config.metrics, 0, new QueueCounts(shares.queues), shares.generation);
   // A cluster node's queues do not outlive it: the batches other nodes sent meanwhile are lost.
   if (!config.cluster) await queues.restore();
   queues.announceRestart();

@@ -21,7 +21,7 @@ const data = workerData as IoThreadData<FrontShares>;
 nameThisThread(`${IO_THREAD_NAME}${data.index}`);
 const config: Config = { ...loadConfig(), port: data.port, metrics: new RelayedMetrics(post) };
 guardRejections(config.log);
-const front = new RealmFront(config, data.realms, data.index, data.count, new QueueCounts(data.shares.queues));
+const front = new RealmFront(config, data.realms, data.index, data.count, new QueueCounts(data.shares.queues), data.shares.generation);
 await front.start();
 const peers = frontPeers(config, front, data.index, data.count, data.peers);
 // Rendering stays on this thread: an I/O thread is already off the realm's.

@@ -6,13 +6,13 @@ import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, pollEvents, register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesComponent, assertMatchesReference } from './helpers/reference.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { IN_MEMORY, startTestServer, type TestServer } from './helpers/server.js';
 import { TestClock } from './helpers/clock.js';
 
 const edits = suite<{ server: TestServer }>('message edits and history');
 
 edits.before(async (context) => {
-  context.server = await startTestServer();
+  context.server = await startTestServer(IN_MEMORY);
 });
 edits.after(async ({ server }) => server.stop());
 

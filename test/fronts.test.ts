@@ -110,8 +110,8 @@ test('a queue on the second front makes its user connected for the realm: no pus
   assert.not.ok(notified().includes(whileConnected));
 });
 
-test('register + events == a fresh register on the second front, the changes made through the main one', async () => {
-  const [hamletB, iagoA, othelloA] = await Promise.all([devClient(urls[1], 'hamlet@zulip.com'), devClient(urls[0], 'iago@zulip.com'), devClient(urls[0], 'othello@zulip.com')]);
+test('register + events == a fresh register on the second front, the changes made through the main one, and == a fresh register on the main front (one server_generation)', async () => {
+  const [hamletA, hamletB, iagoA, othelloA] = await Promise.all([devClient(urls[0], 'hamlet@zulip.com'), devClient(urls[1], 'hamlet@zulip.com'), devClient(urls[0], 'iago@zulip.com'), devClient(urls[0], 'othello@zulip.com')]);
   const hamletId = Number((await hamletB.get('/users/me')).body.user_id);
   const options = { client_gravatar: false, include_subscribers: true };
   const registered = await register(hamletB, options);
@@ -124,6 +124,8 @@ test('register + events == a fresh register on the second front, the changes mad
   assert.ok(received.length >= 4, `got ${received.length} events`);
   for (const event of received) applyEvent(registered.state, event);
   assert.equal(comparable(registered.state), comparable((await register(hamletB, options)).state));
+  // A client registering again may land on the other front: the same server, not a restarted one.
+  assert.equal(comparable(registered.state), comparable((await register(hamletA, options)).state));
 });
 
 test("a queue is read and deleted through whichever front a client's connection lands on: the front its ID names answers", async () => {

@@ -7,12 +7,12 @@ import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, pollEvents, register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesComponent, assertMatchesReference } from './helpers/reference.js';
-import { startTestServer, testConfig, type TestServer } from './helpers/server.js';
+import { IN_MEMORY, startTestServer, testConfig, type TestServer } from './helpers/server.js';
 
 const reactions = suite<{ server: TestServer }>('emoji reactions');
 
 reactions.before(async (context) => {
-  context.server = await startTestServer();
+  context.server = await startTestServer(IN_MEMORY);
 });
 reactions.after(async ({ server }) => server.stop());
 

@@ -1,7 +1,7 @@
 // A front of several reads a queue only after taking what the realm thread already posted it: ports
 // keep no order between them, so a client that wrote through another front (whose answer came after
 // the realm thread posted this front the write's events) may read here before this front's event
-// loop took them off its port.
+// loop took them off its port. And every front's queues answer the server's generation.
 import { MessageChannel } from 'node:worker_threads';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -15,7 +15,8 @@ test("a queue read on one of several fronts has the events a realm thread posted
   const shard0 = new MessageChannel();
   const { port1: realmSide, port2 } = new MessageChannel();
   // Two realm threads: the realm's is the second.
-  const front = new RealmFront(testConfig(), [shard0.port2, port2], 1, 2, new QueueCounts());
+  const front = new RealmFront(testConfig(), [shard0.port2, port2], 1, 2, new QueueCounts(), 1_796_000_000);
+  assert.is(front.queues.serverGeneration, 1_796_000_000, "register answers the server's generation, not when this front started");
   const queue = opened(front.queues, HAMLET, 0);
   const batch: FromRealmThread[] = [{ kind: 'events', published: [{ realmId: REALM, from: 1, emissions: [status('posted before the read')] }] }];
   realmSide.postMessage(batch);

@@ -6,10 +6,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../src/errors.js';
 import { SearchIndex } from '../src/store/searchIndex.js';
-import { startTestServer, waitFor } from './helpers/server.js';
+import { IN_MEMORY, startTestServer, waitFor } from './helpers/server.js';
 
 test('writes asked with one that is refused after changing memory are refused too, and store nothing of what it rolled back', async () => {
-  const server = await startTestServer();
+  const server = await startTestServer(IN_MEMORY);
   try {
     const iago = await server.as('iago@zulip.com');
     const iagoId = Number((await iago.get('/users/me')).body.user_id);
@@ -39,7 +39,7 @@ test('writes asked with one that is refused after changing memory are refused to
 });
 
 test("a batch whose postings cannot be put is rolled back whole: a write asked meanwhile does not run against what its writes left", async () => {
-  const server = await startTestServer();
+  const server = await startTestServer(IN_MEMORY);
   const flush = SearchIndex.prototype.flush;
   try {
     const iago = await server.as('iago@zulip.com');

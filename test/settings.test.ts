@@ -8,12 +8,12 @@ import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, MODERN_CAPABILITIES, register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesComponent, requestSchema } from './helpers/reference.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { IN_MEMORY, startTestServer, type TestServer } from './helpers/server.js';
 
 const settings = suite<{ server: TestServer }>('personal settings');
 
 settings.before(async (context) => {
-  context.server = await startTestServer();
+  context.server = await startTestServer(IN_MEMORY);
 });
 settings.after(async ({ server }) => server.stop());
 

@@ -6,12 +6,12 @@ import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesReference, specUserFields } from './helpers/reference.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { IN_MEMORY, startTestServer, type TestServer } from './helpers/server.js';
 
 const users = suite<{ server: TestServer }>('users');
 
 users.before(async (context) => {
-  context.server = await startTestServer();
+  context.server = await startTestServer(IN_MEMORY);
 });
 users.after(async ({ server }) => server.stop());
 

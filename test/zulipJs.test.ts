@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ZulipClient } from 'zulip-js';
 import { assertMatchesReference } from './helpers/reference.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { IN_MEMORY, startTestServer, type TestServer } from './helpers/server.js';
 
 // zulip-js loads a FormData polyfill that replaces Node's own global (isomorphic-form-data); the
 // library keeps its reference, and the rest of the suite gets Node's back.
@@ -17,7 +17,7 @@ globalThis.FormData = nodeFormData;
 const session = suite<{ server: TestServer }>('zulip-js session');
 
 session.before(async (context) => {
-  context.server = await startTestServer();
+  context.server = await startTestServer(IN_MEMORY);
 });
 session.after(async ({ server }) => server.stop());
 

@@ -123,8 +123,10 @@ export class EventQueues implements EventSink {
     private readonly front = 0,
     /** How many queues each user holds, here and on the other fronts (threads/). */
     private readonly counts = new QueueCounts(),
+    /** When the server started (every front's queues answer the same: app.ts FrontShares). */
+    generation = nowSeconds(clock),
   ) {
-    this.serverGeneration = nowSeconds(clock);
+    this.serverGeneration = generation;
   }
 
   /** Tells every queue the server restarted (Zulip's `restart` event), after queues were restored. */

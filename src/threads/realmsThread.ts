@@ -130,9 +130,11 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
     count: number,
     /** How many queues each user holds on every front. */
     counts: QueueCounts,
+    /** The server's generation, the same on every front (app.ts FrontShares). */
+    generation: number,
   ) {
     this.externalHostname = hostname(config.externalHost);
-    this.queues = new EventQueues(this, config.clock, config.metrics, index, counts);
+    this.queues = new EventQueues(this, config.clock, config.metrics, index, counts, generation);
     this.links = ports.map((port, shard) => new ShardLink(shard, port, (message) => this.receive(message), config.log));
     // Ports keep no order between them: a client may write through another front and read its
     // queue here before this port's batch of that write's events is taken. Everything a realm
@@ -270,7 +272,7 @@ export class RealmThreads {
   /** Starts a realm thread for each of `shards` shards, each with a port for each of `frontCount`
    * fronts. The realms start once every front has started (`RealmFront.start`): the main one
    * here, the others where their ports are taken. */
-  constructor(config: Config, frontCount: number, counts: QueueCounts, shards: number) {
+  constructor(config: Config, frontCount: number, counts: QueueCounts, generation: number, shards: number) {
     const ids = newIdCountersShare();
     const channels = Array.from({ length: shards }, () => Array.from({ length: frontCount }, () => new MessageChannel()));
     this.workers = channels.map((ofShard, shard) => {
@@ -279,7 +281,7 @@ export class RealmThreads {
       return { worker, closing: supervise(worker, shard === 0 ? 'the realm thread' : `realm thread ${shard}`, config) };
     });
     const portsOf = (front: number) => channels.map((ofShard) => ofShard[front]!.port2);
-    this.main = new RealmFront(config, portsOf(0), 0, frontCount, counts);
+    this.main = new RealmFront(config, portsOf(0), 0, frontCount, counts, generation);
     this.otherFronts = Array.from({ length: frontCount - 1 }, (_, at) => portsOf(at + 1));
   }
 

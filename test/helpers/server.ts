@@ -2,7 +2,8 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startParley, type Parley, type ParleyParts } from '../../src/app.js';
+import { startParley, startThreaded, type Parley, type ParleyParts } from '../../src/app.js';
+import type { Realms } from '../../src/realm/registry.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { Agent } from 'node:http';
 import { ApiClient, type Credentials } from './client.js';
@@ -21,17 +22,56 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/** The tests' configuration, as a server's environment. Tests send far more than a person would;
+ * rate limits are on only where a test asks for them. Their logs show warnings and errors only
+ * (PARLEY_LOG_LEVEL=info shows every request). For speed, what a test never loses: commits are not
+ * flushed to disk (a crash of the machine is no test's), password hashes take scrypt's least cost,
+ * and a stopping server waits for no late request (a test that sends one sets a quiet time of its
+ * own). Messages render on the realm's thread unless a test asks for render workers
+ * (renderWorkers.test.ts). */
+const TEST_ENV = {
+  PARLEY_LOG_LEVEL: process.env.PARLEY_LOG_LEVEL || 'warn',
+  PARLEY_STORE_SYNC: 'false',
+  PARLEY_PASSWORD_HASH_COST: '4',
+  PARLEY_SHUTDOWN_QUIET_MS: '0',
+  PARLEY_RATE_LIMITS: 'false',
+  PARLEY_RENDER_THREADS: '0',
+};
+
+/** Threads of the servers tests start (PARLEY_TEST_THREADS; `npm run test:threads` runs the suite
+ * with 3): above 1, a server a test asks for with no overrides and no parts runs as `npm start`
+ * runs one with PARLEY_THREADS — its realms on a thread of their own, an I/O thread beside the main
+ * one — so that the API's tests check that clients see the same server whatever its threads. */
+const TEST_THREADS = Number(process.env.PARLEY_TEST_THREADS || 1);
+
+/** What a test that reaches the realms in its own memory (`parley.realms`, `parley.queues`) starts
+ * its server with: one thread, whatever PARLEY_TEST_THREADS says. */
+export const IN_MEMORY: Partial<Config> = { threads: 1 };
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // A fresh data directory unless the test brings one (a restart on the same data, say).
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'parley-test-'));
-  // Tests send far more than a person would; rate limits are on only where a test asks for them.
-  // Their logs show warnings and errors only (PARLEY_LOG_LEVEL=info shows every request).
-  // For speed, what a test never loses: commits are not flushed to disk (a crash of the machine is
-  // no test's), password hashes take scrypt's least cost, and a stopping server waits for no late
-  // request (a test that sends one sets a quiet time of its own). Messages render on the realm's
-  // thread unless a test asks for render workers (renderWorkers.test.ts).
-  const config = loadConfig({ PARLEY_LOG_LEVEL: process.env.PARLEY_LOG_LEVEL || 'warn', PARLEY_STORE_SYNC: 'false', PARLEY_PASSWORD_HASH_COST: '4', PARLEY_SHUTDOWN_QUIET_MS: '0' });
-  return { ...config, host: '127.0.0.1', port: 0, rateLimits: { ...config.rateLimits, enabled: false }, renderThreads: 0, ...overrides, dataDir };
+  return { ...loadConfig(TEST_ENV), host: '127.0.0.1', port: 0, ...overrides, dataDir };
+}
+
+/** A server of TEST_THREADS threads on the test configuration. Its threads load their
+ * configuration from the environment, as `npm start`'s do, each when it starts. Its realms are in
+ * another thread's memory: a test that reaches them runs on one thread. */
+async function startThreadedTestServer(config: Config): Promise<Parley> {
+  const before = { ...process.env };
+  Object.assign(process.env, TEST_ENV, { PARLEY_DATA_DIR: config.dataDir });
+  try {
+    const server = await startThreaded({ ...config, threads: TEST_THREADS });
+    return {
+      ...server,
+      get realms(): Realms {
+        throw new Error('the realms are on another thread: a test that reaches them runs without PARLEY_TEST_THREADS');
+      },
+    };
+  } finally {
+    for (const name of Object.keys(process.env)) if (!(name in before)) delete process.env[name];
+    Object.assign(process.env, before);
+  }
 }
 
 /** The seeded data directories servers start from, by the overrides they were made with. */
@@ -74,7 +114,8 @@ async function seededDataDir(overrides: Partial<Config>, parts: ParleyParts): Pr
 export async function startTestServer(overrides: Partial<Config> = {}, parts: ParleyParts = {}): Promise<TestServer> {
   const dataDir = await seededDataDir(overrides, parts);
   const config = testConfig(dataDir === undefined ? overrides : { ...overrides, dataDir });
-  const parley = await startParley(config, parts);
+  const threaded = TEST_THREADS > 1 && Object.keys(overrides).length === 0 && Object.keys(parts).length === 0;
+  const parley = threaded ? await startThreadedTestServer(config) : await startParley(config, parts);
   const baseUrl = `http://127.0.0.1:${parley.http.port}`;
   // The test's clients keep their connections open, as real clients do, and share them; the
   // server's close answers what is in flight and closes them.
@@ -91,10 +132,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, parts: Pa
     async as(email) {
       let known = keys.get(email);
       if (!known) {
-        const realm = parley.realms.forHost('');
-        if (!realm) throw new Error('no default realm');
-        const { apiKey } = await realm.ask('users.apiKey', null, { email });
-        known = client({ email, apiKey });
+        known = client({ email, apiKey: threaded ? await developmentKey(anonymous, email) : await keyInMemory(parley, email) });
         keys.set(email, known);
       }
       return known;
@@ -105,6 +143,20 @@ export async function startTestServer(overrides: Partial<Config> = {}, parts: Pa
       rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A demo user's API key, from the realm in this thread's memory. */
+async function keyInMemory(parley: Parley, email: string): Promise<string> {
+  const realm = parley.realms.forHost('');
+  if (!realm) throw new Error('no default realm');
+  return (await realm.ask('users.apiKey', null, { email })).apiKey;
+}
+
+/** A demo user's API key, as a development client fetches it. */
+async function developmentKey(anonymous: ApiClient, email: string): Promise<string> {
+  const fetched = await anonymous.post('/dev_fetch_api_key', { username: email });
+  if (fetched.status !== 200) throw new Error(`no key for ${email}: ${JSON.stringify(fetched.body)}`);
+  return String(fetched.body.api_key);
 }
 
 /** Waits until a condition holds, checking every few milliseconds, for at most `timeoutMs`. */
