@@ -89,24 +89,26 @@ test('register + events, applied by the web client, equals a fresh register and 
     const poll = await id(hamlet, '/messages', { type: 'stream', to: verona, topic: 'model', content: '/poll Lunch?\nSoup\nSalad' });
     const todo = await id(hamlet, '/messages', { type: 'direct', to: [users['othello@zulip.com']], content: '/todo Errands\nPost office' });
     const widgetEvent = (client: ApiClient, messageId: number, event: Record<string, unknown>) => client.post('/submessage', { message_id: messageId, msg_type: 'widget', content: JSON.stringify(event) });
+    // One after another, as they are written: requests on separate connections may reach the
+    // server in any order (with several threads serving clients, they do), and some undo others.
     const steps = [
-      othello.post('/messages/flags', { messages: [first], op: 'add', flag: 'read' }),
-      othello.post('/messages/flags', { messages: [second], op: 'add', flag: 'starred' }),
-      hamlet.patch(`/messages/${first}`, { content: 'One, **edited**' }),
-      hamlet.patch(`/messages/${moved}`, { topic: 'model', propagate_mode: 'change_one' }),
-      hamlet.post(`/messages/${second}/reactions`, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }),
-      othello.post(`/messages/${direct}/reactions`, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }),
-      iago.delete(`/messages/${gone}`),
-      widgetEvent(othello, poll, { type: 'vote', key: 'canned,0', vote: 1 }),
-      widgetEvent(iago, poll, { type: 'new_option', idx: 0, option: 'Stew' }),
-      widgetEvent(othello, todo, { type: 'strike', key: '0,canned' }),
-      othello.post('/messages/flags', { messages: [first], op: 'remove', flag: 'read' }),
-      othello.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: verona, property: 'is_muted', value: true }] }),
-      othello.post('/users/me/subscriptions', { subscriptions: [{ name: 'Model test' }] }),
-      iago.patch(`/users/${users['cordelia@zulip.com']}`, { full_name: 'Cordelia, renamed' }),
+      () => othello.post('/messages/flags', { messages: [first], op: 'add', flag: 'read' }),
+      () => othello.post('/messages/flags', { messages: [second], op: 'add', flag: 'starred' }),
+      () => hamlet.patch(`/messages/${first}`, { content: 'One, **edited**' }),
+      () => hamlet.patch(`/messages/${moved}`, { topic: 'model', propagate_mode: 'change_one' }),
+      () => hamlet.post(`/messages/${second}/reactions`, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }),
+      () => othello.post(`/messages/${direct}/reactions`, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }),
+      () => iago.delete(`/messages/${gone}`),
+      () => widgetEvent(othello, poll, { type: 'vote', key: 'canned,0', vote: 1 }),
+      () => widgetEvent(iago, poll, { type: 'new_option', idx: 0, option: 'Stew' }),
+      () => widgetEvent(othello, todo, { type: 'strike', key: '0,canned' }),
+      () => othello.post('/messages/flags', { messages: [first], op: 'remove', flag: 'read' }),
+      () => othello.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: verona, property: 'is_muted', value: true }] }),
+      () => othello.post('/users/me/subscriptions', { subscriptions: [{ name: 'Model test' }] }),
+      () => iago.patch(`/users/${users['cordelia@zulip.com']}`, { full_name: 'Cordelia, renamed' }),
     ];
     for (const step of steps) {
-      const response = await step;
+      const response = await step();
       assert.is(response.status, 200, JSON.stringify(response.body));
     }
 
