@@ -93,7 +93,14 @@ export function readAnswer(service: BotService, status: number, text: string): S
   const fields = answer as Record<string, unknown>;
   const content = service.interface === ServiceInterface.slack ? fields.text : fields.response_not_required === true ? undefined : (fields.response_string ?? fields.content);
   if (content === undefined || content === null) return { kind: 'silent' };
-  const reply = typeof content === 'string' ? content : JSON.stringify(content);
+  let reply: string;
+  try {
+    reply = typeof content === 'string' ? content : JSON.stringify(content);
+  } catch {
+    // Nested deeper than JSON.stringify goes (JSON.parse goes deeper): an answer, not a failure to
+    // settle the delivery with (which would send every bot's deliveries of the pass again).
+    return invalid('Invalid response format');
+  }
   return reply.trim() === '' ? { kind: 'silent' } : { kind: 'reply', content: reply };
 }
 
