@@ -9,9 +9,9 @@ const surrogateEscape = /\\u[dD][89a-fA-F]/;
 const wellFormed = (text: string): string => text.replace(loneSurrogate, '\ufffd');
 
 /** How deep a client's JSON may nest: orjson's limit (Zulip's typed endpoints, parsed by pydantic,
- * stop at 200, so no Zulip client needs more),
- * and what is parsed goes on to code that walks it recursively — a structured copy to another
- * thread (PARLEY_THREADS), JSON.stringify — which a document nested thousands deep overflows. */
+ * stop at 200, so no Zulip client needs more). What is parsed goes on to code that walks it
+ * recursively — a structured copy to another thread (PARLEY_THREADS), JSON.stringify — which a
+ * document nested thousands deep overflows. */
 export const MAX_JSON_DEPTH = 1024;
 
 const QUOTE = 0x22; // "
