@@ -109,10 +109,6 @@ export class EventQueues implements EventSink {
    * threads/realmsThread.ts), so a queue read sees every event of a write already answered. */
   catchUp: (() => void) | undefined;
 
-  /** Zulip's server_generation: when this server process started (seconds); register returns it
-   * and the restart event carries it, so clients can tell they are talking to a new server. */
-  readonly serverGeneration: number;
-
   constructor(
     private readonly shelf: QueueShelf,
     private readonly clock: Clock = systemClock,
@@ -123,11 +119,11 @@ export class EventQueues implements EventSink {
     private readonly front = 0,
     /** How many queues each user holds, here and on the other fronts (threads/). */
     private readonly counts = new QueueCounts(),
-    /** When the server started (every front's queues answer the same: app.ts FrontShares). */
-    generation = nowSeconds(clock),
-  ) {
-    this.serverGeneration = generation;
-  }
+    /** Zulip's server_generation: when this server started (seconds), the same on every front
+     * (app.ts FrontShares); register returns it and the restart event carries it, so clients can
+     * tell they are talking to a new server. */
+    readonly serverGeneration = nowSeconds(clock),
+  ) {}
 
   /** Tells every queue the server restarted (Zulip's `restart` event), after queues were restored. */
   announceRestart(): void {

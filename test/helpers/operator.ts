@@ -9,8 +9,14 @@ export const tempDataDir = (prefix = 'parley-'): string => mkdtempSync(join(tmpd
 
 /** A demo user's client on a development server (its key from the development key fetch). */
 export async function devClient(baseUrl: string, email: string): Promise<ApiClient> {
-  const key = await new ApiClient(baseUrl).post('/dev_fetch_api_key', { username: email });
-  return new ApiClient(baseUrl, { email, apiKey: String(key.body.api_key) });
+  return new ApiClient(baseUrl, { email, apiKey: await developmentKey(new ApiClient(baseUrl), email) });
+}
+
+/** A demo user's API key, as a development client fetches it (through `anonymous`). */
+export async function developmentKey(anonymous: ApiClient, email: string): Promise<string> {
+  const fetched = await anonymous.post('/dev_fetch_api_key', { username: email });
+  if (fetched.status !== 200) throw new Error(`no key for ${email}: ${JSON.stringify(fetched.body)}`);
+  return String(fetched.body.api_key);
 }
 
 /** Prints a fault test's figures where CI output shows them. */

@@ -7,6 +7,7 @@ import type { Realms } from '../../src/realm/registry.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { Agent } from 'node:http';
 import { ApiClient, type Credentials } from './client.js';
+import { developmentKey } from './operator.js';
 
 export interface TestServer {
   parley: Parley;
@@ -150,13 +151,6 @@ async function keyInMemory(parley: Parley, email: string): Promise<string> {
   const realm = parley.realms.forHost('');
   if (!realm) throw new Error('no default realm');
   return (await realm.ask('users.apiKey', null, { email })).apiKey;
-}
-
-/** A demo user's API key, as a development client fetches it. */
-async function developmentKey(anonymous: ApiClient, email: string): Promise<string> {
-  const fetched = await anonymous.post('/dev_fetch_api_key', { username: email });
-  if (fetched.status !== 200) throw new Error(`no key for ${email}: ${JSON.stringify(fetched.body)}`);
-  return String(fetched.body.api_key);
 }
 
 /** Waits until a condition holds, checking every few milliseconds, for at most `timeoutMs`. */
