@@ -2,10 +2,13 @@
 // fill, so the realm thread starts on the first while the rest are made, and the last at the end of
 // the turn; the realm thread's go once a turn to each front, the emissions first. Every message
 // once, in order.
+import { Writable } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { deserialize } from 'node:v8';
 import { MessageChannel } from 'node:worker_threads';
+import type { Emitted } from '../src/events/types.js';
+import { createLogger, type Logger } from '../src/ops/log.js';
 import { BatchedPort } from '../src/threads/batchedPort.js';
 import { Front, FrontsOutbox } from '../src/threads/fronts.js';
 import type { FromRealmThread, Published } from '../src/threads/protocol.js';
@@ -17,6 +20,21 @@ function recorded(cap: number): { port: BatchedPort<number>; posts: number[][] }
   const posts: number[][] = [];
   return { port: new BatchedPort<number>({ postMessage: (batch) => posts.push(batch as number[]) }, cap, () => assert.unreachable('nothing is refused')), posts };
 }
+
+/** A logger keeping the messages of its lines. */
+function logged(): { log: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter((text) => text !== '')) lines.push((JSON.parse(line) as { msg: string }).msg);
+      done();
+    },
+  });
+  return { log: createLogger({ level: 'error', format: 'json' }, sink), lines };
+}
+
+/** Deeper than a structured copy goes (a client's JSON is bounded far below it, http/json.ts). */
+const tooDeep = (): unknown => JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`);
 
 const burst = Array.from({ length: 40 }, (_, n) => n);
 
@@ -38,12 +56,11 @@ test('a message that cannot be copied is refused alone: the rest of its batch go
   port2.on('message', (batch: unknown[]) => heard.push(...batch));
   const refused: unknown[] = [];
   const port = new BatchedPort<unknown>(port1, 4, (message, error) => refused.push([message, (error as Error).name]));
-  // Deeper than a structured copy goes (a client's JSON is bounded far below it, http/json.ts).
-  const tooDeep = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown;
-  for (const message of ['a', 'b', tooDeep, 'c', 'd', 'e']) port.post(message);
+  const deep = tooDeep();
+  for (const message of ['a', 'b', deep, 'c', 'd', 'e']) port.post(message);
   await waitFor(() => heard.length === 5);
   assert.equal(heard, ['a', 'b', 'c', 'd', 'e']);
-  assert.equal(refused, [[tooDeep, 'RangeError']]);
+  assert.equal(refused, [[deep, 'RangeError']]);
   port1.close();
   port2.close();
 });
@@ -61,6 +78,7 @@ test("the realm thread's posts to its fronts: the turn's emissions to every fron
       };
       return new Front(index, port1);
     }),
+    logged().log,
   );
   const heard = channels.map(({ port2 }) => {
     const messages: FromRealmThread[] = [];
@@ -99,5 +117,55 @@ test("the realm thread's posts to its fronts: the turn's emissions to every fron
     port2.close();
   }
 });
+
+for (const fronts of [1, 3]) {
+  test(`with ${fronts} front(s), what cannot be copied to a front is replaced, in its place, by what can be: a reply by an internal error, a realm's emissions by none at the position after them; the rest goes and the thread goes on`, async () => {
+    const channels = Array.from({ length: fronts }, () => new MessageChannel());
+    const { log, lines } = logged();
+    const outbox = new FrontsOutbox(
+      channels.map(({ port1 }, index) => new Front(index, port1)),
+      log,
+    );
+    const heard = channels.map(({ port2 }) => {
+      const messages: FromRealmThread[] = [];
+      port2.on('message', (batch: FromRealmThread[]) => messages.push(...batch));
+      return messages;
+    });
+    const front = outbox.fronts[0]!;
+    // A status text too deep to copy stands for any bug that puts such a value in an event.
+    const emitted = (text: unknown): Emitted => ({ event: { type: 'user_status', user_id: 10, status_text: text as string }, userIds: [10] });
+    outbox.publish({ realmId: 1, from: 1, emissions: [emitted('before')] });
+    outbox.publish({ realmId: 2, from: 7, emissions: [emitted(tooDeep()), emitted('lost with it')] });
+    outbox.publish({ realmId: 1, from: 2, emissions: [emitted('after')] });
+    outbox.post(front, { kind: 'reply', seq: 1, reply: { ok: 'first' } });
+    outbox.post(front, { kind: 'reply', seq: 2, reply: { ok: tooDeep() } });
+    outbox.post(front, { kind: 'reply', seq: 3, reply: { ok: 'third' } });
+    await waitFor(() => heard[0]!.filter((message) => message.kind === 'reply').length === 3);
+    await waitFor(() => lines.length === 2);
+    for (const [index, messages] of heard.entries()) {
+      const published = messages.flatMap((message) => (message.kind !== 'events' ? [] : 'encoded' in message ? (deserialize(message.encoded) as Published[]) : message.published));
+      assert.equal(
+        published.map(({ realmId, from, emissions }) => [realmId, from, emissions.map(({ event }) => (event as { status_text: unknown }).status_text)]),
+        [
+          [1, 1, ['before']],
+          [2, 9, []],
+          [1, 2, ['after']],
+        ],
+        `front ${index}: realm 2's emissions passed over, the others as they were`,
+      );
+    }
+    const replies = heard[0]!.flatMap((message) => (message.kind === 'reply' ? [[message.seq, message.reply]] : []));
+    assert.equal(replies, [
+      [1, { ok: 'first' }],
+      [2, { error: null }],
+      [3, { ok: 'third' }],
+    ]);
+    assert.equal(lines.sort(), ['a message could not be copied to a front', "a realm's emissions could not be copied to its fronts: its queues are dropped"]);
+    for (const { port1, port2 } of channels) {
+      port1.close();
+      port2.close();
+    }
+  });
+}
 
 test.run();

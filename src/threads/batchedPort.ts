@@ -5,7 +5,8 @@
 // reads the rest, where a batch per turn kept each thread idle while the other worked through the
 // whole burst. (The realm thread's own go once per turn, fronts.ts.) The order is kept. A message
 // that cannot be copied (nested deeper than the copy's stack goes: the parameters of a request are
-// bounded, http/json.ts, so a bug) is refused alone, to its sender, and the rest of its batch goes.
+// bounded, http/json.ts, so a bug) is refused alone, to its sender, and the rest of its batch goes
+// (`postBatch`, which the realm thread's posts to its fronts use too, fronts.ts).
 export interface Poster {
   postMessage(value: unknown): void;
 }
@@ -35,18 +36,21 @@ export class BatchedPort<T> {
   }
 
   private flush(): void {
-    if (this.pending.length === 0) return;
-    const batch = this.pending.splice(0);
-    try {
-      this.target.postMessage(batch);
-    } catch {
-      // Nothing of a batch goes when a message of it cannot be copied: each goes on its own.
-      for (const message of batch) {
-        try {
-          this.target.postMessage([message]);
-        } catch (error) {
-          this.refused(message, error);
-        }
+    if (this.pending.length > 0) postBatch(this.target, this.pending.splice(0), this.refused);
+  }
+}
+
+/** Posts a batch in one post; when a message of it cannot be copied (nothing of the batch went),
+ * each on its own, in order, and those that still cannot be copied to `refused`. */
+export function postBatch<T>(target: Poster, batch: T[], refused: (message: T, error: unknown) => void): void {
+  try {
+    target.postMessage(batch);
+  } catch {
+    for (const message of batch) {
+      try {
+        target.postMessage([message]);
+      } catch (error) {
+        refused(message, error);
       }
     }
   }

@@ -7,9 +7,17 @@
 // delivers the events to its queues (queues.ts), as one thread does, and a client answered anywhere
 // finds the events wherever it reads. (V8's serializer has a fixed cost per use: it runs once a
 // turn, not per publish; ARCHITECTURE.md has the measurements.)
+//
+// What cannot be copied (a bug) is logged and replaced, in its place, by what can be: a reply by an
+// internal error (the client's request fails, as a command failing here does); a realm's emissions
+// by none, at the position after them, so that every front drops the realm's queues that may have
+// wanted them (emissions that do not follow on, realmsThread.ts) and their clients register again,
+// rather than miss events; metrics are dropped.
 import { serialize } from 'node:v8';
 import type { MessagePort } from 'node:worker_threads';
+import type { Logger } from '../ops/log.js';
 import { HolderSet, type Holding } from '../events/holders.js';
+import { postBatch } from './batchedPort.js';
 import type { FromRealmThread, Published } from './protocol.js';
 
 /** A thread that serves clients, as the realm thread reaches it. */
@@ -37,7 +45,10 @@ export class FrontsOutbox {
   private published: Published[] = [];
   private scheduled = false;
 
-  constructor(readonly fronts: readonly Front[]) {}
+  constructor(
+    readonly fronts: readonly Front[],
+    private readonly log: Logger,
+  ) {}
 
   /** A realm's emissions, for every front. */
   publish(published: Published): void {
@@ -54,7 +65,32 @@ export class FrontsOutbox {
   /** A turn's emissions as posted: encoded once when several fronts take them, else as they are
    * (with one front, encoding cost more than the port's structured copy: ARCHITECTURE.md). */
   private events(published: Published[]): FromRealmThread {
-    return this.fronts.length > 1 ? { kind: 'events', encoded: serialize(published) } : { kind: 'events', published };
+    if (this.fronts.length === 1) return { kind: 'events', published };
+    try {
+      return { kind: 'events', encoded: serialize(published) };
+    } catch {
+      return { kind: 'events', encoded: serialize(this.copyable(published)) };
+    }
+  }
+
+  /** The emissions, those of a realm that cannot be copied passed over. */
+  private copyable(published: Published[]): Published[] {
+    return published.map((one) => {
+      try {
+        serialize(one);
+        return one;
+      } catch (error) {
+        this.log.error({ err: error, realm: one.realmId, from: one.from }, "a realm's emissions could not be copied to its fronts: its queues are dropped");
+        return { realmId: one.realmId, from: one.from + one.emissions.length, emissions: [] };
+      }
+    });
+  }
+
+  /** Posts to the front what replaces a message that could not be copied to it. */
+  private refused(front: Front, message: FromRealmThread, error: unknown): void {
+    if (message.kind === 'events' && 'published' in message) return front.port.postMessage([{ kind: 'events', published: this.copyable(message.published) }]);
+    this.log.error({ err: error, kind: message.kind, front: front.index }, 'a message could not be copied to a front');
+    if (message.kind === 'reply') front.port.postMessage([{ kind: 'reply', seq: message.seq, reply: { error: null } }]);
   }
 
   private schedule(): void {
@@ -77,7 +113,7 @@ export class FrontsOutbox {
     for (const front of [carrier, ...this.fronts.filter((other) => other !== carrier)]) {
       const own = front.pending.splice(0);
       const batch = events && front === carrier ? [events, ...own] : own;
-      if (batch.length > 0) front.port.postMessage(batch);
+      if (batch.length > 0) postBatch(front.port, batch, (message, error) => this.refused(front, message, error));
     }
   }
 }

@@ -187,9 +187,9 @@ class RealmSide {
 
 async function serve({ fronts, shard, shards, ids }: RealmThreadData): Promise<void> {
   nameThisThread(shard === 0 ? REALM_THREAD_NAME : `${REALM_THREAD_NAME}-${shard}`);
-  const outbox = new FrontsOutbox(fronts.map((port, index) => new Front(index, port)));
-  const [first] = outbox.fronts as [Front];
   const loaded = loadConfig();
+  const outbox = new FrontsOutbox(fronts.map((port, index) => new Front(index, port)), loaded.log);
+  const [first] = outbox.fronts as [Front];
   // The kept JSON's budget is the process's, split evenly among the realm threads.
   const config: Config = { ...loaded, keptJsonMb: loaded.keptJsonMb / shards, metrics: new RelayedMetrics((message) => outbox.post(first, message)) };
   guardRejections(config.log);

@@ -250,6 +250,8 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
       case 'events':
         for (const { realmId, emissions, from } of 'encoded' in message ? (deserialize(message.encoded) as Published[]) : message.published) {
           for (const emission of emissions) crossed(emission.event);
+          // Not following on, they pass over emissions the realm thread could not copy (fronts.ts).
+          if (from !== this.queues.position(realmId) + 1) this.queues.passOver(realmId, from - 1);
           this.queues.publish(realmId, emissions, from);
         }
         return;
