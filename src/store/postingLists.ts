@@ -76,15 +76,19 @@ function merge(a: readonly number[], b: readonly number[]): number[] {
 /** How many terms' last chunks memory remembers; past it, those remembered longest ago go. */
 const KNOWN_TAILS = 100_000;
 
-/** A term's last chunk as memory remembers it: its first and last IDs. */
+/** A term's last chunk as memory remembers it: its first and last IDs, and the length of its
+ * stored bytes (checked before each append: memory disagreeing with the store is read again). */
 interface Tail {
   firstId: number;
   lastId: number;
+  bytes: number;
 }
 
 export class PostingLists {
   /** Terms' last chunks, by realm and term: a new message's posting is appended to its bytes
-   * without a range read or decoding them. Forgotten with a write that was rolled back. */
+   * without a range read or decoding them. Forgotten with a write that was rolled back; should
+   * a remembered one not be the stored chunk all the same (a rollback memory was told of late),
+   * the chunk is read again: appending deltas from a wrong last ID would store wrong IDs. */
   private readonly tails = new BoundedCache<string, Tail>(KNOWN_TAILS);
 
   constructor(private readonly chunks: Database<Buffer, ChunkKey>) {}
@@ -93,17 +97,18 @@ export class PostingLists {
    * after every other and land in the last chunk (or start new ones); an edited message's may
    * fall in any. `fresh`: the caller knows the term holds none yet (no look-up for its chunks). */
   add(realmId: number, term: string, ids: readonly number[], fresh = false): void {
-    const tail = fresh ? undefined : this.tail(realmId, term);
-    if (tail && ids[0]! > tail.lastId) {
-      this.append(realmId, term, tail, ids);
-      return;
+    let tail = fresh ? undefined : this.tail(realmId, term);
+    while (tail && ids[0]! > tail.lastId) {
+      if (this.append(realmId, term, tail, ids)) return;
+      // Not the stored last chunk (forgotten by `append`): as the store has it.
+      tail = this.tail(realmId, term);
     }
     if (!tail) {
       // The term's first messages: its last chunk is the last of theirs.
       const chunks = cut(ids);
-      this.write(realmId, term, chunks);
+      const bytes = this.write(realmId, term, chunks);
       const last = chunks.at(-1)!;
-      this.tails.set(`${realmId}:${term}`, { firstId: last[0]!, lastId: last.at(-1)! });
+      this.tails.set(`${realmId}:${term}`, { firstId: last[0]!, lastId: last.at(-1)!, bytes });
       return;
     }
     this.tails.delete(`${realmId}:${term}`);
@@ -172,37 +177,54 @@ export class PostingLists {
   }
 
   /** Adds IDs after all of a term's: to the bytes of its last chunk up to the first that starts a
-   * chunk, then in chunks of their own. */
-  private append(realmId: number, term: string, tail: Tail, ids: readonly number[]): void {
+   * chunk, then in chunks of their own. False, having changed nothing, when the stored last chunk
+   * is not the one memory remembers (it is forgotten: the caller reads the list). */
+  private append(realmId: number, term: string, tail: Tail, ids: readonly number[]): boolean {
+    const key: ChunkKey = [realmId, term, tail.firstId];
+    // getBinaryFast: the bytes in lmdb-js's reused buffer (its `length` set to theirs), valid
+    // until the next read; `encode` copies them at once.
+    const stored = this.chunks.getBinaryFast(key);
+    if (stored?.length !== tail.bytes) {
+      this.tails.delete(`${realmId}:${term}`);
+      return false;
+    }
     const chunks = cut(ids);
     const joining = startsChunk(ids[0]!) ? [] : chunks.shift()!;
     if (joining.length > 0) {
-      const key: ChunkKey = [realmId, term, tail.firstId];
-      // getBinaryFast: the bytes in lmdb-js's reused buffer (its `length` set to theirs), valid
-      // until the next read; `encode` copies them at once.
-      const bytes = this.chunks.getBinaryFast(key)!;
-      this.chunks.put(key, encode(tail.lastId, joining, bytes.subarray(0, bytes.length)));
+      const joined = encode(tail.lastId, joining, stored.subarray(0, stored.length));
+      this.chunks.put(key, joined);
+      tail.bytes = joined.length;
     }
-    this.write(realmId, term, chunks);
-    const last = chunks.at(-1);
-    if (last) tail.firstId = last[0]!;
+    if (chunks.length > 0) {
+      tail.bytes = this.write(realmId, term, chunks);
+      tail.firstId = chunks.at(-1)![0]!;
+    }
     tail.lastId = ids.at(-1)!;
+    return true;
   }
 
   /** A term's last chunk, as memory remembers it or read (then remembered). */
   private tail(realmId: number, term: string): Tail | undefined {
     const known = this.tails.get(`${realmId}:${term}`);
     if (known) return known;
-    const found = this.chunkOf(realmId, term, NEWEST);
-    if (!found) return undefined;
-    const tail = { firstId: found[0]!, lastId: found.at(-1)! };
-    this.tails.set(`${realmId}:${term}`, tail);
-    return tail;
+    for (const { key, value } of this.chunks.getRange({ start: [realmId, term, NEWEST], end: [realmId, term, -1], reverse: true, limit: 1 })) {
+      const ids = decode(key[2], value);
+      const tail = { firstId: ids[0]!, lastId: ids.at(-1)!, bytes: value.length };
+      this.tails.set(`${realmId}:${term}`, tail);
+      return tail;
+    }
+    return undefined;
   }
 
-  /** Puts chunks, each keyed by its first ID. */
-  private write(realmId: number, term: string, chunks: readonly Chunk[]): void {
-    for (const chunk of chunks) this.chunks.put([realmId, term, chunk[0]!], encode(chunk[0]!, chunk.slice(1)));
+  /** Puts chunks, each keyed by its first ID; answers the last one's length in bytes. */
+  private write(realmId: number, term: string, chunks: readonly Chunk[]): number {
+    let bytes = 0;
+    for (const chunk of chunks) {
+      const encoded = encode(chunk[0]!, chunk.slice(1));
+      this.chunks.put([realmId, term, chunk[0]!], encoded);
+      bytes = encoded.length;
+    }
+    return bytes;
   }
 
   /** The chunk an ID falls in: the last whose first ID is at most the ID. */

@@ -729,7 +729,10 @@ export class Store {
           });
         } catch (error) {
           // Rolled back whole (a write that checks first failed after a change, or the batch's
-          // postings could not be put): each write that ran is told, before a later one runs.
+          // postings could not be put): what memory holds of it goes, and each write that ran is
+          // told, before a later batch runs (lmdb-js may run the next one's callback before this
+          // one's promise settles).
+          this.forgetCaches();
           for (const write of batch) if (write.outcome?.ok) write.onRollBack?.();
           throw error;
         }
