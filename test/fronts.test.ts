@@ -3,8 +3,8 @@
 // both, in the realm's order, the sender's own event with its local ID wherever its queue is; a
 // queue on either counts for the realms (all_public_streams, and being connected: no push); register
 // + events == a fresh register on the second front; a queue is read and deleted through either
-// front (its ID names the front that holds it, which answers); a graceful restart gives each front
-// its own queues back.
+// front (its ID names the front that holds it, which answers); a deactivated user's queues go on
+// every front; a graceful restart gives each front its own queues back.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePort } from '../src/cli/processes.js';
@@ -194,6 +194,28 @@ test("the event WebSocket attaches through either front to a queue the other hol
   intruder.send({ op: 'attach', queue_id: iagos, last_event_id: -1 });
   await intruder.until((client) => client.closed !== undefined);
   assert.equal([intruder.frames[0]!.code, intruder.closed!.code], ['BAD_EVENT_QUEUE_ID', CloseCode.badEventQueueId]);
+});
+
+test("a deactivated user's queues are deleted on every front: an event socket on either, attached to a queue on the other, closes as for a deleted queue", async () => {
+  const iago = await devClient(urls[0], 'iago@zulip.com');
+  const email = 'leaving@zulip.com';
+  const created = await iago.post('/users', { email, full_name: 'Leaving', password: 'secret-pw' });
+  assert.is(created.status, 200, JSON.stringify(created.body));
+  const clients = await Promise.all(urls.map((url) => devClient(url, email)));
+  const queueIds = await Promise.all(clients.map(async (client) => (await register(client, { event_types: ['message'] })).queueId));
+  const streams = await Promise.all(urls.map((url) => StreamClient.open(`${url.replace('http', 'ws')}/api/v1/events/socket`, clients[0]!.authHeader())));
+  try {
+    streams.forEach((stream, front) => stream.send({ op: 'attach', queue_id: queueIds[1 - front]!, last_event_id: -1 }));
+    for (const stream of streams) await stream.until((client) => client.frames.some((frame) => frame.control === 'attached'));
+    assert.is((await iago.delete(`/users/${Number(created.body.user_id)}`)).status, 200);
+    for (const stream of streams) await stream.until((client) => client.closed !== undefined);
+    assert.equal(
+      streams.map((stream) => stream.closed!.code),
+      [CloseCode.badEventQueueId, CloseCode.badEventQueueId],
+    );
+  } finally {
+    for (const stream of streams) stream.socket.close();
+  }
 });
 
 test('a graceful restart gives each front its own queues back, with the events they held', async () => {
