@@ -1,8 +1,10 @@
 // What every server process sets up, whichever thread runs what: the stores' and the file storage's
 // opening, the guard on promise rejections nobody handled, and the claim files that say which
 // process holds the data directory (and whether a backup or a realm's move runs).
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { basename, dirname, join } from 'node:path';
 import type { Config } from './config.js';
 import type { Logger } from './ops/log.js';
 import { LocalFileStorage } from './files/local.js';
@@ -57,7 +59,7 @@ function readIfThere(file: string): string | undefined {
  * counters. Returns what lets it go. */
 export function claimDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
-  return claimFile(pidFile(dataDir), (holder) => new DataDirInUse(`${dataDir} is in use by process ${holder} (a Parley server, or the management CLI): stop it first`));
+  return claimFile(pidFile(dataDir), (holder) => new DataDirInUse(`${dataDir} is in use by ${holder} (a Parley server, or the management CLI): stop it first`));
 }
 
 /** A backup copies the shards at different moments: while a realm moves between them (`manage
@@ -72,35 +74,72 @@ export function holderOf(file: string): number | undefined {
   return record !== undefined && holds(record) ? Number(record.split(' ')[0]) : undefined;
 }
 
-/** Claims `file` for this process (refused with `inUse(holder)` while another holds it). The file
- * (this process's ID and start time) is written whole, then linked into place, which fails if one
- * is there: no process reads a half-written claim. One left by a process that no longer runs
- * (kill -9, a crash, its ID since taken by another program) is taken over, as is one of this
- * process's own (servers the tests start in turn); two processes taking over the same stale file at
- * the same moment could both proceed (a race left open: it needs a crash first). Returns what lets
- * it go (the file, while it still holds this claim). */
-export function claimFile(file: string, inUse: (holder: number) => Error): () => void {
+/** Claims `file` for this process (refused with `inUse(holder)`, "process <ID>" or "another
+ * process", while another holds it). The file (this process's ID and start time) is written whole,
+ * then linked into place, which fails if one is there: no process reads a half-written claim. One
+ * left by a process that no longer runs (kill -9, a crash, its ID since taken by another program)
+ * is taken over, as is one of this process's own (servers the tests start in turn). On Linux the
+ * claim is first a name the process listens on (`holdName`), so of two processes taking over the
+ * same stale file at once only one proceeds. Returns what lets it go (the file, while it still
+ * holds this claim). */
+export function claimFile(file: string, inUse: (holder: string) => Error): () => void {
   const record = `${process.pid} ${startTimeOf(process.pid)}`;
   const draft = `${file}.${process.pid}`;
   writeFileSync(draft, record);
   try {
+    const name = holdName(file);
+    if (name === null) {
+      const holder = holderOf(file);
+      throw inUse(holder === undefined ? 'another process' : `process ${holder}`);
+    }
     for (;;) {
       try {
         linkSync(draft, file);
         return () => {
-          if (readIfThere(file) === record) rmSync(file, { force: true });
+          if (readIfThere(file) !== record) return;
+          rmSync(file, { force: true });
+          if (name !== undefined) letNameGo(name);
         };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       const holder = readIfThere(file);
       if (holder === undefined) continue;
-      if (!holder.startsWith(`${process.pid} `) && holds(holder)) throw inUse(Number(holder.split(' ')[0]));
+      if (!holder.startsWith(`${process.pid} `) && holds(holder)) throw inUse(`process ${holder.split(' ')[0]}`);
       rmSync(file, { force: true });
     }
   } finally {
     rmSync(draft, { force: true });
   }
+}
+
+/** The names this process holds, each by a server listening on it. */
+const heldNames = new Map<string, Server>();
+
+/** Holds a name standing for the claim file (Linux's abstract socket namespace: no file, and the
+ * kernel lets it go when the process ends, however it ends) by listening on it; only one process
+ * can. Answers the name, null when another process holds it, or undefined where there are no such
+ * names (the claim file alone then says who holds it). */
+function holdName(file: string): string | null | undefined {
+  if (process.platform !== 'linux') return undefined;
+  const path = join(realpathSync(dirname(file)), basename(file));
+  // A hash: an abstract name is at most 107 bytes, a path may be longer.
+  const name = `\0parley-claim-${createHash('sha256').update(path).digest('hex').slice(0, 40)}`;
+  if (heldNames.has(name)) return name;
+  // Nobody connects; should something, it is let go at once. Listening does not keep the process alive.
+  const server = createServer((socket) => socket.destroy());
+  server.on('error', () => undefined);
+  // A path's bind is done by the time listen returns: `listening` says whether it took.
+  server.listen({ path: name });
+  server.unref();
+  if (!server.listening) return null;
+  heldNames.set(name, server);
+  return name;
+}
+
+function letNameGo(name: string): void {
+  heldNames.get(name)?.close();
+  heldNames.delete(name);
 }
 
 /** The data directory's store (shard 0), when one thread holds every realm. */

@@ -81,7 +81,7 @@ async function contentsOf(file: string, shard: number, { copied = false } = {}):
 export async function backup(dataDir: string, to: string): Promise<Manifest> {
   if (!existsSync(shardFile(dataDir, 0))) throw new BackupError(`no store in ${dataDir}`);
   if (!emptyOrAbsent(to)) throw new BackupError(`${to} is not empty`);
-  const backingUp = claimFile(backingUpFile(dataDir), (holder) => new BackupError(`process ${holder} is backing up ${dataDir}`));
+  const backingUp = claimFile(backingUpFile(dataDir), (holder) => new BackupError(`${holder} is backing up ${dataDir}`));
   try {
     const mover = holderOf(movingFile(dataDir));
     if (mover !== undefined) throw new BackupError(`process ${mover} is moving a realm between shards (manage move-realm): back up once it is done`);

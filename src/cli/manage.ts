@@ -116,7 +116,7 @@ async function onDataDirectory(config: Config, command: string | undefined): Pro
     importRealm: (from, subdomain) => importRealm(realms, from, subdomain),
     async moveRealm(subdomain, shard) {
       // A backup started meanwhile refuses: it would copy the shards at different moments.
-      const moving = claimFile(movingFile(config.dataDir), (holder) => new MoveError(`process ${holder} is moving a realm`));
+      const moving = claimFile(movingFile(config.dataDir), (holder) => new MoveError(`${holder} is moving a realm`));
       try {
         const backup = holderOf(backingUpFile(config.dataDir));
         if (backup !== undefined) throw new MoveError(`process ${backup} is backing up ${config.dataDir}: move the realm once it is done`);

@@ -112,7 +112,7 @@ test('production: no seed; the CLI creates realms and users; the Host header sel
   }
 });
 
-test('a data directory is held by one process: a live holder refuses a server and the CLI; a dead one is taken over, and a stop lets go', async () => {
+test('a data directory is held by one process: a live holder refuses a server and the CLI, even with its file made to look stale; a dead one is taken over, and a stop lets go', async () => {
   const dataDir = tempDataDir();
   const env = { PARLEY_DATA_DIR: dataDir };
   const holder = join(dataDir, 'parley.pid');
@@ -138,6 +138,13 @@ test('a data directory is held by one process: a live holder refuses a server an
     const server = await spawnServer(env);
     assert.is(readFileSync(holder, 'utf8').split(' ')[0], String(server.child.pid), 'the server holds it now');
     assert.is(runManage(['list-realms'], env).status, 2, 'the CLI refuses it while the server runs');
+    // Its claim holds while it runs even should the file look left behind (as when two processes
+    // take over a stale file at once: the one that proceeds holds it, and the other sees it stale).
+    const claim = readFileSync(holder, 'utf8');
+    writeFileSync(holder, String(gone));
+    const racing = runManage(['list-realms'], env);
+    assert.equal([racing.status, /in use by another process/.test(racing.stderr)], [2, true], racing.stderr);
+    writeFileSync(holder, claim);
     server.child.kill('SIGTERM');
     assert.is(await server.exited, 0);
     assert.not.ok(existsSync(holder), 'a stop lets it go');
