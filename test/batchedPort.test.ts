@@ -2,16 +2,15 @@
 // fill, so the realm thread starts on the first while the rest are made, and the last at the end of
 // the turn; the realm thread's go once a turn to each front, the emissions first. Every message
 // once, in order.
-import { Writable } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { deserialize } from 'node:v8';
 import { MessageChannel } from 'node:worker_threads';
 import type { Emitted } from '../src/events/types.js';
-import { createLogger, type Logger } from '../src/ops/log.js';
 import { BatchedPort } from '../src/threads/batchedPort.js';
 import { Front, FrontsOutbox } from '../src/threads/fronts.js';
 import type { FromRealmThread, Published } from '../src/threads/protocol.js';
+import { capturedLog } from './helpers/logs.js';
 import { waitFor } from './helpers/server.js';
 
 const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -19,18 +18,6 @@ const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
 function recorded(cap: number): { port: BatchedPort<number>; posts: number[][] } {
   const posts: number[][] = [];
   return { port: new BatchedPort<number>({ postMessage: (batch) => posts.push(batch as number[]) }, cap, () => assert.unreachable('nothing is refused')), posts };
-}
-
-/** A logger keeping the messages of its lines. */
-function logged(): { log: Logger; lines: string[] } {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter((text) => text !== '')) lines.push((JSON.parse(line) as { msg: string }).msg);
-      done();
-    },
-  });
-  return { log: createLogger({ level: 'error', format: 'json' }, sink), lines };
 }
 
 /** Deeper than a structured copy goes (a client's JSON is bounded far below it, http/json.ts). */
@@ -78,7 +65,7 @@ test("the realm thread's posts to its fronts: the turn's emissions to every fron
       };
       return new Front(index, port1);
     }),
-    logged().log,
+    capturedLog('error').log,
   );
   const heard = channels.map(({ port2 }) => {
     const messages: FromRealmThread[] = [];
@@ -121,7 +108,7 @@ test("the realm thread's posts to its fronts: the turn's emissions to every fron
 for (const fronts of [1, 3]) {
   test(`with ${fronts} front(s), what cannot be copied to a front is replaced, in its place, by what can be: a reply by an internal error, a realm's emissions by none at the position after them; the rest goes and the thread goes on`, async () => {
     const channels = Array.from({ length: fronts }, () => new MessageChannel());
-    const { log, lines } = logged();
+    const { log, lines } = capturedLog<{ msg: string }>('error');
     const outbox = new FrontsOutbox(
       channels.map(({ port1 }, index) => new Front(index, port1)),
       log,
@@ -160,7 +147,7 @@ for (const fronts of [1, 3]) {
       [2, { error: null }],
       [3, { ok: 'third' }],
     ]);
-    assert.equal(lines.sort(), ['a message could not be copied to a front', "a realm's emissions could not be copied to its fronts: its queues are dropped"]);
+    assert.equal(lines.map(({ msg }) => msg).sort(), ['a message could not be copied to a front', "a realm's emissions could not be copied to its fronts: its queues are dropped"]);
     for (const { port1, port2 } of channels) {
       port1.close();
       port2.close();

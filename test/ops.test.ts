@@ -2,14 +2,13 @@
 // the query string), per event socket opened and closed; Prometheus metrics on a port of their own
 // that count what clients did.
 import { readFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/ops/log.js';
 import type { StatusSnapshot } from '../src/ops/metrics.js';
 import { rawRequest } from './helpers/client.js';
 import { register, StreamClient } from './helpers/events.js';
+import { capturedLog } from './helpers/logs.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 interface LogLine {
@@ -21,14 +20,9 @@ interface LogLine {
 const ops = suite<{ server: TestServer; lines: LogLine[] }>('logs and metrics');
 
 ops.before(async (context) => {
-  context.lines = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter((text) => text !== '')) context.lines.push(JSON.parse(line) as LogLine);
-      done();
-    },
-  });
-  context.server = await startTestServer({ log: createLogger({ level: 'info', format: 'json' }, sink), metricsListen: { host: '127.0.0.1', port: 0 } });
+  const { log, lines } = capturedLog<LogLine>('info');
+  context.lines = lines;
+  context.server = await startTestServer({ log, metricsListen: { host: '127.0.0.1', port: 0 } });
 });
 ops.after(async ({ server }) => server.stop());
 

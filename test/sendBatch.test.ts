@@ -2,25 +2,18 @@
 // run without a child transaction of their own): should one fail after changing the batch anyway
 // (a bug, injected here), nothing of the batch is kept, announced or left in memory; the other
 // sends of the batch are answered 503 ROLLED_BACK and kept when tried again.
-import { Writable } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../src/errors.js';
-import { createLogger } from '../src/ops/log.js';
 import { Store } from '../src/store/store.js';
 import type { MessageRecord } from '../src/messages/records.js';
 import { pollEvents, register } from './helpers/events.js';
+import { capturedLog } from './helpers/logs.js';
 import { startTestServer } from './helpers/server.js';
 
 test('a send failing after its first change rolls back its batch: the other sends are answered 503 and kept when tried again; nothing of it is stored or announced', async () => {
-  const logged: { msg: string; command?: string; err?: { message: string } }[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter((text) => text !== '')) logged.push(JSON.parse(line) as (typeof logged)[number]);
-      done();
-    },
-  });
-  const server = await startTestServer({ log: createLogger({ level: 'warn', format: 'json' }, sink) });
+  const { log, lines: logged } = capturedLog<{ msg: string; command?: string; err?: { message: string } }>('warn');
+  const server = await startTestServer({ log });
   const saveMessage = Store.prototype.saveMessage;
   try {
     const iago = await server.as('iago@zulip.com');

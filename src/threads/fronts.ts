@@ -41,6 +41,10 @@ export class Front {
   }
 }
 
+/** Emissions passed over: none, at the position after them (their realm's queues are dropped where
+ * they do not follow on). */
+const passedOver = ({ realmId, from, emissions }: Published): Published => ({ realmId, from: from + emissions.length, emissions: [] });
+
 export class FrontsOutbox {
   private published: Published[] = [];
   private scheduled = false;
@@ -69,26 +73,35 @@ export class FrontsOutbox {
     try {
       return { kind: 'events', encoded: serialize(published) };
     } catch {
-      return { kind: 'events', encoded: serialize(this.copyable(published)) };
+      return { kind: 'events', encoded: this.sendCopyable(published, serialize) };
     }
   }
 
-  /** The emissions, those of a realm that cannot be copied passed over. */
-  private copyable(published: Published[]): Published[] {
-    return published.map((one) => {
-      try {
-        serialize(one);
-        return one;
-      } catch (error) {
-        this.log.error({ err: error, realm: one.realmId, from: one.from }, "a realm's emissions could not be copied to its fronts: its queues are dropped");
-        return { realmId: one.realmId, from: one.from + one.emissions.length, emissions: [] };
-      }
-    });
+  /** Sends the emissions as they can be copied: those of a realm that cannot be passed over, and
+   * should the rest still fail (the copy's depth differs a little from the check's), every one. */
+  private sendCopyable<T>(published: Published[], send: (published: Published[]) => T): T {
+    try {
+      return send(published.map((one) => this.copyable(one)));
+    } catch (error) {
+      this.log.error({ err: error }, "a turn's emissions could not be copied to the fronts: every realm's of them is passed over");
+      return send(published.map(passedOver));
+    }
+  }
+
+  /** A realm's emissions, or (when they cannot be copied) them passed over. */
+  private copyable(published: Published): Published {
+    try {
+      serialize(published);
+      return published;
+    } catch (error) {
+      this.log.error({ err: error, realm: published.realmId, from: published.from }, "a realm's emissions could not be copied to its fronts: its queues are dropped");
+      return passedOver(published);
+    }
   }
 
   /** Posts to the front what replaces a message that could not be copied to it. */
   private refused(front: Front, message: FromRealmThread, error: unknown): void {
-    if (message.kind === 'events' && 'published' in message) return front.port.postMessage([{ kind: 'events', published: this.copyable(message.published) }]);
+    if (message.kind === 'events' && 'published' in message) return this.sendCopyable(message.published, (published) => front.port.postMessage([{ kind: 'events', published }]));
     this.log.error({ err: error, kind: message.kind, front: front.index }, 'a message could not be copied to a front');
     if (message.kind === 'reply') front.port.postMessage([{ kind: 'reply', seq: message.seq, reply: { error: null } }]);
   }

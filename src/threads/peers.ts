@@ -64,11 +64,20 @@ export class FrontPeers {
       port.on('message', (message: PeerMessage) => this.receive(front, port, message));
       // A front gone (its port closed) answers nothing more: what was asked of it fails.
       port.on('close', () => {
-        for (const [id, asked] of this.asked) if (asked.front === front) this.answered(id, { error: null });
-        for (const [id, stream] of this.readers) if (stream.front === front) this.readerOf(id)?.detached('shutdown');
+        this.unanswered(front);
         // And what it asked here: its waits stop, its sockets let go of the queues here.
         for (const [key, controller] of this.serving) if (key.startsWith(`${front}:`)) controller.abort();
         for (const [key, consumer] of this.consumers) if (key.startsWith(`${front}:`)) consumer.release();
+      });
+      // A message from it that cannot be read here (an event nested deeper than this thread's stack
+      // takes, where the other's is larger: a bug) was an answer or a stream's: what waits on it
+      // fails, and the sockets reading its queues close as at a stop (their clients connect again,
+      // and the queues still hold what they did not acknowledge); that front is told to stop.
+      port.on('messageerror', (error) => {
+        this.log.error({ err: error, front }, 'a message from another front could not be read: what waits on that front fails');
+        for (const [id, asked] of this.asked) if (asked.front === front) port.postMessage({ kind: 'cancel', id } satisfies PeerMessage);
+        for (const [id, stream] of this.readers) if (stream.front === front) port.postMessage({ kind: 'release', id } satisfies PeerMessage);
+        this.unanswered(front);
       });
     }
   }
@@ -109,6 +118,12 @@ export class FrontPeers {
         if (this.readers.delete(id)) port.postMessage({ kind: 'release', id } satisfies PeerMessage);
       },
     };
+  }
+
+  /** Fails what this front waits on from `front`: its requests, and the sockets reading its queues. */
+  private unanswered(front: number): void {
+    for (const [id, asked] of this.asked) if (asked.front === front) this.answered(id, { error: null });
+    for (const [id, stream] of this.readers) if (stream.front === front) this.readerOf(id)?.detached('shutdown');
   }
 
   /** The reader of a stream, forgotten if the stream ended. */

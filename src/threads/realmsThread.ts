@@ -45,8 +45,18 @@ const REQUESTS_PER_BATCH = 16;
 
 const NO_STATS: RealmStats = { mailboxDepth: 0, realmsLoaded: 0, storeBytes: 0, keptJsonBytes: 0, realms: [], unhandledRejections: 0 };
 
+/** What a realm thread sends a front besides replies and figures, its emissions decoded. */
+type Received = { kind: 'events'; published: Published[] } | Extract<FromRealmThread, { kind: 'metrics' }>;
+
 /** A front's way to one realm thread (one shard): its batches of requests, the replies they wait
- * for, and the figures it last reported. Everything else it sends goes to `receive`. */
+ * for, and the figures it last reported. Everything else it sends goes to `receive`.
+ *
+ * A batch this thread cannot read (a value nested deeper than its stack takes: the main thread's is
+ * a quarter of a worker's, so what the realm thread copied may still not be read here; a bug) held
+ * replies and emissions no one can tell: every request waiting on the realm thread fails (an
+ * internal error, as a command failing there), and `unread` is told, for the front to drop the
+ * queues of the shard's realms (their clients register again) rather than let them miss events.
+ * Emissions encoded for several fronts that cannot be decoded are dropped the same way. */
 class ShardLink {
   private readonly outbox: BatchedPort<ToRealmThread>;
   private seq = 0;
@@ -56,8 +66,9 @@ class ShardLink {
   constructor(
     readonly index: number,
     private readonly port: MessagePort,
-    private readonly receive: (message: Exclude<FromRealmThread, { kind: 'reply' | 'stats' }>) => void,
-    log: Logger,
+    private readonly receive: (message: Received) => void,
+    private readonly unread: (link: ShardLink) => void,
+    private readonly log: Logger,
   ) {
     // A request that cannot be copied (a bug) fails alone, as a command that fails on the realm
     // thread does: logged, and its caller answered with an internal error.
@@ -66,6 +77,7 @@ class ShardLink {
       if ('seq' in message) this.answered(message.seq, { error: null });
     });
     port.on('message', (batch: FromRealmThread[]) => this.take(batch));
+    port.on('messageerror', (error) => this.lost(error));
   }
 
   async request<K extends keyof Answers>(message: Unsequenced<RealmRequest> & { kind: K }): Promise<Answers[K]> {
@@ -88,7 +100,18 @@ class ShardLink {
 
   /** Takes what waits on the port now, before the event loop would. */
   catchUp(): void {
-    for (let waiting = receiveMessageOnPort(this.port); waiting; waiting = receiveMessageOnPort(this.port)) this.take(waiting.message as FromRealmThread[]);
+    for (;;) {
+      let waiting: { message: unknown } | undefined;
+      try {
+        waiting = receiveMessageOnPort(this.port);
+      } catch (error) {
+        // That batch is gone from the port: the next is read.
+        this.lost(error);
+        continue;
+      }
+      if (!waiting) return;
+      this.take(waiting.message as FromRealmThread[]);
+    }
   }
 
   private answered(seq: number, reply: Reply): void {
@@ -100,8 +123,28 @@ class ShardLink {
     for (const message of batch) {
       if (message.kind === 'reply') this.answered(message.seq, message.reply);
       else if (message.kind === 'stats') this.stats = message.stats;
-      else this.receive(message);
+      else if (message.kind === 'metrics' || !('encoded' in message)) this.receive(message);
+      else this.decoded(message.encoded);
     }
+  }
+
+  private decoded(encoded: Uint8Array): void {
+    let published: Published[];
+    try {
+      published = deserialize(encoded) as Published[];
+    } catch (error) {
+      // Only emissions are lost: the replies after them are read.
+      this.log.error({ err: error, shard: this.index }, "emissions from a realm thread could not be read: its realms' event queues are dropped");
+      return this.unread(this);
+    }
+    this.receive({ kind: 'events', published });
+  }
+
+  /** A batch could not be read here. */
+  private lost(error: unknown): void {
+    this.log.error({ err: error, shard: this.index }, "a batch from a realm thread could not be read: the requests waiting on it fail, and its realms' event queues are dropped");
+    for (const seq of [...this.waiting.keys()]) this.answered(seq, { error: null });
+    this.unread(this);
   }
 }
 
@@ -135,7 +178,7 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
   ) {
     this.externalHostname = hostname(config.externalHost);
     this.queues = new EventQueues(this, config.clock, config.metrics, index, counts, generation);
-    this.links = ports.map((port, shard) => new ShardLink(shard, port, (message) => this.receive(message), config.log));
+    this.links = ports.map((port, shard) => new ShardLink(shard, port, (message) => this.receive(message), (link) => this.dropQueuesOf(link), config.log));
     // Ports keep no order between them: a client may write through another front and read its
     // queue here before this port's batch of that write's events is taken. Everything a realm
     // thread posted here before is waiting on its port by then, so a read takes it first.
@@ -241,14 +284,19 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
     if (users.length > 0) this.shardOf.get(realmId)?.post({ kind: 'holders', realmId, users });
   }
 
+  /** Drops the queues of the realms a shard holds: emissions of theirs may be lost. */
+  private dropQueuesOf(link: ShardLink): void {
+    for (const [realmId, holder] of this.shardOf) if (holder === link) this.queues.deleteRealmQueues(realmId);
+  }
+
   private catchUp(): void {
     for (const link of this.links) link.catchUp();
   }
 
-  private receive(message: Exclude<FromRealmThread, { kind: 'reply' | 'stats' }>): void {
+  private receive(message: Received): void {
     switch (message.kind) {
       case 'events':
-        for (const { realmId, emissions, from } of 'encoded' in message ? (deserialize(message.encoded) as Published[]) : message.published) {
+        for (const { realmId, emissions, from } of message.published) {
           for (const emission of emissions) crossed(emission.event);
           // Not following on, they pass over emissions the realm thread could not copy (fronts.ts).
           if (from !== this.queues.position(realmId) + 1) this.queues.passOver(realmId, from - 1);

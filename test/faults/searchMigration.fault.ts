@@ -4,15 +4,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { open } from 'lmdb';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ApiClient } from '../helpers/client.js';
 import { runManage } from '../helpers/process.js';
 import { assertMatchesReference } from '../helpers/reference.js';
+import { capturedLog } from '../helpers/logs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createLogger } from '../../src/ops/log.js';
 import { STORE_FORMAT } from '../../src/store/store.js';
 
 async function send(client: ApiClient, to: string, topic: string, content: string): Promise<number> {
@@ -31,13 +30,7 @@ async function words(client: ApiClient, text: string): Promise<number[]> {
 
 /** A server on a data directory kept across restarts, logging as JSON into `lines`. */
 async function serverOn(dataDir: string, lines: Record<string, unknown>[]): Promise<TestServer> {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter((text) => text !== '')) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return startTestServer({ dataDir, log: createLogger({ level: 'info', format: 'json' }, sink) });
+  return startTestServer({ dataDir, log: capturedLog('info', lines).log });
 }
 
 /** Takes the search index out of a stopped server's data directory, as a format it predates. */

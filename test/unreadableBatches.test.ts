@@ -1,0 +1,128 @@
+// What a front cannot read of what another thread posted it: a value nested deeper than the main
+// thread's stack takes (a quarter of a worker's) is copied by a worker but not read on the main
+// thread — only a bug makes one. Nothing waits forever and no event goes missing unnoticed: the
+// requests waiting on that thread fail, the queues that may lack events are dropped (their clients
+// register again), the sockets reading the other thread's queues close (their clients connect
+// again), and what comes next is read.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { QueueCounts } from '../src/events/queueCounts.js';
+import type { DetachReason } from '../src/events/queue.js';
+import { EventQueues } from '../src/events/queues.js';
+import { FrontPeers } from '../src/threads/peers.js';
+import { RealmFront } from '../src/threads/realmsThread.js';
+import { capturedLog } from './helpers/logs.js';
+import { gone, HAMLET, opened, REALM, shelf, texts } from './helpers/realmQueues.js';
+import { testConfig, waitFor } from './helpers/server.js';
+
+/** Deeper than the main thread reads, not deeper than a worker copies. */
+const DEPTH = 7_000;
+
+/** A worker playing the other side of `port`: `script` runs with `port`, `deep()` (a value DEPTH
+ * deep) and `serialize` in scope. */
+function otherThread(port: MessagePort, script: string): Worker {
+  const preamble = `const { workerData: { port, depth } } = require('node:worker_threads'); const { serialize } = require('node:v8'); const deep = () => JSON.parse('['.repeat(depth) + ']'.repeat(depth));`;
+  return new Worker(`${preamble}\n${script}`, { eval: true, workerData: { port, depth: DEPTH }, transferList: [port] });
+}
+
+/** What a promise settles with (its error, or undefined); the test fails if it waits over 5 s. */
+async function outcome(promise: Promise<unknown>): Promise<unknown> {
+  let settled: { error: unknown } | undefined;
+  promise.then(
+    () => (settled = { error: undefined }),
+    (error: unknown) => (settled = { error }),
+  );
+  await waitFor(() => settled !== undefined);
+  return settled!.error;
+}
+
+test("a realm thread's batch the front cannot read fails the requests waiting on it and drops its realms' queues; emissions it cannot decode drop the queues, the replies after them read; what comes next is read", async () => {
+  const { port1, port2 } = new MessageChannel();
+  // The realm thread: one realm; each `sync` answered as the test goes.
+  const realmThread = otherThread(
+    port2,
+    `const directory = { realms: [[${REALM}, '', new Int32Array(new SharedArrayBuffer(4))]], defaultRealm: ${REALM} };
+    const status = (text) => ({ event: { type: 'user_status', user_id: ${HAMLET}, status_text: text }, userIds: [${HAMLET}] });
+    let syncs = 0;
+    port.on('message', (batch) => {
+      for (const { kind, seq } of batch) {
+        if (kind === 'directory' || kind === 'start') port.postMessage([{ kind: 'reply', seq, reply: { ok: directory } }]);
+        else if (kind === 'takeQueues') port.postMessage([{ kind: 'reply', seq, reply: { ok: [] } }]);
+        else if (kind !== 'sync') continue;
+        else if (++syncs === 1) port.postMessage([{ kind: 'events', published: [{ realmId: ${REALM}, from: 1, emissions: [status('lost')] }] }, { kind: 'reply', seq, reply: { ok: deep() } }]);
+        else if (syncs === 2) port.postMessage([{ kind: 'events', encoded: serialize([{ realmId: ${REALM}, from: 2, emissions: [status(deep())] }]) }, { kind: 'reply', seq, reply: { ok: null } }]);
+        else port.postMessage([{ kind: 'events', published: [{ realmId: ${REALM}, from: 3, emissions: [status('read')] }] }, { kind: 'reply', seq, reply: { ok: null } }]);
+      }
+    });`,
+  );
+  const { log, lines } = capturedLog<{ msg: string }>('error');
+  const front = new RealmFront(testConfig({ log }), [port1], 0, 1, new QueueCounts(), 1_796_000_000);
+  try {
+    await front.start();
+    const first = opened(front.queues, HAMLET, 0);
+    assert.instance(await outcome(front.sync()), Error, 'the request waiting on the unread batch fails');
+    gone(front.queues, first, HAMLET, "the realm's queues that may lack its emissions are dropped");
+    const second = opened(front.queues, HAMLET, 1);
+    assert.is(await outcome(front.sync()), undefined);
+    gone(front.queues, second, HAMLET, 'emissions that cannot be decoded drop the queues too; the reply after them is read');
+    const third = opened(front.queues, HAMLET, 2);
+    assert.is(await outcome(front.sync()), undefined);
+    assert.equal(texts(front.queues, third, HAMLET), ['read'], 'what comes next is read, into the queues opened since');
+    await waitFor(() => lines.length === 2);
+    assert.equal(
+      lines.map(({ msg }) => msg),
+      ["a batch from a realm thread could not be read: the requests waiting on it fail, and its realms' event queues are dropped", "emissions from a realm thread could not be read: its realms' event queues are dropped"],
+    );
+  } finally {
+    await realmThread.terminate();
+    port1.close();
+  }
+});
+
+test("another front's message this front cannot read fails what waits on that front: its answer, and the sockets reading its queues, which it is told to let go", async () => {
+  const { port1, port2 } = new MessageChannel();
+  // The other front: attaches the socket, then sends an event this front cannot read; reports
+  // what this front tells it.
+  const other = otherThread(
+    port2,
+    `port.on('message', (message) => {
+      if (message.kind === 'attach') {
+        port.postMessage({ kind: 'attached', id: message.id, queueId: message.request.queueId, lastEventId: -1 });
+        port.postMessage({ kind: 'events', id: message.id, events: [{ id: 0, event: { type: 'user_status', user_id: 10, status_text: deep() } }] });
+      } else if (message.kind === 'ask') {
+        // Never answered: the unread event fails it.
+      } else {
+        require('node:worker_threads').parentPort.postMessage(message);
+      }
+    });`,
+  );
+  const told: { kind: string; id: number }[] = [];
+  other.on('message', (message: { kind: string; id: number }) => told.push(message));
+  const { log, lines } = capturedLog<{ msg: string }>('error');
+  const config = testConfig({ log });
+  const queues = new EventQueues(shelf, config.clock, config.metrics, 0, new QueueCounts(), 1_796_000_000);
+  const peers = new FrontPeers(0, 2, new Map([[1, port1]]), () => Promise.reject(new Error('nothing is asked here')), queues, config.log);
+  try {
+    const asked = peers.ask(1, { kind: 'read', realmId: REALM, userId: HAMLET, queueId: 'q-1', lastEventId: -1, dontBlock: false }, new AbortController().signal);
+    const heard: string[] = [];
+    let detached: DetachReason | undefined;
+    peers.attach(1, { realmId: REALM, userId: HAMLET, queueId: 'q-1', lastEventId: -1 }, {
+      attached: () => heard.push('attached'),
+      refused: () => heard.push('refused'),
+      events: () => heard.push('events'),
+      detached: (reason) => (detached = reason),
+    });
+    assert.instance(await outcome(asked), Error, 'the answer waited for fails');
+    assert.equal([heard, detached], [['attached'], 'shutdown'], 'the socket closes as at a stop, its client to connect again');
+    await waitFor(() => told.length === 2);
+    assert.equal(told.map(({ kind }) => kind).sort(), ['cancel', 'release'], 'the other front stops waiting and lets go of its queue');
+    await waitFor(() => lines.length === 1);
+    assert.is(lines[0]!.msg, 'a message from another front could not be read: what waits on that front fails');
+  } finally {
+    await other.terminate();
+    peers.close();
+  }
+});
+
+test.run();
