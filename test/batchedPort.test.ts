@@ -127,7 +127,7 @@ for (const fronts of [1, 3]) {
     outbox.post(front, { kind: 'reply', seq: 1, reply: { ok: 'first' } });
     outbox.post(front, { kind: 'reply', seq: 2, reply: { ok: tooDeep() } });
     outbox.post(front, { kind: 'reply', seq: 3, reply: { ok: 'third' } });
-    await waitFor(() => heard[0]!.filter((message) => message.kind === 'reply').length === 3);
+    await waitFor(() => heard[0]!.filter((message) => message.kind === 'reply').length === 3 && heard.every((messages) => messages.some((message) => message.kind === 'events')));
     await waitFor(() => lines.length === 2);
     for (const [index, messages] of heard.entries()) {
       const published = messages.flatMap((message) => (message.kind !== 'events' ? [] : 'encoded' in message ? (deserialize(message.encoded) as Published[]) : message.published));
