@@ -1,8 +1,8 @@
 // What every server process sets up, whichever thread runs what: the stores' and the file storage's
 // opening, the guard on promise rejections nobody handled, and the claim files that say which
 // process holds the data directory (and whether a backup or a realm's move runs).
-import { createHash } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import type { Config } from './config.js';
@@ -86,19 +86,22 @@ export function claimFile(file: string, inUse: (holder: string) => Error): () =>
   const record = `${process.pid} ${startTimeOf(process.pid)}`;
   const draft = `${file}.${process.pid}`;
   writeFileSync(draft, record);
+  let held: ReturnType<typeof holdName>;
   try {
-    const name = holdName(file);
-    if (name === null) {
+    held = holdName(file);
+    if (held === null) {
       const holder = holderOf(file);
-      throw inUse(holder === undefined ? 'another process' : `process ${holder}`);
+      throw inUse(holder === undefined ? 'another process (taking it over, or holding its socket name)' : `process ${holder}`);
     }
     for (;;) {
       try {
         linkSync(draft, file);
+        let released = false;
         return () => {
-          if (readIfThere(file) !== record) return;
-          rmSync(file, { force: true });
-          if (name !== undefined) letNameGo(name);
+          if (released) return;
+          released = true;
+          if (readIfThere(file) === record) rmSync(file, { force: true });
+          if (held) letNameGo(held);
         };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -108,37 +111,64 @@ export function claimFile(file: string, inUse: (holder: string) => Error): () =>
       if (!holder.startsWith(`${process.pid} `) && holds(holder)) throw inUse(`process ${holder.split(' ')[0]}`);
       rmSync(file, { force: true });
     }
+  } catch (error) {
+    if (held) letNameGo(held);
+    throw error;
   } finally {
     rmSync(draft, { force: true });
   }
 }
 
-/** The names this process holds, each by a server listening on it. */
-const heldNames = new Map<string, Server>();
+/** The names this process holds, each by a server listening on it, for so many of its claims. */
+const heldNames = new Map<string, { server: Server; claims: number }>();
 
 /** Holds a name standing for the claim file (Linux's abstract socket namespace: no file, and the
  * kernel lets it go when the process ends, however it ends) by listening on it; only one process
- * can. Answers the name, null when another process holds it, or undefined where there are no such
- * names (the claim file alone then says who holds it). */
+ * can (this one may hold it for several claims). Answers the name, null when another process holds
+ * it, or undefined where there are no such names (not Linux, or none can be listened on here: the
+ * claim file alone then says who holds it). The name is the file's path and its directory's device
+ * and inode, hashed (at most 107 bytes): the same path on another volume, in a mount namespace of
+ * its own that shares the network's, is another name. */
 function holdName(file: string): string | null | undefined {
   if (process.platform !== 'linux') return undefined;
-  const path = join(realpathSync(dirname(file)), basename(file));
-  // A hash: an abstract name is at most 107 bytes, a path may be longer.
-  const name = `\0parley-claim-${createHash('sha256').update(path).digest('hex').slice(0, 40)}`;
-  if (heldNames.has(name)) return name;
-  // Nobody connects; should something, it is let go at once. Listening does not keep the process alive.
+  const directory = realpathSync(dirname(file));
+  const { dev, ino } = statSync(directory);
+  const name = abstractName(`${join(directory, basename(file))}:${dev}:${ino}`);
+  const held = heldNames.get(name);
+  if (held) {
+    held.claims++;
+    return name;
+  }
+  const server = listenOn(name);
+  if (server) {
+    heldNames.set(name, { server, claims: 1 });
+    return name;
+  }
+  // Taken, unless no name can be listened on here (a Node.js that binds none, a sandbox that
+  // forbids Unix sockets): one of this process's own says which.
+  const probe = listenOn(abstractName(`probe:${process.pid}:${randomUUID()}`));
+  probe?.close();
+  return probe ? null : undefined;
+}
+
+const abstractName = (text: string): string => `\0parley-claim-${createHash('sha256').update(text).digest('hex').slice(0, 40)}`;
+
+/** A server listening on an abstract name, or undefined if it cannot. Nobody connects; should
+ * something, it is let go at once. It does not keep the process alive. */
+function listenOn(name: string): Server | undefined {
   const server = createServer((socket) => socket.destroy());
   server.on('error', () => undefined);
   // A path's bind is done by the time listen returns: `listening` says whether it took.
   server.listen({ path: name });
   server.unref();
-  if (!server.listening) return null;
-  heldNames.set(name, server);
-  return name;
+  return server.listening ? server : undefined;
 }
 
+/** One claim lets go of the name; the last closes it. */
 function letNameGo(name: string): void {
-  heldNames.get(name)?.close();
+  const held = heldNames.get(name);
+  if (!held || --held.claims > 0) return;
+  held.server.close();
   heldNames.delete(name);
 }
 
