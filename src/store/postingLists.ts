@@ -76,19 +76,27 @@ function merge(a: readonly number[], b: readonly number[]): number[] {
 /** How many terms' last chunks memory remembers; past it, those remembered longest ago go. */
 const KNOWN_TAILS = 100_000;
 
-/** A term's last chunk as memory remembers it: its first and last IDs, and the length of its
- * stored bytes (checked before each append: memory disagreeing with the store is read again). */
+/** A term's last chunk as memory remembers it: its first and last IDs, and the `mark` of its stored
+ * bytes (checked before each append: memory disagreeing with the store is read again). */
 interface Tail {
   firstId: number;
   lastId: number;
-  bytes: number;
+  mark: number;
+}
+
+/** A chunk's stored bytes in brief: their length and their last four (the last IDs' deltas). */
+function mark(bytes: Uint8Array): number {
+  let last = 0;
+  for (let at = Math.max(0, bytes.length - 4); at < bytes.length; at++) last = last * 256 + bytes[at]!;
+  return bytes.length * 0x1_0000_0000 + last;
 }
 
 export class PostingLists {
   /** Terms' last chunks, by realm and term: a new message's posting is appended to its bytes
    * without a range read or decoding them. Forgotten with a write that was rolled back; should
-   * a remembered one not be the stored chunk all the same (a rollback memory was told of late),
-   * the chunk is read again: appending deltas from a wrong last ID would store wrong IDs. */
+   * a remembered one not be the stored chunk all the same (its length or last bytes differ: a
+   * rollback memory was told of late, say), the chunk is read again: appending deltas from a
+   * wrong last ID would store wrong IDs. */
   private readonly tails = new BoundedCache<string, Tail>(KNOWN_TAILS);
 
   constructor(private readonly chunks: Database<Buffer, ChunkKey>) {}
@@ -106,9 +114,9 @@ export class PostingLists {
     if (!tail) {
       // The term's first messages: its last chunk is the last of theirs.
       const chunks = cut(ids);
-      const bytes = this.write(realmId, term, chunks);
+      const written = this.write(realmId, term, chunks);
       const last = chunks.at(-1)!;
-      this.tails.set(`${realmId}:${term}`, { firstId: last[0]!, lastId: last.at(-1)!, bytes });
+      this.tails.set(`${realmId}:${term}`, { firstId: last[0]!, lastId: last.at(-1)!, mark: written });
       return;
     }
     this.tails.delete(`${realmId}:${term}`);
@@ -184,7 +192,7 @@ export class PostingLists {
     // getBinaryFast: the bytes in lmdb-js's reused buffer (its `length` set to theirs), valid
     // until the next read; `encode` copies them at once.
     const stored = this.chunks.getBinaryFast(key);
-    if (stored?.length !== tail.bytes) {
+    if (stored === undefined || mark(stored) !== tail.mark) {
       this.tails.delete(`${realmId}:${term}`);
       return false;
     }
@@ -193,10 +201,10 @@ export class PostingLists {
     if (joining.length > 0) {
       const joined = encode(tail.lastId, joining, stored.subarray(0, stored.length));
       this.chunks.put(key, joined);
-      tail.bytes = joined.length;
+      tail.mark = mark(joined);
     }
     if (chunks.length > 0) {
-      tail.bytes = this.write(realmId, term, chunks);
+      tail.mark = this.write(realmId, term, chunks);
       tail.firstId = chunks.at(-1)![0]!;
     }
     tail.lastId = ids.at(-1)!;
@@ -209,22 +217,22 @@ export class PostingLists {
     if (known) return known;
     for (const { key, value } of this.chunks.getRange({ start: [realmId, term, NEWEST], end: [realmId, term, -1], reverse: true, limit: 1 })) {
       const ids = decode(key[2], value);
-      const tail = { firstId: ids[0]!, lastId: ids.at(-1)!, bytes: value.length };
+      const tail = { firstId: ids[0]!, lastId: ids.at(-1)!, mark: mark(value) };
       this.tails.set(`${realmId}:${term}`, tail);
       return tail;
     }
     return undefined;
   }
 
-  /** Puts chunks, each keyed by its first ID; answers the last one's length in bytes. */
+  /** Puts chunks, each keyed by its first ID; answers the last one's `mark`. */
   private write(realmId: number, term: string, chunks: readonly Chunk[]): number {
-    let bytes = 0;
+    let last = 0;
     for (const chunk of chunks) {
       const encoded = encode(chunk[0]!, chunk.slice(1));
       this.chunks.put([realmId, term, chunk[0]!], encoded);
-      bytes = encoded.length;
+      last = mark(encoded);
     }
-    return bytes;
+    return last;
   }
 
   /** The chunk an ID falls in: the last whose first ID is at most the ID. */
