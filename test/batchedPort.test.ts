@@ -1,7 +1,8 @@
 // The batches between the fronts and the realm thread: a front's requests go in batches as they
 // fill, so the realm thread starts on the first while the rest are made, and the last at the end of
 // the turn; the realm thread's go once a turn to each front, the emissions first. Every message
-// once, in order.
+// once, in order. What cannot be copied is refused alone (a front's request), or replaced where it
+// was (the realm thread's: a reply by an internal error, a realm's emissions by none).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { deserialize } from 'node:v8';

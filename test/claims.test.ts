@@ -1,4 +1,4 @@
-// Claim files (src/setup.ts): one process at a time holds a data directory (or runs a backup, or
+// Claim files (src/claims.ts): one process at a time holds a data directory (or runs a backup, or
 // moves a realm). On Linux a claim is also an abstract socket name its holder listens on; a claim
 // refused lets go of the name it took, so another process may claim once the holder is gone.
 import { spawnSync } from 'node:child_process';
@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { claimFile } from '../src/setup.js';
+import { claimFile } from '../src/claims.js';
 
-const setup = new URL('../src/setup.js', import.meta.url).href;
+const claims = new URL('../src/claims.js', import.meta.url).href;
 
 /** Claims `file` in a process of its own, and lets go: what came of it. */
 function claimElsewhere(file: string): string {
-  const script = `import { claimFile } from '${setup}'; try { claimFile(process.argv[1], (holder) => new Error(holder))(); console.log('claimed'); } catch (error) { console.log('refused by ' + error.message); }`;
+  const script = `import { claimFile } from '${claims}'; try { claimFile(process.argv[1], (holder) => new Error(holder))(); console.log('claimed'); } catch (error) { console.log('refused by ' + error.message); }`;
   return spawnSync(process.execPath, ['--input-type=module', '-e', script, file], { encoding: 'utf8' }).stdout.trim();
 }
 

@@ -2,7 +2,8 @@
 // keep no order between them, so a client that wrote through another front (whose answer came after
 // the realm thread posted this front the write's events) may read here before this front's event
 // loop took them off its port. And every front's queues answer the server's generation, and drop
-// those of a realm whose emissions the realm thread could not copy them.
+// those of a realm whose emissions the realm thread could not copy to them, once the later ones do
+// not follow on.
 import { MessageChannel } from 'node:worker_threads';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { open } from 'lmdb';
 import { realmDigest } from '../store/realmData.js';
-import { backingUpFile, claimFile, holderOf, movingFile } from '../setup.js';
+import { backingUpFile, claimFile, holderOf, movingFile } from '../claims.js';
 import { shardFile, shardsOnDisk, STORE_FILE } from '../store/shards.js';
 import { Store } from '../store/store.js';
 

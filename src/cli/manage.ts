@@ -2,7 +2,8 @@
 // so it refuses to run while a server has that directory open (the server keeps realms in memory);
 // with PARLEY_NATS_URL set, its realm and user commands go to the running cluster instead.
 import { parseArgs } from 'node:util';
-import { backingUpFile, claimDataDir, claimFile, DataDirInUse, holderOf, movingFile, openShards } from '../setup.js';
+import { backingUpFile, claimDataDir, claimFile, DataDirInUse, holderOf, movingFile } from '../claims.js';
+import { openShards } from '../setup.js';
 import { backup, BackupError, restore, verify, type Manifest } from './backup.js';
 import { ClusterAdmin } from '../cluster/admin.js';
 import { loadConfig, type ClusterSettings, type Config } from '../config.js';

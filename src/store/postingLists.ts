@@ -77,7 +77,7 @@ function merge(a: readonly number[], b: readonly number[]): number[] {
 const KNOWN_TAILS = 100_000;
 
 /** A term's last chunk as memory remembers it: its first and last IDs, and the `mark` of its stored
- * bytes (checked before each append: memory disagreeing with the store is read again). */
+ * bytes (checked before each append: memory found disagreeing with the store is read again). */
 interface Tail {
   firstId: number;
   lastId: number;
@@ -94,9 +94,10 @@ function mark(bytes: Uint8Array): number {
 export class PostingLists {
   /** Terms' last chunks, by realm and term: a new message's posting is appended to its bytes
    * without a range read or decoding them. Forgotten with a write that was rolled back; should
-   * a remembered one not be the stored chunk all the same (its length or last bytes differ: a
-   * rollback memory was told of late, say), the chunk is read again: appending deltas from a
-   * wrong last ID would store wrong IDs. */
+   * a remembered one be found not to be the stored chunk all the same (its length or last four
+   * bytes differ: a rollback memory was told of late, say), the chunk is read again, as appending
+   * deltas from a wrong last ID would store wrong IDs. A chunk that differs only before its last
+   * four bytes is not told apart. */
   private readonly tails = new BoundedCache<string, Tail>(KNOWN_TAILS);
 
   constructor(private readonly chunks: Database<Buffer, ChunkKey>) {}
@@ -215,13 +216,12 @@ export class PostingLists {
   private tail(realmId: number, term: string): Tail | undefined {
     const known = this.tails.get(`${realmId}:${term}`);
     if (known) return known;
-    for (const { key, value } of this.chunks.getRange({ start: [realmId, term, NEWEST], end: [realmId, term, -1], reverse: true, limit: 1 })) {
-      const ids = decode(key[2], value);
-      const tail = { firstId: ids[0]!, lastId: ids.at(-1)!, mark: mark(value) };
-      this.tails.set(`${realmId}:${term}`, tail);
-      return tail;
-    }
-    return undefined;
+    const last = this.rowAtOrBefore(realmId, term, NEWEST);
+    if (!last) return undefined;
+    const ids = decode(last.key[2], last.value);
+    const tail = { firstId: ids[0]!, lastId: ids.at(-1)!, mark: mark(last.value) };
+    this.tails.set(`${realmId}:${term}`, tail);
+    return tail;
   }
 
   /** Puts chunks, each keyed by its first ID; answers the last one's `mark`. */
@@ -237,7 +237,14 @@ export class PostingLists {
 
   /** The chunk an ID falls in: the last whose first ID is at most the ID. */
   private chunkOf(realmId: number, term: string, id: number): Chunk | undefined {
-    return this.chunkIn({ start: [realmId, term, id], end: [realmId, term, -1], reverse: true, limit: 1 });
+    const row = this.rowAtOrBefore(realmId, term, id);
+    return row && decode(row.key[2], row.value);
+  }
+
+  /** The row of the chunk an ID falls in. */
+  private rowAtOrBefore(realmId: number, term: string, id: number): { key: ChunkKey; value: Buffer } | undefined {
+    for (const row of this.chunks.getRange({ start: [realmId, term, id], end: [realmId, term, -1], reverse: true, limit: 1 })) return row;
+    return undefined;
   }
 
   private firstChunk(realmId: number, term: string): Chunk | undefined {

@@ -730,8 +730,8 @@ export class Store {
         } catch (error) {
           // Rolled back whole (a write that checks first failed after a change, or the batch's
           // postings could not be put): what memory holds of it goes, and each write that ran is
-          // told, before a later batch runs (lmdb-js may run the next one's callback before this
-          // one's promise settles).
+          // told, before a later batch runs (one queued in the same transaction runs as soon as
+          // this callback ends, long before its promise settles).
           this.forgetCaches();
           for (const write of batch) if (write.outcome?.ok) write.onRollBack?.();
           throw error;
@@ -806,9 +806,7 @@ export class Store {
       this.userMessages.rollBackWrite();
       this.search.rollBackWrite();
       if (!write.guarded && this.tap.count !== changesBefore) {
-        // Nothing of the batch may stay in memory: the next batch may run before its writes are
-        // told they were rolled back.
-        this.forgetCaches();
+        // The batch is rolled back whole (startBatch forgets what memory holds of it).
         write.onRollBack?.();
         throw new BatchSpoiled(write, error);
       }

@@ -12,7 +12,7 @@
 // internal error (the client's request fails, as a command failing here does); a realm's emissions
 // by none, at the position after them, so that every front drops the realm's queues that may have
 // wanted them (emissions that do not follow on, realmsThread.ts) and their clients register again,
-// rather than miss events; metrics are dropped.
+// rather than miss events; metrics and figures are dropped (logged).
 import { serialize } from 'node:v8';
 import type { MessagePort } from 'node:worker_threads';
 import type { Logger } from '../ops/log.js';
@@ -77,8 +77,9 @@ export class FrontsOutbox {
     }
   }
 
-  /** Sends the emissions as they can be copied: those of a realm that cannot be passed over, and
-   * should the rest still fail (the copy's depth differs a little from the check's), every one. */
+  /** Sends the emissions as they can be copied: those of a realm that cannot be copied passed over
+   * (`copyable`), and should the whole still fail (the copy's depth differs a little from the
+   * check's), every realm's passed over. */
   private sendCopyable<T>(published: Published[], send: (published: Published[]) => T): T {
     try {
       return send(published.map((one) => this.copyable(one)));

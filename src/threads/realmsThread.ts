@@ -56,7 +56,8 @@ type Received = { kind: 'events'; published: Published[] } | Extract<FromRealmTh
  * replies and emissions no one can tell: every request waiting on the realm thread fails (an
  * internal error, as a command failing there), and `unread` is told, for the front to drop the
  * queues of the shard's realms (their clients register again) rather than let them miss events.
- * Emissions encoded for several fronts that cannot be decoded are dropped the same way. */
+ * Emissions encoded for several fronts that cannot be decoded drop the shard's realms' queues too;
+ * no request fails then, and the replies after them are read. */
 class ShardLink {
   private readonly outbox: BatchedPort<ToRealmThread>;
   private seq = 0;

@@ -19,11 +19,11 @@ import type { Credentials } from '../../src/cluster/principals.js';
 import { kvCodec } from '../../src/cluster/watched.js';
 import { loadConfig } from '../../src/config.js';
 import { EventQueues, type HeardBatch } from '../../src/events/queues.js';
-import { createLogger } from '../../src/ops/log.js';
 import type { CommandName, OutputOf } from '../../src/realm/commands/index.js';
 import type { RealmHandle } from '../../src/realm/handle.js';
 import { requestOf } from '../../src/realm/replies.js';
 import { eventually, onNats } from '../helpers/cluster.js';
+import { capturedLog } from '../helpers/logs.js';
 import { REALM, shelf, status } from '../helpers/realmQueues.js';
 
 test("a realm's batches of one turn travel as one NATS message, at following positions, ahead of the answers sent behind them", () =>
@@ -63,8 +63,7 @@ test("a realm's batches of one turn travel as one NATS message, at following pos
 
 test('a batch too big for NATS is not sent: the next tick tells where the realm stands, after it, so that the queues lacking it are dropped', () =>
   onNats(async (cluster, natsUrl) => {
-    const logged: string[] = [];
-    const log = createLogger({ level: 'info', format: 'json' }, { write: (line: string) => void logged.push(line) });
+    const { log, lines: logged } = capturedLog<{ msg: string }>('info');
     const bus = new EventBus(cluster, new EventQueues(shelf), () => true, () => true, log);
     const listener = await connect({ servers: natsUrl });
     try {
@@ -85,7 +84,7 @@ test('a batch too big for NATS is not sent: the next tick tells where the realm 
         { epoch: 1, from: 1, count: 1 },
         { epoch: 1, from: 3, count: 0 },
       ]);
-      assert.ok(logged.some((line) => line.includes('a batch of emissions could not be sent')));
+      assert.ok(logged.some(({ msg }) => msg.includes('a batch of emissions could not be sent')));
     } finally {
       await listener.close();
     }

@@ -16,7 +16,7 @@ import { spawnServer, type ServerProcess } from '../helpers/process.js';
 // FAULT_DISK_MODE=ulimit tries the path taken without root.
 const asRoot = process.env.FAULT_DISK_MODE !== 'ulimit' && process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
 const TMPFS_MB = 24;
-/** Without root: the largest file the server may write, in 512-byte blocks (ulimit -f). */
+/** Without root: the largest file the server may write, in 1,024-byte blocks (bash's ulimit -f). */
 const FILE_LIMIT_BLOCKS = 40_000;
 const content = (i: number) => `${'x'.repeat(8000)} ${i}`;
 

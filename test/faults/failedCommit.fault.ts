@@ -11,14 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { underFileSizeLimit } from '../helpers/process.js';
 
 const fixture = new URL('../fixtures/failedCommit.js', import.meta.url).pathname;
 
 test("a failed commit's write is refused before the batch after it runs", () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-failed-commit-'));
   try {
-    // 8 MiB: a few one-megabyte writes commit first.
-    const run = spawnSync('bash', ['-c', `trap '' XFSZ; ulimit -f 16384; exec "$0" "$1" "$2"`, process.execPath, fixture, join(dir, 'store.mdb')], { encoding: 'utf8', timeout: 60_000 });
+    // 16 MiB: a few one-megabyte writes commit first.
+    const run = spawnSync(...underFileSizeLimit(16_384, [process.execPath, fixture, join(dir, 'store.mdb')]), { encoding: 'utf8', timeout: 60_000 });
     assert.is(run.status, 0, run.stderr);
     const { failedAt, told } = JSON.parse(run.stdout) as { failedAt: number | null; told: string[] };
     assert.ok(failedAt !== null && failedAt > 0, `a commit failed after some succeeded: ${run.stdout}`);

@@ -20,13 +20,14 @@ export interface ServerProcess {
  * limits are off unless the environment turns them on (tests and benchmarks send in bulk). */
 export function spawnServer(env: Record<string, string>, limits: { fileSizeLimitBlocks?: number } = {}): Promise<ServerProcess> {
   const fullEnv = { ...process.env, PARLEY_HOST: '127.0.0.1', PARLEY_PORT: '0', PARLEY_RATE_LIMITS: 'false', ...env };
-  // Under a file-size limit (ulimit -f) writes past it fail with EFBIG; SIGXFSZ is ignored so
-  // the process sees the error instead of being killed.
-  const child =
-    limits.fileSizeLimitBlocks === undefined
-      ? spawn(process.execPath, [mainScript], { env: fullEnv, stdio: ['ignore', 'pipe', 'inherit'] })
-      : spawn('bash', ['-c', `trap '' XFSZ; ulimit -f ${limits.fileSizeLimitBlocks}; exec "$0" "$1"`, process.execPath, mainScript], { env: fullEnv, stdio: ['ignore', 'pipe', 'inherit'] });
-  return listening(child);
+  const [command, args] = limits.fileSizeLimitBlocks === undefined ? [process.execPath, [mainScript]] : underFileSizeLimit(limits.fileSizeLimitBlocks, [process.execPath, mainScript]);
+  return listening(spawn(command, args, { env: fullEnv, stdio: ['ignore', 'pipe', 'inherit'] }));
+}
+
+/** A command line run under a file-size limit (ulimit -f, in 1,024-byte blocks): writes past it
+ * fail with EFBIG, and SIGXFSZ is ignored so the process sees the error instead of being killed. */
+export function underFileSizeLimit(blocks: number, commandLine: readonly string[]): [command: string, args: string[]] {
+  return ['bash', ['-c', `trap '' XFSZ; ulimit -f ${blocks}; exec "$@"`, 'bash', ...commandLine]];
 }
 
 /** Runs a Node script that prints "listening on <url>" (a benchmark's bare server, say). */

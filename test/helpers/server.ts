@@ -55,17 +55,21 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...loadConfig(TEST_ENV), host: '127.0.0.1', port: 0, ...overrides, dataDir };
 }
 
-/** Set while a threaded server starts: its threads read the process's environment. */
-let startingThreaded = false;
+/** The last threaded server's start: the next waits for it, as its threads read the environment. */
+let threadedStart: Promise<unknown> = Promise.resolve();
 
 /** A server of TEST_THREADS threads on the test configuration. Its threads load their
  * configuration from the environment, as `npm start`'s do, each when it starts: for that time the
  * environment's PARLEY_ settings are the test configuration's alone (not the shell's others, which
  * the main thread's configuration does not read either), so one server starts at a time. Its realms
  * are in another thread's memory: a test that reaches them runs on one thread. */
-async function startThreadedTestServer(config: Config): Promise<Parley> {
-  if (startingThreaded) throw new Error('threaded test servers start one at a time: their threads read the environment as they start');
-  startingThreaded = true;
+function startThreadedTestServer(config: Config): Promise<Parley> {
+  const started = threadedStart.then(() => startThreadedOnce(config));
+  threadedStart = started.catch(() => undefined);
+  return started;
+}
+
+async function startThreadedOnce(config: Config): Promise<Parley> {
   const before = { ...process.env };
   for (const name of Object.keys(process.env)) if (name.startsWith('PARLEY_')) delete process.env[name];
   Object.assign(process.env, TEST_ENV, { PARLEY_DATA_DIR: config.dataDir });
@@ -80,7 +84,6 @@ async function startThreadedTestServer(config: Config): Promise<Parley> {
   } finally {
     for (const name of Object.keys(process.env)) if (!(name in before)) delete process.env[name];
     Object.assign(process.env, before);
-    startingThreaded = false;
   }
 }
 
