@@ -12,6 +12,7 @@ import { BatchedPort } from '../src/threads/batchedPort.js';
 import { Front, FrontsOutbox } from '../src/threads/fronts.js';
 import type { FromRealmThread, Published } from '../src/threads/protocol.js';
 import { capturedLog } from './helpers/logs.js';
+import { nestedArrays } from './helpers/nesting.js';
 import { waitFor } from './helpers/server.js';
 
 const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -22,7 +23,7 @@ function recorded(cap: number): { port: BatchedPort<number>; posts: number[][] }
 }
 
 /** Deeper than a structured copy goes (a client's JSON is bounded far below it, http/json.ts). */
-const tooDeep = (): unknown => JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`);
+const tooDeep = (): unknown => JSON.parse(nestedArrays(20_000));
 
 const burst = Array.from({ length: 40 }, (_, n) => n);
 

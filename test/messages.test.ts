@@ -7,6 +7,7 @@ import { assertRequiresCredentials } from './helpers/assert.js';
 import { rawRequest, type ApiClient } from './helpers/client.js';
 import { register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesReference } from './helpers/reference.js';
+import { nestedArrays } from './helpers/nesting.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const messages = suite<{ server: TestServer }>('messages');
@@ -277,9 +278,8 @@ messages('GET /messages refuses unknown operators, channels and oversized window
 
 messages('a narrow operand of the wrong kind is a 400, however deeply nested (it was a 500); JSON nested deeper than Zulip parses is not valid JSON', async ({ server }) => {
   const hamlet = await server.as('hamlet@zulip.com');
-  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
   // As deep as a client's JSON may go (1,024 with the narrow's own two levels).
-  const deep = nested(MAX_JSON_DEPTH - 2);
+  const deep = nestedArrays(MAX_JSON_DEPTH - 2);
   const requests = (narrow: string) => {
     const window = { anchor: 'newest', num_before: 1, num_after: 0, narrow };
     return Promise.all([hamlet.get('/messages', window), hamlet.post('/messages/flags/narrow', { ...window, op: 'add', flag: 'read' }), hamlet.post('/register', { narrow })]);
@@ -290,7 +290,7 @@ messages('a narrow operand of the wrong kind is a 400, however deeply nested (it
       assert.match(String(response.body.msg), /^(operand|narrow\[0\]\[1\]) is not a string/);
     }
   }
-  for (const response of await requests(`[{"operator": "search", "operand": ${nested(MAX_JSON_DEPTH - 1)}}]`)) {
+  for (const response of await requests(`[{"operator": "search", "operand": ${nestedArrays(MAX_JSON_DEPTH - 1)}}]`)) {
     assert.is(response.status, 400);
     assert.is(response.body.msg, 'Argument "narrow" is not valid JSON.');
   }

@@ -6,6 +6,7 @@ import { assertRequiresCredentials } from './helpers/assert.js';
 import type { ApiClient } from './helpers/client.js';
 import { applyEvent, comparable, register, type Event } from './helpers/events.js';
 import { assertEventMatchesReference, assertMatchesReference, specUserFields } from './helpers/reference.js';
+import { nestedArrays } from './helpers/nesting.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const profile = suite<{ server: TestServer; fields: Record<string, number> }>('custom profile fields');
@@ -70,7 +71,7 @@ profile('field definitions are checked', async ({ server }) => {
     [{ name: 'No order', field_type: 3, field_data: { a: { text: 'A' } } }, 'field_data is not a valid list of choices'],
     // Options are {text, order} and nothing more (nesting 10,000 deep in an option was a 500; a
     // client's JSON now nests at most MAX_JSON_DEPTH deep, which this reaches).
-    [{ name: 'Nested', field_type: 3, field_data: `{"a": {"text": "A", "order": "1", "x": ${'['.repeat(MAX_JSON_DEPTH - 2)}${']'.repeat(MAX_JSON_DEPTH - 2)}}}` }, 'field_data is not a valid list of choices'],
+    [{ name: 'Nested', field_type: 3, field_data: `{"a": {"text": "A", "order": "1", "x": ${nestedArrays(MAX_JSON_DEPTH - 2)}}}` }, 'field_data is not a valid list of choices'],
     [{ name: 'Account', field_type: 7, field_data: { subtype: 'github', extra: { deep: [] } } }, 'field_data is not a valid external account'],
   ] as const) {
     const response = await iago.post('/realm/profile_fields', params);

@@ -4,6 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readAnswer } from '../src/integrations/outgoing.js';
+import { nestedArrays } from './helpers/nesting.js';
 import { ServiceInterface } from '../src/users/records.js';
 
 const service = { baseUrl: 'http://127.0.0.1:1/bot', interface: ServiceInterface.zulip, token: 't' };
@@ -16,7 +17,7 @@ test('an answer is the reply, a non-string content is shown as JSON, and an empt
 
 test('content nested 500,000 deep is an invalid answer, not a thrown error', () => {
   const depth = 500_000;
-  const answer = readAnswer(service, 200, `{"content": ${'['.repeat(depth)}${']'.repeat(depth)}}`);
+  const answer = readAnswer(service, 200, `{"content": ${nestedArrays(depth)}}`);
   assert.is(answer.kind, 'failure');
   assert.is(answer.kind === 'failure' && answer.conversation, 'Invalid response format');
 });

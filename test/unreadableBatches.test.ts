@@ -6,24 +6,30 @@
 // again), and what comes next is read.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { QueueCounts } from '../src/events/queueCounts.js';
 import type { DetachReason } from '../src/events/queue.js';
 import { EventQueues } from '../src/events/queues.js';
 import { FrontPeers } from '../src/threads/peers.js';
 import { RealmFront } from '../src/threads/realmsThread.js';
+import type { UnreadablePeerData } from './fixtures/unreadablePeer.js';
+import type { UnreadableRealmThreadData } from './fixtures/unreadableRealmThread.js';
 import { capturedLog } from './helpers/logs.js';
+import { nestedArrays } from './helpers/nesting.js';
 import { gone, HAMLET, opened, REALM, shelf, texts } from './helpers/realmQueues.js';
 import { testConfig, waitFor } from './helpers/server.js';
 
-/** Deeper than the main thread reads, not deeper than a worker copies. */
+/** Deeper than the main thread reads, not deeper than a worker copies (about 3,200 and 13,000
+ * levels on Node.js 20: checked first). */
 const DEPTH = 7_000;
 
-/** A worker playing the other side of `port`: `script` runs with `port`, `deep()` (a value DEPTH
- * deep) and `serialize` in scope. */
-function otherThread(port: MessagePort, script: string): Worker {
-  const preamble = `const { workerData: { port, depth } } = require('node:worker_threads'); const { serialize } = require('node:v8'); const deep = () => JSON.parse('['.repeat(depth) + ']'.repeat(depth));`;
-  return new Worker(`${preamble}\n${script}`, { eval: true, workerData: { port, depth: DEPTH }, transferList: [port] });
+test('the depth is beyond what this thread copies', () => {
+  assert.throws(() => structuredClone(JSON.parse(nestedArrays(DEPTH))), RangeError);
+});
+
+/** A worker of test/fixtures/ on the other side of `data.port`. */
+function otherThread(fixture: string, data: UnreadableRealmThreadData | UnreadablePeerData): Worker {
+  return new Worker(new URL(`./fixtures/${fixture}.js`, import.meta.url), { workerData: data, transferList: [data.port] });
 }
 
 /** What a promise settles with (its error, or undefined); the test fails if it waits over 5 s. */
@@ -39,23 +45,7 @@ async function outcome(promise: Promise<unknown>): Promise<unknown> {
 
 test("a realm thread's batch the front cannot read fails the requests waiting on it and drops its realms' queues; emissions it cannot decode drop the queues, the replies after them read; what comes next is read", async () => {
   const { port1, port2 } = new MessageChannel();
-  // The realm thread: one realm; each `sync` answered as the test goes.
-  const realmThread = otherThread(
-    port2,
-    `const directory = { realms: [[${REALM}, '', new Int32Array(new SharedArrayBuffer(4))]], defaultRealm: ${REALM} };
-    const status = (text) => ({ event: { type: 'user_status', user_id: ${HAMLET}, status_text: text }, userIds: [${HAMLET}] });
-    let syncs = 0;
-    port.on('message', (batch) => {
-      for (const { kind, seq } of batch) {
-        if (kind === 'directory' || kind === 'start') port.postMessage([{ kind: 'reply', seq, reply: { ok: directory } }]);
-        else if (kind === 'takeQueues') port.postMessage([{ kind: 'reply', seq, reply: { ok: [] } }]);
-        else if (kind !== 'sync') continue;
-        else if (++syncs === 1) port.postMessage([{ kind: 'events', published: [{ realmId: ${REALM}, from: 1, emissions: [status('lost')] }] }, { kind: 'reply', seq, reply: { ok: deep() } }]);
-        else if (syncs === 2) port.postMessage([{ kind: 'events', encoded: serialize([{ realmId: ${REALM}, from: 2, emissions: [status(deep())] }]) }, { kind: 'reply', seq, reply: { ok: null } }]);
-        else port.postMessage([{ kind: 'events', published: [{ realmId: ${REALM}, from: 3, emissions: [status('read')] }] }, { kind: 'reply', seq, reply: { ok: null } }]);
-      }
-    });`,
-  );
+  const realmThread = otherThread('unreadableRealmThread', { port: port2, depth: DEPTH });
   const { log, lines } = capturedLog<{ msg: string }>('error');
   const front = new RealmFront(testConfig({ log }), [port1], 0, 1, new QueueCounts(), 1_796_000_000);
   try {
@@ -82,21 +72,7 @@ test("a realm thread's batch the front cannot read fails the requests waiting on
 
 test("another front's message this front cannot read fails what waits on that front: its answer, and the sockets reading its queues, which it is told to let go", async () => {
   const { port1, port2 } = new MessageChannel();
-  // The other front: attaches the socket, then sends an event this front cannot read; reports
-  // what this front tells it.
-  const other = otherThread(
-    port2,
-    `port.on('message', (message) => {
-      if (message.kind === 'attach') {
-        port.postMessage({ kind: 'attached', id: message.id, queueId: message.request.queueId, lastEventId: -1 });
-        port.postMessage({ kind: 'events', id: message.id, events: [{ id: 0, event: { type: 'user_status', user_id: 10, status_text: deep() } }] });
-      } else if (message.kind === 'ask') {
-        // Never answered: the unread event fails it.
-      } else {
-        require('node:worker_threads').parentPort.postMessage(message);
-      }
-    });`,
-  );
+  const other = otherThread('unreadablePeer', { port: port2, depth: DEPTH });
   const told: { kind: string; id: number }[] = [];
   other.on('message', (message: { kind: string; id: number }) => told.push(message));
   const { log, lines } = capturedLog<{ msg: string }>('error');
@@ -122,6 +98,37 @@ test("another front's message this front cannot read fails what waits on that fr
   } finally {
     await other.terminate();
     peers.close();
+  }
+});
+
+test("a batch the front cannot read when a queue's read takes what waits on the port (several fronts) fails the requests waiting on it and drops the queues; the read goes on, and what comes next is read", async () => {
+  const { port1, port2 } = new MessageChannel();
+  const signal = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+  const realmThread = otherThread('unreadableRealmThread', { port: port2, depth: DEPTH, signal });
+  const { log, lines } = capturedLog<{ msg: string }>('error');
+  // Two fronts: a read of a queue first takes what the realm thread posted (catchUp).
+  const front = new RealmFront(testConfig({ log }), [port1], 0, 2, new QueueCounts(), 1_796_000_000);
+  try {
+    await front.start();
+    const first = opened(front.queues, HAMLET, 0);
+    const waiting = outcome(front.sync());
+    // The request goes at the end of this turn; once the realm thread posted its unreadable
+    // answer, the queue's read takes it, before the event loop could.
+    await new Promise((resolve) => setImmediate(resolve));
+    Atomics.wait(new Int32Array(signal), 0, 0, 5_000);
+    gone(front.queues, first, HAMLET, 'the queues that may lack emissions are dropped by the read that found the batch');
+    assert.instance(await waiting, Error, 'the request waiting on it fails');
+    const second = opened(front.queues, HAMLET, 0);
+    assert.is(await outcome(front.sync()), undefined);
+    assert.equal(texts(front.queues, second, HAMLET), ['read']);
+    await waitFor(() => lines.length === 1);
+    assert.equal(
+      lines.map(({ msg }) => msg),
+      ["a batch from a realm thread could not be read: the requests waiting on it fail, and its realms' event queues are dropped"],
+    );
+  } finally {
+    await realmThread.terminate();
+    port1.close();
   }
 });
 

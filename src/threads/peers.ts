@@ -19,7 +19,7 @@ export type QueueRequest =
   | { kind: 'read'; realmId: number; userId: number; queueId: string; lastEventId: number; dontBlock: boolean }
   | { kind: 'delete'; realmId: number; userId: number; queueId: string };
 
-type PeerMessage = { kind: 'ask'; id: number; request: QueueRequest } | { kind: 'cancel'; id: number } | { kind: 'answer'; id: number; reply: Reply } | StreamMessage;
+export type PeerMessage = { kind: 'ask'; id: number; request: QueueRequest } | { kind: 'cancel'; id: number } | { kind: 'answer'; id: number; reply: Reply } | StreamMessage;
 
 /** Answers a request about a queue this front holds. */
 export type QueueAnswerer = (request: QueueRequest, signal: () => AbortSignal) => Promise<JsonFields>;

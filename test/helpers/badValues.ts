@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { asObjectSchema, type PropertySchema } from './routeTable.js';
 import { vocabulary, type Targets } from './targets.js';
+import { nestedArrays } from './nesting.js';
 import type { WireValue } from './wire.js';
 
 const edgeStrings = [
@@ -115,7 +116,7 @@ const numberSpellings = ['1e3', '0x10', ' 7', '\uff17', '1_000', 'Infinity', '-0
 /** JSON nested deeper than parsers and recursive code expect (1,025 is past Python's default;
  * 100,000 past any call stack): lists, and objects (six bytes a level, so not quite as deep). */
 const deepNesting = fc.oneof(
-  fc.constantFrom(1_025, 10_000, 100_000).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
+  fc.constantFrom(1_025, 10_000, 100_000).map(nestedArrays),
   fc.constantFrom(1_025, 20_000).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
 );
 
