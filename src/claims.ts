@@ -121,7 +121,6 @@ const heldNames = new Map<string, { server: Server; claims: number }>();
  * same path on another volume, in a mount namespace of its own that shares the network's, is
  * another name. */
 function holdName(file: string): string | null | undefined {
-  if (process.platform !== 'linux') return undefined;
   const directory = realpathSync(dirname(file));
   const { dev, ino } = statSync(directory);
   const name = abstractName(`${join(directory, basename(file))}:${dev}:${ino}`);

@@ -214,8 +214,16 @@ export class EventQueues implements EventSink {
   receive(realmId: number, batch: HeardBatch, emissions: readonly Emitted[]): void {
     if (batch.epoch < this.epoch(realmId)) return;
     this.newEpoch(realmId, batch.epoch);
-    if (this.positions.get(realmId) !== batch.from - 1) this.passOver(realmId, batch.from - 1);
-    this.publish(realmId, emissions, batch.from);
+    this.publishFollowing(realmId, emissions, batch.from, this.positions.get(realmId));
+  }
+
+  /** Publishes emissions from position `from`, first passing over those before it that this server
+   * may lack (`passOver`) when the realm's position here, `known`, is not the one before. A realm
+   * thread's positions begin with the process, so a realm not heard of yet is at 0 (its restored
+   * queues stay); a cluster owner's do not (`receive`: not heard of, undefined). */
+  publishFollowing(realmId: number, emissions: readonly Emitted[], from: number, known: number | undefined = this.position(realmId)): void {
+    if (known !== from - 1) this.passOver(realmId, from - 1);
+    this.publish(realmId, emissions, from);
   }
 
   /** The realm's position as its owner of `epoch` (this server) counts it; refused once a later

@@ -21,6 +21,9 @@ export type ChunkKey = [realmId: number, term: string, firstId: number];
 /** A chunk's IDs, its key's first. */
 type Chunk = number[];
 
+/** A chunk as stored. */
+type Row = { key: ChunkKey; value: Buffer };
+
 /** How many IDs of a term a chunk holds on average (a power of two). */
 export const CHUNK_SPACING = 256;
 const NEWEST = Number.MAX_SAFE_INTEGER;
@@ -242,17 +245,17 @@ export class PostingLists {
   }
 
   /** The row of the chunk an ID falls in. */
-  private rowAtOrBefore(realmId: number, term: string, id: number): { key: ChunkKey; value: Buffer } | undefined {
-    for (const row of this.chunks.getRange({ start: [realmId, term, id], end: [realmId, term, -1], reverse: true, limit: 1 })) return row;
-    return undefined;
+  private rowAtOrBefore(realmId: number, term: string, id: number): Row | undefined {
+    return this.firstRow({ start: [realmId, term, id], end: [realmId, term, -1], reverse: true, limit: 1 });
   }
 
   private firstChunk(realmId: number, term: string): Chunk | undefined {
-    return this.chunkIn({ start: [realmId, term, -1], end: [realmId, term, NEWEST], limit: 1 });
+    const row = this.firstRow({ start: [realmId, term, -1], end: [realmId, term, NEWEST], limit: 1 });
+    return row && decode(row.key[2], row.value);
   }
 
-  private chunkIn(range: RangeOptions): Chunk | undefined {
-    for (const { key, value } of this.chunks.getRange(range)) return decode(key[2], value);
+  private firstRow(range: RangeOptions): Row | undefined {
+    for (const row of this.chunks.getRange(range)) return row;
     return undefined;
   }
 

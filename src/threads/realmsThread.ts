@@ -300,10 +300,7 @@ export class RealmFront implements RealmDirectory, QueueShelf, RealmCommands {
         for (const { realmId, emissions, from } of message.published) {
           for (const emission of emissions) crossed(emission.event);
           // Not following on, they pass over emissions the realm thread could not copy (fronts.ts).
-          // (Unlike a cluster node's first batch of an epoch, EventQueues.receive: a realm thread's
-          // positions begin with the process, as these do, so restored queues stay.)
-          if (from !== this.queues.position(realmId) + 1) this.queues.passOver(realmId, from - 1);
-          this.queues.publish(realmId, emissions, from);
+          this.queues.publishFollowing(realmId, emissions, from);
         }
         return;
       case 'metrics':
