@@ -1,4 +1,5 @@
-// Benchmark runner: `npm run bench -- <fanout|flags|realms|render|send|startup|http|cluster|search|webhooks|all|instructions> [--quick] [--clients N] [--repeats R] [--rounds R] [--messages N]`.
+// Benchmark runner: `npm run bench -- <fanout|flags|realms|render|send|startup|http|cluster|search|webhooks|all|instructions> [--quick] [--clients N] [--repeats R] [--rounds R] [--messages N] [--threads 1,2,4]`
+// (`--threads`: the PARLEY_THREADS of each setup `send` measures).
 // Every benchmark targets loopback only and is bounded in count and time. `all` runs the timed
 // ones; `instructions` needs valgrind and runs on its own.
 import { parseArgs } from 'node:util';
@@ -10,7 +11,7 @@ import { runInstructions } from './instructions.js';
 import { runRealms } from './realms.js';
 import { runRender } from './render.js';
 import { runSearch } from './search.js';
-import { runSend } from './send.js';
+import { runSend, SEND_SETUPS } from './send.js';
 import { runStartup } from './startup.js';
 import { runWebhooks } from './webhooks.js';
 import { measuredOn } from './lib/stats.js';
@@ -18,7 +19,7 @@ import { measuredOn } from './lib/stats.js';
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
-  options: { quick: { type: 'boolean', default: false }, clients: { type: 'string' }, repeats: { type: 'string' }, rounds: { type: 'string' }, messages: { type: 'string' } },
+  options: { quick: { type: 'boolean', default: false }, clients: { type: 'string' }, repeats: { type: 'string' }, rounds: { type: 'string' }, messages: { type: 'string' }, threads: { type: 'string' } },
 });
 
 const benchmarks: Record<string, () => Promise<void>> = {
@@ -38,7 +39,15 @@ const benchmarks: Record<string, () => Promise<void>> = {
     }),
   realms: () => runRealms({ realms: 4, subscribers: 25, senders: 64, seconds: values.quick ? 3 : 10, rounds: Number(values.rounds ?? (values.quick ? 1 : 3)), quick: values.quick }),
   render: async () => runRender({ iterations: values.quick ? 2_000 : 20_000, quick: values.quick }),
-  send: () => runSend({ subscribers: 100, senders: 64, seconds: values.quick ? 3 : 10, rounds: Number(values.rounds ?? (values.quick ? 1 : 3)), quick: values.quick }),
+  send: () =>
+    runSend({
+      subscribers: 100,
+      senders: 64,
+      seconds: values.quick ? 3 : 10,
+      rounds: Number(values.rounds ?? (values.quick ? 1 : 3)),
+      threads: values.threads === undefined ? SEND_SETUPS : values.threads.split(',').map(Number),
+      quick: values.quick,
+    }),
   startup: () => runStartup({ users: values.quick ? 50 : 1_000, messages: values.quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000], quick: values.quick }),
   http: () => runHttp({ seconds: values.quick ? 2 : 5, connections: values.quick ? [64] : [16, 64, 256], quick: values.quick }),
   search: () =>

@@ -26,8 +26,8 @@ import { arrivals } from './load/schedule.js';
 import { cpuSeconds, percentile, pool, printTable, threadCpuSeconds, threadNamed, threadsNamed, writeResult, type Row } from './lib/stats.js';
 import { IO_THREAD_NAME, REALM_THREAD_NAME } from '../src/threads/protocol.js';
 
-/** The setups measured: PARLEY_THREADS of each. */
-const SETUPS = [1, 2, 3];
+/** The setups measured unless `--threads` says otherwise: PARLEY_THREADS of each. */
+export const SEND_SETUPS = [1, 2, 3];
 
 export interface SendOptions {
   /** Subscribers of the channel, each with an event queue (the sender is one). */
@@ -38,6 +38,8 @@ export interface SendOptions {
   seconds: number;
   /** How many times every load runs against each setup (a fresh server each time). */
   rounds: number;
+  /** The setups measured: PARLEY_THREADS of each. */
+  threads: readonly number[];
   quick: boolean;
 }
 
@@ -202,6 +204,7 @@ export function summary(rounds: readonly Row[]): Row {
 
 export async function runSend(options: SendOptions): Promise<void> {
   if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new Error(`--rounds must be a whole number of at least 1, not ${options.rounds}`);
+  if (options.threads.length === 0 || !options.threads.every((threads) => Number.isInteger(threads) && threads >= 1)) throw new Error(`--threads must list whole numbers of at least 1, not ${options.threads.join(',')}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-send-'));
   try {
     const template = join(dataDir, 'template');
@@ -216,9 +219,10 @@ export async function runSend(options: SendOptions): Promise<void> {
     ];
     // Rounds alternate which setup goes first, so that a machine growing busier or quieter over
     // the run weighs on both alike.
-    const byThreads = new Map<number, Row[][]>(SETUPS.map((threads) => [threads, []]));
+    const setups = options.threads;
+    const byThreads = new Map<number, Row[][]>(setups.map((threads) => [threads, []]));
     for (let round = 0; round < options.rounds; round++) {
-      for (const threads of round % 2 === 0 ? SETUPS : [...SETUPS].reverse()) byThreads.get(threads)!.push(await measureServer(template, join(dataDir, `round-${round}-threads-${threads}`), threads, { owner, members }, loads));
+      for (const threads of round % 2 === 0 ? setups : [...setups].reverse()) byThreads.get(threads)!.push(await measureServer(template, join(dataDir, `round-${round}-threads-${threads}`), threads, { owner, members }, loads));
     }
     const rows = [...byThreads].flatMap(([threads, rounds]) => loads.map((_, index) => ({ threads, ...summary(rounds.map((loadRows) => loadRows[index]!)) })));
     printTable(`send: POST /messages through HTTP to a channel of ${options.subscribers} subscribers, each with an event queue (median of ${options.rounds} round${options.rounds === 1 ? '' : 's'})`, rows);

@@ -35,7 +35,8 @@ export class BatchedPort<T> {
     if (this.pending.length >= this.cap) this.flush();
   }
 
-  private flush(): void {
+  /** Posts what waits now (before the port closes, say). */
+  flush(): void {
     if (this.pending.length > 0) postBatch(this.target, this.pending.splice(0), this.refused);
   }
 }

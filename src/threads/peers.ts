@@ -3,7 +3,9 @@
 // deletion of a queue another front holds is asked of that front over a port of their own, and
 // answered as GET /events answers (the JSON fields, or the API error it was refused with). A client
 // that goes away has the other front stop waiting. The event WebSocket attaches to such a queue
-// through the same port (peerStreams.ts).
+// through the same port (peerStreams.ts). What a front tells another goes in batches, in order
+// (batchedPort.ts): a message to a channel whose readers' sockets landed on another front than their
+// queues is one post a turn to that front, not one a socket, each waking it and copied alone.
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { ApiError } from '../errors.js';
 import { crossed } from '../events/jsonText.js';
@@ -12,6 +14,7 @@ import { frontOf, type EventQueues } from '../events/queues.js';
 import type { Logger } from '../ops/log.js';
 import type { JsonFields } from '../realm/jsonFields.js';
 import { errorReply, jsonFieldsOf, type Reply } from '../realm/replies.js';
+import { BatchedPort } from './batchedPort.js';
 import { PeerConsumer, type AttachRequest, type RemoteReader, type StreamLink, type StreamMessage } from './peerStreams.js';
 
 /** What a front may be asked about a queue it holds, for the queue's user. */
@@ -20,6 +23,10 @@ export type QueueRequest =
   | { kind: 'delete'; realmId: number; userId: number; queueId: string };
 
 export type PeerMessage = { kind: 'ask'; id: number; request: QueueRequest } | { kind: 'cancel'; id: number } | { kind: 'answer'; id: number; reply: Reply } | StreamMessage;
+
+/** The most messages a batch to another front holds before it goes, without waiting for the end
+ * of the turn (the other front starts on the first sockets while this one serves the rest). */
+const MESSAGES_PER_BATCH = 64;
 
 /** Answers a request about a queue this front holds. */
 export type QueueAnswerer = (request: QueueRequest, signal: () => AbortSignal) => Promise<JsonFields>;
@@ -47,6 +54,8 @@ export class FrontPeers {
   private readonly readers = new Map<number, { front: number; reader: RemoteReader }>();
   /** Sockets elsewhere reading queues held here, by front and stream ID. */
   private readonly consumers = new Map<string, PeerConsumer>();
+  /** What goes to each other front, by its index. */
+  private readonly outboxes = new Map<number, BatchedPort<PeerMessage>>();
 
   constructor(
     /** This front's place among the fronts. */
@@ -61,7 +70,10 @@ export class FrontPeers {
     private readonly log: Logger,
   ) {
     for (const [front, port] of ports) {
-      port.on('message', (message: PeerMessage) => this.receive(front, port, message));
+      this.outboxes.set(front, new BatchedPort(port, MESSAGES_PER_BATCH, (message, error) => this.refused(front, message, error)));
+      port.on('message', (batch: PeerMessage[]) => {
+        for (const message of batch) this.receive(front, message);
+      });
       // A front gone (its port closed) answers nothing more: what was asked of it fails.
       port.on('close', () => {
         this.unanswered(front);
@@ -75,8 +87,8 @@ export class FrontPeers {
       // and the queues still hold what they did not acknowledge); that front is told to stop.
       port.on('messageerror', (error) => {
         this.log.error({ err: error, front }, 'a message from another front could not be read: what waits on that front fails');
-        for (const [id, asked] of this.asked) if (asked.front === front) port.postMessage({ kind: 'cancel', id } satisfies PeerMessage);
-        for (const [id, stream] of this.readers) if (stream.front === front) port.postMessage({ kind: 'release', id } satisfies PeerMessage);
+        for (const [id, asked] of this.asked) if (asked.front === front) this.post(front, { kind: 'cancel', id });
+        for (const [id, stream] of this.readers) if (stream.front === front) this.post(front, { kind: 'release', id });
         this.unanswered(front);
       });
     }
@@ -92,12 +104,11 @@ export class FrontPeers {
 
   /** Asks the front that holds a queue; aborting `signal` has it stop waiting. */
   async ask(front: number, request: QueueRequest, signal: AbortSignal): Promise<JsonFields> {
-    const port = this.ports.get(front)!;
     const id = ++this.nextId;
-    const onAbort = () => port.postMessage({ kind: 'cancel', id } satisfies PeerMessage);
+    const onAbort = () => this.post(front, { kind: 'cancel', id });
     const reply = await new Promise<Reply>((resolve) => {
       this.asked.set(id, { front, resolve });
-      port.postMessage({ kind: 'ask', id, request } satisfies PeerMessage);
+      this.post(front, { kind: 'ask', id, request });
       // Gone already (while its credentials were checked): the other front is told at once.
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
@@ -108,16 +119,28 @@ export class FrontPeers {
 
   /** Attaches a socket here to a queue the front `front` holds. */
   attach(front: number, request: AttachRequest, reader: RemoteReader): StreamLink {
-    const port = this.ports.get(front)!;
     const id = ++this.nextId;
     this.readers.set(id, { front, reader });
-    port.postMessage({ kind: 'attach', id, request } satisfies PeerMessage);
+    this.post(front, { kind: 'attach', id, request });
     return {
-      acknowledge: (lastEventId) => port.postMessage({ kind: 'ack', id, lastEventId } satisfies PeerMessage),
+      acknowledge: (lastEventId) => this.post(front, { kind: 'ack', id, lastEventId }),
       release: () => {
-        if (this.readers.delete(id)) port.postMessage({ kind: 'release', id } satisfies PeerMessage);
+        if (this.readers.delete(id)) this.post(front, { kind: 'release', id });
       },
     };
+  }
+
+  private post(front: number, message: PeerMessage): void {
+    this.outboxes.get(front)!.post(message);
+  }
+
+  /** A message to `front` that could not be copied, logged: a stream's events (an event nested
+   * deeper than the copy goes, a bug) close the socket there as at a stop — its client connects
+   * again, and the queue here still holds what it did not acknowledge. (The other messages are
+   * numbers and strings.) */
+  private refused(front: number, message: PeerMessage, error: unknown): void {
+    this.log.error({ err: error, front, kind: message.kind }, 'a message to another front could not be copied');
+    if (message.kind === 'events') this.consumers.get(`${front}:${message.id}`)?.detach('shutdown');
   }
 
   /** Fails what this front waits on from `front`: its requests, and the sockets reading its queues. */
@@ -140,8 +163,8 @@ export class FrontPeers {
 
   /** A socket on another front attaches to a queue held here: its consumer forwards the events
    * after the last the socket has, as the queue gets them. */
-  private serveStream(front: number, port: MessagePort, id: number, request: AttachRequest): void {
-    const post = (message: StreamMessage) => port.postMessage(message);
+  private serveStream(front: number, id: number, request: AttachRequest): void {
+    const post = (message: StreamMessage) => this.post(front, message);
     // Stopping: the socket is closed as one front closes its own then.
     if (this.queues.closing) return post({ kind: 'detach', id, reason: 'shutdown' });
     let queue: EventQueue;
@@ -159,12 +182,13 @@ export class FrontPeers {
     consumer.notify();
   }
 
-  /** Stops listening to the other fronts. */
+  /** Stops listening to the other fronts, once what waits to go to them went. */
   close(): void {
+    for (const outbox of this.outboxes.values()) outbox.flush();
     for (const port of this.ports.values()) port.close();
   }
 
-  private receive(front: number, port: MessagePort, message: PeerMessage): void {
+  private receive(front: number, message: PeerMessage): void {
     switch (message.kind) {
       case 'answer':
         this.answered(message.id, message.reply);
@@ -173,7 +197,7 @@ export class FrontPeers {
         this.serving.get(`${front}:${message.id}`)?.abort();
         return;
       case 'attach':
-        return this.serveStream(front, port, message.id, message.request);
+        return this.serveStream(front, message.id, message.request);
       case 'attached':
         return this.readerOf(message.id, false)?.attached(message.queueId, message.lastEventId);
       case 'refused':
@@ -202,7 +226,7 @@ export class FrontPeers {
           )
           .then((reply) => {
             this.serving.delete(key);
-            port.postMessage({ kind: 'answer', id: message.id, reply } satisfies PeerMessage);
+            this.post(front, { kind: 'answer', id: message.id, reply });
           });
         return;
       }
