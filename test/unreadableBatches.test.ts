@@ -70,7 +70,7 @@ test("a realm thread's batch the front cannot read fails the requests waiting on
   }
 });
 
-test("another front's message this front cannot read fails what waits on that front: its answer, and the sockets reading its queues, which it is told to let go", async () => {
+test("another front's batch this front cannot read ends everything between the two: what waits on it fails, the sockets reading its queues close, and it is told to do the same", async () => {
   const { port1, port2 } = new MessageChannel();
   const other = otherThread('unreadablePeer', { port: port2, depth: DEPTH });
   const told: { kind: string; id: number }[] = [];
@@ -91,10 +91,10 @@ test("another front's message this front cannot read fails what waits on that fr
     });
     assert.instance(await outcome(asked), Error, 'the answer waited for fails');
     assert.equal([heard, detached], [['attached'], 'shutdown'], 'the socket closes as at a stop, its client to connect again');
-    await waitFor(() => told.length === 2);
-    assert.equal(told.map(({ kind }) => kind).sort(), ['cancel', 'release'], 'the other front stops waiting and lets go of its queue');
+    await waitFor(() => told.length === 1);
+    assert.equal(told, [{ kind: 'reset' }], 'the other front is told to end everything between the two (frontPeers.test.ts)');
     await waitFor(() => lines.length === 1);
-    assert.is(lines[0]!.msg, 'a message from another front could not be read: what waits on that front fails');
+    assert.is(lines[0]!.msg, 'a batch from another front could not be read: everything between the two fronts ends');
   } finally {
     await other.terminate();
     peers.close();

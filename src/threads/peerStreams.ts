@@ -41,6 +41,18 @@ export interface StreamLink {
   release(): void;
 }
 
+/** Each queued event as it crosses, made once: a QueuedEvent is shared by every queue that gets it,
+ * and so is its crossing form, so a batch to another front carries it once however many sockets
+ * there read it (a port's copy keeps an object sent twice one object), and that front encodes its
+ * frame once (events/types.ts caches frames by the QueuedEvent). */
+const crossings = new WeakMap<QueuedEvent, QueuedEvent>();
+
+function crossingQueued(queued: QueuedEvent): QueuedEvent {
+  let crossed = crossings.get(queued);
+  if (crossed === undefined) crossings.set(queued, (crossed = { id: queued.id, event: crossing(queued.event) }));
+  return crossed;
+}
+
 /** The holding front's consumer for a socket on another front: forwards every event after the last
  * it forwarded. */
 export class PeerConsumer implements Consumer {
@@ -57,7 +69,7 @@ export class PeerConsumer implements Consumer {
     const events = this.queue.after(this.sentUpTo);
     if (events.length === 0) return;
     this.sentUpTo = events.at(-1)!.id;
-    this.post({ kind: 'events', id: this.id, events: events.map(({ id, event }) => ({ id, event: crossing(event) })) });
+    this.post({ kind: 'events', id: this.id, events: events.map(crossingQueued) });
   }
 
   detach(reason: DetachReason): void {

@@ -5,7 +5,8 @@
 // that goes away has the other front stop waiting. The event WebSocket attaches to such a queue
 // through the same port (peerStreams.ts). What a front tells another goes in batches, in order
 // (batchedPort.ts): a message to a channel whose readers' sockets landed on another front than their
-// queues is one post a turn to that front, not one a socket, each waking it and copied alone.
+// queues is one post a turn to that front (or one every 64 sockets), not one a socket, each waking
+// it and copied alone.
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { ApiError } from '../errors.js';
 import { crossed } from '../events/jsonText.js';
@@ -22,7 +23,13 @@ export type QueueRequest =
   | { kind: 'read'; realmId: number; userId: number; queueId: string; lastEventId: number; dontBlock: boolean }
   | { kind: 'delete'; realmId: number; userId: number; queueId: string };
 
-export type PeerMessage = { kind: 'ask'; id: number; request: QueueRequest } | { kind: 'cancel'; id: number } | { kind: 'answer'; id: number; reply: Reply } | StreamMessage;
+export type PeerMessage =
+  | { kind: 'ask'; id: number; request: QueueRequest }
+  | { kind: 'cancel'; id: number }
+  | { kind: 'answer'; id: number; reply: Reply }
+  /** Everything between the two fronts ends: a batch of the receiver's was lost. */
+  | { kind: 'reset' }
+  | StreamMessage;
 
 /** The most messages a batch to another front holds before it goes, without waiting for the end
  * of the turn (the other front starts on the first sockets while this one serves the rest). */
@@ -74,22 +81,19 @@ export class FrontPeers {
       port.on('message', (batch: PeerMessage[]) => {
         for (const message of batch) this.receive(front, message);
       });
-      // A front gone (its port closed) answers nothing more: what was asked of it fails.
-      port.on('close', () => {
-        this.unanswered(front);
-        // And what it asked here: its waits stop, its sockets let go of the queues here.
-        for (const [key, controller] of this.serving) if (key.startsWith(`${front}:`)) controller.abort();
-        for (const [key, consumer] of this.consumers) if (key.startsWith(`${front}:`)) consumer.release();
-      });
-      // A message from it that cannot be read here (an event nested deeper than this thread's stack
-      // takes, where the other's is larger: a bug) was an answer or a stream's: what waits on it
-      // fails, and the sockets reading its queues close as at a stop (their clients connect again,
-      // and the queues still hold what they did not acknowledge); that front is told to stop.
+      // A front gone (its port closed) answers nothing more: everything between the two ends.
+      port.on('close', () => this.forget(front));
+      // A batch from it that cannot be read here (an event nested deeper than this thread's stack
+      // takes, where the other's is larger: a bug) may have held anything it told this front — an
+      // answer, a stream's events, its own requests and its sockets' attaches, acknowledgements and
+      // releases. So everything between the two ends, on both sides: this front forgets it, and
+      // tells that front to (`reset`). What waited fails, the sockets reading the other's queues
+      // close as at a stop (their clients connect again, and the queues still hold what they did
+      // not acknowledge).
       port.on('messageerror', (error) => {
-        this.log.error({ err: error, front }, 'a message from another front could not be read: what waits on that front fails');
-        for (const [id, asked] of this.asked) if (asked.front === front) this.post(front, { kind: 'cancel', id });
-        for (const [id, stream] of this.readers) if (stream.front === front) this.post(front, { kind: 'release', id });
-        this.unanswered(front);
+        this.log.error({ err: error, front }, 'a batch from another front could not be read: everything between the two fronts ends');
+        this.forget(front);
+        this.post(front, { kind: 'reset' });
       });
     }
   }
@@ -143,10 +147,14 @@ export class FrontPeers {
     if (message.kind === 'events') this.consumers.get(`${front}:${message.id}`)?.detach('shutdown');
   }
 
-  /** Fails what this front waits on from `front`: its requests, and the sockets reading its queues. */
-  private unanswered(front: number): void {
+  /** Ends everything between this front and `front`: what this front waits on from it fails (its
+   * requests, the sockets reading its queues), and what it asked here stops (its waits, its
+   * sockets' hold on the queues here). */
+  private forget(front: number): void {
     for (const [id, asked] of this.asked) if (asked.front === front) this.answered(id, { error: null });
     for (const [id, stream] of this.readers) if (stream.front === front) this.readerOf(id)?.detached('shutdown');
+    for (const [key, controller] of this.serving) if (key.startsWith(`${front}:`)) controller.abort();
+    for (const [key, consumer] of this.consumers) if (key.startsWith(`${front}:`)) consumer.release();
   }
 
   /** The reader of a stream, forgotten if the stream ended. */
@@ -190,6 +198,8 @@ export class FrontPeers {
 
   private receive(front: number, message: PeerMessage): void {
     switch (message.kind) {
+      case 'reset':
+        return this.forget(front);
       case 'answer':
         this.answered(message.id, message.reply);
         return;
