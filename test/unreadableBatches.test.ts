@@ -10,7 +10,7 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { QueueCounts } from '../src/events/queueCounts.js';
 import type { DetachReason } from '../src/events/queue.js';
 import { EventQueues } from '../src/events/queues.js';
-import { FrontPeers } from '../src/threads/peers.js';
+import { FrontPeers, type PeerBatch } from '../src/threads/peers.js';
 import { RealmFront } from '../src/threads/realmsThread.js';
 import type { UnreadablePeerData } from './fixtures/unreadablePeer.js';
 import type { UnreadableRealmThreadData } from './fixtures/unreadableRealmThread.js';
@@ -70,11 +70,11 @@ test("a realm thread's batch the front cannot read fails the requests waiting on
   }
 });
 
-test("another front's batch this front cannot read ends everything between the two: what waits on it fails, the sockets reading its queues close, and it is told to do the same", async () => {
+test("another front's batch this front cannot read ends everything between the two: what waits on it fails, the sockets reading its queues close, and it is told the two start over", async () => {
   const { port1, port2 } = new MessageChannel();
   const other = otherThread('unreadablePeer', { port: port2, depth: DEPTH });
-  const told: { kind: string; id: number }[] = [];
-  other.on('message', (message: { kind: string; id: number }) => told.push(message));
+  const told: PeerBatch[] = [];
+  other.on('message', (batch: PeerBatch) => told.push(batch));
   const { log, lines } = capturedLog<{ msg: string }>('error');
   const config = testConfig({ log });
   const queues = new EventQueues(shelf, config.clock, config.metrics, 0, new QueueCounts(), 1_796_000_000);
@@ -92,9 +92,9 @@ test("another front's batch this front cannot read ends everything between the t
     assert.instance(await outcome(asked), Error, 'the answer waited for fails');
     assert.equal([heard, detached], [['attached'], 'shutdown'], 'the socket closes as at a stop, its client to connect again');
     await waitFor(() => told.length === 1);
-    assert.equal(told, [{ kind: 'reset' }], 'the other front is told to end everything between the two (frontPeers.test.ts)');
+    assert.equal(told, [{ session: 1, messages: [] }], 'the other front is told the two start over (frontPeers.test.ts)');
     await waitFor(() => lines.length === 1);
-    assert.is(lines[0]!.msg, 'a batch from another front could not be read: everything between the two fronts ends');
+    assert.is(lines[0]!.msg, 'a batch from another front could not be read: the two fronts start over');
   } finally {
     await other.terminate();
     peers.close();

@@ -35,6 +35,11 @@ export class BatchedPort<T> {
     if (this.pending.length >= this.cap) this.flush();
   }
 
+  /** Drops what waits (the other side is to forget it). */
+  clear(): void {
+    this.pending.length = 0;
+  }
+
   /** Posts what waits now (before the port closes, say). */
   flush(): void {
     if (this.pending.length > 0) postBatch(this.target, this.pending.splice(0), this.refused);

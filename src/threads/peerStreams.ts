@@ -42,9 +42,9 @@ export interface StreamLink {
 }
 
 /** Each queued event as it crosses, made once: a QueuedEvent is shared by every queue that gets it,
- * and so is its crossing form, so a batch to another front carries it once however many sockets
+ * and so is its crossing form, so a post to another front carries it once however many sockets
  * there read it (a port's copy keeps an object sent twice one object), and that front encodes its
- * frame once (events/types.ts caches frames by the QueuedEvent). */
+ * frame once a post (events/types.ts caches frames by the QueuedEvent). */
 const crossings = new WeakMap<QueuedEvent, QueuedEvent>();
 
 function crossingQueued(queued: QueuedEvent): QueuedEvent {

@@ -15,7 +15,7 @@ import { frontOf, type EventQueues } from '../events/queues.js';
 import type { Logger } from '../ops/log.js';
 import type { JsonFields } from '../realm/jsonFields.js';
 import { errorReply, jsonFieldsOf, type Reply } from '../realm/replies.js';
-import { BatchedPort } from './batchedPort.js';
+import { BatchedPort, type Poster } from './batchedPort.js';
 import { PeerConsumer, type AttachRequest, type RemoteReader, type StreamLink, type StreamMessage } from './peerStreams.js';
 
 /** What a front may be asked about a queue it holds, for the queue's user. */
@@ -23,13 +23,13 @@ export type QueueRequest =
   | { kind: 'read'; realmId: number; userId: number; queueId: string; lastEventId: number; dontBlock: boolean }
   | { kind: 'delete'; realmId: number; userId: number; queueId: string };
 
-export type PeerMessage =
-  | { kind: 'ask'; id: number; request: QueueRequest }
-  | { kind: 'cancel'; id: number }
-  | { kind: 'answer'; id: number; reply: Reply }
-  /** Everything between the two fronts ends: a batch of the receiver's was lost. */
-  | { kind: 'reset' }
-  | StreamMessage;
+export type PeerMessage = { kind: 'ask'; id: number; request: QueueRequest } | { kind: 'cancel'; id: number } | { kind: 'answer'; id: number; reply: Reply } | StreamMessage;
+
+/** A post between two fronts: messages in order, in the sender's session of their link. */
+export interface PeerBatch {
+  session: number;
+  messages: PeerMessage[];
+}
 
 /** The most messages a batch to another front holds before it goes, without waiting for the end
  * of the turn (the other front starts on the first sockets while this one serves the rest). */
@@ -63,6 +63,9 @@ export class FrontPeers {
   private readonly consumers = new Map<string, PeerConsumer>();
   /** What goes to each other front, by its index. */
   private readonly outboxes = new Map<number, BatchedPort<PeerMessage>>();
+  /** Each link's session, by the other front's index: both start at 0, and a front that cannot read
+   * a batch from the other starts a new one (messageerror). */
+  private readonly sessions = new Map<number, number>();
 
   constructor(
     /** This front's place among the fronts. */
@@ -77,23 +80,29 @@ export class FrontPeers {
     private readonly log: Logger,
   ) {
     for (const [front, port] of ports) {
-      this.outboxes.set(front, new BatchedPort(port, MESSAGES_PER_BATCH, (message, error) => this.refused(front, message, error)));
-      port.on('message', (batch: PeerMessage[]) => {
-        for (const message of batch) this.receive(front, message);
+      this.sessions.set(front, 0);
+      const inSession: Poster = { postMessage: (messages: PeerMessage[]) => port.postMessage({ session: this.sessions.get(front)!, messages } satisfies PeerBatch) };
+      this.outboxes.set(front, new BatchedPort(inSession, MESSAGES_PER_BATCH, (message, error) => this.refused(front, message, error)));
+      port.on('message', ({ session, messages }: PeerBatch) => {
+        const current = this.sessions.get(front)!;
+        // Sent before that front heard this one start over: of what was forgotten.
+        if (session < current) return;
+        if (session > current) this.startOver(front, session);
+        for (const message of messages) this.receive(front, message);
       });
       // A front gone (its port closed) answers nothing more: everything between the two ends.
       port.on('close', () => this.forget(front));
       // A batch from it that cannot be read here (an event nested deeper than this thread's stack
       // takes, where the other's is larger: a bug) may have held anything it told this front — an
       // answer, a stream's events, its own requests and its sockets' attaches, acknowledgements and
-      // releases. So everything between the two ends, on both sides: this front forgets it, and
-      // tells that front to (`reset`). What waited fails, the sockets reading the other's queues
-      // close as at a stop (their clients connect again, and the queues still hold what they did
-      // not acknowledge).
+      // releases. So the two start over, on both sides: this front forgets everything between them
+      // and tells that front, which does the same. What waited fails, and the sockets reading the
+      // other's queues close as at a stop (their clients connect again, and the queues still hold
+      // what they did not acknowledge).
       port.on('messageerror', (error) => {
-        this.log.error({ err: error, front }, 'a batch from another front could not be read: everything between the two fronts ends');
-        this.forget(front);
-        this.post(front, { kind: 'reset' });
+        this.log.error({ err: error, front }, 'a batch from another front could not be read: the two fronts start over');
+        this.startOver(front, this.sessions.get(front)! + 1);
+        port.postMessage({ session: this.sessions.get(front)!, messages: [] } satisfies PeerBatch);
       });
     }
   }
@@ -147,6 +156,15 @@ export class FrontPeers {
     if (message.kind === 'events') this.consumers.get(`${front}:${message.id}`)?.detach('shutdown');
   }
 
+  /** A new session with `front`: what was under way between the two is forgotten, and so is what
+   * waits to go to it (it belongs to what was forgotten); what the other sent in the session
+   * before is dropped on arrival. */
+  private startOver(front: number, session: number): void {
+    this.sessions.set(front, session);
+    this.outboxes.get(front)!.clear();
+    this.forget(front);
+  }
+
   /** Ends everything between this front and `front`: what this front waits on from it fails (its
    * requests, the sockets reading its queues), and what it asked here stops (its waits, its
    * sockets' hold on the queues here). */
@@ -198,8 +216,6 @@ export class FrontPeers {
 
   private receive(front: number, message: PeerMessage): void {
     switch (message.kind) {
-      case 'reset':
-        return this.forget(front);
       case 'answer':
         this.answered(message.id, message.reply);
         return;
