@@ -5,7 +5,7 @@
 // that goes away has the other front stop waiting. The event WebSocket attaches to such a queue
 // through the same port (peerStreams.ts). What a front tells another goes in batches, in order
 // (batchedPort.ts): a message to a channel whose readers' sockets landed on another front than their
-// queues is one post a turn to that front (or one every 64 sockets), not one a socket, each waking
+// queues is one post a turn to that front (or one every 64 messages), not one a socket, each waking
 // it and copied alone.
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { ApiError } from '../errors.js';
