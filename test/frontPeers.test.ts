@@ -45,6 +45,13 @@ async function twoFronts() {
   return { queues, queue: (id: string, userId: number) => queues.get(id, REALM, userId), hamlet, othello, peers, port: port1, send, attach, posts, lines, close };
 }
 
+/** A long-poll of Hamlet's relayed to the other front, which never answers: what it failed with. */
+function askThere(peers: FrontPeers): { failed: unknown } {
+  const asked: { failed: unknown } = { failed: undefined };
+  peers.ask(1, { kind: 'read', realmId: REALM, userId: HAMLET, queueId: 'q-1', lastEventId: -1, dontBlock: false }, new AbortController().signal).catch((error: unknown) => (asked.failed = error));
+  return asked;
+}
+
 const told = (posts: Posts): PeerMessage[] => posts.flatMap(({ messages }) => messages);
 
 /** The status texts a stream was sent, in order. */
@@ -103,15 +110,14 @@ test("a stream's events that cannot be copied close that socket as at a stop, lo
 test('a front that cannot read a batch of the other\'s starts over with it: what it asked fails, its socket there closes, the sockets there let go of the queues here, and what the other sent before it heard is dropped', async () => {
   const { queues, queue, hamlet, othello, peers, port, send, attach, posts, close } = await twoFronts();
   try {
-    let failed: unknown;
-    peers.ask(1, { kind: 'read', realmId: REALM, userId: HAMLET, queueId: 'q-1', lastEventId: -1, dontBlock: false }, new AbortController().signal).catch((error: unknown) => (failed = error));
+    const asked = askThere(peers);
     await waitFor(() => told(posts).some(({ kind }) => kind === 'ask'));
     // An attach still waiting to go when the front starts over is of what it forgets: it never goes.
     let detached: DetachReason | undefined;
     peers.attach(1, { realmId: REALM, userId: HAMLET, queueId: 'q-1', lastEventId: -1 }, { attached: () => undefined, refused: () => undefined, events: () => undefined, detached: (reason) => (detached = reason) });
     port.emit('messageerror', new Error('a batch too deep to read'));
-    await waitFor(() => failed !== undefined && detached !== undefined);
-    assert.instance(failed, Error, 'the answer waited for fails');
+    await waitFor(() => asked.failed !== undefined && detached !== undefined);
+    assert.instance(asked.failed, Error, 'the answer waited for fails');
     assert.is(detached, 'shutdown', 'the socket reading the queue there closes as at a stop');
     assert.equal([queue(hamlet, HAMLET).consumer, queue(othello, OTHELLO).consumer], [null, null], 'the queues here have no reader left');
     await waitFor(() => posts.some(({ session }) => session === 1));
@@ -135,12 +141,11 @@ test('a front that cannot read a batch of the other\'s starts over with it: what
 test('a batch from the other front in a newer session has this front start over too: what it asked there fails', async () => {
   const { peers, send, posts, close } = await twoFronts();
   try {
-    let failed: unknown;
-    peers.ask(1, { kind: 'read', realmId: REALM, userId: HAMLET, queueId: 'q-1', lastEventId: -1, dontBlock: false }, new AbortController().signal).catch((error: unknown) => (failed = error));
+    const asked = askThere(peers);
     await waitFor(() => told(posts).some(({ kind }) => kind === 'ask'));
     send([], 1);
-    await waitFor(() => failed !== undefined);
-    assert.instance(failed, Error);
+    await waitFor(() => asked.failed !== undefined);
+    assert.instance(asked.failed, Error);
   } finally {
     close();
   }

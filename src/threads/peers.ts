@@ -35,6 +35,13 @@ export interface PeerBatch {
  * of the turn (the other front starts on the first sockets while this one serves the rest). */
 const MESSAGES_PER_BATCH = 64;
 
+/** A front's link to another: its session, a post in it, and what waits to go. */
+interface Link {
+  session: number;
+  inSession: Poster;
+  outbox: BatchedPort<PeerMessage>;
+}
+
 /** Answers a request about a queue this front holds. */
 export type QueueAnswerer = (request: QueueRequest, signal: () => AbortSignal) => Promise<JsonFields>;
 
@@ -61,11 +68,9 @@ export class FrontPeers {
   private readonly readers = new Map<number, { front: number; reader: RemoteReader }>();
   /** Sockets elsewhere reading queues held here, by front and stream ID. */
   private readonly consumers = new Map<string, PeerConsumer>();
-  /** What goes to each other front, by its index. */
-  private readonly outboxes = new Map<number, BatchedPort<PeerMessage>>();
-  /** Each link's session, by the other front's index: both start at 0, and a front that cannot read
-   * a batch from the other starts a new one (messageerror). */
-  private readonly sessions = new Map<number, number>();
+  /** The link to each other front, by its index: what waits to go there, and the link's session
+   * (both sides start at 0; a front that cannot read a batch from the other starts a new one). */
+  private readonly links = new Map<number, Link>();
 
   constructor(
     /** This front's place among the fronts. */
@@ -80,14 +85,13 @@ export class FrontPeers {
     private readonly log: Logger,
   ) {
     for (const [front, port] of ports) {
-      this.sessions.set(front, 0);
-      const inSession: Poster = { postMessage: (messages: PeerMessage[]) => port.postMessage({ session: this.sessions.get(front)!, messages } satisfies PeerBatch) };
-      this.outboxes.set(front, new BatchedPort(inSession, MESSAGES_PER_BATCH, (message, error) => this.refused(front, message, error)));
+      const inSession: Poster = { postMessage: (messages: PeerMessage[]) => port.postMessage({ session: link.session, messages } satisfies PeerBatch) };
+      const link: Link = { session: 0, inSession, outbox: new BatchedPort(inSession, MESSAGES_PER_BATCH, (message, error) => this.refused(front, message, error)) };
+      this.links.set(front, link);
       port.on('message', ({ session, messages }: PeerBatch) => {
-        const current = this.sessions.get(front)!;
         // Sent before that front heard this one start over: of what was forgotten.
-        if (session < current) return;
-        if (session > current) this.startOver(front, session);
+        if (session < link.session) return;
+        if (session > link.session) this.startOver(front, session);
         for (const message of messages) this.receive(front, message);
       });
       // A front gone (its port closed) answers nothing more: everything between the two ends.
@@ -101,8 +105,8 @@ export class FrontPeers {
       // what they did not acknowledge).
       port.on('messageerror', (error) => {
         this.log.error({ err: error, front }, 'a batch from another front could not be read: the two fronts start over');
-        this.startOver(front, this.sessions.get(front)! + 1);
-        port.postMessage({ session: this.sessions.get(front)!, messages: [] } satisfies PeerBatch);
+        this.startOver(front, link.session + 1);
+        link.inSession.postMessage([]);
       });
     }
   }
@@ -144,7 +148,7 @@ export class FrontPeers {
   }
 
   private post(front: number, message: PeerMessage): void {
-    this.outboxes.get(front)!.post(message);
+    this.links.get(front)!.outbox.post(message);
   }
 
   /** A message to `front` that could not be copied, logged: a stream's events (an event nested
@@ -160,8 +164,9 @@ export class FrontPeers {
    * waits to go to it (it belongs to what was forgotten); what the other sent in the session
    * before is dropped on arrival. */
   private startOver(front: number, session: number): void {
-    this.sessions.set(front, session);
-    this.outboxes.get(front)!.clear();
+    const link = this.links.get(front)!;
+    link.session = session;
+    link.outbox.clear();
     this.forget(front);
   }
 
@@ -210,7 +215,7 @@ export class FrontPeers {
 
   /** Stops listening to the other fronts, once what waits to go to them went. */
   close(): void {
-    for (const outbox of this.outboxes.values()) outbox.flush();
+    for (const { outbox } of this.links.values()) outbox.flush();
     for (const port of this.ports.values()) port.close();
   }
 
